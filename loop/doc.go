@@ -1,0 +1,37 @@
+// Package loop drives a plan to a typed end: each task is executed, checked
+// by verifiers, held by guardrails and a reviewer, retried within budgets,
+// escalated by rule, and paused at milestone gates. It is the only package
+// that knows all the others; they meet here through their interfaces.
+//
+// This package holds, so far, the parts every other one builds on:
+//
+//   - [Outcome]: every way a run ends (completed, escalated, halted, blocked,
+//     budget-exceeded, stopped-by-guardrail, awaiting-approval, cancelled,
+//     error), each with its CLI exit code and a sentinel error.
+//   - [Gate]: the milestone approval at a phase boundary.
+//   - [Event] and [Observer]: the run's event stream, with the stable type
+//     names the CLI prints in --json mode.
+//   - [RunState], [Transition] and [Store]: the durable record of a run. The
+//     state changes only by applying transitions, so a journal replays to
+//     exactly what the loop saw, and resuming after any crash starts where
+//     the run stood.
+//
+// # Durable state
+//
+// [OpenDir] is the on-disk [Store] under .harnish/ in the working tree:
+//
+//	.harnish/state.json          snapshot: the whole state, checksummed (the file of record)
+//	.harnish/journal.jsonl       transitions after the snapshot, one checksummed line each
+//	.harnish/state.json.prev     the previous snapshot, and
+//	.harnish/journal.prev.jsonl  the journal it was folded from
+//	.harnish/lock                held while a loop has the directory open
+//
+// [DirStore.Commit] appends and fsyncs before it returns: a committed
+// transition survives a crash. It costs one append whatever the plan's size;
+// when the journal has grown as large as the snapshot, the store writes a new
+// snapshot (temporary file, fsync, rename, directory fsync), so snapshots add
+// O(1) per transition, amortized. A state that does not decode, fails its
+// checksum, has a gap or comes from a newer harnish is a [*StateError] naming
+// the file and the problem; nothing is overwritten, and the previous
+// generation is offered.
+package loop

@@ -1,0 +1,62 @@
+package loop
+
+import "time"
+
+// EventType names an event of the run's stream. The names are stable: the
+// CLI prints them in --json mode and scripts match on them.
+type EventType string
+
+// The event types.
+const (
+	RunStarted        EventType = "run.started"
+	TaskStarted       EventType = "task.started"
+	AttemptStarted    EventType = "attempt.started"
+	AttemptFinished   EventType = "attempt.finished"
+	VerifyPassed      EventType = "verify.passed"
+	VerifyFailed      EventType = "verify.failed"
+	ReviewFindings    EventType = "review.findings"
+	DebuggerInvoked   EventType = "debugger.invoked"
+	FiveWhysRecorded  EventType = "fivewhys.recorded"
+	TaskDone          EventType = "task.done"
+	TaskEscalated     EventType = "task.escalated"
+	TaskHalted        EventType = "task.halted"
+	TaskBlocked       EventType = "task.blocked"
+	MilestoneReached  EventType = "milestone.reached"
+	MilestoneApproved EventType = "milestone.approved"
+	GuardrailViolated EventType = "guardrail.violation"
+	RunFinished       EventType = "run.finished"
+)
+
+// Event is one entry of the run's stream. Fields that do not apply to a type
+// are zero and left out of its JSON.
+type Event struct {
+	Time    time.Time `json:"time"`
+	Type    EventType `json:"type"`
+	Run     string    `json:"run"`
+	Phase   string    `json:"phase,omitempty"`
+	Task    string    `json:"task,omitempty"`
+	Attempt int       `json:"attempt,omitempty"`
+	// Fingerprint identifies a failure mode, on verify.failed.
+	Fingerprint string `json:"fingerprint,omitempty"`
+	// Level and Rule describe a guardrail violation: "soft" or "hard", and the
+	// rule's stable ID.
+	Level string `json:"level,omitempty"`
+	Rule  string `json:"rule,omitempty"`
+	// Outcome is set on run.finished.
+	Outcome Outcome `json:"outcome,omitempty"`
+	// Message says what happened in words.
+	Message string `json:"message,omitempty"`
+}
+
+// Observer receives the run's events in order. Observe is called from the
+// loop's goroutine and must not block for long; it need not be safe for
+// concurrent use. Observers cannot fail the run.
+type Observer interface {
+	Observe(Event)
+}
+
+// ObserverFunc adapts a function to an Observer.
+type ObserverFunc func(Event)
+
+// Observe calls f(e).
+func (f ObserverFunc) Observe(e Event) { f(e) }

@@ -1,0 +1,47 @@
+package loop
+
+import "context"
+
+// Gate decides at a milestone (the boundary after a phase) whether the run
+// goes on. Implementations: approve everything, ask on a terminal, wait on a
+// channel for an embedding host, a file or HTTP hook, a Temporal signal.
+//
+// Approve is called once per gate, never concurrently for one run. An error
+// ends the run with outcome error; it is not a rejection.
+type Gate interface {
+	Approve(ctx context.Context, req *GateRequest) (*GateDecision, error)
+}
+
+// GateRequest describes the milestone reached.
+type GateRequest struct {
+	Run   string // run ID
+	Plan  string // plan name
+	Phase string // the phase just finished
+	Title string // its title
+	Next  string // the phase that starts on approval
+	// Manual is the phase's checklist for a person to go through.
+	Manual []string
+	// Summary tells what the phase did: tasks done, files changed.
+	Summary string
+}
+
+// Verdict is a gate's answer.
+type Verdict string
+
+// The verdicts.
+const (
+	// Approve: go on to the next phase.
+	Approve Verdict = "approve"
+	// Reject: stop the run here; it ends escalated.
+	Reject Verdict = "reject"
+	// Defer: nobody can answer now; the run ends awaiting approval and a
+	// later resume with approval goes on.
+	Defer Verdict = "defer"
+)
+
+// GateDecision is the gate's answer. The zero value defers.
+type GateDecision struct {
+	Verdict Verdict
+	By      string // who decided, for the audit log
+	Note    string
+}

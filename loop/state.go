@@ -1,0 +1,272 @@
+package loop
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+)
+
+// RunState is the durable record of a run: where it stands, what each task
+// has used, and how it ended. It changes only through [RunState.Apply], so a
+// journal of transitions replays to exactly the state the loop saw.
+type RunState struct {
+	Run        string    `json:"run"`                   // run ID
+	Plan       string    `json:"plan"`                  // plan name
+	PlanDigest string    `json:"plan_digest,omitempty"` // hash of the plan, to notice a changed plan on resume
+	Started    time.Time `json:"started"`
+	Updated    time.Time `json:"updated"`
+	// Seq counts the transitions applied.
+	Seq uint64 `json:"seq"`
+	// Phase is the phase the run is in.
+	Phase string `json:"phase,omitempty"`
+	// AwaitingGate is the phase whose milestone gate waits for approval.
+	AwaitingGate string `json:"awaiting_gate,omitempty"`
+	// Approved lists the phases whose gates were approved, in order.
+	Approved []string              `json:"approved,omitempty"`
+	Tasks    map[string]*TaskState `json:"tasks"`
+	// Cycles counts attempts over the whole run.
+	Cycles  int           `json:"cycles"`
+	Elapsed time.Duration `json:"elapsed"` // wall time spent in attempts
+	Tokens  int64         `json:"tokens"`
+	CostUSD float64       `json:"cost_usd"`
+	// Outcome is empty while the run can go on.
+	Outcome Outcome `json:"outcome,omitempty"`
+	Reason  string  `json:"reason,omitempty"`
+}
+
+// TaskState is one task's record.
+type TaskState struct {
+	Status TaskStatus `json:"status"`
+	// Attempts counts attempts started, including one cut off by a crash.
+	Attempts int           `json:"attempts"`
+	Elapsed  time.Duration `json:"elapsed"`
+	Tokens   int64         `json:"tokens"`
+	CostUSD  float64       `json:"cost_usd"`
+	// Failures holds the failure of each failed attempt, in order.
+	Failures []Failure `json:"failures,omitempty"`
+	// Debugged is set once the debugger has been consulted for the task;
+	// RootCause says whether it found one (which buys one more attempt).
+	Debugged  bool   `json:"debugged,omitempty"`
+	RootCause bool   `json:"root_cause,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// Failure is one failed attempt's failure mode.
+type Failure struct {
+	Attempt     int    `json:"attempt"`
+	Fingerprint string `json:"fingerprint"`
+	Class       string `json:"class,omitempty"`
+}
+
+// TaskStatus is where a task stands in a run.
+type TaskStatus string
+
+// The task statuses.
+const (
+	StatusPending   TaskStatus = "pending"
+	StatusRunning   TaskStatus = "running"
+	StatusDone      TaskStatus = "done"
+	StatusEscalated TaskStatus = "escalated"
+	StatusHalted    TaskStatus = "halted"
+	StatusBlocked   TaskStatus = "blocked"
+)
+
+// Terminal reports whether the status is final for the run.
+func (s TaskStatus) Terminal() bool {
+	return s == StatusDone || s == StatusEscalated || s == StatusHalted || s == StatusBlocked
+}
+
+// TransitionKind names a durable change of the run state.
+type TransitionKind string
+
+// The transition kinds.
+const (
+	TransRunStarted       TransitionKind = "run.started"
+	TransTaskStarted      TransitionKind = "task.started"
+	TransAttemptStarted   TransitionKind = "attempt.started"
+	TransAttemptFinished  TransitionKind = "attempt.finished"
+	TransDebuggerFinished TransitionKind = "debugger.finished"
+	TransTaskFinished     TransitionKind = "task.finished"
+	TransGateReached      TransitionKind = "gate.reached"
+	TransGateApproved     TransitionKind = "gate.approved"
+	TransRunFinished      TransitionKind = "run.finished"
+	// TransRunResumed reopens a run that ended without completing (awaiting
+	// approval, cancelled, escalated) so it can go on.
+	TransRunResumed TransitionKind = "run.resumed"
+)
+
+// Transition is one durable change of the run state. It is small and its
+// cost to apply does not depend on the plan's size. Fields that do not apply
+// to the kind are zero.
+type Transition struct {
+	Kind TransitionKind `json:"kind"`
+	Time time.Time      `json:"time"`
+	// Run, Plan and PlanDigest are set on run.started.
+	Run        string `json:"run,omitempty"`
+	Plan       string `json:"plan,omitempty"`
+	PlanDigest string `json:"plan_digest,omitempty"`
+	Phase      string `json:"phase,omitempty"`
+	Task       string `json:"task,omitempty"`
+	Attempt    int    `json:"attempt,omitempty"`
+	// Failure is set on attempt.finished when the attempt failed.
+	Failure *Failure `json:"failure,omitempty"`
+	// Elapsed, Tokens and CostUSD are what the attempt used, on attempt.finished.
+	Elapsed time.Duration `json:"elapsed,omitempty"`
+	Tokens  int64         `json:"tokens,omitempty"`
+	CostUSD float64       `json:"cost_usd,omitempty"`
+	// Found tells, on debugger.finished, whether a root cause was found.
+	Found bool `json:"found,omitempty"`
+	// Status is the task's final status, on task.finished.
+	Status TaskStatus `json:"status,omitempty"`
+	// Outcome is set on run.finished.
+	Outcome Outcome `json:"outcome,omitempty"`
+	Reason  string  `json:"reason,omitempty"`
+}
+
+// Apply changes the state by one transition. An invalid transition (a task
+// event before the run started, an attempt out of sequence, a finished run
+// changed) is an error and leaves the state unchanged.
+func (s *RunState) Apply(t Transition) error {
+	if err := s.check(t); err != nil {
+		return fmt.Errorf("loop: transition %d (%s): %w", s.Seq+1, t.Kind, err)
+	}
+	switch t.Kind {
+	case TransRunStarted:
+		s.Run, s.Plan, s.PlanDigest, s.Started = t.Run, t.Plan, t.PlanDigest, t.Time
+		s.Tasks = map[string]*TaskState{}
+	case TransRunResumed:
+		s.Outcome, s.Reason = "", ""
+	case TransTaskStarted:
+		s.Phase = t.Phase
+		s.task(t.Task).Status = StatusRunning
+	case TransAttemptStarted:
+		ts := s.task(t.Task)
+		ts.Attempts = t.Attempt
+		ts.Status = StatusRunning
+		s.Cycles++
+	case TransAttemptFinished:
+		ts := s.task(t.Task)
+		ts.Elapsed += t.Elapsed
+		ts.Tokens += t.Tokens
+		ts.CostUSD += t.CostUSD
+		s.Elapsed += t.Elapsed
+		s.Tokens += t.Tokens
+		s.CostUSD += t.CostUSD
+		if t.Failure != nil {
+			ts.Failures = append(ts.Failures, *t.Failure)
+		}
+	case TransDebuggerFinished:
+		ts := s.task(t.Task)
+		ts.Debugged, ts.RootCause = true, t.Found
+	case TransTaskFinished:
+		ts := s.task(t.Task)
+		ts.Status, ts.Reason = t.Status, t.Reason
+	case TransGateReached:
+		s.AwaitingGate = t.Phase
+	case TransGateApproved:
+		s.AwaitingGate = ""
+		s.Approved = append(s.Approved, t.Phase)
+	case TransRunFinished:
+		s.Outcome, s.Reason = t.Outcome, t.Reason
+	}
+	s.Seq++
+	s.Updated = t.Time
+	return nil
+}
+
+// check validates t against s without changing anything.
+func (s *RunState) check(t Transition) error {
+	if t.Kind == TransRunStarted {
+		if s.Run != "" {
+			return fmt.Errorf("run %s already started", s.Run)
+		}
+		if t.Run == "" {
+			return fmt.Errorf("no run ID")
+		}
+		return nil
+	}
+	if s.Run == "" {
+		return fmt.Errorf("no run started")
+	}
+	if t.Kind == TransRunResumed {
+		if s.Outcome == "" || s.Outcome == Completed {
+			return fmt.Errorf("run is %s, not resumable", cmp.Or(string(s.Outcome), "running"))
+		}
+		return nil
+	}
+	if s.Outcome != "" {
+		return fmt.Errorf("run already finished (%s)", s.Outcome)
+	}
+	switch t.Kind {
+	case TransTaskStarted, TransAttemptStarted, TransAttemptFinished, TransDebuggerFinished, TransTaskFinished:
+		if t.Task == "" {
+			return fmt.Errorf("no task")
+		}
+		if ts := s.Tasks[t.Task]; ts != nil && ts.Status.Terminal() {
+			return fmt.Errorf("task %s is already %s", t.Task, ts.Status)
+		}
+	}
+	switch t.Kind {
+	case TransAttemptStarted:
+		if want := s.attempts(t.Task) + 1; t.Attempt != want {
+			return fmt.Errorf("task %s: attempt %d out of sequence (want %d)", t.Task, t.Attempt, want)
+		}
+	case TransAttemptFinished:
+		if got := s.attempts(t.Task); t.Attempt != got || got == 0 {
+			return fmt.Errorf("task %s: attempt %d finished but attempt %d is current", t.Task, t.Attempt, got)
+		}
+		if t.Elapsed < 0 || t.Tokens < 0 || t.CostUSD < 0 {
+			return fmt.Errorf("task %s: negative usage", t.Task)
+		}
+	case TransTaskFinished:
+		if !t.Status.Terminal() {
+			return fmt.Errorf("task %s: %q is not a final status", t.Task, t.Status)
+		}
+	case TransGateReached, TransGateApproved:
+		if t.Phase == "" {
+			return fmt.Errorf("no phase")
+		}
+		if t.Kind == TransGateApproved && s.AwaitingGate != t.Phase {
+			return fmt.Errorf("gate of phase %s is not waiting", t.Phase)
+		}
+	case TransRunFinished:
+		if t.Outcome == "" {
+			return fmt.Errorf("no outcome")
+		}
+	case TransTaskStarted, TransDebuggerFinished:
+	default:
+		return fmt.Errorf("unknown transition kind %q", t.Kind)
+	}
+	return nil
+}
+
+func (s *RunState) attempts(id string) int {
+	if ts := s.Tasks[id]; ts != nil {
+		return ts.Attempts
+	}
+	return 0
+}
+
+func (s *RunState) task(id string) *TaskState {
+	ts := s.Tasks[id]
+	if ts == nil {
+		ts = &TaskState{Status: StatusPending}
+		s.Tasks[id] = ts
+	}
+	return ts
+}
+
+// Clone returns a deep copy of s.
+func (s *RunState) Clone() *RunState {
+	c := *s
+	c.Approved = slices.Clone(s.Approved)
+	c.Tasks = maps.Clone(s.Tasks)
+	for id, ts := range c.Tasks {
+		t := *ts
+		t.Failures = slices.Clone(ts.Failures)
+		c.Tasks[id] = &t
+	}
+	return &c
+}
