@@ -1,0 +1,129 @@
+package executor
+
+import (
+	"time"
+
+	"github.com/harnish/harnish/task"
+)
+
+// Request is one attempt at a task. The loop builds a new Request for every
+// attempt; an Executor treats it as read-only.
+//
+// Every field is set by the loop. For code that builds a Request by hand (a
+// test, an embedding host), the zero value of each field says what it means.
+type Request struct {
+	// Task is the task to carry out. It must not be nil.
+	Task *task.Task
+	// PhaseID is the ID of the phase that holds the task.
+	PhaseID string
+	// Attempt numbers the attempts of this task from 1, over every kind of
+	// attempt (a failed check, a Critical review sent back, a timeout, a
+	// blocked claim, a debugger-guided retry). It is what HARNISH_ATTEMPT
+	// carries. Zero is not a valid attempt number.
+	Attempt int
+	// WorkDir is the absolute path of the working tree's root, where the agent
+	// runs and makes its changes. Empty means the process's current directory.
+	WorkDir string
+	// Prompt is the prompt assembled from Parts, ready to hand to an agent.
+	// An executor that renders its own prompt may use Parts instead.
+	Prompt string
+	// Parts are the structured inputs Prompt was assembled from.
+	Parts PromptParts
+	// Limits bounds the attempt. The zero value sets no limit beyond ctx.
+	Limits Limits
+}
+
+// Limits bounds one attempt. The context passed to Execute carries the same
+// deadline and is what enforces it; these fields exist so an executor can tell
+// an agent or a child process what it has left, across boundaries a context
+// does not cross.
+type Limits struct {
+	// Deadline is when the attempt must be over: the earlier of the task's and
+	// the run's time left. The zero value means no deadline beyond ctx.
+	Deadline time.Time
+	// Tokens is the number of tokens left in the run's budget. Zero means no cap.
+	Tokens int64
+	// CostUSD is the spend left in the run's budget, in US dollars. Zero means
+	// no cap.
+	CostUSD float64
+}
+
+// PromptParts are the inputs of a prompt, kept apart so an executor can render
+// them its own way and a test can check them without parsing text. Every field
+// is optional; the zero value is the first attempt of a task with nothing to
+// carry over.
+type PromptParts struct {
+	// Spec is the task rendered as text: title, objective, declared files and
+	// acceptance checks.
+	Spec string
+	// Handoffs are notes left by the tasks this one depends on, in plan order.
+	Handoffs []Handoff
+	// Failures are the previous failed attempts of this task, oldest first.
+	Failures []Failure
+	// Findings are the reviewer findings that sent the last attempt back.
+	Findings []Finding
+	// Diagnosis is the debugger's root cause and fix, for the one attempt that
+	// follows a two-strike failure; nil otherwise.
+	Diagnosis *Diagnosis
+	// Warnings are the soft guardrail decisions of earlier attempts, so the
+	// agent can avoid what triggered them.
+	Warnings []Warning
+	// Assets are the experience records injected for the task's tags.
+	Assets []Asset
+}
+
+// Handoff is what a finished task left for the tasks after it.
+type Handoff struct {
+	// TaskID is the ID of the task that wrote the handoff.
+	TaskID string
+	// Text is the handoff itself: what was done and what to know.
+	Text string
+}
+
+// Failure is one failed attempt, as the prompt and the [Debugger] see it.
+type Failure struct {
+	// Attempt is the number of the attempt that failed.
+	Attempt int
+	// Class is the failure's class, a verify.FailureClass name: "compile",
+	// "test", "lint", "timeout", "infra"; or a name the loop gives a failure no
+	// check saw, such as "review" for findings sent back.
+	Class string
+	// Fingerprint is the hash of the normalized failure output. Two failures
+	// with the same class and fingerprint are the same failure mode.
+	Fingerprint string
+	// Summary says in one line what failed.
+	Summary string
+	// OutputTail is the end of the failing output, as the check printed it.
+	OutputTail string
+}
+
+// Finding is one reviewer finding, as the prompt sees it.
+type Finding struct {
+	// Severity is "critical", "high", "medium" or "low".
+	Severity string
+	File     string
+	// Line is 1-based; 0 when the finding is about the whole file.
+	Line    int
+	Message string
+	// Rule is the reviewer's rule ID, if it has one.
+	Rule string
+}
+
+// Warning is a soft guardrail decision: the action went ahead, and the agent is
+// told why it was questionable.
+type Warning struct {
+	// Rule is the guardrail's stable rule ID.
+	Rule   string
+	Reason string
+}
+
+// Asset is an experience record injected into the prompt.
+type Asset struct {
+	// Type is an asset.Type name: "failure", "pattern", "guardrail",
+	// "decision" or "snippet".
+	Type  string
+	Slug  string
+	Title string
+	// Text is the asset rendered for the prompt.
+	Text string
+}

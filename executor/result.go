@@ -1,0 +1,71 @@
+package executor
+
+// Result is what an attempt claims. Only the task's checks, run by the loop,
+// decide that the task is done.
+type Result struct {
+	// Status is the claim. A result whose status is not [Status.Valid] is
+	// treated as an [*Error] of kind [KindProtocol]: a failed attempt.
+	Status Status
+	// Reason says why the agent is blocked: what it needs from a person.
+	// Required with [StatusBlocked], ignored otherwise.
+	Reason string
+	// Summary says in a few lines what the agent did. The loop keeps it for
+	// the handoff, the audit log and the commit message.
+	Summary string
+	// FilesChanged lists the paths the agent says it changed, relative to the
+	// working tree's root, slash-separated. It is informative: the loop audits
+	// the real diff, not this list.
+	FilesChanged []string
+	// Transcript is the path of the agent's transcript (its event stream or
+	// log), if the executor kept one. Empty means none.
+	Transcript string
+	// Usage is what the attempt spent, when the agent reports it. The zero
+	// value means "not reported", and counts as nothing spent.
+	Usage Usage
+	// Generalizable marks a success as a reusable pattern. When the attempt is
+	// the task's first and its checks pass, the loop records a pattern asset.
+	Generalizable bool
+}
+
+// Status is the claim an attempt ends with.
+type Status string
+
+// The claims an attempt may end with.
+const (
+	// StatusDone asks the loop to verify the change.
+	StatusDone Status = "done"
+	// StatusBlocked says the agent cannot go on without a person. It counts
+	// as an attempt; the loop stops the task as blocked.
+	StatusBlocked Status = "blocked"
+)
+
+// Valid reports whether s is one of the defined statuses. The zero Status is
+// not valid: an executor must say what it claims.
+func (s Status) Valid() bool {
+	return s == StatusDone || s == StatusBlocked
+}
+
+// Usage is what an agent spent. Any field may be zero when the agent does
+// not report it. Its JSON form is the one a command executor writes to its
+// result file.
+type Usage struct {
+	InputTokens  int64 `json:"input_tokens,omitempty"`
+	OutputTokens int64 `json:"output_tokens,omitempty"`
+	// CostUSD is the cost in US dollars.
+	CostUSD float64 `json:"cost_usd,omitempty"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:  u.InputTokens + v.InputTokens,
+		OutputTokens: u.OutputTokens + v.OutputTokens,
+		CostUSD:      u.CostUSD + v.CostUSD,
+	}
+}
+
+// Tokens returns the input and output tokens together, as the run's token
+// budget counts them.
+func (u Usage) Tokens() int64 {
+	return u.InputTokens + u.OutputTokens
+}
