@@ -1,0 +1,108 @@
+// Command harnish is the command-line host of the harnish library.
+//
+// Usage:
+//
+//	harnish <command> [arguments]
+//
+// Commands:
+//
+//	validate FILE [--strict] [--json]
+//	    Check a plan (YAML, or JSON when FILE ends in .json) and print every
+//	    problem, one per line, as "file:line:col: [warning: ]field: message",
+//	    then "FILE: ok (N phases, M tasks)" or "FILE: N errors, M warnings".
+//	    Exit status 0 when the plan has no errors (with --strict, no warnings
+//	    either), 1 otherwise. --json prints a JSON array of the problems
+//	    instead, each with file, line, column, field, message and severity.
+//	help [COMMAND]
+//	    Print usage.
+//
+// Exit status 1 also means a usage error or an internal error.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit codes shared by every command (see the CLI contract in DESIGN.md §8).
+const (
+	exitOK    = 0
+	exitError = 1 // usage or internal error, or a plan that does not validate
+)
+
+// command is one subcommand. Each lives in its own file and is listed in
+// commands.
+type command struct {
+	name    string
+	args    string // the synopsis after the name, e.g. "FILE [--strict] [--json]"
+	summary string // one line for the command list
+	help    string // the rest of "harnish help NAME"
+	run     func(c *command, args []string, stdout, stderr io.Writer) int
+}
+
+// commands lists the subcommands in the order usage shows them.
+var commands = []*command{
+	validateCommand,
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole CLI: it dispatches args to a subcommand and returns the
+// exit status. It writes only to stdout and stderr, so tests run it in-process.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitError
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(rest) == 0 {
+			usage(stdout)
+			return exitOK
+		}
+		if c := lookup(rest[0]); c != nil && len(rest) == 1 {
+			c.usage(stdout)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "harnish help: unknown command %q\n", strings.Join(rest, " "))
+		usage(stderr)
+		return exitError
+	}
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "harnish: unknown command %q\n", name)
+		usage(stderr)
+		return exitError
+	}
+	return c.run(c, rest, stdout, stderr)
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: harnish <command> [arguments]\n\nCommands:\n")
+	width := 0
+	for _, c := range commands {
+		width = max(width, len(c.name)+1+len(c.args))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name+" "+c.args, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun \"harnish help <command>\" for more about a command.\n")
+}
+
+func (c *command) usage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: harnish %s %s\n\n%s", c.name, c.args, c.help)
+}

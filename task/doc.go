@@ -1,0 +1,131 @@
+// Package task is the plan model of harnish: a plan of phases, each a list of
+// tasks with acceptance criteria, the budgets that bound the work and the
+// components that carry it out. It loads plans strictly from YAML or JSON
+// ([Load], [Parse]) and checks what they mean ([Plan.Validate]); the loop
+// takes a valid [Plan] and works through it task by task, phase by phase.
+// Package task depends on no other harnish package.
+//
+// # Problems
+//
+// Every error about a plan's content is a [Problem] naming file, line, column
+// and field path, formatted as
+//
+//	plan.yaml:12:9: phases[0].tasks[1].budget.attempts: 0 is out of range 1..100
+//
+// and every problem found is reported at once, as [Problems]. A problem's
+// class is a sentinel for [errors.Is]: [ErrSyntax], [ErrSchema],
+// [ErrUnsupportedVersion], [ErrCycle], [ErrNoAcceptance]. A warning (only a
+// task without acceptance criteria, today) does not stop [Parse]; it shows in
+// [Plan.Validate] with Warning set.
+//
+// Loading is strict: an unknown field, a duplicate key, a value of the wrong
+// type (a number where a string belongs says "quote it"), a bad duration, a
+// second YAML document or data after the JSON value are errors. A file named
+// *.json is read as JSON, with JSON's syntax; anything else as YAML 1.2 (one
+// document; anchors and aliases allowed, merge keys not). Both forms share one
+// schema, whose keys are the json tags of the types in this package.
+//
+// # Schema
+//
+// Top level ([Plan]):
+//
+//   - version (required): the schema version, 1, "1" or a semver such as
+//     "1.0"; its major must be [SchemaMajor]. A newer major is reported alone,
+//     as [ErrUnsupportedVersion], before any other field is read.
+//   - name (required): the plan's name, an ID (see below); used in log paths.
+//   - budget: run-wide limits, a [Budget] (below).
+//   - executor: the [Component] that carries out tasks: kind codex, claude,
+//     command or plugin. Absent: the host chooses.
+//   - debugger: a [Component] of kind command or plugin that investigates a
+//     failure that repeated. Absent: no debugger.
+//   - reviewer: a [Component] of kind command or plugin that reviews each
+//     change whose checks passed. Absent: no review.
+//   - guardrails: packages (a mapping of ecosystem, such as go, npm or pypi,
+//     to the packages an agent may install) and protected (paths, relative to
+//     the working tree, that no action may delete or overwrite).
+//   - phases (required, at least one): the phases, run in order.
+//
+// A phase ([Phase]) has id (required, unique among phases), title, milestone
+// and tasks (required, at least one). A milestone ([Milestone]) has gate (a
+// boolean; absent means true, except after the last phase, whose end
+// completes the run) and manual (a checklist a person confirms at the gate).
+//
+// A task ([Task]) has:
+//
+//   - id (required, unique in the plan) and title (required);
+//   - objective: what to achieve, in prose;
+//   - files: the declared scope, paths relative to the working tree that stay
+//     inside it;
+//   - depends_on: IDs of tasks of the same or an earlier phase, no task
+//     twice, not itself, and no cycles (reported spelled out, as
+//     "dependency cycle: T1 -> T3 -> T1");
+//   - acceptance: the checks that decide the task is done. Without any the
+//     plan still loads, with an [ErrNoAcceptance] warning, and the loop
+//     escalates the task instead of starting it;
+//   - tags: labels used to find experience recorded by earlier runs;
+//   - budget: attempts and task_timeout, overriding the plan's; the run-wide
+//     fields are errors here;
+//   - status: todo (the default), doing or done, as the plan's author records it.
+//
+// A check ([Check]) has exactly one of run (an argv, run without a shell),
+// sh (a script for "sh -c") or manual (an item a person confirms; it never
+// runs), and for run and sh optionally dir (relative to the working tree)
+// and timeout (a duration, 1s..24h; absent: the verifier's default).
+//
+// A component ([Component]) has kind (required), argv (the program and its
+// arguments; required for, and only for, kind command), env (variables added
+// to its environment), plugin (a plugin name from the manifest; required for,
+// and only for, kind plugin) and model (only for codex and claude).
+//
+// A budget ([Budget]) has, with defaults and bounds:
+//
+//   - attempts: per task, 1..100, default 3 ([DefaultAttempts]);
+//   - task_timeout: a task's wall time over all its attempts, 1s..24h,
+//     default 30m;
+//   - cycles: attempts over the whole run, 1..100000, default 100;
+//   - run_timeout: the run's wall time, 1s..720h, default no cap;
+//   - tokens: tokens the executor reports over the run, >= 0, 0 = no cap;
+//   - cost_usd: cost the executor reports over the run, >= 0, 0 = no cap.
+//
+// An absent field inherits (on a task) or takes its default (on the plan);
+// [Plan.TaskBudget] resolves a task's effective budget. A field that is
+// written must be in bounds: attempts: 0 or task_timeout: 0s is an error, not
+// a default. Durations use Go syntax: 90s, 30m, 1h30m.
+//
+// IDs (plan name, phase and task IDs) are 1 to 64 letters, digits, '.', '_'
+// and '-', starting with a letter or digit, so they are safe in file names
+// and commit messages.
+//
+// # Example
+//
+//	version: 1
+//	name: add-division
+//	budget: {attempts: 3, task_timeout: 30m, cycles: 50, cost_usd: 20}
+//	executor: {kind: codex}
+//	reviewer: {kind: command, argv: [./tools/review.sh]}
+//	guardrails:
+//	  packages: {go: [github.com/google/go-cmp]}
+//	  protected: [go.mod]
+//	phases:
+//	  - id: api
+//	    title: Division API
+//	    milestone: {manual: ["README example renders"]}
+//	    tasks:
+//	      - id: T1
+//	        title: divide() with zero check
+//	        objective: Return an error when dividing by zero.
+//	        files: [calc/calc.go, calc/calc_test.go]
+//	        acceptance:
+//	          - run: [go, test, ./calc/...]
+//	          - sh: "go vet ./... && test -f calc/calc.go"
+//	        tags: [calc]
+//	        budget: {attempts: 5, task_timeout: 10m}
+//	  - id: docs
+//	    title: Documentation
+//	    tasks:
+//	      - id: T2
+//	        title: Document divide()
+//	        depends_on: [T1]
+//	        acceptance:
+//	          - manual: The doc comment names the zero case.
+package task

@@ -1,0 +1,70 @@
+package importer_test
+
+import (
+	"os"
+	"testing"
+	"testing/fstest"
+
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/importer"
+)
+
+// checkResult holds every parser to its contract: an error or a plan that
+// validates, never both and never neither.
+func checkResult(t *testing.T, p *task.Plan, err error) {
+	t.Helper()
+	switch {
+	case err != nil && p != nil:
+		t.Fatalf("got both a plan and an error: %v", err)
+	case err == nil && p == nil:
+		t.Fatal("got neither a plan nor an error")
+	case err == nil:
+		if verr := p.Validate().Err(); verr != nil {
+			t.Fatalf("returned plan does not validate: %v", verr)
+		}
+	}
+}
+
+func seed(f *testing.F, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return data
+}
+
+func FuzzProgressFile(f *testing.F) {
+	f.Add(seed(f, "testdata/progress/harnish-current-work.json"))
+	f.Add([]byte(`{"metadata":{},"done":{"phases":[]},"doing":{"task":{"id":"1-1","title":"t"}},"todo":{"phases":[]}}`))
+	f.Add([]byte(`{"metadata":{},"done":{"phases":[{"phase":"x","compressed":true}]},"doing":{"task":null},"todo":{"phases":[{"phase":1,"tasks":[{"id":"a","title":"b","depends_on":["a"]}]}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := importer.ProgressFile("w.json", data)
+		checkResult(t, p, err)
+	})
+}
+
+func FuzzPlansMD(f *testing.F) {
+	f.Add(seed(f, "testdata/plansmd/Plans.md"))
+	f.Add([]byte("## Phase 1\n- [ ] T1: a `cc:TODO` depends:T2\n## Phase 2\n- [ ] T2: b `cc:WIP`\n"))
+	f.Add([]byte("| Task | Status |\n|---|---|\n| 1 | cc:done |\n| 1 | cc:TODO |\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := importer.PlansMD("Plans.md", data)
+		checkResult(t, p, err)
+	})
+}
+
+func FuzzStepTree(f *testing.F) {
+	f.Add(seed(f, "testdata/steptree/phases/index.json"), "1-api",
+		seed(f, "testdata/steptree/phases/1-api/index.json"), seed(f, "testdata/steptree/phases/1-api/step1.md"))
+	f.Add([]byte(`{"phases":[{"dir":"a"}]}`), "a", []byte(`{"steps":[{"step":0,"name":"n","status":"pending"}]}`), []byte("## AC\n```\ngo test ./...\n```\n"))
+	f.Fuzz(func(t *testing.T, top []byte, dir string, idx, step []byte) {
+		fsys := fstest.MapFS{"phases/index.json": {Data: top}}
+		if dir != "" {
+			fsys["phases/"+dir+"/index.json"] = &fstest.MapFile{Data: idx}
+			fsys["phases/"+dir+"/step0.md"] = &fstest.MapFile{Data: step}
+			fsys["phases/"+dir+"/step1.md"] = &fstest.MapFile{Data: step}
+		}
+		p, err := importer.StepTree(fsys)
+		checkResult(t, p, err)
+	})
+}

@@ -1,0 +1,171 @@
+package task
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Load reads and parses the plan file at path; see [Parse]. An error reading
+// the file is returned as it is, wrapped; every other error is [Problems].
+func Load(path string) (*Plan, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("task: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes a plan strictly and validates it. name is the file name used
+// in problems; a name ending in ".json" is read as JSON, anything else as YAML.
+//
+// Parsing has three stages, each reporting every problem it finds before
+// Parse returns: syntax, then the schema (unknown fields, duplicate keys,
+// wrong types, bad durations), then [Plan.Validate]. A plan whose version
+// names a schema major this package does not read is reported as that alone
+// ([ErrUnsupportedVersion]), since its other fields follow a schema unknown
+// here. The error, when not nil, is a [Problems] holding the problems of the
+// first stage that found an error (with the validation stage's warnings, if
+// it is that one). Warnings alone, such as a task without acceptance
+// criteria, do not fail Parse; [Plan.Validate] reports them.
+func Parse(name string, data []byte) (*Plan, error) {
+	root, err := parseNode(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if p := checkVersion(name, root); p != nil {
+		return nil, Problems{*p}
+	}
+	d := &decoder{file: name, pos: make(map[string]position)}
+	p := &Plan{}
+	d.decode(root, reflect.ValueOf(p).Elem(), "")
+	if len(d.problems) > 0 {
+		return nil, d.problems
+	}
+	p.src = &source{file: name, pos: d.pos}
+	if ps := p.Validate(); ps.Err() != nil {
+		return nil, ps
+	}
+	return p, nil
+}
+
+// source remembers where a parsed plan's fields were, so validation problems
+// can name file, line and column.
+type source struct {
+	file string
+	pos  map[string]position
+}
+
+// written reports whether the plan's source gave field a value other than null.
+func (s *source) written(field string) bool {
+	if s == nil {
+		return false
+	}
+	at, ok := s.pos[field]
+	return ok && !at.null
+}
+
+func parseNode(name string, data []byte) (*yaml.Node, error) {
+	if strings.EqualFold(filepath.Ext(name), ".json") {
+		return parseJSON(name, data)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, emptyPlan(name)
+		}
+		return nil, yamlProblem(name, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, yamlProblem(name, err)
+		}
+		return nil, Problems{{File: name, Line: extra.Line, Column: extra.Column,
+			Message: "more than one YAML document; a plan is one document", Err: ErrSyntax}}
+	}
+	if len(doc.Content) == 0 {
+		return nil, emptyPlan(name)
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return nil, emptyPlan(name) // "---" and nothing else
+	}
+	return root, nil
+}
+
+func emptyPlan(name string) error {
+	return Problems{{File: name, Message: "empty plan", Err: ErrSchema}}
+}
+
+// checkVersion looks at the version before anything else, so that a plan of
+// another schema major is reported as such instead of as unknown fields.
+func checkVersion(name string, root *yaml.Node) *Problem {
+	if root.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, val := root.Content[i], root.Content[i+1]
+		if key.Kind != yaml.ScalarNode || key.Value != versionField {
+			continue
+		}
+		n := val
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		s, ok := versionString(n)
+		if !ok {
+			return nil // the decoder reports the wrong type
+		}
+		if msg, ok := unsupportedVersion(s); ok {
+			return &Problem{File: name, Line: val.Line, Column: val.Column, Field: versionField,
+				Message: msg, Err: ErrUnsupportedVersion}
+		}
+		return nil
+	}
+	return nil
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func yamlProblem(name string, err error) error {
+	msg := err.Error()
+	p := Problem{File: name, Message: strings.TrimPrefix(msg, "yaml: "), Err: ErrSyntax}
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		p.Line, _ = strconv.Atoi(m[1])
+		p.Message = m[2]
+		// yaml.v3 numbers the lines of scanner errors from 1 but those of
+		// parser errors from 0.
+		for _, prefix := range yamlParserErrors {
+			if strings.HasPrefix(p.Message, prefix) {
+				p.Line++
+				break
+			}
+		}
+	}
+	return Problems{p}
+}
+
+// yamlParserErrors are the messages of yaml.v3's parser (parserc.go), as
+// opposed to its scanner.
+var yamlParserErrors = []string{
+	"did not find expected ',' or ",
+	"did not find expected '-' indicator",
+	"did not find expected <document start>",
+	"did not find expected <stream-start>",
+	"did not find expected key",
+	"did not find expected node content",
+	"found duplicate %",
+	"found incompatible YAML document",
+	"found undefined tag handle",
+}

@@ -1,0 +1,431 @@
+package task
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+)
+
+// SchemaMajor is the plan schema major this package reads.
+const SchemaMajor = 1
+
+// idPattern keeps IDs and plan names safe as file names and in commit messages.
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// Validate checks the plan's meaning: version, unique IDs, dependencies that
+// exist and form no cycle, budgets within bounds, well-formed checks and
+// components. It returns every problem, warnings included, in source order
+// for a parsed plan. Use [Problems.Err] to decide whether the plan may run.
+func (p *Plan) Validate() Problems {
+	v := &validator{plan: p}
+	v.version()
+	v.id("name", p.Name)
+	v.budget("budget", p.Budget, false)
+	v.component("executor", p.Executor, KindCommand, KindPlugin, KindCodex, KindClaude)
+	v.component("debugger", p.Debugger, KindCommand, KindPlugin)
+	v.component("reviewer", p.Reviewer, KindCommand, KindPlugin)
+	v.guardrails()
+	v.phases()
+	v.sort()
+	return v.problems
+}
+
+type validator struct {
+	plan     *Plan
+	problems Problems
+}
+
+func (v *validator) add(field string, warning bool, class error, format string, args ...any) {
+	p := Problem{Field: field, Message: fmt.Sprintf(format, args...), Warning: warning, Err: class}
+	if src := v.plan.src; src != nil {
+		p.File = src.file
+		for f := field; ; f = parent(f) {
+			if at, ok := src.pos[f]; ok {
+				p.Line, p.Column = at.line, at.col
+				break
+			}
+			if f == "" {
+				break
+			}
+		}
+	}
+	v.problems = append(v.problems, p)
+}
+
+// where names a field for a message: its line when known, else its path.
+func (v *validator) where(field string) string {
+	if src := v.plan.src; src != nil {
+		if at, ok := src.pos[field]; ok {
+			return fmt.Sprintf("line %d", at.line)
+		}
+	}
+	return field
+}
+
+func (v *validator) errorf(field, format string, args ...any) {
+	v.add(field, false, ErrSchema, format, args...)
+}
+
+// parent strips the last ".name" or "[i]" from a field path.
+func parent(field string) string {
+	i := strings.LastIndexAny(field, ".[")
+	if i < 0 {
+		return ""
+	}
+	return field[:i]
+}
+
+// sort puts problems in source order; problems without a position keep theirs.
+func (v *validator) sort() {
+	slices.SortStableFunc(v.problems, func(a, b Problem) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Column - b.Column
+	})
+}
+
+func (v *validator) version() {
+	ver := v.plan.Version
+	if ver == "" {
+		v.errorf("version", "required (this harnish reads version %d)", SchemaMajor)
+		return
+	}
+	if _, err := semver.NewVersion(ver); err != nil {
+		v.errorf("version", "invalid version %q: want a semantic version such as %d", ver, SchemaMajor)
+		return
+	}
+	if msg, bad := unsupportedVersion(ver); bad {
+		v.add("version", false, ErrUnsupportedVersion, "%s", msg)
+	}
+}
+
+// unsupportedVersion says why a plan of schema version ver cannot be read, if
+// it cannot. A version that is not semver is left to the validator.
+func unsupportedVersion(ver string) (string, bool) {
+	sv, err := semver.NewVersion(ver)
+	switch {
+	case err != nil:
+		return "", false
+	case sv.Major() > SchemaMajor:
+		return fmt.Sprintf("plan schema version %s is newer than this harnish reads (%d.x); upgrade harnish", ver, SchemaMajor), true
+	case sv.Major() < SchemaMajor:
+		return fmt.Sprintf("plan schema version %s is older than this harnish reads (%d.x); write version: %d", ver, SchemaMajor, SchemaMajor), true
+	}
+	return "", false
+}
+
+func (v *validator) id(field, id string) bool {
+	switch {
+	case id == "":
+		v.errorf(field, "required")
+	case !idPattern.MatchString(id):
+		v.errorf(field, "%q is not a valid ID: use letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters", id)
+	default:
+		return true
+	}
+	return false
+}
+
+// budget checks a plan's budget, or with task set a task's, which may set
+// only attempts and task_timeout.
+func (v *validator) budget(field string, b Budget, task bool) {
+	written := func(name string) bool { return v.plan.src.written(field + "." + name) }
+	if b.Attempts < 0 || b.Attempts > MaxAttempts || (b.Attempts == 0 && written("attempts")) {
+		v.errorf(field+".attempts", "%d is out of range 1..%d", b.Attempts, MaxAttempts)
+	}
+	v.duration(field+".task_timeout", b.TaskTimeout, MaxTaskTimeout)
+	if task {
+		for _, name := range []string{"cycles", "run_timeout", "tokens", "cost_usd"} {
+			if written(name) || !b.runWideZero(name) {
+				v.errorf(field+"."+name, "run-wide: set it in the plan's budget; a task's budget sets only attempts and task_timeout")
+			}
+		}
+		return
+	}
+	if b.Cycles < 0 || b.Cycles > MaxCycles || (b.Cycles == 0 && written("cycles")) {
+		v.errorf(field+".cycles", "%d is out of range 1..%d", b.Cycles, MaxCycles)
+	}
+	v.duration(field+".run_timeout", b.RunTimeout, MaxRunTimeout)
+	if b.Tokens < 0 {
+		v.errorf(field+".tokens", "%d is negative", b.Tokens)
+	}
+	if b.CostUSD < 0 {
+		v.errorf(field+".cost_usd", "%g is negative", b.CostUSD)
+	}
+}
+
+// runWideZero reports whether the run-wide field name of b is unset.
+func (b Budget) runWideZero(name string) bool {
+	switch name {
+	case "cycles":
+		return b.Cycles == 0
+	case "run_timeout":
+		return b.RunTimeout == 0
+	case "tokens":
+		return b.Tokens == 0
+	}
+	return b.CostUSD == 0
+}
+
+// duration checks a duration that is set (or written, even as "0s") lies in
+// MinDuration..limit.
+func (v *validator) duration(field string, d Duration, limit time.Duration) {
+	if (d != 0 || v.plan.src.written(field)) && (d.Std() < MinDuration || d.Std() > limit) {
+		v.errorf(field, "%s is out of range %s..%s", d, MinDuration, fmtDuration(limit))
+	}
+}
+
+// fmtDuration writes whole hours without the trailing "0m0s".
+func fmtDuration(d time.Duration) string {
+	if d%time.Hour == 0 {
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return d.String()
+}
+
+func (v *validator) component(field string, c *Component, kinds ...string) {
+	if c == nil {
+		return
+	}
+	if !slices.Contains(kinds, c.Kind) {
+		if c.Kind == "" {
+			v.errorf(field+".kind", "required: one of %s", strings.Join(kinds, ", "))
+		} else {
+			v.errorf(field+".kind", "%q is not one of %s", c.Kind, strings.Join(kinds, ", "))
+		}
+		return
+	}
+	switch {
+	case c.Kind == KindCommand && (len(c.Argv) == 0 || c.Argv[0] == ""):
+		v.errorf(field+".argv", "required for kind %q: the program and its arguments", c.Kind)
+	case c.Kind != KindCommand && len(c.Argv) > 0:
+		v.errorf(field+".argv", "only for kind %q", KindCommand)
+	}
+	switch {
+	case c.Kind == KindPlugin && c.Plugin == "":
+		v.errorf(field+".plugin", "required for kind %q: a plugin name from the manifest", c.Kind)
+	case c.Kind != KindPlugin && c.Plugin != "":
+		v.errorf(field+".plugin", "only for kind %q", KindPlugin)
+	}
+	if c.Model != "" && c.Kind != KindCodex && c.Kind != KindClaude {
+		v.errorf(field+".model", "only for kinds %q and %q", KindCodex, KindClaude)
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
+		if name == "" || strings.ContainsAny(name, "=\x00") {
+			v.errorf(field+".env."+name, "invalid variable name %q", name)
+		}
+	}
+}
+
+func (v *validator) guardrails() {
+	g := v.plan.Guardrails
+	for _, eco := range slices.Sorted(maps.Keys(g.Packages)) {
+		for i, pkg := range g.Packages[eco] {
+			if strings.TrimSpace(pkg) == "" {
+				v.errorf(fmt.Sprintf("guardrails.packages.%s[%d]", eco, i), "empty package name")
+			}
+		}
+	}
+	for i, p := range g.Protected {
+		v.relPath(fmt.Sprintf("guardrails.protected[%d]", i), p)
+	}
+}
+
+// relPath requires a path relative to the working tree that stays inside it.
+func (v *validator) relPath(field, p string) {
+	switch {
+	case p == "":
+		v.errorf(field, "empty path")
+	case path.IsAbs(p) || strings.HasPrefix(p, `\`) || (len(p) > 1 && p[1] == ':'):
+		v.errorf(field, "%q is absolute; paths are relative to the working tree's root", p)
+	case path.Clean(p) == ".." || strings.HasPrefix(path.Clean(p), "../"):
+		v.errorf(field, "%q leaves the working tree", p)
+	}
+}
+
+func (v *validator) phases() {
+	p := v.plan
+	if len(p.Phases) == 0 {
+		v.errorf("phases", "required: a plan has at least one phase")
+		return
+	}
+	phaseIDs := map[string]string{}
+	taskPhase := map[string]int{} // task ID -> index of its phase
+	taskField := map[string]string{}
+	for i, ph := range p.Phases {
+		field := fmt.Sprintf("phases[%d]", i)
+		if v.id(field+".id", ph.ID) {
+			if prev, dup := phaseIDs[ph.ID]; dup {
+				v.errorf(field+".id", "duplicate phase ID %q (first at %s)", ph.ID, v.where(prev+".id"))
+			} else {
+				phaseIDs[ph.ID] = field
+			}
+		}
+		if ph.Milestone != nil {
+			for j, item := range ph.Milestone.Manual {
+				if strings.TrimSpace(item) == "" {
+					v.errorf(fmt.Sprintf("%s.milestone.manual[%d]", field, j), "empty checklist item")
+				}
+			}
+		}
+		if len(ph.Tasks) == 0 {
+			v.errorf(field+".tasks", "required: a phase has at least one task")
+		}
+		for j, t := range ph.Tasks {
+			tf := fmt.Sprintf("%s.tasks[%d]", field, j)
+			// An invalid ID is still registered, so tasks that depend on it
+			// do not also report it missing.
+			if !v.id(tf+".id", t.ID) && t.ID == "" {
+				continue
+			}
+			if prev, dup := taskField[t.ID]; dup {
+				v.errorf(tf+".id", "duplicate task ID %q (first at %s)", t.ID, v.where(prev+".id"))
+				continue
+			}
+			taskField[t.ID] = tf
+			taskPhase[t.ID] = i
+		}
+	}
+	for i, ph := range p.Phases {
+		for j := range ph.Tasks {
+			v.task(fmt.Sprintf("phases[%d].tasks[%d]", i, j), i, &ph.Tasks[j], taskPhase)
+		}
+	}
+	v.cycles(taskField)
+}
+
+func (v *validator) task(field string, phase int, t *Task, taskPhase map[string]int) {
+	if strings.TrimSpace(t.Title) == "" {
+		v.errorf(field+".title", "required")
+	}
+	switch t.Status {
+	case "", StatusTodo, StatusDoing, StatusDone:
+	default:
+		v.errorf(field+".status", "%q is not one of todo, doing, done", t.Status)
+	}
+	for i, f := range t.Files {
+		v.relPath(fmt.Sprintf("%s.files[%d]", field, i), f)
+	}
+	seen := map[string]bool{}
+	for i, dep := range t.DependsOn {
+		df := fmt.Sprintf("%s.depends_on[%d]", field, i)
+		depPhase, ok := taskPhase[dep]
+		switch {
+		case dep == t.ID:
+			v.errorf(df, "task %q depends on itself", dep)
+		case seen[dep]:
+			v.errorf(df, "%q is listed twice", dep)
+		case !ok:
+			v.errorf(df, "no task %q in the plan", dep)
+		case depPhase > phase:
+			v.errorf(df, "task %q is in a later phase (%s); a task may depend only on tasks of its own or earlier phases",
+				dep, v.plan.Phases[depPhase].ID)
+		}
+		seen[dep] = true
+	}
+	if len(t.Acceptance) == 0 {
+		v.add(field+".acceptance", true, ErrNoAcceptance,
+			"task %q has no acceptance criteria; the loop will escalate it instead of starting it", t.ID)
+	}
+	for i, c := range t.Acceptance {
+		v.check(fmt.Sprintf("%s.acceptance[%d]", field, i), c)
+	}
+	v.budget(field+".budget", t.Budget, true)
+}
+
+func (v *validator) check(field string, c Check) {
+	var kinds []string
+	if c.Run != nil {
+		kinds = append(kinds, "run")
+	}
+	if c.Sh != "" {
+		kinds = append(kinds, "sh")
+	}
+	if c.Manual != "" {
+		kinds = append(kinds, "manual")
+	}
+	switch len(kinds) {
+	case 0:
+		v.errorf(field, "a check needs one of run, sh, manual")
+		return
+	case 1:
+	default:
+		v.errorf(field, "a check has exactly one of run, sh, manual; this one has %s", strings.Join(kinds, " and "))
+		return
+	}
+	switch {
+	case c.Run != nil && (len(c.Run) == 0 || c.Run[0] == ""):
+		v.errorf(field+".run", "needs a program: an argv such as [go, test, ./...]")
+	case c.Sh != "" && strings.TrimSpace(c.Sh) == "":
+		v.errorf(field+".sh", "empty script")
+	case c.Manual != "" && strings.TrimSpace(c.Manual) == "":
+		v.errorf(field+".manual", "empty checklist item")
+	}
+	if c.Manual != "" && (c.Dir != "" || c.Timeout != 0) {
+		v.errorf(field, "a manual check never runs; dir and timeout do not apply")
+		return
+	}
+	if c.Dir != "" {
+		v.relPath(field+".dir", c.Dir)
+	}
+	v.duration(field+".timeout", c.Timeout, MaxTaskTimeout)
+}
+
+// cycles reports each dependency cycle once, spelled out: "T1 -> T3 -> T1"
+// reads "T1 depends on T3, which depends on T1". Only the first task of each
+// ID takes part; duplicates are reported elsewhere.
+func (v *validator) cycles(taskField map[string]string) {
+	deps := map[string][]string{}
+	var order []string
+	for i, ph := range v.plan.Phases {
+		for j, t := range ph.Tasks {
+			if taskField[t.ID] != fmt.Sprintf("phases[%d].tasks[%d]", i, j) {
+				continue
+			}
+			order = append(order, t.ID)
+			var ds []string
+			for _, d := range t.DependsOn {
+				if _, known := taskField[d]; known && d != t.ID && !slices.Contains(ds, d) {
+					ds = append(ds, d)
+				}
+			}
+			deps[t.ID] = ds
+		}
+	}
+	const (
+		unvisited = iota
+		onStack
+		finished
+	)
+	state := map[string]int{}
+	var stack []string
+	var visit func(id string)
+	visit = func(id string) {
+		state[id] = onStack
+		stack = append(stack, id)
+		for _, dep := range deps[id] {
+			switch state[dep] {
+			case unvisited:
+				visit(dep)
+			case onStack:
+				start := slices.Index(stack, dep)
+				cycle := append(slices.Clone(stack[start:]), dep)
+				v.add(taskField[dep]+".depends_on", false, ErrCycle, "dependency cycle: %s", strings.Join(cycle, " -> "))
+			}
+		}
+		stack = stack[:len(stack)-1]
+		state[id] = finished
+	}
+	for _, id := range order {
+		if state[id] == unvisited {
+			visit(id)
+		}
+	}
+}
