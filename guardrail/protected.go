@@ -1,0 +1,70 @@
+package guardrail
+
+import (
+	"path"
+	"strings"
+)
+
+// StateDir is the harnish state directory, protected always.
+const StateDir = ".harnish/"
+
+// Protected is a set of paths no action may delete, move, truncate or
+// overwrite. An entry names a file or, with or without a trailing slash, a
+// directory and everything under it. The zero value protects only StateDir.
+// It is safe for concurrent use.
+type Protected struct {
+	entries []string // cleaned, slash-separated, relative; never empty
+}
+
+// NewProtected returns the set of StateDir and paths (relative to the working
+// tree's root, slash- or backslash-separated).
+func NewProtected(paths ...string) *Protected {
+	p := &Protected{}
+	for _, e := range append([]string{StateDir}, paths...) {
+		if c := cleanRel(e); c != "" && c != "." {
+			p.entries = append(p.entries, c)
+		}
+	}
+	return p
+}
+
+// Match reports whether name (relative to the working tree's root, or
+// absolute under root) is protected, and by which entry. Matching ignores
+// ASCII case, because Windows and macOS file systems do.
+func (p *Protected) Match(name, root string) (entry string, ok bool) {
+	if p == nil || len(p.entries) == 0 {
+		p = NewProtected()
+	}
+	name = strings.ReplaceAll(name, `\`, "/")
+	if root != "" {
+		root = strings.TrimSuffix(strings.ReplaceAll(root, `\`, "/"), "/")
+		if rel, found := strings.CutPrefix(path.Clean(name), root+"/"); found {
+			name = rel
+		} else if path.Clean(name) == root {
+			name = "."
+		}
+	}
+	c := cleanRel(name)
+	for _, e := range p.entries {
+		switch {
+		case c == "." || c == "":
+			// The whole tree holds every protected path.
+			return e, true
+		case strings.EqualFold(c, e), len(c) > len(e) && strings.EqualFold(c[:len(e)], e) && c[len(e)] == '/':
+			return e, true
+		case len(e) > len(c) && strings.EqualFold(e[:len(c)], c) && e[len(c)] == '/':
+			// A parent of a protected path: deleting or moving it takes the path along.
+			return e, true
+		}
+	}
+	return "", false
+}
+
+// cleanRel cleans a relative path; "./a//b/" becomes "a/b".
+func cleanRel(p string) string {
+	p = strings.TrimSpace(strings.ReplaceAll(p, `\`, "/"))
+	if p == "" {
+		return ""
+	}
+	return strings.TrimPrefix(path.Clean(p), "/")
+}
