@@ -42,7 +42,6 @@ func TestDirStoreSurvivesKill(t *testing.T) {
 		kills = 20
 	}
 	dir := filepath.Join(t.TempDir(), loop.StateDir)
-	ts := history(crashHistory)
 	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
 	var acked uint64
 	tornSeen, snapshotsSeen := 0, 0
@@ -112,7 +111,7 @@ func TestDirStoreSurvivesKill(t *testing.T) {
 		if got.Seq < acked {
 			t.Fatalf("kill %d: state holds %d transitions, %d were acknowledged", kill, got.Seq, acked)
 		}
-		if diff := cmp.Diff(applied(t, ts[:got.Seq]), got); diff != "" {
+		if diff := cmp.Diff(applied(t, history(int(got.Seq))), got); diff != "" {
 			t.Fatalf("kill %d: state differs from the transitions applied (-want +got):\n%s", kill, diff)
 		}
 		if _, err := os.Stat(filepath.Join(dir, loop.SnapshotFile)); err == nil {
@@ -140,11 +139,14 @@ func TestDirStoreCrashChild(t *testing.T) {
 	if st, err := s.Load(ctx); err == nil {
 		seq = st.Seq
 	}
-	ts := history(crashHistory)
 	rng := rand.New(rand.NewPCG(uint64(os.Getpid()), seq))
-	for seq < uint64(len(ts)) {
-		n := min(uint64(1+rng.IntN(3)), uint64(len(ts))-seq)
-		if err := s.Commit(ctx, ts[seq:seq+n]...); err != nil {
+	for seq < crashHistory {
+		n := min(uint64(1+rng.IntN(3)), crashHistory-seq)
+		batch := make([]loop.Transition, n)
+		for i := range batch {
+			batch[i] = transitionAt(int(seq) + i)
+		}
+		if err := s.Commit(ctx, batch...); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(3)
 		}

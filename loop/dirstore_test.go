@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,21 +21,35 @@ var t0 = time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 // history returns n transitions of a plausible run: a run start, then tasks
 // that each take one failed and one passing attempt.
 func history(n int) []loop.Transition {
-	ts := []loop.Transition{{Kind: loop.TransRunStarted, Time: t0, Run: "r1", Plan: "demo", PlanDigest: "sha256:x"}}
-	for i := 0; len(ts) < n; i++ {
-		id := fmt.Sprintf("T%d", i)
-		at := t0.Add(time.Duration(i) * time.Second)
-		ts = append(ts,
-			loop.Transition{Kind: loop.TransTaskStarted, Time: at, Phase: "p1", Task: id},
-			loop.Transition{Kind: loop.TransAttemptStarted, Time: at, Task: id, Attempt: 1},
-			loop.Transition{Kind: loop.TransAttemptFinished, Time: at, Task: id, Attempt: 1, Elapsed: time.Second,
-				Tokens: 100, CostUSD: 0.25, Failure: &loop.Failure{Attempt: 1, Fingerprint: "fp-" + id, Class: "test"}},
-			loop.Transition{Kind: loop.TransAttemptStarted, Time: at, Task: id, Attempt: 2},
-			loop.Transition{Kind: loop.TransAttemptFinished, Time: at, Task: id, Attempt: 2, Elapsed: 2 * time.Second, Tokens: 50},
-			loop.Transition{Kind: loop.TransTaskFinished, Time: at, Task: id, Status: loop.StatusDone},
-		)
+	ts := make([]loop.Transition, n)
+	for i := range ts {
+		ts[i] = transitionAt(i)
 	}
-	return ts[:n]
+	return ts
+}
+
+// transitionAt returns transition i of history.
+func transitionAt(i int) loop.Transition {
+	if i == 0 {
+		return loop.Transition{Kind: loop.TransRunStarted, Time: t0, Run: "r1", Plan: "demo", PlanDigest: "sha256:x"}
+	}
+	task, step := (i-1)/6, (i-1)%6
+	id := "T" + strconv.Itoa(task)
+	at := t0.Add(time.Duration(task) * time.Second)
+	switch step {
+	case 0:
+		return loop.Transition{Kind: loop.TransTaskStarted, Time: at, Phase: "p1", Task: id}
+	case 1:
+		return loop.Transition{Kind: loop.TransAttemptStarted, Time: at, Task: id, Attempt: 1}
+	case 2:
+		return loop.Transition{Kind: loop.TransAttemptFinished, Time: at, Task: id, Attempt: 1, Elapsed: time.Second,
+			Tokens: 100, CostUSD: 0.25, Failure: &loop.Failure{Attempt: 1, Fingerprint: "fp-" + id, Class: "test"}}
+	case 3:
+		return loop.Transition{Kind: loop.TransAttemptStarted, Time: at, Task: id, Attempt: 2}
+	case 4:
+		return loop.Transition{Kind: loop.TransAttemptFinished, Time: at, Task: id, Attempt: 2, Elapsed: 2 * time.Second, Tokens: 50}
+	}
+	return loop.Transition{Kind: loop.TransTaskFinished, Time: at, Task: id, Status: loop.StatusDone}
 }
 
 // applied is the state a sequence of transitions yields in memory.
