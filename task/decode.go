@@ -15,13 +15,12 @@ import (
 
 // Limits that keep a hostile plan from costing more than a large honest one.
 const (
-	// maxNodes bounds the nodes one plan may expand to, so aliases of aliases
-	// cannot blow a small file up into gigabytes. yaml.v3 guards against
-	// alias bombs only when it decodes into Go values, not into the node tree
-	// this decoder walks.
-	maxNodes = 100_000
-	// maxAliasNodes bounds the values read through aliases: plenty for an
+	// maxAliasNodes bounds the values read through aliases, so aliases of
+	// aliases cannot blow a small file up into gigabytes: plenty for an
 	// anchor shared by every task of a large plan, too few to be expensive.
+	// (yaml.v3 guards against alias bombs only when it decodes into Go
+	// values, not into the node tree this decoder walks.) Values written out
+	// need no bound: the parser has already paid for them.
 	maxAliasNodes = 20_000
 	// maxProblems bounds the problems the decoder collects; past it, one more
 	// problem says so.
@@ -40,7 +39,6 @@ type decoder struct {
 	file     string
 	problems Problems
 	pos      map[string]position
-	nodes    int
 	aliased  int  // values read through aliases
 	inAlias  int  // depth of aliases being read
 	stopped  bool // too many nodes or problems: decoding has given up
@@ -74,11 +72,6 @@ const versionField = "version"
 // decode fills v from n. field is v's path in the plan.
 func (d *decoder) decode(n *yaml.Node, v reflect.Value, field string) {
 	if d.stopped {
-		return
-	}
-	d.nodes++
-	if d.nodes > maxNodes {
-		d.stop(at(n), field, "plan has more than %d values", maxNodes)
 		return
 	}
 	// A field is where it is written: for an alias, where the alias is, not
