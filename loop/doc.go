@@ -3,8 +3,14 @@
 // escalated by rule, and paused at milestone gates. It is the only package
 // that knows all the others; they meet here through their interfaces.
 //
-// This package holds, so far, the parts every other one builds on:
+// This package holds, so far:
 //
+//   - [Policy]: the decision core. Given the plan, the run state and what
+//     just happened, it says what to do next (an attempt, the debugger, a
+//     gate, the end) and which transitions record it. It does no I/O, so the
+//     CLI, a Temporal workflow and a user's unit test drive the same rules:
+//     budgets, two strikes and the debugger, the review gate and its
+//     plateau, milestone gates, hard guardrails, entry rules, resume.
 //   - [Outcome]: every way a run ends (completed, escalated, halted, blocked,
 //     budget-exceeded, stopped-by-guardrail, awaiting-approval, cancelled,
 //     error), each with its CLI exit code and a sentinel error.

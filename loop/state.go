@@ -40,25 +40,57 @@ type RunState struct {
 type TaskState struct {
 	Status TaskStatus `json:"status"`
 	// Attempts counts attempts started, including one cut off by a crash.
-	Attempts int           `json:"attempts"`
+	Attempts int `json:"attempts"`
+	// Finished is the number of the last attempt that finished; it is less
+	// than Attempts while an attempt runs, or after a crash cut one off.
+	Finished int           `json:"finished"`
 	Elapsed  time.Duration `json:"elapsed"`
 	Tokens   int64         `json:"tokens"`
 	CostUSD  float64       `json:"cost_usd"`
 	// Failures holds the failure of each failed attempt, in order.
 	Failures []Failure `json:"failures,omitempty"`
-	// Debugged is set once the debugger has been consulted for the task;
-	// RootCause says whether it found one (which buys one more attempt).
-	Debugged  bool   `json:"debugged,omitempty"`
-	RootCause bool   `json:"root_cause,omitempty"`
-	Reason    string `json:"reason,omitempty"`
+	// DebuggedAt is the attempt after which the debugger was consulted; 0
+	// when it has not been. RootCause says whether it found one, which buys
+	// exactly one more attempt.
+	DebuggedAt int    `json:"debugged_at,omitempty"`
+	RootCause  bool   `json:"root_cause,omitempty"`
+	Reason     string `json:"reason,omitempty"`
 }
 
-// Failure is one failed attempt's failure mode.
+// Failure is how one attempt failed.
 type Failure struct {
-	Attempt     int    `json:"attempt"`
-	Fingerprint string `json:"fingerprint"`
-	Class       string `json:"class,omitempty"`
+	Attempt int         `json:"attempt"`
+	Kind    FailureKind `json:"kind,omitempty"`
+	// Fingerprint identifies the failure mode; two consecutive attempts with
+	// the same non-empty fingerprint are two strikes.
+	Fingerprint string `json:"fingerprint,omitempty"`
+	// Class is the fingerprint's class: compile, test, lint, timeout, infra.
+	Class string `json:"class,omitempty"`
+	// Keys are the stable keys of the critical findings of a review failure.
+	Keys []string `json:"keys,omitempty"`
+	// Reason says in words what failed, for escalation reports.
+	Reason string `json:"reason,omitempty"`
 }
+
+// FailureKind says which stage failed an attempt.
+type FailureKind string
+
+// The failure kinds.
+const (
+	// FailVerify: the acceptance checks failed.
+	FailVerify FailureKind = "verify"
+	// FailReview: the checks passed but the review found something critical.
+	FailReview FailureKind = "review"
+	// FailBlocked: the executor claimed it is blocked.
+	FailBlocked FailureKind = "blocked"
+	// FailExecutor: the executor itself failed: crashed, timed out, or gave an
+	// answer that does not parse.
+	FailExecutor FailureKind = "executor"
+	// FailGuardrail: a soft guardrail objected to the change.
+	FailGuardrail FailureKind = "guardrail"
+	// FailInterrupted: a crash of the host cut the attempt off.
+	FailInterrupted FailureKind = "interrupted"
+)
 
 // TaskStatus is where a task stands in a run.
 type TaskStatus string
@@ -148,6 +180,7 @@ func (s *RunState) Apply(t Transition) error {
 		s.Cycles++
 	case TransAttemptFinished:
 		ts := s.task(t.Task)
+		ts.Finished = t.Attempt
 		ts.Elapsed += t.Elapsed
 		ts.Tokens += t.Tokens
 		ts.CostUSD += t.CostUSD
@@ -159,7 +192,7 @@ func (s *RunState) Apply(t Transition) error {
 		}
 	case TransDebuggerFinished:
 		ts := s.task(t.Task)
-		ts.Debugged, ts.RootCause = true, t.Found
+		ts.DebuggedAt, ts.RootCause = ts.Attempts, t.Found
 	case TransTaskFinished:
 		ts := s.task(t.Task)
 		ts.Status, ts.Reason = t.Status, t.Reason
@@ -214,8 +247,8 @@ func (s *RunState) check(t Transition) error {
 			return fmt.Errorf("task %s: attempt %d out of sequence (want %d)", t.Task, t.Attempt, want)
 		}
 	case TransAttemptFinished:
-		if got := s.attempts(t.Task); t.Attempt != got || got == 0 {
-			return fmt.Errorf("task %s: attempt %d finished but attempt %d is current", t.Task, t.Attempt, got)
+		if got := s.attempts(t.Task); t.Attempt != got || got == 0 || s.Tasks[t.Task].Finished == got {
+			return fmt.Errorf("task %s: attempt %d finished but no attempt is running", t.Task, t.Attempt)
 		}
 		if t.Elapsed < 0 || t.Tokens < 0 || t.CostUSD < 0 {
 			return fmt.Errorf("task %s: negative usage", t.Task)
@@ -266,6 +299,9 @@ func (s *RunState) Clone() *RunState {
 	for id, ts := range c.Tasks {
 		t := *ts
 		t.Failures = slices.Clone(ts.Failures)
+		for i := range t.Failures {
+			t.Failures[i].Keys = slices.Clone(t.Failures[i].Keys)
+		}
 		c.Tasks[id] = &t
 	}
 	return &c

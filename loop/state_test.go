@@ -27,9 +27,12 @@ func TestApplyRejects(t *testing.T) {
 		{"attempt skipped", []loop.Transition{start, task}, loop.Transition{Kind: loop.TransAttemptStarted, Task: "T1", Attempt: 2},
 			"loop: transition 3 (attempt.started): task T1: attempt 2 out of sequence (want 1)"},
 		{"finish of no attempt", []loop.Transition{start, task}, loop.Transition{Kind: loop.TransAttemptFinished, Task: "T1", Attempt: 1},
-			"loop: transition 3 (attempt.finished): task T1: attempt 1 finished but attempt 0 is current"},
+			"loop: transition 3 (attempt.finished): task T1: attempt 1 finished but no attempt is running"},
 		{"negative usage", []loop.Transition{start, task, attempt}, loop.Transition{Kind: loop.TransAttemptFinished, Task: "T1", Attempt: 1, Tokens: -1},
 			"loop: transition 4 (attempt.finished): task T1: negative usage"},
+		{"attempt finished twice", []loop.Transition{start, task, attempt, {Kind: loop.TransAttemptFinished, Task: "T1", Attempt: 1}},
+			loop.Transition{Kind: loop.TransAttemptFinished, Task: "T1", Attempt: 1},
+			"loop: transition 5 (attempt.finished): task T1: attempt 1 finished but no attempt is running"},
 		{"task done twice", []loop.Transition{start, task, done}, done, "loop: transition 4 (task.finished): task T1 is already done"},
 		{"not a final status", []loop.Transition{start, task}, loop.Transition{Kind: loop.TransTaskFinished, Task: "T1", Status: loop.StatusRunning},
 			`loop: transition 3 (task.finished): task T1: "running" is not a final status`},
@@ -83,7 +86,7 @@ func TestApply(t *testing.T) {
 		Tasks: map[string]*loop.TaskState{"T1": {
 			Status: loop.StatusDone, Attempts: 3, Elapsed: 3 * time.Minute, Tokens: 15, CostUSD: 0.5,
 			Failures: []loop.Failure{{Attempt: 1, Fingerprint: "f1", Class: "test"}, {Attempt: 2, Fingerprint: "f1", Class: "test"}},
-			Debugged: true, RootCause: true,
+			Finished: 3, DebuggedAt: 2, RootCause: true,
 		}},
 	}
 	if diff := cmp.Diff(want, applied(t, ts)); diff != "" {

@@ -1,0 +1,441 @@
+package loop
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/harnish/harnish/task"
+)
+
+// Policy is the loop's decision core: given a plan, the run state and what
+// just happened, it says what to do next and which transitions record it. It
+// does no I/O and keeps no state of its own, so a host (the CLI, a Temporal
+// workflow, a user's unit test) can drive it step by step, and resuming a
+// run is just asking it again.
+//
+// The zero Policy follows the plan's budgets and ends the run at the first
+// escalation.
+type Policy struct {
+	// Budget overrides the plan's budget field by field, as a host's limits;
+	// zero fields leave the plan's.
+	Budget task.Budget
+	// ContinueIndependent lets the run go on past an escalated, halted or
+	// blocked task with the tasks of its phase that do not depend on it; the
+	// run still ends with that task's outcome, before the phase's gate. The
+	// default ends the run at once.
+	ContinueIndependent bool
+}
+
+// StepKind says what the driver does next.
+type StepKind string
+
+// The kinds of step.
+const (
+	// StepAttempt: run the executor on Step.Task, attempt Step.Attempt, then
+	// the guardrails, verifiers and reviewer; report with [Policy.ObserveAttempt].
+	StepAttempt StepKind = "attempt"
+	// StepDebug: ask the debugger about Step.Task's repeated failure; report
+	// with [Policy.ObserveDiagnosis].
+	StepDebug StepKind = "debug"
+	// StepGate: ask the gate about the milestone after Step.Phase; report
+	// with [Policy.ObserveGate].
+	StepGate StepKind = "gate"
+	// StepFinish: the run is over, with Step.Outcome.
+	StepFinish StepKind = "finish"
+)
+
+// Step is the policy's answer: what to do next.
+type Step struct {
+	Kind    StepKind
+	Phase   string
+	Task    string
+	Attempt int
+	// TimeLeft is what remains of the task's time budget, for StepAttempt
+	// and StepDebug: the driver cancels the work when it runs out.
+	TimeLeft time.Duration
+	// Outcome and Reason are set on StepFinish.
+	Outcome Outcome
+	Reason  string
+}
+
+// Next decides the next step from the state at rest. It returns the step and
+// the transitions to commit before taking it (an attempt is recorded as
+// started before the executor runs, so a crash cannot lose it). Call it once
+// per step and report the step's result before calling it again: to Next, an
+// attempt started and never reported is one a crash cut off, and it counts.
+func (p *Policy) Next(plan *task.Plan, st *RunState, now time.Time) (Step, []Transition) {
+	d := decision{p: p, plan: plan, st: st.Clone(), now: now}
+	return d.next(), d.out
+}
+
+// decision works on a copy of the state, applying each transition it emits,
+// so later rules see earlier ones.
+type decision struct {
+	p    *Policy
+	plan *task.Plan
+	st   *RunState
+	now  time.Time
+	out  []Transition
+}
+
+func (d *decision) emit(t Transition) {
+	t.Time = d.now
+	if err := d.st.Apply(t); err != nil {
+		panic(fmt.Sprintf("loop: policy emitted an invalid transition: %v", err)) // a bug in this file
+	}
+	d.out = append(d.out, t)
+}
+
+func (d *decision) finish(o Outcome, reason string) Step {
+	if d.st.Outcome == "" {
+		d.emit(Transition{Kind: TransRunFinished, Outcome: o, Reason: reason})
+	}
+	return Step{Kind: StepFinish, Outcome: d.st.Outcome, Reason: d.st.Reason}
+}
+
+func (d *decision) next() Step {
+	if d.st.Outcome != "" {
+		return Step{Kind: StepFinish, Outcome: d.st.Outcome, Reason: d.st.Reason}
+	}
+	if ph := d.st.AwaitingGate; ph != "" {
+		return Step{Kind: StepGate, Phase: ph}
+	}
+	for _, pt := range d.plan.Tasks() {
+		if ts := d.st.Tasks[pt.Task.ID]; ts != nil && ts.Status == StatusRunning {
+			if step, ok := d.continueTask(pt); ok {
+				return step
+			}
+			return d.next() // the task ended; look again
+		}
+	}
+	for i := range d.plan.Phases {
+		ph := &d.plan.Phases[i]
+		for j := range ph.Tasks {
+			t := &ph.Tasks[j]
+			if d.status(t.ID).Terminal() || !d.ready(t) {
+				continue
+			}
+			if step, ok := d.startTask(ph, t); ok {
+				return step
+			}
+			return d.next()
+		}
+		if !d.phaseSettled(ph) || d.failedTask() != "" {
+			// Tasks wait on ones that did not get done, and no gate opens
+			// after a phase that did not finish.
+			return d.stopped()
+		}
+		if ph.Milestone.Gated(i, len(d.plan.Phases)) && !slices.Contains(d.st.Approved, ph.ID) {
+			d.emit(Transition{Kind: TransGateReached, Phase: ph.ID})
+			return Step{Kind: StepGate, Phase: ph.ID}
+		}
+	}
+	return d.finish(Completed, "")
+}
+
+// stopped ends a run in which some task did not finish done.
+func (d *decision) stopped() Step {
+	if id := d.failedTask(); id != "" {
+		ts := d.st.Tasks[id]
+		return d.finish(taskOutcome(ts.Status), fmt.Sprintf("task %s: %s", id, ts.Reason))
+	}
+	return d.finish(Failed, "no task can start: dependencies are not done")
+}
+
+// failedTask returns the first task, in plan order, that ended but not done.
+func (d *decision) failedTask() string {
+	for _, pt := range d.plan.Tasks() {
+		if s := d.status(pt.Task.ID); s.Terminal() && s != StatusDone {
+			return pt.Task.ID
+		}
+	}
+	return ""
+}
+
+func taskOutcome(s TaskStatus) Outcome {
+	switch s {
+	case StatusHalted:
+		return Halted
+	case StatusBlocked:
+		return Blocked
+	}
+	return Escalated
+}
+
+func (d *decision) status(id string) TaskStatus {
+	if ts := d.st.Tasks[id]; ts != nil {
+		return ts.Status
+	}
+	return StatusPending
+}
+
+// ready reports whether every dependency of t is done.
+func (d *decision) ready(t *task.Task) bool {
+	for _, dep := range t.DependsOn {
+		if d.status(dep) != StatusDone {
+			return false
+		}
+	}
+	return true
+}
+
+// phaseSettled reports whether every task of ph has ended.
+func (d *decision) phaseSettled(ph *task.Phase) bool {
+	for j := range ph.Tasks {
+		if !d.status(ph.Tasks[j].ID).Terminal() {
+			return false
+		}
+	}
+	return true
+}
+
+// startTask applies the entry rules and starts t's first attempt. ok is
+// false when t ended instead and the caller should look again.
+func (d *decision) startTask(ph *task.Phase, t *task.Task) (Step, bool) {
+	if t.Status == task.StatusDone {
+		// The plan (e.g. an imported one) says it is done already.
+		d.emit(Transition{Kind: TransTaskStarted, Phase: ph.ID, Task: t.ID})
+		d.emit(Transition{Kind: TransTaskFinished, Task: t.ID, Status: StatusDone, Reason: "done before this run"})
+		return Step{}, false
+	}
+	if len(t.Acceptance) == 0 {
+		d.emit(Transition{Kind: TransTaskStarted, Phase: ph.ID, Task: t.ID})
+		return d.end(t.ID, StatusEscalated, "no acceptance criteria: the task cannot be verified, so it never starts")
+	}
+	if step, ok := d.runCaps(); ok {
+		return step, true
+	}
+	d.emit(Transition{Kind: TransTaskStarted, Phase: ph.ID, Task: t.ID})
+	return d.attempt(ph.ID, t), true
+}
+
+// continueTask decides for a task that has started: another attempt, the
+// debugger, or its end.
+func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
+	t := pt.Task
+	ts := d.st.Tasks[t.ID]
+	if ts.Finished < ts.Attempts {
+		// A crash cut the attempt off: it counts, and failed.
+		d.emit(Transition{Kind: TransAttemptFinished, Task: t.ID, Attempt: ts.Attempts,
+			Failure: &Failure{Attempt: ts.Attempts, Kind: FailInterrupted, Reason: "the attempt was cut off"}})
+	}
+	if ts.Attempts == 0 {
+		return d.attempt(pt.Phase.ID, t), true
+	}
+	b := d.budget(t)
+	var last Failure // a running task with finished attempts has failed them
+	if n := len(ts.Failures); n > 0 {
+		last = ts.Failures[n-1]
+	}
+	switch {
+	case ts.DebuggedAt > 0 && !ts.RootCause:
+		return d.end(t.ID, StatusHalted, "the failure repeated and the debugger found no root cause")
+	case ts.DebuggedAt > 0 && ts.Attempts > ts.DebuggedAt && last.Kind != FailInterrupted:
+		// (An attempt a crash cut off did not test the fix; it is tried again.)
+		return d.end(t.ID, StatusHalted, fmt.Sprintf(
+			"the failure repeated, and attempt %d with the debugger's fix failed too (%s)", ts.Attempts, last.describe()))
+	case ts.DebuggedAt > 0:
+		// The root cause buys exactly one more attempt, even past the budget.
+	case d.twoStrikes(ts):
+		if step, ok := d.runCaps(); ok {
+			return step, true
+		}
+		return Step{Kind: StepDebug, Phase: pt.Phase.ID, Task: t.ID, Attempt: ts.Attempts,
+			TimeLeft: b.TaskTimeout.Std() - ts.Elapsed}, true
+	case d.plateau(ts):
+		return d.end(t.ID, StatusEscalated, "the same critical review findings came back three rounds running")
+	case ts.Attempts >= b.Attempts:
+		if last.Kind == FailBlocked {
+			return d.end(t.ID, StatusBlocked, "the executor is blocked: "+last.Reason)
+		}
+		return d.end(t.ID, StatusEscalated, fmt.Sprintf("%d attempts used, the last: %s", ts.Attempts, last.describe()))
+	}
+	if ts.Elapsed >= b.TaskTimeout.Std() {
+		return d.end(t.ID, StatusEscalated, fmt.Sprintf("the task's time (%s) is used up", b.TaskTimeout))
+	}
+	if step, ok := d.runCaps(); ok {
+		return step, true
+	}
+	return d.attempt(pt.Phase.ID, t), true
+}
+
+func (f Failure) describe() string {
+	switch {
+	case f.Reason != "":
+		return string(f.Kind) + ": " + f.Reason
+	case f.Fingerprint != "":
+		return fmt.Sprintf("%s failure %s", f.Kind, f.Fingerprint)
+	}
+	return string(f.Kind) + " failure"
+}
+
+// twoStrikes reports whether the last two attempts failed the same way.
+func (d *decision) twoStrikes(ts *TaskState) bool {
+	n := len(ts.Failures)
+	if n < 2 {
+		return false
+	}
+	a, b := ts.Failures[n-2], ts.Failures[n-1]
+	return b.Attempt == ts.Attempts && a.Attempt == b.Attempt-1 &&
+		a.Fingerprint != "" && a.Fingerprint == b.Fingerprint
+}
+
+// plateau reports whether the last three attempts each came back from review
+// with the same critical findings.
+func (d *decision) plateau(ts *TaskState) bool {
+	n := len(ts.Failures)
+	if n < 3 {
+		return false
+	}
+	last := ts.Failures[n-3:]
+	for i, f := range last {
+		if f.Kind != FailReview || f.Attempt != ts.Attempts-2+i || !slices.Equal(f.Keys, last[0].Keys) {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *decision) attempt(phase string, t *task.Task) Step {
+	n := d.st.Tasks[t.ID].Attempts + 1
+	d.emit(Transition{Kind: TransAttemptStarted, Task: t.ID, Attempt: n})
+	b := d.budget(t)
+	return Step{Kind: StepAttempt, Phase: phase, Task: t.ID, Attempt: n,
+		TimeLeft: b.TaskTimeout.Std() - d.st.Tasks[t.ID].Elapsed}
+}
+
+// end finishes a task that did not get done, and the run with it unless the
+// policy lets independent tasks go on. ok is false when the run goes on.
+func (d *decision) end(id string, s TaskStatus, reason string) (Step, bool) {
+	d.emit(Transition{Kind: TransTaskFinished, Task: id, Status: s, Reason: reason})
+	if d.p.ContinueIndependent {
+		return Step{}, false
+	}
+	return d.finish(taskOutcome(s), fmt.Sprintf("task %s: %s", id, reason)), true
+}
+
+// runCaps ends the run when a run-wide budget is used up.
+func (d *decision) runCaps() (Step, bool) {
+	b := d.runBudget()
+	st := d.st
+	var reason string
+	switch {
+	case st.Cycles >= b.Cycles:
+		reason = fmt.Sprintf("%d cycles used of %d", st.Cycles, b.Cycles)
+	case b.RunTimeout > 0 && st.Elapsed >= b.RunTimeout.Std():
+		reason = fmt.Sprintf("%s of run time used of %s", st.Elapsed, b.RunTimeout)
+	case b.Tokens > 0 && st.Tokens >= b.Tokens:
+		reason = fmt.Sprintf("%d tokens used of %d", st.Tokens, b.Tokens)
+	case b.CostUSD > 0 && st.CostUSD >= b.CostUSD:
+		reason = fmt.Sprintf("$%.2f spent of $%.2f", st.CostUSD, b.CostUSD)
+	default:
+		return Step{}, false
+	}
+	return d.finish(BudgetExceeded, reason), true
+}
+
+func (d *decision) runBudget() task.Budget {
+	return d.plan.Budget.Resolve().Over(d.p.Budget)
+}
+
+// budget is the task's effective budget: defaults, plan, task, then host.
+func (d *decision) budget(t *task.Task) task.Budget {
+	return d.plan.TaskBudget(t).Over(d.p.Budget)
+}
+
+// AttemptReport is what the driver observed of one attempt: the executor's
+// claim and spend, and what the guardrails, verifiers and reviewer made of
+// the change.
+type AttemptReport struct {
+	Task    string
+	Attempt int
+	Elapsed time.Duration
+	Tokens  int64
+	CostUSD float64
+	// Failure says how the attempt failed; nil means it passed: the checks
+	// are green and the review found nothing critical.
+	Failure *Failure
+	// Stop is set when a hard guardrail stopped the attempt: the run ends at
+	// once, whatever else happened.
+	Stop *GuardrailStop
+}
+
+// GuardrailStop names the hard guardrail decision that stopped a run.
+type GuardrailStop struct {
+	Rule   string
+	Reason string
+}
+
+// ObserveAttempt returns the transitions that record an attempt's report.
+// The error reports a report that does not fit the state (no such attempt
+// running); nothing is recorded then.
+func (p *Policy) ObserveAttempt(st *RunState, r AttemptReport, now time.Time) ([]Transition, error) {
+	fin := Transition{Kind: TransAttemptFinished, Task: r.Task, Attempt: r.Attempt,
+		Elapsed: r.Elapsed, Tokens: r.Tokens, CostUSD: r.CostUSD, Failure: r.Failure}
+	ts := []Transition{fin}
+	switch {
+	case r.Stop != nil:
+		if fin.Failure == nil {
+			fin.Failure = &Failure{Attempt: r.Attempt}
+		}
+		f := *fin.Failure
+		f.Kind, f.Reason = FailGuardrail, fmt.Sprintf("hard guardrail %s: %s", r.Stop.Rule, r.Stop.Reason)
+		ts[0].Failure = &f
+		ts = append(ts, Transition{Kind: TransRunFinished, Outcome: StoppedByGuardrail, Reason: f.Reason})
+	case r.Failure == nil:
+		ts = append(ts, Transition{Kind: TransTaskFinished, Task: r.Task, Status: StatusDone})
+	}
+	return stamped(st, now, ts)
+}
+
+// ObserveDiagnosis records the debugger's answer for a task; the next call to
+// [Policy.Next] grants the one extra attempt or halts the task.
+func (p *Policy) ObserveDiagnosis(st *RunState, taskID string, found bool, now time.Time) ([]Transition, error) {
+	return stamped(st, now, []Transition{{Kind: TransDebuggerFinished, Task: taskID, Found: found}})
+}
+
+// ObserveGate records a gate's verdict on the milestone after phase: approve
+// goes on, defer ends the run awaiting approval, reject ends it escalated.
+func (p *Policy) ObserveGate(st *RunState, phase string, dec GateDecision, now time.Time) ([]Transition, error) {
+	switch dec.Verdict {
+	case Approve:
+		return stamped(st, now, []Transition{{Kind: TransGateApproved, Phase: phase}})
+	case Reject:
+		reason := "milestone after phase " + phase + " rejected"
+		if dec.Note != "" {
+			reason += ": " + dec.Note
+		}
+		return stamped(st, now, []Transition{{Kind: TransRunFinished, Outcome: Escalated, Reason: reason}})
+	case Defer, "":
+		return stamped(st, now, []Transition{{Kind: TransRunFinished, Outcome: AwaitingApproval,
+			Reason: "milestone after phase " + phase + " awaits approval"}})
+	}
+	return nil, fmt.Errorf("loop: gate verdict %q is not approve, reject or defer", dec.Verdict)
+}
+
+// Resume returns the transitions that reopen a run that ended without
+// completing; approve also approves the gate it waits at. A run still going
+// needs none.
+func (p *Policy) Resume(st *RunState, approve bool, now time.Time) ([]Transition, error) {
+	var ts []Transition
+	if st.Outcome != "" {
+		ts = append(ts, Transition{Kind: TransRunResumed})
+	}
+	if approve && st.AwaitingGate != "" {
+		ts = append(ts, Transition{Kind: TransGateApproved, Phase: st.AwaitingGate})
+	}
+	return stamped(st, now, ts)
+}
+
+// stamped times ts and checks that they apply to st in order.
+func stamped(st *RunState, now time.Time, ts []Transition) ([]Transition, error) {
+	c := st.Clone()
+	for i := range ts {
+		ts[i].Time = now
+		if err := c.Apply(ts[i]); err != nil {
+			return nil, err
+		}
+	}
+	return ts, nil
+}

@@ -1,0 +1,466 @@
+package loop_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/task"
+)
+
+// try scripts one attempt: pass (the zero value), fail with a fingerprint, a
+// critical review, a blocked claim, or a hard guardrail stop.
+type try struct {
+	fp      string   // verify failure with this fingerprint
+	review  []string // critical finding keys
+	blocked string
+	stop    string // hard guardrail rule
+	spend   time.Duration
+	tokens  int64
+	cost    float64
+}
+
+type script struct {
+	tries map[string][]try           // per task, per attempt
+	debug map[string]bool            // root cause found, per task
+	gates []loop.Verdict             // in order
+	pre   func(*loop.RunState) error // changes the state before the run
+}
+
+// drive runs the policy over a plan with scripted components until the run
+// finishes, and returns what happened, one line a step.
+func drive(t *testing.T, p *loop.Policy, plan *task.Plan, sc script, st *loop.RunState) ([]string, *loop.RunState) {
+	t.Helper()
+	now := t0
+	apply := func(ts []loop.Transition, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range ts {
+			if err := st.Apply(tr); err != nil {
+				t.Fatalf("apply %s: %v", tr.Kind, err)
+			}
+		}
+	}
+	if st == nil {
+		st = &loop.RunState{}
+		apply([]loop.Transition{{Kind: loop.TransRunStarted, Time: now, Run: "r", Plan: plan.Name}}, nil)
+	}
+	var trace []string
+	gate := 0
+	for range 200 {
+		now = now.Add(time.Second)
+		step, ts := p.Next(plan, st, now)
+		apply(ts, nil)
+		switch step.Kind {
+		case loop.StepFinish:
+			return append(trace, fmt.Sprintf("finish %s: %s", step.Outcome, step.Reason)), st
+		case loop.StepGate:
+			v := loop.Defer
+			if gate < len(sc.gates) {
+				v = sc.gates[gate]
+			}
+			gate++
+			trace = append(trace, fmt.Sprintf("gate %s %s", step.Phase, v))
+			apply(p.ObserveGate(st, step.Phase, loop.GateDecision{Verdict: v}, now))
+		case loop.StepDebug:
+			found := sc.debug[step.Task]
+			trace = append(trace, fmt.Sprintf("debug %s found=%v", step.Task, found))
+			apply(p.ObserveDiagnosis(st, step.Task, found, now))
+		case loop.StepAttempt:
+			r, line := sc.report(step)
+			trace = append(trace, line)
+			apply(p.ObserveAttempt(st, r, now))
+		}
+	}
+	t.Fatal("the run did not finish in 200 steps")
+	return nil, nil
+}
+
+// report is what the scripted components make of an attempt, and a line
+// for the trace.
+func (sc script) report(step loop.Step) (loop.AttemptReport, string) {
+	var tr try
+	if tries := sc.tries[step.Task]; step.Attempt <= len(tries) {
+		tr = tries[step.Attempt-1]
+	}
+	r := loop.AttemptReport{Task: step.Task, Attempt: step.Attempt, Elapsed: tr.spend, Tokens: tr.tokens, CostUSD: tr.cost}
+	line := fmt.Sprintf("attempt %s#%d", step.Task, step.Attempt)
+	switch {
+	case tr.stop != "":
+		r.Stop = &loop.GuardrailStop{Rule: tr.stop, Reason: "no"}
+		line += " stop " + tr.stop
+	case tr.fp != "":
+		r.Failure = &loop.Failure{Attempt: step.Attempt, Kind: loop.FailVerify, Fingerprint: tr.fp, Class: "test"}
+		line += " fail " + tr.fp
+	case tr.review != nil:
+		r.Failure = &loop.Failure{Attempt: step.Attempt, Kind: loop.FailReview, Keys: tr.review}
+		line += " critical " + strings.Join(tr.review, ",")
+	case tr.blocked != "":
+		r.Failure = &loop.Failure{Attempt: step.Attempt, Kind: loop.FailBlocked, Reason: tr.blocked}
+		line += " blocked"
+	default:
+		line += " pass"
+	}
+	return r, line
+}
+
+func check(id string, deps ...string) task.Task {
+	return task.Task{ID: id, Title: id, DependsOn: deps, Acceptance: []task.Check{{Run: []string{"true"}}}}
+}
+
+func onePhase(tasks ...task.Task) *task.Plan {
+	return &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{{ID: "p1", Title: "P1", Tasks: tasks}}}
+}
+
+func TestPolicyRules(t *testing.T) {
+	off := false
+	twoPhases := &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
+		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1")}},
+		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
+	}}
+	for _, tc := range []struct {
+		name   string
+		plan   *task.Plan
+		policy loop.Policy
+		script script
+		want   []string
+	}{
+		{
+			name: "first try passes",
+			plan: onePhase(check("T1"), check("T2")),
+			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed: "},
+		},
+		{
+			name:   "a new failure retries with no debugger",
+			plan:   onePhase(check("T1")),
+			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "b"}, {}}}},
+			want:   []string{"attempt T1#1 fail a", "attempt T1#2 fail b", "attempt T1#3 pass", "finish completed: "},
+		},
+		{
+			name:   "different failures exhaust the attempts: escalate, never debug",
+			plan:   onePhase(check("T1")),
+			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "b"}, {fp: "c"}}}},
+			want: []string{"attempt T1#1 fail a", "attempt T1#2 fail b", "attempt T1#3 fail c",
+				"finish escalated: task T1: 3 attempts used, the last: verify failure c"},
+		},
+		{
+			name:   "two strikes: the debugger comes first, its root cause buys one attempt that passes",
+			plan:   onePhase(check("T1")),
+			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "a"}, {}}}, debug: map[string]bool{"T1": true}},
+			want: []string{"attempt T1#1 fail a", "attempt T1#2 fail a", "debug T1 found=true", "attempt T1#3 pass",
+				"finish completed: "},
+		},
+		{
+			name:   "two strikes, the fix fails too: halt, no second debugger, no blind retry",
+			plan:   onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"x"}}}, Budget: task.Budget{Attempts: 9}}),
+			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "a"}, {fp: "a"}, {}}}, debug: map[string]bool{"T1": true}},
+			want: []string{"attempt T1#1 fail a", "attempt T1#2 fail a", "debug T1 found=true", "attempt T1#3 fail a",
+				"finish halted: task T1: the failure repeated, and attempt 3 with the debugger's fix failed too (verify failure a)"},
+		},
+		{
+			name:   "two strikes, no root cause: halt before a third attempt",
+			plan:   onePhase(check("T1")),
+			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "a"}, {}}}},
+			want: []string{"attempt T1#1 fail a", "attempt T1#2 fail a", "debug T1 found=false",
+				"finish halted: task T1: the failure repeated and the debugger found no root cause"},
+		},
+		{
+			name:   "the root cause's attempt may exceed the attempt budget by one",
+			plan:   onePhase(check("T1")),
+			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "b"}, {fp: "b"}, {}}}, debug: map[string]bool{"T1": true}},
+			want: []string{"attempt T1#1 fail a", "attempt T1#2 fail b", "attempt T1#3 fail b", "debug T1 found=true",
+				"attempt T1#4 pass", "finish completed: "},
+		},
+		{
+			name:   "a critical review sends the task back and counts as an attempt",
+			plan:   onePhase(check("T1")),
+			script: script{tries: map[string][]try{"T1": {{review: []string{"k1"}}, {}}}},
+			want:   []string{"attempt T1#1 critical k1", "attempt T1#2 pass", "finish completed: "},
+		},
+		{
+			name: "the same critical findings three rounds running: plateau",
+			plan: onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"x"}}}, Budget: task.Budget{Attempts: 9}}),
+			script: script{tries: map[string][]try{"T1": {
+				{review: []string{"k1"}}, {review: []string{"k1", "k2"}}, {review: []string{"k1", "k2"}}, {review: []string{"k1", "k2"}}}}},
+			want: []string{"attempt T1#1 critical k1", "attempt T1#2 critical k1,k2", "attempt T1#3 critical k1,k2",
+				"attempt T1#4 critical k1,k2",
+				"finish escalated: task T1: the same critical review findings came back three rounds running"},
+		},
+		{
+			name:   "blocked claims count as attempts; blocked at the end needs a person",
+			plan:   onePhase(check("T1")),
+			script: script{tries: map[string][]try{"T1": {{blocked: "no key"}, {fp: "a"}, {blocked: "no API key"}}}},
+			want: []string{"attempt T1#1 blocked", "attempt T1#2 fail a", "attempt T1#3 blocked",
+				"finish blocked: task T1: the executor is blocked: no API key"},
+		},
+		{
+			name: "a task without acceptance criteria escalates before it starts",
+			plan: onePhase(check("T1"), task.Task{ID: "T2", Title: "t"}, check("T3")),
+			want: []string{"attempt T1#1 pass",
+				"finish escalated: task T2: no acceptance criteria: the task cannot be verified, so it never starts"},
+		},
+		{
+			name:   "independent tasks may go on past an escalation; dependents wait",
+			plan:   onePhase(task.Task{ID: "T1", Title: "t"}, check("T2", "T1"), check("T3")),
+			policy: loop.Policy{ContinueIndependent: true},
+			want: []string{"attempt T3#1 pass",
+				"finish escalated: task T1: no acceptance criteria: the task cannot be verified, so it never starts"},
+		},
+		{
+			name: "depends_on decides the order",
+			plan: onePhase(check("T2", "T1"), check("T1")),
+			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed: "},
+		},
+		{
+			name:   "a gate between phases; approval goes on; the last phase completes the run",
+			plan:   twoPhases,
+			script: script{gates: []loop.Verdict{loop.Approve}},
+			want:   []string{"attempt T1#1 pass", "gate p1 approve", "attempt T2#1 pass", "finish completed: "},
+		},
+		{
+			name: "nobody to approve: the run ends awaiting approval",
+			plan: twoPhases,
+			want: []string{"attempt T1#1 pass", "gate p1 defer", "finish awaiting-approval: milestone after phase p1 awaits approval"},
+		},
+		{
+			name:   "a rejected milestone escalates",
+			plan:   twoPhases,
+			script: script{gates: []loop.Verdict{loop.Reject}},
+			want:   []string{"attempt T1#1 pass", "gate p1 reject", "finish escalated: milestone after phase p1 rejected"},
+		},
+		{
+			name: "milestone gate: false runs straight on",
+			plan: &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
+				{ID: "p1", Title: "P1", Milestone: &task.Milestone{Gate: &off}, Tasks: []task.Task{check("T1")}},
+				{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
+			}},
+			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed: "},
+		},
+		{
+			name:   "a hard guardrail stops the run at once",
+			plan:   onePhase(check("T1"), check("T2")),
+			script: script{tries: map[string][]try{"T1": {{stop: "git.force-push"}}}},
+			want:   []string{"attempt T1#1 stop git.force-push", "finish stopped-by-guardrail: hard guardrail git.force-push: no"},
+		},
+		{
+			name:   "the run's cycles run out: budget exceeded",
+			plan:   &task.Plan{Version: "1", Name: "p", Budget: task.Budget{Cycles: 2}, Phases: onePhase(check("T1"), check("T2")).Phases},
+			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {}}}},
+			want:   []string{"attempt T1#1 fail a", "attempt T1#2 pass", "finish budget-exceeded: 2 cycles used of 2"},
+		},
+		{
+			name:   "tokens run out",
+			plan:   &task.Plan{Version: "1", Name: "p", Budget: task.Budget{Tokens: 1000}, Phases: onePhase(check("T1"), check("T2")).Phases},
+			script: script{tries: map[string][]try{"T1": {{tokens: 600, fp: "a"}, {tokens: 600}}}},
+			want:   []string{"attempt T1#1 fail a", "attempt T1#2 pass", "finish budget-exceeded: 1200 tokens used of 1000"},
+		},
+		{
+			name:   "cost runs out",
+			plan:   &task.Plan{Version: "1", Name: "p", Budget: task.Budget{CostUSD: 1}, Phases: onePhase(check("T1")).Phases},
+			script: script{tries: map[string][]try{"T1": {{cost: 1.5, fp: "a"}}}},
+			want:   []string{"attempt T1#1 fail a", "finish budget-exceeded: $1.50 spent of $1.00"},
+		},
+		{
+			name:   "the task's time runs out: escalate",
+			plan:   onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"x"}}}, Budget: task.Budget{TaskTimeout: task.Duration(time.Minute)}}),
+			script: script{tries: map[string][]try{"T1": {{fp: "a", spend: 70 * time.Second}}}},
+			want:   []string{"attempt T1#1 fail a", "finish escalated: task T1: the task's time (1m0s) is used up"},
+		},
+		{
+			name:   "the host's budget overrides the plan's",
+			plan:   onePhase(check("T1")),
+			policy: loop.Policy{Budget: task.Budget{Attempts: 1}},
+			script: script{tries: map[string][]try{"T1": {{fp: "a"}}}},
+			want:   []string{"attempt T1#1 fail a", "finish escalated: task T1: 1 attempts used, the last: verify failure a"},
+		},
+		{
+			name: "a task the plan marks done is not run again",
+			plan: onePhase(task.Task{ID: "T1", Title: "t", Status: task.StatusDone, Acceptance: []task.Check{{Run: []string{"x"}}}}, check("T2")),
+			want: []string{"attempt T2#1 pass", "finish completed: "},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := drive(t, &tc.policy, tc.plan, tc.script, nil)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("trace (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPolicyResume cuts runs off at each kind of transition and resumes
+// them: the end state matches an uninterrupted run, attempts cut off by the
+// crash count, and nothing done runs again.
+func TestPolicyResume(t *testing.T) {
+	plan := &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
+		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1"), check("T2")}},
+		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T3")}},
+	}}
+	sc := script{
+		tries: map[string][]try{"T1": {{fp: "a"}, {fp: "a"}, {}}, "T2": {{review: []string{"k"}}, {}}},
+		debug: map[string]bool{"T1": true},
+		gates: []loop.Verdict{loop.Approve},
+	}
+	var p loop.Policy
+	want, full := drive(t, &p, plan, sc, nil)
+	if want[len(want)-1] != "finish completed: " {
+		t.Fatalf("the uninterrupted run did not complete: %q", want)
+	}
+
+	// Replay the uninterrupted run's transitions up to each point, then
+	// resume from there with a policy that knows nothing else.
+	// Stores commit a batch at once, so a crash falls between batches.
+	var all []loop.Transition
+	var cuts []int
+	st := &loop.RunState{}
+	record := func(ts []loop.Transition) {
+		if len(ts) > 0 {
+			cuts = append(cuts, len(all)+len(ts))
+		}
+		for _, tr := range ts {
+			all = append(all, tr)
+			if err := st.Apply(tr); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	record([]loop.Transition{{Kind: loop.TransRunStarted, Time: t0, Run: "r", Plan: "p"}})
+	for st.Outcome == "" {
+		step, ts := p.Next(plan, st, t0)
+		record(ts)
+		switch step.Kind {
+		case loop.StepAttempt:
+			r, _ := sc.report(step)
+			ts, err := p.ObserveAttempt(st, r, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			record(ts)
+		case loop.StepDebug:
+			ts, _ := p.ObserveDiagnosis(st, step.Task, true, t0)
+			record(ts)
+		case loop.StepGate:
+			ts, _ := p.ObserveGate(st, step.Phase, loop.GateDecision{Verdict: loop.Approve}, t0)
+			record(ts)
+		}
+	}
+	for _, cut := range cuts[:len(cuts)-1] {
+		t.Run(fmt.Sprintf("after %s #%d", all[cut-1].Kind, cut), func(t *testing.T) {
+			st := applied(t, all[:cut])
+			interrupted := ""
+			for id, ts := range st.Tasks {
+				if ts.Finished < ts.Attempts {
+					interrupted = id
+				}
+			}
+			cutAttempt := 0
+			if interrupted != "" {
+				cutAttempt = st.Tasks[interrupted].Attempts
+			}
+			_, got := drive(t, &p, plan, sc, st)
+			if got.Outcome != loop.Completed {
+				t.Fatalf("resumed run ended %s: %s", got.Outcome, got.Reason)
+			}
+			if interrupted == "" {
+				ignore := cmpopts.IgnoreFields(loop.RunState{}, "Updated")
+				if diff := cmp.Diff(full, got, ignore); diff != "" {
+					t.Errorf("final state differs from the uninterrupted run (-want +got):\n%s", diff)
+				}
+				return
+			}
+			// The attempt cut off counts, as a failure, and another follows it.
+			ts := got.Tasks[interrupted]
+			cut := loop.Failure{Attempt: cutAttempt, Kind: loop.FailInterrupted, Reason: "the attempt was cut off"}
+			if ts.Status != loop.StatusDone || ts.Attempts <= cutAttempt || !slices.ContainsFunc(ts.Failures, func(f loop.Failure) bool {
+				return cmp.Equal(f, cut)
+			}) {
+				t.Errorf("task %s after a cut at attempt %d: %+v", interrupted, cutAttempt, ts)
+			}
+		})
+	}
+}
+
+// TestPolicyApproveOnResume: a run awaiting approval goes on past the gate
+// once resumed with approval, and stays put without it.
+func TestPolicyApproveOnResume(t *testing.T) {
+	plan := &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
+		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1")}},
+		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
+	}}
+	var p loop.Policy
+	trace, st := drive(t, &p, plan, script{}, nil)
+	if diff := cmp.Diff([]string{"attempt T1#1 pass", "gate p1 defer",
+		"finish awaiting-approval: milestone after phase p1 awaits approval"}, trace); diff != "" {
+		t.Fatalf("first run (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		approve bool
+		want    []string
+	}{
+		{false, []string{"gate p1 defer", "finish awaiting-approval: milestone after phase p1 awaits approval"}},
+		{true, []string{"attempt T2#1 pass", "finish completed: "}},
+	} {
+		st := st.Clone()
+		ts, err := p.Resume(st, tc.approve, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range ts {
+			if err := st.Apply(tr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, _ := drive(t, &p, plan, script{}, st)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("resume approve=%v (-want +got):\n%s", tc.approve, diff)
+		}
+	}
+}
+
+// TestPolicyUnreportedAttempt: an attempt started and never reported counts
+// as cut off, while a gate waiting is asked again with nothing new recorded.
+func TestPolicyUnreportedAttempt(t *testing.T) {
+	var p loop.Policy
+	next := func(plan *task.Plan, st *loop.RunState) (loop.Step, int) {
+		step, ts := p.Next(plan, st, t0)
+		for _, tr := range ts {
+			if err := st.Apply(tr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return step, len(ts)
+	}
+	start := []loop.Transition{{Kind: loop.TransRunStarted, Time: t0, Run: "r", Plan: "p"}}
+
+	st := applied(t, start)
+	plan := onePhase(check("T1"))
+	next(plan, st)
+	if step, _ := next(plan, st); step.Attempt != 2 {
+		t.Fatalf("after an unreported attempt: %+v, want attempt 2", step)
+	}
+	want := []loop.Failure{{Attempt: 1, Kind: loop.FailInterrupted, Reason: "the attempt was cut off"}}
+	if diff := cmp.Diff(want, st.Tasks["T1"].Failures); diff != "" {
+		t.Fatalf("failures (-want +got):\n%s", diff)
+	}
+
+	st = applied(t, append(start,
+		loop.Transition{Kind: loop.TransTaskStarted, Task: "T1", Phase: "p1"},
+		loop.Transition{Kind: loop.TransTaskFinished, Task: "T1", Status: loop.StatusDone}))
+	two := &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
+		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1")}},
+		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
+	}}
+	first, n1 := next(two, st)
+	again, n2 := next(two, st)
+	if first.Kind != loop.StepGate || n1 != 1 || n2 != 0 || !cmp.Equal(first, again) {
+		t.Fatalf("gate asked twice: %+v (%d transitions), then %+v (%d)", first, n1, again, n2)
+	}
+}
