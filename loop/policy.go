@@ -229,6 +229,9 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 		last = ts.Failures[n-1]
 	}
 	switch {
+	case last.Kind == FailBlocked:
+		// The agent needs a person; another attempt would not give it one.
+		return d.end(t.ID, StatusBlocked, "the executor is blocked: "+last.Reason)
 	case ts.DebuggedAt > 0 && !ts.RootCause:
 		return d.end(t.ID, StatusHalted, "the failure repeated and the debugger found no root cause")
 	case ts.DebuggedAt > 0 && ts.Attempts > ts.DebuggedAt && last.Kind != FailInterrupted:
@@ -246,9 +249,6 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 	case d.plateau(ts):
 		return d.end(t.ID, StatusEscalated, "the same critical review findings came back three rounds running")
 	case ts.Attempts >= b.Attempts:
-		if last.Kind == FailBlocked {
-			return d.end(t.ID, StatusBlocked, "the executor is blocked: "+last.Reason)
-		}
 		return d.end(t.ID, StatusEscalated, fmt.Sprintf("%d attempts used, the last: %s", ts.Attempts, last.describe()))
 	}
 	if ts.Elapsed >= b.TaskTimeout.Std() {

@@ -195,10 +195,10 @@ func TestPolicyRules(t *testing.T) {
 				"finish escalated: task T1: the same critical review findings came back three rounds running"},
 		},
 		{
-			name:   "blocked claims count as attempts; blocked at the end needs a person",
-			plan:   onePhase(check("T1")),
-			script: script{tries: map[string][]try{"T1": {{blocked: "no key"}, {fp: "a"}, {blocked: "no API key"}}}},
-			want: []string{"attempt T1#1 blocked", "attempt T1#2 fail a", "attempt T1#3 blocked",
+			name:   "a blocked claim counts as an attempt and stops the task for a person",
+			plan:   onePhase(check("T1"), check("T2")),
+			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {blocked: "no API key"}}}},
+			want: []string{"attempt T1#1 fail a", "attempt T1#2 blocked",
 				"finish blocked: task T1: the executor is blocked: no API key"},
 		},
 		{

@@ -81,7 +81,8 @@ const (
 	FailVerify FailureKind = "verify"
 	// FailReview: the checks passed but the review found something critical.
 	FailReview FailureKind = "review"
-	// FailBlocked: the executor claimed it is blocked.
+	// FailBlocked: the executor claimed it is blocked: the attempt counts,
+	// and the task stops for a person.
 	FailBlocked FailureKind = "blocked"
 	// FailExecutor: the executor itself failed: crashed, timed out, or gave an
 	// answer that does not parse.
