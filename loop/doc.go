@@ -5,6 +5,11 @@
 //
 // This package holds, so far:
 //
+//   - [Loop]: the driver. [New] composes an executor, a verifier, and
+//     optionally a reviewer, a debugger, a gate and an observer with a
+//     [Store]; [Loop.Run] and [Loop.Resume] carry the policy's decisions
+//     out, commit every transition before acting on it, recover panics in
+//     components as typed errors, and report events.
 //   - [Policy]: the decision core. Given the plan, the run state and what
 //     just happened, it says what to do next (an attempt, the debugger, a
 //     gate, the end) and which transitions record it. It does no I/O, so the

@@ -1,0 +1,473 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+// ErrTaskTimeout is the cause with which an attempt's context is cancelled
+// when the task's time budget runs out.
+var ErrTaskTimeout = errors.New("loop: the task's time budget ran out")
+
+// Config composes a [Loop]. Plan, Executor, Verifier and Store are required;
+// every other field has a useful zero value, written on its comment.
+type Config struct {
+	Plan *task.Plan
+	// WorkDir is the working tree's root, where the executor runs and the
+	// checks run. Empty means the current directory.
+	WorkDir  string
+	Executor executor.Executor
+	Verifier verify.Verifier
+	// Reviewer reviews each change whose checks pass. Nil: no review.
+	Reviewer verify.Reviewer
+	// Debugger investigates a failure that repeated. Nil: a two-strike
+	// failure finds no root cause, and the task halts.
+	Debugger executor.Debugger
+	// Gate decides at milestones. Nil: every gate defers, and the run ends
+	// awaiting approval.
+	Gate  Gate
+	Store Store
+	// Observer receives the events. Nil: none.
+	Observer Observer
+	// Logger receives the events as log records too. Nil: silence.
+	Logger *slog.Logger
+	// Policy holds the host's budget overrides and escalation policy.
+	Policy Policy
+	// Now is the clock. Nil: time.Now.
+	Now func() time.Time
+	// RunID names a new run. Empty: one is made from the start time.
+	RunID string
+}
+
+// Loop drives a plan to a typed end with the components of its [Config]. It
+// is a thin driver around [Policy]: the policy decides, the loop carries the
+// decision out with the components, reports back, and commits every
+// transition to the store before it acts on it.
+//
+// A Loop runs one run at a time; its methods are not safe for concurrent use.
+type Loop struct {
+	cfg   Config
+	tasks map[string]*task.Task
+	now   func() time.Time
+	log   *slog.Logger
+	st    *RunState
+
+	// What the next attempt of the running task should know beyond the
+	// durable state: output tails, findings and the diagnosis are kept in
+	// memory only, since they do not belong in a state of O(1) transitions.
+	tails     map[int]string // per attempt
+	findings  []executor.Finding
+	diagnosis *executor.Diagnosis
+}
+
+// New checks cfg and returns a Loop.
+func New(cfg Config) (*Loop, error) {
+	switch {
+	case cfg.Plan == nil:
+		return nil, errors.New("loop: Config.Plan is nil")
+	case cfg.Executor == nil:
+		return nil, errors.New("loop: Config.Executor is nil")
+	case cfg.Verifier == nil:
+		return nil, errors.New("loop: Config.Verifier is nil")
+	case cfg.Store == nil:
+		return nil, errors.New("loop: Config.Store is nil")
+	}
+	if err := cfg.Plan.Validate().Err(); err != nil {
+		return nil, fmt.Errorf("loop: the plan does not validate: %w", err)
+	}
+	l := &Loop{cfg: cfg, tasks: map[string]*task.Task{}, now: cfg.Now, log: cfg.Logger}
+	if l.now == nil {
+		l.now = time.Now
+	}
+	if l.log == nil {
+		l.log = slog.New(slog.DiscardHandler)
+	}
+	for _, pt := range cfg.Plan.Tasks() {
+		l.tasks[pt.Task.ID] = pt.Task
+	}
+	return l, nil
+}
+
+// Result is how a run ended.
+type Result struct {
+	Outcome Outcome
+	Reason  string
+	State   *RunState
+}
+
+// Run starts the plan's run, or continues the one the store holds, and drives
+// it until it ends. The error is nil when the run completed, an
+// [*OutcomeError] when it ended otherwise (match it with errors.Is and the
+// outcome sentinels), or the store's error when state could not be read or
+// written. Cancelling ctx ends the run cancelled, in a state Resume continues.
+func (l *Loop) Run(ctx context.Context) (*Result, error) {
+	st, err := l.cfg.Store.Load(ctx)
+	switch {
+	case errors.Is(err, ErrNoState):
+		l.st = &RunState{}
+		run := l.cfg.RunID
+		if run == "" {
+			run = l.now().UTC().Format("20060102T150405.000000000Z")
+		}
+		err = l.commit(ctx, []Transition{{Kind: TransRunStarted, Time: l.now(), Run: run, Plan: l.cfg.Plan.Name}})
+	case err == nil:
+		l.st = st
+	}
+	if err != nil {
+		return nil, err
+	}
+	return l.drive(ctx)
+}
+
+// Resume reopens a run that ended without completing (cancelled, awaiting
+// approval, stopped) and drives it on; approve also approves the milestone
+// gate it waits at.
+func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
+	st, err := l.cfg.Store.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l.st = st
+	ts, err := l.cfg.Policy.Resume(st, approve, l.now())
+	if err != nil {
+		return nil, err
+	}
+	if err := l.commit(ctx, ts); err != nil {
+		return nil, err
+	}
+	return l.drive(ctx)
+}
+
+func (l *Loop) drive(ctx context.Context) (*Result, error) {
+	p, plan := &l.cfg.Policy, l.cfg.Plan
+	for {
+		if ctx.Err() != nil && l.st.Outcome == "" {
+			l.finish(ctx, Cancelled, context.Cause(ctx).Error())
+		}
+		step, ts := p.Next(plan, l.st, l.now())
+		if err := l.commit(ctx, ts); err != nil {
+			return nil, err
+		}
+		var err error
+		switch step.Kind {
+		case StepFinish:
+			return l.result(step)
+		case StepGate:
+			ts, err = l.gate(ctx, step)
+		case StepDebug:
+			ts, err = l.debug(ctx, step)
+		case StepAttempt:
+			ts, err = l.attempt(ctx, step)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				l.finish(ctx, Failed, err.Error())
+			}
+			continue
+		}
+		if err := l.commit(ctx, ts); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (l *Loop) result(step Step) (*Result, error) {
+	r := &Result{Outcome: step.Outcome, Reason: step.Reason, State: l.st.Clone()}
+	if step.Outcome == Completed {
+		return r, nil
+	}
+	oe := &OutcomeError{Outcome: step.Outcome, Phase: l.st.AwaitingGate, Reason: step.Reason}
+	for _, pt := range l.cfg.Plan.Tasks() {
+		if ts := l.st.Tasks[pt.Task.ID]; ts != nil && ts.Status != StatusDone {
+			oe.Task = pt.Task.ID
+			break
+		}
+	}
+	return r, oe
+}
+
+// finish ends the run; a failure to record it surfaces at the next commit.
+func (l *Loop) finish(ctx context.Context, o Outcome, reason string) {
+	err := l.commit(ctx, []Transition{{Kind: TransRunFinished, Time: l.now(), Outcome: o, Reason: reason}})
+	if err != nil {
+		l.log.Error("loop: record the end of the run", "outcome", o, "err", err)
+	}
+}
+
+// commit makes ts durable, then applies them to the loop's copy of the state
+// and reports them as events. Cancellation does not stop a commit: the run's
+// record must say where it stopped.
+func (l *Loop) commit(ctx context.Context, ts []Transition) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	if err := l.cfg.Store.Commit(context.WithoutCancel(ctx), ts...); err != nil {
+		return err
+	}
+	for _, t := range ts {
+		if err := l.st.Apply(t); err != nil {
+			return err // the store accepted what the state rejects: a store bug
+		}
+		for _, e := range eventsOf(l.st.Run, t) {
+			l.emit(e)
+		}
+	}
+	return nil
+}
+
+func (l *Loop) emit(e Event) {
+	if e.Run == "" {
+		e.Run = l.st.Run
+	}
+	if e.Time.IsZero() {
+		e.Time = l.now()
+	}
+	l.log.Info(string(e.Type), "run", e.Run, "phase", e.Phase, "task", e.Task, "attempt", e.Attempt, "msg", e.Message)
+	if l.cfg.Observer != nil {
+		func() {
+			defer func() { recover() }() // observers cannot fail the run
+			l.cfg.Observer.Observe(e)
+		}()
+	}
+}
+
+func (l *Loop) gate(ctx context.Context, step Step) ([]Transition, error) {
+	dec := &GateDecision{Verdict: Defer}
+	if g := l.cfg.Gate; g != nil {
+		ph := l.phase(step.Phase)
+		req := &GateRequest{Run: l.st.Run, Plan: l.cfg.Plan.Name, Phase: ph.ID, Title: ph.Title, Next: l.nextPhase(ph.ID)}
+		if ph.Milestone != nil {
+			req.Manual = ph.Milestone.Manual
+		}
+		var err error
+		dec, err = guard(func() (*GateDecision, error) { return g.Approve(ctx, req) })
+		if err != nil {
+			return nil, fmt.Errorf("loop: gate: %w", err)
+		}
+		if dec == nil {
+			dec = &GateDecision{Verdict: Defer}
+		}
+	}
+	return l.cfg.Policy.ObserveGate(l.st, step.Phase, *dec, l.now())
+}
+
+func (l *Loop) debug(ctx context.Context, step Step) ([]Transition, error) {
+	found := false
+	if d := l.cfg.Debugger; d != nil {
+		ctx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
+		defer cancel()
+		req := &executor.DebugRequest{Task: l.tasks[step.Task], PhaseID: step.Phase, WorkDir: l.cfg.WorkDir,
+			Failures: l.failuresOf(step.Task)}
+		diag, err := guard(func() (*executor.Diagnosis, error) { return d.Debug(ctx, req) })
+		switch {
+		case err != nil:
+			l.log.Warn("loop: the debugger failed; treating it as no root cause", "task", step.Task, "err", err)
+		case diag != nil && diag.Found:
+			found, l.diagnosis = true, diag
+		}
+	}
+	return l.cfg.Policy.ObserveDiagnosis(l.st, step.Task, found, l.now())
+}
+
+func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
+	t := l.tasks[step.Task]
+	if step.Attempt == 1 || l.tails == nil {
+		l.tails, l.findings, l.diagnosis = map[int]string{}, nil, nil
+	}
+	start := l.now()
+	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
+	defer cancel()
+	parts := executor.PromptParts{Spec: executor.Spec(t), Failures: l.failuresOf(t.ID), Findings: l.findings, Diagnosis: l.diagnosis}
+	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: l.cfg.WorkDir,
+		Prompt: executor.Render(parts), Parts: parts}
+	if dl, ok := actx.Deadline(); ok {
+		req.Limits.Deadline = dl
+	}
+	res, err := guard(func() (*executor.Result, error) { return l.cfg.Executor.Execute(actx, req) })
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx) // cancelled: the attempt stays unreported and counts on resume
+	}
+	r := AttemptReport{Task: t.ID, Attempt: step.Attempt}
+	var usage executor.Usage
+	switch {
+	case err != nil:
+		var ee *executor.Error
+		kind := executor.KindCrashed
+		if errors.As(err, &ee) {
+			usage, kind = ee.Usage, ee.Kind
+		}
+		if errors.Is(context.Cause(actx), ErrTaskTimeout) {
+			kind = executor.KindTimeout
+		}
+		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailExecutor, Fingerprint: "executor:" + string(kind),
+			Class: string(kind), Reason: err.Error()}
+	case res == nil || !res.Status.Valid():
+		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailExecutor, Fingerprint: "executor:protocol",
+			Class: string(executor.KindProtocol), Reason: "the executor claimed no valid status"}
+	case res.Status == executor.StatusBlocked:
+		usage = res.Usage
+		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailBlocked, Reason: res.Reason}
+	default:
+		usage = res.Usage
+		if err := l.check(actx, t, step, &r); err != nil {
+			return nil, err
+		}
+	}
+	r.Elapsed, r.Tokens, r.CostUSD = l.now().Sub(start), usage.Tokens(), usage.CostUSD
+	if f := r.Failure; f != nil && f.Kind != FailReview {
+		l.findings = nil
+	}
+	return l.cfg.Policy.ObserveAttempt(l.st, r, l.now())
+}
+
+// check runs the verifier and, when it passes, the reviewer, and records what
+// they found in r and for the next attempt's prompt.
+func (l *Loop) check(ctx context.Context, t *task.Task, step Step, r *AttemptReport) error {
+	rep, err := guard(func() (*verify.Report, error) {
+		return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt})
+	})
+	if err != nil {
+		return fmt.Errorf("loop: verify task %s: %w", t.ID, err)
+	}
+	if rep == nil {
+		return fmt.Errorf("loop: verify task %s: the verifier returned no report", t.ID)
+	}
+	if !rep.Passed {
+		fp := rep.Fingerprint
+		l.emit(Event{Type: VerifyFailed, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt, Fingerprint: fp.String(), Message: fp.Summary})
+		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailVerify, Fingerprint: fp.String(), Class: string(fp.Class), Reason: fp.Summary}
+		for _, c := range rep.Checks {
+			if !c.Passed {
+				l.tails[step.Attempt] = c.OutputTail
+				break
+			}
+		}
+		return nil
+	}
+	l.emit(Event{Type: VerifyPassed, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt})
+	if l.cfg.Reviewer == nil {
+		return nil
+	}
+	rev, err := guard(func() (*verify.Review, error) {
+		return l.cfg.Reviewer.Review(ctx, &verify.ReviewRequest{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt})
+	})
+	if err != nil {
+		return fmt.Errorf("loop: review task %s: %w", t.ID, err)
+	}
+	if rev != nil && len(rev.Findings) > 0 {
+		l.emit(Event{Type: ReviewFindings, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt,
+			Message: fmt.Sprintf("%d findings, %d critical", len(rev.Findings), len(rev.Critical()))})
+	}
+	if crit := rev.Critical(); len(crit) > 0 {
+		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailReview, Keys: verify.Keys(crit),
+			Reason: fmt.Sprintf("%d critical review findings", len(crit))}
+		l.findings = l.findings[:0]
+		for _, f := range crit {
+			l.findings = append(l.findings, executor.Finding{Severity: f.Severity.String(), File: f.File, Line: f.Line, Message: f.Message, Rule: f.Rule})
+		}
+	}
+	return nil
+}
+
+// failuresOf returns the task's failed attempts, from the durable state,
+// with the output tails this process saw.
+func (l *Loop) failuresOf(id string) []executor.Failure {
+	ts := l.st.Tasks[id]
+	if ts == nil {
+		return nil
+	}
+	out := make([]executor.Failure, 0, len(ts.Failures))
+	for _, f := range ts.Failures {
+		class := f.Class
+		if class == "" {
+			class = string(f.Kind)
+		}
+		out = append(out, executor.Failure{Attempt: f.Attempt, Class: class, Fingerprint: f.Fingerprint,
+			Summary: f.describe(), OutputTail: l.tails[f.Attempt]})
+	}
+	return out
+}
+
+func (l *Loop) phase(id string) *task.Phase {
+	for i := range l.cfg.Plan.Phases {
+		if l.cfg.Plan.Phases[i].ID == id {
+			return &l.cfg.Plan.Phases[i]
+		}
+	}
+	return &task.Phase{ID: id}
+}
+
+func (l *Loop) nextPhase(id string) string {
+	ps := l.cfg.Plan.Phases
+	for i := range ps {
+		if ps[i].ID == id && i+1 < len(ps) {
+			return ps[i+1].ID
+		}
+	}
+	return ""
+}
+
+// guard calls user code and turns a panic into an error, so one bad
+// component never takes the host down.
+func guard[T any](f func() (T, error)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &PanicError{Value: p}
+		}
+	}()
+	return f()
+}
+
+// PanicError is a panic inside a component, recovered by the loop.
+type PanicError struct{ Value any }
+
+func (e *PanicError) Error() string { return fmt.Sprintf("loop: a component panicked: %v", e.Value) }
+
+// eventsOf returns the events a transition stands for.
+func eventsOf(run string, t Transition) []Event {
+	e := Event{Time: t.Time, Run: run, Phase: t.Phase, Task: t.Task, Attempt: t.Attempt, Message: t.Reason}
+	switch t.Kind {
+	case TransRunStarted:
+		e.Type = RunStarted
+	case TransTaskStarted:
+		e.Type = TaskStarted
+	case TransAttemptStarted:
+		e.Type = AttemptStarted
+	case TransAttemptFinished:
+		e.Type = AttemptFinished
+		if f := t.Failure; f != nil {
+			e.Fingerprint, e.Message = f.Fingerprint, string(f.Kind)+" failure"
+			if f.Reason != "" {
+				e.Message += ": " + f.Reason
+			}
+		}
+	case TransDebuggerFinished:
+		e.Type, e.Message = DebuggerInvoked, "root cause found"
+		if !t.Found {
+			e.Message = "no root cause"
+			return []Event{e, {Time: t.Time, Type: FiveWhysRecorded, Run: run, Task: t.Task}}
+		}
+	case TransTaskFinished:
+		e.Type = map[TaskStatus]EventType{StatusDone: TaskDone, StatusEscalated: TaskEscalated,
+			StatusHalted: TaskHalted, StatusBlocked: TaskBlocked}[t.Status]
+	case TransGateReached:
+		e.Type = MilestoneReached
+	case TransGateApproved:
+		e.Type = MilestoneApproved
+	case TransRunFinished:
+		e.Type, e.Outcome = RunFinished, t.Outcome
+		if t.Outcome == StoppedByGuardrail {
+			return []Event{{Time: t.Time, Type: GuardrailViolated, Run: run, Level: "hard", Message: t.Reason}, e}
+		}
+	default:
+		return nil
+	}
+	return []Event{e}
+}
