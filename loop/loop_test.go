@@ -3,10 +3,8 @@ package loop_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,112 +12,9 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/task"
-	"github.com/harnish/harnish/verify"
 )
-
-// agent is a scripted executor: per task, one behaviour per attempt; past
-// the script it claims done.
-type agent struct {
-	mu      sync.Mutex
-	script  map[string][]string // "done", "blocked", "crash", "panic", "hang", "cancel"
-	prompts []string
-	cancel  context.CancelFunc
-}
-
-func (a *agent) Execute(ctx context.Context, req *executor.Request) (*executor.Result, error) {
-	a.mu.Lock()
-	a.prompts = append(a.prompts, req.Prompt)
-	var do string
-	if s := a.script[req.Task.ID]; req.Attempt <= len(s) {
-		do = s[req.Attempt-1]
-	}
-	a.mu.Unlock()
-	switch do {
-	case "blocked":
-		return &executor.Result{Status: executor.StatusBlocked, Reason: "needs a key"}, nil
-	case "crash":
-		return nil, &executor.Error{Kind: executor.KindCrashed, Err: errors.New("exit status 1")}
-	case "panic":
-		panic("agent fell over")
-	case "hang":
-		<-ctx.Done()
-		return nil, context.Cause(ctx)
-	case "cancel":
-		a.cancel()
-		<-ctx.Done()
-		return nil, context.Cause(ctx)
-	}
-	return &executor.Result{Status: executor.StatusDone, Usage: executor.Usage{InputTokens: 10, OutputTokens: 5}}, nil
-}
-
-// checks is a scripted verifier: per task, one fingerprint per attempt ("" passes).
-type checks struct {
-	script map[string][]string
-	panics bool
-}
-
-func (c *checks) Verify(ctx context.Context, req *verify.Request) (*verify.Report, error) {
-	if c.panics {
-		panic("verifier fell over")
-	}
-	var fp string
-	if s := c.script[req.Task.ID]; req.Attempt <= len(s) {
-		fp = s[req.Attempt-1]
-	}
-	if fp == "" {
-		return &verify.Report{Passed: true}, nil
-	}
-	return &verify.Report{Checks: []verify.CheckResult{{Name: "go test", OutputTail: "FAIL " + fp}},
-		Fingerprint: verify.Fingerprint{Class: verify.ClassTest, Hash: fp, Summary: "test " + fp + " failed"}}, nil
-}
-
-type reviewer map[string][]bool // per task, per attempt: critical?
-
-func (r reviewer) Review(ctx context.Context, req *verify.ReviewRequest) (*verify.Review, error) {
-	if s := r[req.Task.ID]; req.Attempt <= len(s) && s[req.Attempt-1] {
-		return &verify.Review{Findings: []verify.Finding{{Severity: verify.SeverityCritical, File: "a.go", Line: req.Attempt, Message: "unchecked error"}}}, nil
-	}
-	return &verify.Review{Findings: []verify.Finding{{Severity: verify.SeverityLow, File: "a.go", Message: "naming"}}}, nil
-}
-
-type debugger struct{ found bool }
-
-func (d debugger) Debug(ctx context.Context, req *executor.DebugRequest) (*executor.Diagnosis, error) {
-	if len(req.Failures) < 2 {
-		return nil, fmt.Errorf("debugger got %d failures, want at least 2", len(req.Failures))
-	}
-	return &executor.Diagnosis{Found: d.found, RootCause: "off by one", Fix: "use <="}, nil
-}
-
-type gate loop.Verdict
-
-func (g gate) Approve(ctx context.Context, req *loop.GateRequest) (*loop.GateDecision, error) {
-	if g == "panic" {
-		panic("gate fell over")
-	}
-	return &loop.GateDecision{Verdict: loop.Verdict(g)}, nil
-}
-
-// events records event types, with the task and attempt where they apply.
-type events []string
-
-func (e *events) Observe(ev loop.Event) {
-	s := string(ev.Type)
-	if ev.Task != "" {
-		s += " " + ev.Task
-	}
-	if ev.Attempt > 0 {
-		s += fmt.Sprintf("#%d", ev.Attempt)
-	}
-	if ev.Fingerprint != "" {
-		s += " " + ev.Fingerprint
-	}
-	if ev.Outcome != "" {
-		s += " " + string(ev.Outcome)
-	}
-	*e = append(*e, s)
-}
 
 func twoPhasePlan() *task.Plan {
 	return &task.Plan{Version: "1", Name: "demo", Phases: []task.Phase{
@@ -128,66 +23,51 @@ func twoPhasePlan() *task.Plan {
 	}}
 }
 
-func newLoop(t *testing.T, cfg loop.Config) *loop.Loop {
-	t.Helper()
-	if cfg.Store == nil {
-		cfg.Store = open(t, filepath.Join(t.TempDir(), loop.StateDir), nil)
+var (
+	passT1 = []string{"task.started T1", "attempt.started T1#1", "verify.passed T1#1", "attempt.finished T1#1", "task.done T1"}
+	passT2 = []string{"task.started T2", "attempt.started T2#1", "verify.passed T2#1", "attempt.finished T2#1", "task.done T2"}
+	passT3 = []string{"task.started T3", "attempt.started T3#1", "verify.passed T3#1", "attempt.finished T3#1", "task.done T3"}
+)
+
+func join(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
 	}
-	if cfg.Plan == nil {
-		cfg.Plan = twoPhasePlan()
-	}
-	if cfg.Verifier == nil {
-		cfg.Verifier = &checks{}
-	}
-	at := t0
-	cfg.Now = func() time.Time { at = at.Add(time.Second); return at }
-	cfg.RunID = "run-1"
-	l, err := loop.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+	return out
 }
 
 func TestLoopRun(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		agent   map[string][]string
-		checks  map[string][]string
-		review  reviewer
-		debug   *debugger
-		gate    loop.Gate
+		cfg     loop.Config
 		want    loop.Outcome
 		events  []string
 		wantErr error
 	}{
 		{
 			name: "every task passes; the gate approves",
-			gate: gate(loop.Approve),
+			cfg:  loop.Config{Gate: &looptest.Gate{}},
 			want: loop.Completed,
-			events: []string{"run.started", "task.started T1", "attempt.started T1#1", "verify.passed T1#1", "attempt.finished T1#1", "task.done T1",
-				"task.started T2", "attempt.started T2#1", "verify.passed T2#1", "attempt.finished T2#1", "task.done T2",
-				"milestone.reached", "milestone.approved",
-				"task.started T3", "attempt.started T3#1", "verify.passed T3#1", "attempt.finished T3#1", "task.done T3",
-				"run.finished completed"},
+			events: join([]string{"run.started"}, passT1, passT2,
+				[]string{"milestone.reached p1", "milestone.approved p1"}, passT3, []string{"run.finished completed"}),
 		},
 		{
-			name:    "two strikes, the debugger's fix works, no gate: awaiting approval",
-			checks:  map[string][]string{"T1": {"x", "x"}},
-			debug:   &debugger{found: true},
+			name: "two strikes, the debugger's fix works; no gate: awaiting approval",
+			cfg: loop.Config{Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}},
+				Debugger: &looptest.Debugger{Found: map[string]bool{"T1": true}}},
 			want:    loop.AwaitingApproval,
 			wantErr: loop.ErrAwaitingApproval,
-			events: []string{"run.started", "task.started T1",
+			events: join([]string{"run.started", "task.started T1",
 				"attempt.started T1#1", "verify.failed T1#1 test:x", "attempt.finished T1#1 test:x",
 				"attempt.started T1#2", "verify.failed T1#2 test:x", "attempt.finished T1#2 test:x",
 				"debugger.invoked T1",
-				"attempt.started T1#3", "verify.passed T1#3", "attempt.finished T1#3", "task.done T1",
-				"task.started T2", "attempt.started T2#1", "verify.passed T2#1", "attempt.finished T2#1", "task.done T2",
-				"milestone.reached", "run.finished awaiting-approval"},
+				"attempt.started T1#3", "verify.passed T1#3", "attempt.finished T1#3", "task.done T1"},
+				passT2, []string{"milestone.reached p1", "run.finished awaiting-approval"}),
 		},
 		{
 			name:    "two strikes without a debugger: five whys, halt",
-			checks:  map[string][]string{"T1": {"x", "x"}},
+			cfg:     loop.Config{Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}}},
 			want:    loop.Halted,
 			wantErr: loop.ErrHalted,
 			events: []string{"run.started", "task.started T1",
@@ -196,9 +76,9 @@ func TestLoopRun(t *testing.T) {
 				"debugger.invoked T1", "fivewhys.recorded T1", "task.halted T1", "run.finished halted"},
 		},
 		{
-			name:    "a critical review sends the task back; blocked stops it",
-			agent:   map[string][]string{"T1": {"done", "blocked"}},
-			review:  reviewer{"T1": {true}},
+			name: "a critical review sends the task back; a blocked claim stops it",
+			cfg: loop.Config{Reviewer: &looptest.Reviewer{Critical: map[string][]bool{"T1": {true}}},
+				Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{}, {Blocked: "needs a key"}}}}},
 			want:    loop.Blocked,
 			wantErr: loop.ErrBlocked,
 			events: []string{"run.started", "task.started T1",
@@ -207,7 +87,7 @@ func TestLoopRun(t *testing.T) {
 		},
 		{
 			name:    "a crash and a panicking agent fail the same way: two strikes",
-			agent:   map[string][]string{"T1": {"crash", "panic", "crash"}},
+			cfg:     loop.Config{Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Crash: "exit status 1"}, {Panic: true}}}}},
 			want:    loop.Halted,
 			wantErr: loop.ErrHalted,
 			events: []string{"run.started", "task.started T1",
@@ -217,31 +97,56 @@ func TestLoopRun(t *testing.T) {
 		},
 		{
 			name:    "a panicking gate ends the run with an error",
-			gate:    gate("panic"),
+			cfg:     loop.Config{Gate: &looptest.Gate{Panic: true}},
 			want:    loop.Failed,
 			wantErr: loop.ErrFailed,
-			events: []string{"run.started", "task.started T1", "attempt.started T1#1", "verify.passed T1#1", "attempt.finished T1#1", "task.done T1",
-				"task.started T2", "attempt.started T2#1", "verify.passed T2#1", "attempt.finished T2#1", "task.done T2",
-				"milestone.reached", "run.finished error"},
+			events:  join([]string{"run.started"}, passT1, passT2, []string{"milestone.reached p1", "run.finished error"}),
+		},
+		{
+			name:    "a panicking verifier ends the run with an error",
+			cfg:     loop.Config{Verifier: &looptest.Verifier{Panic: true}},
+			want:    loop.Failed,
+			wantErr: loop.ErrFailed,
+			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "run.finished error"},
+		},
+		{
+			name:    "a panicking reviewer ends the run with an error",
+			cfg:     loop.Config{Reviewer: &looptest.Reviewer{Panic: true}},
+			want:    loop.Failed,
+			wantErr: loop.ErrFailed,
+			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "verify.passed T1#1", "run.finished error"},
+		},
+		{
+			name: "a panicking debugger counts as no root cause",
+			cfg: loop.Config{Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}},
+				Debugger: &looptest.Debugger{Panic: true}},
+			want:    loop.Halted,
+			wantErr: loop.ErrHalted,
+			events: []string{"run.started", "task.started T1",
+				"attempt.started T1#1", "verify.failed T1#1 test:x", "attempt.finished T1#1 test:x",
+				"attempt.started T1#2", "verify.failed T1#2 test:x", "attempt.finished T1#2 test:x",
+				"debugger.invoked T1", "fivewhys.recorded T1", "task.halted T1", "run.finished halted"},
+		},
+		{
+			name:    "a panicking observer changes nothing",
+			cfg:     loop.Config{Gate: &looptest.Gate{}, Observer: loop.ObserverFunc(func(loop.Event) { panic("observer") })},
+			want:    loop.Completed,
+			events:  nil,
+			wantErr: nil,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var ev events
-			cfg := loop.Config{Executor: &agent{script: tc.agent}, Verifier: &checks{script: tc.checks}, Gate: tc.gate, Observer: &ev}
-			if tc.review != nil {
-				cfg.Reviewer = tc.review
+			if tc.cfg.Plan == nil {
+				tc.cfg.Plan = twoPhasePlan()
 			}
-			if tc.debug != nil {
-				cfg.Debugger = *tc.debug
-			}
-			res, err := newLoop(t, cfg).Run(context.Background())
+			res, rec, err := looptest.Run(t, tc.cfg)
 			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil) != (err == nil) {
 				t.Fatalf("Run error %v, want %v", err, tc.wantErr)
 			}
 			if res.Outcome != tc.want {
 				t.Errorf("outcome %s (%s), want %s", res.Outcome, res.Reason, tc.want)
 			}
-			if diff := cmp.Diff(tc.events, []string(ev)); diff != "" {
+			if diff := cmp.Diff(tc.events, rec.Lines()); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
 		})
@@ -251,67 +156,105 @@ func TestLoopRun(t *testing.T) {
 // TestLoopPromptCarriesFailures: the next attempt's prompt holds the failure
 // that sent it back, and after two strikes the debugger's fix.
 func TestLoopPromptCarriesFailures(t *testing.T) {
-	a := &agent{}
-	l := newLoop(t, loop.Config{Plan: onePhase(check("T1")), Executor: a,
-		Verifier: &checks{script: map[string][]string{"T1": {"x", "x"}}}, Debugger: debugger{found: true}})
-	if _, err := l.Run(context.Background()); err != nil {
+	ex := &looptest.Executor{}
+	_, _, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), Executor: ex,
+		Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}},
+		Debugger: &looptest.Debugger{Found: map[string]bool{"T1": true}}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.prompts) != 3 {
-		t.Fatalf("%d prompts, want 3", len(a.prompts))
+	reqs := ex.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
 	}
-	for i, want := range []string{"", "FAIL x", "Smallest fix: use <="} {
-		if !strings.Contains(a.prompts[i], want) {
-			t.Errorf("prompt %d lacks %q:\n%s", i+1, want, a.prompts[i])
+	for i, want := range []string{"Task T1: T1", "FAIL x", "Smallest fix: scripted fix"} {
+		if !strings.Contains(reqs[i].Prompt, want) {
+			t.Errorf("prompt %d lacks %q:\n%s", i+1, want, reqs[i].Prompt)
 		}
+	}
+	if d := reqs[2].Parts.Diagnosis; d == nil || d.RootCause != "scripted root cause" {
+		t.Errorf("attempt 3's diagnosis: %+v", d)
 	}
 }
 
 // TestLoopCancelAndResume: cancelling mid-attempt ends the run cancelled;
-// resuming counts the cut attempt and finishes the run.
+// resuming from the on-disk store counts the cut attempt and finishes.
 func TestLoopCancelAndResume(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), loop.StateDir)
+	store := open(t, filepath.Join(t.TempDir(), loop.StateDir), nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &agent{script: map[string][]string{"T1": {"cancel"}}, cancel: cancel}
-	store := open(t, dir, nil)
-	l := newLoop(t, loop.Config{Plan: onePhase(check("T1")), Executor: a, Store: store})
+	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Do: func(*executor.Request) error { cancel(); return nil }, Hang: true}}}}
+	cfg := loop.Config{Plan: onePhase(check("T1")), Executor: ex, Verifier: &looptest.Verifier{}, Store: store, Now: (&looptest.Clock{}).Now}
+	l, err := loop.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := l.Run(ctx)
 	if !errors.Is(err, loop.ErrCancelled) || res.Outcome != loop.Cancelled {
 		t.Fatalf("Run: %v, %+v", err, res)
 	}
-	res, err = newLoop(t, loop.Config{Plan: onePhase(check("T1")), Executor: a, Store: store}).Resume(context.Background(), false)
+	l, _ = loop.New(cfg)
+	res, err = l.Resume(context.Background(), false)
 	if err != nil {
 		t.Fatalf("Resume: %v", err)
 	}
-	want := &loop.TaskState{Status: loop.StatusDone, Attempts: 2, Finished: 2, Elapsed: res.State.Tasks["T1"].Elapsed, Tokens: 15,
+	got := res.State.Tasks["T1"]
+	want := &loop.TaskState{Status: loop.StatusDone, Attempts: 2, Finished: 2, Elapsed: got.Elapsed,
 		Failures: []loop.Failure{{Attempt: 1, Kind: loop.FailInterrupted, Reason: "the attempt was cut off"}}}
-	if diff := cmp.Diff(want, res.State.Tasks["T1"]); diff != "" {
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("task after resume (-want +got):\n%s", diff)
 	}
 }
 
-// TestLoopTaskTimeout: an agent that hangs is cancelled when the task's
-// time runs out, with the budget as the cause, and the task escalates.
+// TestLoopTaskTimeout: an agent that hangs is cancelled when the task's time
+// runs out, with the budget as the cause, and the task escalates.
 func TestLoopTaskTimeout(t *testing.T) {
 	plan := onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}},
 		Budget: task.Budget{TaskTimeout: task.Duration(time.Second), Attempts: 1}})
-	l, err := loop.New(loop.Config{Plan: plan, Executor: &agent{script: map[string][]string{"T1": {"hang"}}},
-		Verifier: &checks{}, Store: open(t, filepath.Join(t.TempDir(), loop.StateDir), nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := l.Run(context.Background())
+	res, _, err := looptest.Run(t, loop.Config{Plan: plan, Now: time.Now,
+		Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Hang: true}}}}})
 	if !errors.Is(err, loop.ErrEscalated) {
 		t.Fatalf("Run: %v", err)
 	}
-	if f := res.State.Tasks["T1"].Failures; len(f) != 1 || f[0].Fingerprint != "executor:timeout" {
-		t.Errorf("failures %+v, want one executor timeout", f)
+	if f := res.State.Tasks["T1"].Failures; len(f) != 1 || f[0].Fingerprint != "executor:timeout" ||
+		!strings.Contains(f[0].Reason, loop.ErrTaskTimeout.Error()) {
+		t.Errorf("failures %+v, want one executor timeout caused by the task budget", f)
 	}
 }
 
-func TestLoopPanickingVerifier(t *testing.T) {
-	res, err := newLoop(t, loop.Config{Executor: &agent{}, Verifier: &checks{panics: true}}).Run(context.Background())
-	if !errors.Is(err, loop.ErrFailed) || !strings.Contains(res.Reason, "verifier fell over") {
-		t.Fatalf("Run: %v (%+v)", err, res)
+// TestLoopStoreFails: a store that cannot record stops the run with its error.
+func TestLoopStoreFails(t *testing.T) {
+	store := looptest.NewStore()
+	store.FailAt = 4
+	l, err := loop.New(loop.Config{Plan: twoPhasePlan(), Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "transition 4 failed as scripted") {
+		t.Fatalf("Run: %v", err)
+	}
+	if n := len(store.Transitions()); n != 3 {
+		t.Errorf("%d transitions recorded, want 3", n)
+	}
+}
+
+func TestNewRejects(t *testing.T) {
+	ok := loop.Config{Plan: twoPhasePlan(), Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}, Store: looptest.NewStore()}
+	for _, tc := range []struct {
+		name   string
+		change func(*loop.Config)
+		want   string
+	}{
+		{"no plan", func(c *loop.Config) { c.Plan = nil }, "loop: Config.Plan is nil"},
+		{"no executor", func(c *loop.Config) { c.Executor = nil }, "loop: Config.Executor is nil"},
+		{"no verifier", func(c *loop.Config) { c.Verifier = nil }, "loop: Config.Verifier is nil"},
+		{"no store", func(c *loop.Config) { c.Store = nil }, "loop: Config.Store is nil"},
+		{"invalid plan", func(c *loop.Config) { c.Plan = &task.Plan{Version: "1", Name: "p"} },
+			"loop: the plan does not validate: phases: required: a plan has at least one phase"},
+	} {
+		cfg := ok
+		tc.change(&cfg)
+		if _, err := loop.New(cfg); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: New error %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }

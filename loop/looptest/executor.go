@@ -1,0 +1,105 @@
+package looptest
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/harnish/harnish/executor"
+)
+
+// Act scripts one attempt of the [Executor]. The zero Act claims done.
+type Act struct {
+	// Blocked claims blocked with this reason.
+	Blocked string
+	// Crash fails the attempt with an *executor.Error of kind crashed and
+	// this message.
+	Crash string
+	// Panic panics inside Execute.
+	Panic bool
+	// Hang blocks until the attempt's context ends, as an agent that never
+	// finishes.
+	Hang bool
+	// Do runs before the claim, e.g. to edit files in the request's WorkDir.
+	// Its error fails the attempt as a crash.
+	Do func(req *executor.Request) error
+	// Usage is what the attempt reports it spent.
+	Usage executor.Usage
+}
+
+// Executor is a scripted [executor.Executor]: per task ID, one [Act] per
+// attempt; attempts past the script claim done. It records every request.
+// It is safe for concurrent use.
+type Executor struct {
+	Script map[string][]Act
+
+	mu       sync.Mutex
+	requests []*executor.Request
+}
+
+// Execute plays the scripted act of req's task and attempt.
+func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executor.Result, error) {
+	e.mu.Lock()
+	e.requests = append(e.requests, req)
+	var act Act
+	if s := e.Script[req.Task.ID]; req.Attempt >= 1 && req.Attempt <= len(s) {
+		act = s[req.Attempt-1]
+	}
+	e.mu.Unlock()
+	if act.Do != nil {
+		if err := act.Do(req); err != nil {
+			return nil, &executor.Error{Kind: executor.KindCrashed, Err: err}
+		}
+	}
+	switch {
+	case act.Panic:
+		panic("looptest: scripted executor panic")
+	case act.Hang:
+		<-ctx.Done()
+		return nil, &executor.Error{Kind: executor.KindTimeout, Usage: act.Usage, Err: context.Cause(ctx)}
+	case act.Crash != "":
+		return nil, &executor.Error{Kind: executor.KindCrashed, Usage: act.Usage, Err: errors.New(act.Crash)}
+	case act.Blocked != "":
+		return &executor.Result{Status: executor.StatusBlocked, Reason: act.Blocked, Usage: act.Usage}, nil
+	}
+	return &executor.Result{Status: executor.StatusDone, Summary: "scripted", Usage: act.Usage}, nil
+}
+
+// Requests returns the requests Execute received, in order.
+func (e *Executor) Requests() []*executor.Request {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]*executor.Request(nil), e.requests...)
+}
+
+// Debugger is a scripted [executor.Debugger]: Found says, per task ID,
+// whether it finds a root cause. It records the requests.
+type Debugger struct {
+	Found map[string]bool
+	// Panic panics inside Debug.
+	Panic bool
+
+	mu       sync.Mutex
+	requests []*executor.DebugRequest
+}
+
+// Debug answers as scripted.
+func (d *Debugger) Debug(ctx context.Context, req *executor.DebugRequest) (*executor.Diagnosis, error) {
+	d.mu.Lock()
+	d.requests = append(d.requests, req)
+	d.mu.Unlock()
+	if d.Panic {
+		panic("looptest: scripted debugger panic")
+	}
+	if d.Found[req.Task.ID] {
+		return &executor.Diagnosis{Found: true, RootCause: "scripted root cause", Fix: "scripted fix"}, nil
+	}
+	return &executor.Diagnosis{FiveWhys: []string{"scripted: no root cause"}}, nil
+}
+
+// Requests returns the requests Debug received, in order.
+func (d *Debugger) Requests() []*executor.DebugRequest {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]*executor.DebugRequest(nil), d.requests...)
+}

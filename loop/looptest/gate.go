@@ -1,0 +1,41 @@
+package looptest
+
+import (
+	"context"
+	"sync"
+
+	"github.com/harnish/harnish/loop"
+)
+
+// Gate is a scripted [loop.Gate]: the verdicts, one per gate reached, in
+// order; past the script it approves. It records the requests.
+type Gate struct {
+	Verdicts []loop.Verdict
+	// Panic panics inside Approve.
+	Panic bool
+
+	mu       sync.Mutex
+	requests []*loop.GateRequest
+}
+
+// Approve answers with the next scripted verdict.
+func (g *Gate) Approve(ctx context.Context, req *loop.GateRequest) (*loop.GateDecision, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.requests = append(g.requests, req)
+	if g.Panic {
+		panic("looptest: scripted gate panic")
+	}
+	v := loop.Approve
+	if n := len(g.requests); n <= len(g.Verdicts) {
+		v = g.Verdicts[n-1]
+	}
+	return &loop.GateDecision{Verdict: v, By: "looptest"}, nil
+}
+
+// Requests returns the requests Approve received, in order.
+func (g *Gate) Requests() []*loop.GateRequest {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]*loop.GateRequest(nil), g.requests...)
+}

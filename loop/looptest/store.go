@@ -1,0 +1,76 @@
+package looptest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/harnish/harnish/loop"
+)
+
+// Store is an in-memory [loop.Store] with the same rules as the on-disk one:
+// transitions apply in order or not at all. It is safe for concurrent use.
+type Store struct {
+	mu      sync.Mutex
+	st      *loop.RunState
+	commits []loop.Transition
+	failed  error
+	// FailAt makes the commit that would record transition number FailAt
+	// (1-based, over the store's life) fail, as a full disk would; zero never.
+	FailAt int
+}
+
+// NewStore returns an empty Store.
+func NewStore() *Store { return &Store{st: &loop.RunState{}} }
+
+// Load returns a copy of the state, or an error wrapping loop.ErrNoState.
+func (s *Store) Load(ctx context.Context) (*loop.RunState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st.Run == "" {
+		return nil, fmt.Errorf("%w in the test store", loop.ErrNoState)
+	}
+	return s.st.Clone(), nil
+}
+
+// Commit applies ts to a copy of the state and keeps the copy when all apply.
+func (s *Store) Commit(ctx context.Context, ts ...loop.Transition) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failed != nil {
+		return fmt.Errorf("%w: %w", loop.ErrStoreFailed, s.failed)
+	}
+	if s.FailAt > 0 && len(s.commits) < s.FailAt && len(s.commits)+len(ts) >= s.FailAt {
+		s.failed = fmt.Errorf("looptest: commit of transition %d failed as scripted", s.FailAt)
+		return s.failed
+	}
+	next := s.st.Clone()
+	for _, t := range ts {
+		if err := next.Apply(t); err != nil {
+			return err
+		}
+	}
+	s.st = next
+	s.commits = append(s.commits, ts...)
+	return nil
+}
+
+// Close does nothing.
+func (s *Store) Close() error { return nil }
+
+// Transitions returns every transition committed, in order.
+func (s *Store) Transitions() []loop.Transition {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]loop.Transition(nil), s.commits...)
+}
+
+// Restore returns a new Store holding the state after the first n committed
+// transitions: the store a crash right after them would leave.
+func (s *Store) Restore(n int) (*Store, error) {
+	r := NewStore()
+	if err := r.Commit(context.Background(), s.Transitions()[:n]...); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
