@@ -1,0 +1,98 @@
+package loop
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// AutoApprove is a [Gate] that approves every milestone, for unattended
+// runs that a person has already signed off (the CLI's --yes).
+type AutoApprove struct{}
+
+// Approve approves.
+func (AutoApprove) Approve(context.Context, *GateRequest) (*GateDecision, error) {
+	return &GateDecision{Verdict: Approve, By: "auto"}, nil
+}
+
+// Prompt is a [Gate] that asks a person on a terminal: it writes the
+// milestone and its checklist to Out and reads y (approve), n (reject) or an
+// empty line or end of input (defer) from In.
+// A read still waiting when ctx ends is abandoned.
+type Prompt struct {
+	In  io.Reader
+	Out io.Writer
+
+	r *bufio.Reader
+}
+
+// Approve asks and waits for the answer, or for ctx.
+func (p *Prompt) Approve(ctx context.Context, req *GateRequest) (*GateDecision, error) {
+	fmt.Fprintf(p.Out, "\nMilestone: phase %s (%s) is done.\n", req.Phase, req.Title)
+	if req.Summary != "" {
+		fmt.Fprintln(p.Out, req.Summary)
+	}
+	if len(req.Manual) > 0 {
+		fmt.Fprintln(p.Out, "Check by hand before approving:")
+		for _, item := range req.Manual {
+			fmt.Fprintf(p.Out, "  [ ] %s\n", item)
+		}
+	}
+	next := "finish"
+	if req.Next != "" {
+		next = "go on to phase " + req.Next
+	}
+	fmt.Fprintf(p.Out, "Approve and %s? [y = approve, n = reject, enter = decide later] ", next)
+	if p.r == nil {
+		p.r = bufio.NewReader(p.In)
+	}
+	answer := make(chan string, 1)
+	go func() {
+		line, _ := p.r.ReadString('\n')
+		answer <- strings.ToLower(strings.TrimSpace(line))
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	case a := <-answer:
+		switch a {
+		case "y", "yes":
+			return &GateDecision{Verdict: Approve, By: "terminal"}, nil
+		case "n", "no":
+			return &GateDecision{Verdict: Reject, By: "terminal"}, nil
+		}
+		return &GateDecision{Verdict: Defer, By: "terminal"}, nil
+	}
+}
+
+// Channel is a [Gate] for embedding hosts: each milestone is sent on
+// Requests with a reply channel, and the host answers on it when a person
+// (or a rule of its own) decides.
+type Channel struct {
+	Requests chan<- GateAsk
+}
+
+// GateAsk is a milestone a [Channel] gate hands to its host. Reply takes
+// exactly one decision.
+type GateAsk struct {
+	Request *GateRequest
+	Reply   chan<- GateDecision
+}
+
+// Approve sends the milestone to the host and waits for its decision, or for ctx.
+func (c Channel) Approve(ctx context.Context, req *GateRequest) (*GateDecision, error) {
+	reply := make(chan GateDecision, 1)
+	select {
+	case c.Requests <- GateAsk{Request: req, Reply: reply}:
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+	select {
+	case d := <-reply:
+		return &d, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
