@@ -44,6 +44,11 @@ type Config struct {
 	Now func() time.Time
 	// RunID names a new run. Empty: one is made from the start time.
 	RunID string
+	// RecordsDir receives handoffs/<task>.json, logs/<plan>/task-<id>.json,
+	// an escalation report and the completion summary (the CLI uses the
+	// state directory). Empty: nothing is written; handoffs still reach the
+	// prompts of later tasks.
+	RecordsDir string
 }
 
 // Loop drives a plan to a typed end with the components of its [Config]. It
@@ -65,6 +70,10 @@ type Loop struct {
 	tails     map[int]string // per attempt
 	findings  []executor.Finding
 	diagnosis *executor.Diagnosis
+	last      *executor.Result // the last attempt's claim
+	passed    []string         // names of the checks that passed last
+	minor     []string         // review findings below critical, last round
+	rec       *records
 }
 
 // New checks cfg and returns a Loop.
@@ -82,7 +91,7 @@ func New(cfg Config) (*Loop, error) {
 	if err := cfg.Plan.Validate().Err(); err != nil {
 		return nil, fmt.Errorf("loop: the plan does not validate: %w", err)
 	}
-	l := &Loop{cfg: cfg, tasks: map[string]*task.Task{}, now: cfg.Now, log: cfg.Logger}
+	l := &Loop{cfg: cfg, tasks: map[string]*task.Task{}, now: cfg.Now, log: cfg.Logger, rec: newRecords(cfg.RecordsDir)}
 	if l.now == nil {
 		l.now = time.Now
 	}
@@ -218,6 +227,73 @@ func (l *Loop) commit(ctx context.Context, ts []Transition) error {
 		for _, e := range eventsOf(l.st.Run, t) {
 			l.emit(e)
 		}
+		if err := l.record(t); err != nil {
+			l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
+		}
+	}
+	return nil
+}
+
+// record keeps the audit log, handoffs and reports in step with a
+// transition. Records are for people and prompts; failing to write one is
+// logged and does not stop the run.
+func (l *Loop) record(t Transition) error {
+	plan := l.cfg.Plan.Name
+	switch t.Kind {
+	case TransAttemptFinished:
+		tk := l.tasks[t.Task]
+		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, tk.Title)
+		a.Attempts = append(a.Attempts, AuditAttempt{Attempt: t.Attempt, Elapsed: t.Elapsed, Tokens: t.Tokens, CostUSD: t.CostUSD, Failure: t.Failure})
+		for _, f := range l.findings {
+			a.Findings = append(a.Findings, fmt.Sprintf("attempt %d: [%s] %s:%d %s", t.Attempt, f.Severity, f.File, f.Line, f.Message))
+		}
+		for _, f := range l.minor {
+			a.Findings = append(a.Findings, fmt.Sprintf("attempt %d: %s", t.Attempt, f))
+		}
+		return l.rec.saveAudit(a)
+	case TransDebuggerFinished:
+		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)
+		a.Debugger = &AuditDebugger{AfterAttempt: l.st.Tasks[t.Task].DebuggedAt, Found: t.Found}
+		if d := l.diagnosis; d != nil && t.Found {
+			a.Debugger.RootCause, a.Debugger.Fix = d.RootCause, d.Fix
+		} else if d != nil {
+			a.Debugger.FiveWhys = d.FiveWhys
+		}
+		return l.rec.saveAudit(a)
+	case TransTaskFinished:
+		ts := l.st.Tasks[t.Task]
+		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)
+		a.Status, a.Reason, a.Escalated = t.Status, t.Reason, t.Status != StatusDone
+		if err := l.rec.saveAudit(a); err != nil {
+			return err
+		}
+		if t.Status != StatusDone {
+			return nil
+		}
+		h := &Handoff{Task: t.Task, Phase: l.st.Phase, Status: t.Status, Attempts: ts.Attempts, Checks: l.passed, Findings: l.minor}
+		if l.last != nil {
+			h.Summary, h.FilesChanged = l.last.Summary, l.last.FilesChanged
+		}
+		l.last, l.passed, l.minor = nil, nil, nil
+		return l.rec.saveHandoff(h)
+	case TransRunFinished:
+		switch {
+		case t.Outcome == Completed:
+			var hs []*Handoff
+			for _, pt := range l.cfg.Plan.Tasks() {
+				if h := l.rec.handoff(pt.Task.ID); h != nil {
+					hs = append(hs, h)
+				}
+			}
+			return l.rec.writeText("summary.md", completionSummary(l.st, hs))
+		case t.Outcome.NeedsPerson() && t.Outcome != AwaitingApproval:
+			for _, pt := range l.cfg.Plan.Tasks() {
+				if ts := l.st.Tasks[pt.Task.ID]; ts != nil && ts.Status.Terminal() && ts.Status != StatusDone {
+					a := l.rec.audit(plan, l.st.Run, pt.Phase.ID, pt.Task.ID, pt.Task.Title)
+					return l.rec.writeText(fmt.Sprintf("escalation-%s-%d.md", pt.Task.ID, l.st.Seq), escalationReport(l.st, a))
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -269,8 +345,8 @@ func (l *Loop) debug(ctx context.Context, step Step) ([]Transition, error) {
 		switch {
 		case err != nil:
 			l.log.Warn("loop: the debugger failed; treating it as no root cause", "task", step.Task, "err", err)
-		case diag != nil && diag.Found:
-			found, l.diagnosis = true, diag
+		case diag != nil:
+			found, l.diagnosis = diag.Found, diag
 		}
 	}
 	return l.cfg.Policy.ObserveDiagnosis(l.st, step.Task, found, l.now())
@@ -284,9 +360,11 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 	start := l.now()
 	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 	defer cancel()
-	parts := executor.PromptParts{Spec: executor.Spec(t), Failures: l.failuresOf(t.ID), Findings: l.findings, Diagnosis: l.diagnosis}
+	parts := executor.PromptParts{Spec: executor.Spec(t), Handoffs: l.handoffsFor(t), Failures: l.failuresOf(t.ID),
+		Findings: l.findings, Diagnosis: l.diagnosis}
 	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: l.cfg.WorkDir,
 		Prompt: executor.Render(parts), Parts: parts}
+	l.findings, l.minor, l.last = nil, nil, nil // this attempt's own come from check
 	if dl, ok := actx.Deadline(); ok {
 		req.Limits.Deadline = dl
 	}
@@ -315,15 +393,12 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		usage = res.Usage
 		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailBlocked, Reason: res.Reason}
 	default:
-		usage = res.Usage
+		usage, l.last = res.Usage, res
 		if err := l.check(actx, t, step, &r); err != nil {
 			return nil, err
 		}
 	}
 	r.Elapsed, r.Tokens, r.CostUSD = l.now().Sub(start), usage.Tokens(), usage.CostUSD
-	if f := r.Failure; f != nil && f.Kind != FailReview {
-		l.findings = nil
-	}
 	return l.cfg.Policy.ObserveAttempt(l.st, r, l.now())
 }
 
@@ -352,6 +427,10 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step Step, r *AttemptRep
 		return nil
 	}
 	l.emit(Event{Type: VerifyPassed, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt})
+	l.passed = l.passed[:0]
+	for _, c := range rep.Checks {
+		l.passed = append(l.passed, c.Name)
+	}
 	if l.cfg.Reviewer == nil {
 		return nil
 	}
@@ -365,15 +444,45 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step Step, r *AttemptRep
 		l.emit(Event{Type: ReviewFindings, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt,
 			Message: fmt.Sprintf("%d findings, %d critical", len(rev.Findings), len(rev.Critical()))})
 	}
+	l.minor = nil
+	for _, f := range rev.Findings {
+		if f.Severity != verify.SeverityCritical {
+			l.minor = append(l.minor, fmt.Sprintf("[%s] %s:%d %s", f.Severity, f.File, f.Line, f.Message))
+		}
+	}
 	if crit := rev.Critical(); len(crit) > 0 {
 		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailReview, Keys: verify.Keys(crit),
 			Reason: fmt.Sprintf("%d critical review findings", len(crit))}
-		l.findings = l.findings[:0]
 		for _, f := range crit {
 			l.findings = append(l.findings, executor.Finding{Severity: f.Severity.String(), File: f.File, Line: f.Line, Message: f.Message, Rule: f.Rule})
 		}
 	}
 	return nil
+}
+
+// handoffsFor returns the handoffs of t's dependencies, or, for a task that
+// depends on nothing, of the task before it in the plan.
+func (l *Loop) handoffsFor(t *task.Task) []executor.Handoff {
+	ids := t.DependsOn
+	if len(ids) == 0 {
+		var prev string
+		for _, pt := range l.cfg.Plan.Tasks() {
+			if pt.Task.ID == t.ID {
+				break
+			}
+			prev = pt.Task.ID
+		}
+		if prev != "" {
+			ids = []string{prev}
+		}
+	}
+	var out []executor.Handoff
+	for _, id := range ids {
+		if h := l.rec.handoff(id); h != nil {
+			out = append(out, executor.Handoff{TaskID: id, Text: h.Text()})
+		}
+	}
+	return out
 }
 
 // failuresOf returns the task's failed attempts, from the durable state,

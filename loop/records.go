@@ -1,0 +1,242 @@
+package loop
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/harnish/harnish/internal/fsx"
+)
+
+// Handoff is what a finished task leaves for the tasks after it; the loop
+// writes it to handoffs/<task>.json and puts it in the prompts of the tasks
+// that depend on it.
+type Handoff struct {
+	Task    string     `json:"task"`
+	Phase   string     `json:"phase"`
+	Status  TaskStatus `json:"status"`
+	Summary string     `json:"summary,omitempty"`
+	// FilesChanged are the files the executor reports it changed.
+	FilesChanged []string `json:"files_changed,omitempty"`
+	// Checks are the names of the checks that passed.
+	Checks []string `json:"checks,omitempty"`
+	// Findings are the review findings below critical, left for later.
+	Findings []string `json:"findings,omitempty"`
+	Attempts int      `json:"attempts"`
+}
+
+// Text renders the handoff for a prompt.
+func (h *Handoff) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Status: %s after %d attempt(s).\n", h.Status, h.Attempts)
+	if h.Summary != "" {
+		fmt.Fprintf(&b, "Summary: %s\n", h.Summary)
+	}
+	if len(h.FilesChanged) > 0 {
+		fmt.Fprintf(&b, "Files changed: %s\n", strings.Join(h.FilesChanged, ", "))
+	}
+	if len(h.Checks) > 0 {
+		fmt.Fprintf(&b, "Checks passed: %s\n", strings.Join(h.Checks, "; "))
+	}
+	for _, f := range h.Findings {
+		fmt.Fprintf(&b, "Open finding: %s\n", f)
+	}
+	return b.String()
+}
+
+// AuditLog is a task's record for people: every attempt and how it ended,
+// the debugger's answer, the review findings, and how the task ended. The
+// loop writes it to logs/<plan>/task-<id>.json after every attempt.
+type AuditLog struct {
+	Plan     string         `json:"plan"`
+	Run      string         `json:"run"`
+	Task     string         `json:"task"`
+	Title    string         `json:"title"`
+	Phase    string         `json:"phase"`
+	Status   TaskStatus     `json:"status"`
+	Reason   string         `json:"reason,omitempty"`
+	Attempts []AuditAttempt `json:"attempts"`
+	// Debugger is set when the debugger was consulted.
+	Debugger *AuditDebugger `json:"debugger,omitempty"`
+	// Findings are every review finding of the task, by attempt.
+	Findings  []string `json:"findings,omitempty"`
+	Escalated bool     `json:"escalated"`
+}
+
+// AuditAttempt is one attempt in an [AuditLog].
+type AuditAttempt struct {
+	Attempt int           `json:"attempt"`
+	Elapsed time.Duration `json:"elapsed_ns"`
+	Tokens  int64         `json:"tokens,omitempty"`
+	CostUSD float64       `json:"cost_usd,omitempty"`
+	// Failure is nil for the attempt that passed.
+	Failure *Failure `json:"failure,omitempty"`
+}
+
+// AuditDebugger is the debugger's part of an [AuditLog].
+type AuditDebugger struct {
+	AfterAttempt int      `json:"after_attempt"`
+	Found        bool     `json:"found"`
+	RootCause    string   `json:"root_cause,omitempty"`
+	Fix          string   `json:"fix,omitempty"`
+	FiveWhys     []string `json:"five_whys,omitempty"`
+}
+
+// records writes handoffs, audit logs and reports under a directory. The
+// zero value (no directory) keeps handoffs in memory and writes nothing.
+type records struct {
+	dir      string
+	handoffs map[string]*Handoff
+	audits   map[string]*AuditLog
+}
+
+func newRecords(dir string) *records {
+	return &records{dir: dir, handoffs: map[string]*Handoff{}, audits: map[string]*AuditLog{}}
+}
+
+// audit returns the task's log, read back from disk after a resume.
+func (r *records) audit(plan, run, phase, id, title string) *AuditLog {
+	if a := r.audits[id]; a != nil {
+		return a
+	}
+	a := &AuditLog{Plan: plan, Run: run, Task: id, Title: title, Phase: phase}
+	if r.dir != "" {
+		if data, err := os.ReadFile(r.auditPath(plan, id)); err == nil {
+			var old AuditLog
+			if json.Unmarshal(data, &old) == nil && old.Run == run {
+				a = &old
+			}
+		}
+	}
+	r.audits[id] = a
+	return a
+}
+
+func (r *records) auditPath(plan, id string) string {
+	return filepath.Join(r.dir, "logs", plan, "task-"+id+".json")
+}
+
+// handoff returns a finished task's handoff, read back from disk after a resume.
+func (r *records) handoff(id string) *Handoff {
+	if h := r.handoffs[id]; h != nil {
+		return h
+	}
+	if r.dir == "" {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(r.dir, "handoffs", id+".json"))
+	if err != nil {
+		return nil
+	}
+	var h Handoff
+	if json.Unmarshal(data, &h) != nil {
+		return nil
+	}
+	r.handoffs[id] = &h
+	return &h
+}
+
+func (r *records) saveAudit(a *AuditLog) error {
+	return r.write(r.auditPath(a.Plan, a.Task), a)
+}
+
+func (r *records) saveHandoff(h *Handoff) error {
+	r.handoffs[h.Task] = h
+	return r.write(filepath.Join(r.dir, "handoffs", h.Task+".json"), h)
+}
+
+func (r *records) write(path string, v any) error {
+	if r.dir == "" {
+		return nil
+	}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return fsx.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// writeText writes a report once: an existing file is kept.
+func (r *records) writeText(name, text string) error {
+	if r.dir == "" {
+		return nil
+	}
+	path := filepath.Join(r.dir, name)
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return fsx.WriteFile(path, []byte(text), 0o644)
+}
+
+// escalationReport tells a person where a task is stuck, what each attempt
+// did, and what they can do.
+func escalationReport(st *RunState, a *AuditLog) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s: task %s needs a person\n\n", strings.ToUpper(string(st.Outcome)[:1])+string(st.Outcome)[1:], a.Task)
+	fmt.Fprintf(&b, "Run %s of plan %s, phase %s: %s (%s).\n\n", st.Run, st.Plan, a.Phase, a.Title, a.Status)
+	fmt.Fprintf(&b, "Where it is stuck: %s\n\n## Attempts\n\n", st.Reason)
+	for _, at := range a.Attempts {
+		if at.Failure == nil {
+			fmt.Fprintf(&b, "- attempt %d: passed (%s)\n", at.Attempt, at.Elapsed.Round(time.Millisecond))
+			continue
+		}
+		fmt.Fprintf(&b, "- attempt %d: %s (%s)\n", at.Attempt, at.Failure.describe(), at.Elapsed.Round(time.Millisecond))
+	}
+	if d := a.Debugger; d != nil {
+		fmt.Fprintf(&b, "\n## Debugger\n\nAfter attempt %d: ", d.AfterAttempt)
+		if d.Found {
+			fmt.Fprintf(&b, "root cause %q, fix %q.\n", d.RootCause, d.Fix)
+		} else {
+			b.WriteString("no root cause.\n")
+			for i, w := range d.FiveWhys {
+				fmt.Fprintf(&b, "%d. %s\n", i+1, w)
+			}
+		}
+	}
+	b.WriteString("\n## Options\n\n" +
+		"- Fix the cause by hand, then `harnish resume`.\n" +
+		"- Change the task (objective, acceptance, budget) in the plan, then `harnish resume`.\n" +
+		"- Split the task into smaller ones.\n")
+	return b.String()
+}
+
+// completionSummary is written once when a run completes.
+func completionSummary(st *RunState, hs []*Handoff) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Run %s of plan %s completed\n\n", st.Run, st.Plan)
+	fmt.Fprintf(&b, "%d tasks in %d attempts, %s of attempt time, %d tokens, $%.2f.\n\n",
+		len(hs), st.Cycles, st.Elapsed.Round(time.Second), st.Tokens, st.CostUSD)
+	var files, open []string
+	b.WriteString("## Tasks\n\n")
+	for _, h := range hs {
+		fmt.Fprintf(&b, "- %s: %s\n", h.Task, cmp.Or(h.Summary, string(h.Status)))
+		for _, f := range h.FilesChanged {
+			if !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		}
+		open = append(open, h.Findings...)
+	}
+	if len(files) > 0 {
+		fmt.Fprintf(&b, "\n## Files changed\n\n%s\n", "- "+strings.Join(files, "\n- "))
+	}
+	b.WriteString("\n## Suggested next step\n\n")
+	if len(open) > 0 {
+		fmt.Fprintf(&b, "Address the %d open review findings:\n- %s\n", len(open), strings.Join(open, "\n- "))
+	} else {
+		b.WriteString("Review the changes and merge them.\n")
+	}
+	return b.String()
+}
