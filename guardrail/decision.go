@@ -17,6 +17,9 @@ type Decision struct {
 	Rule string `json:"rule,omitempty"`
 	// Reason says why, in words the agent is shown.
 	Reason string `json:"reason,omitempty"`
+	// Match is the offending part of the input, when the rule has one: the
+	// command as written, the package, the path. Empty for [Allow].
+	Match string `json:"match,omitempty"`
 }
 
 // Level is how severe a [Decision] is. Greater is more severe, so levels

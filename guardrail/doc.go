@@ -21,4 +21,178 @@
 //
 // This package holds the contract, the combinators and, later, the built-in
 // rules and the shell parsers they use. It imports nothing else of harnish.
+//
+// # Command rules
+//
+// [CommandGuard] judges [KindCommand] actions. It parses the command line
+// for its shell (bash with mvdan.cc/sh/v3; PowerShell and cmd with small
+// tokenizers that know their quoting, escapes, separators, blocks and
+// redirections), so quoting, escapes ('r'm, r\m, $'\x72m', Re`move-Item,
+// r^d), brace expansion and variables the command line assigns itself are
+// resolved into the real argv words. Then it unwraps wrappers (sudo, doas,
+// env with assignments or -S, command, builtin, exec, nohup, nice, ionice,
+// timeout, time, watch, stdbuf, xargs, find -exec/-execdir/-ok, busybox,
+// docker/podman exec and run, docker compose exec, kubectl exec, cmd's start
+// and call, Start-Process) and judges payloads as commands of their own, up
+// to [CommandConfig.MaxDepth] levels: sh/bash/zsh/dash/ksh -c, eval,
+// here-documents, here-strings and echo/printf text fed to a shell or a SQL
+// client, pwsh/powershell -Command and -EncodedCommand, Invoke-Expression,
+// cmd /c, and git -c alias.NAME=... (a "!" alias is a shell payload, any
+// other alias git arguments). Commands inside blocks, loops, functions,
+// subshells and command substitutions are judged where they are written.
+// PowerShell parameters match case-insensitively and by prefix, and its
+// aliases (rm, ri, del, rd, erase, rmdir, mv, cp, iex, iwr, ...) resolve to
+// their cmdlets. Every rule is hard; a decision's Match is the offending
+// command as written. The rules, by ID:
+//
+//   - fs.recursive-delete: deleting recursively, with or without force, in any
+//     spelling: rm -r, -R, -rf, --recursive; find -delete; find -exec rm -r;
+//     git rm -r; rsync --delete; Remove-Item -Recurse (-r, -rec, -Recurse:$true)
+//     and Get-ChildItem -Recurse piped into Remove-Item;
+//     [IO.Directory]::Delete(path, $true); rd /s, rmdir /s, del /s, erase /s,
+//     for /r ... do del; robocopy /mir. Examples: sudo rm -rf build,
+//     bash -c "rm -r x", rd/s/q build. Single-file deletes are allowed.
+//   - fs.protected: deleting, moving, truncating or overwriting (appending
+//     included) a path under [Protected] (.harnish/ and the plan's
+//     guardrails.protected): rm, unlink, shred, rmdir, mv, the destination of
+//     cp, ln and install, truncate, dd of=, tee, sed -i, git rm and mv, curl
+//     -o and wget -O, output redirections, Remove-Item, Move-Item,
+//     Rename-Item, Set-Content, Add-Content, Clear-Content, Out-File,
+//     Tee-Object, New-Item, the destination of Copy-Item, del, move, ren and
+//     the destination of copy. A glob that may match a protected path counts
+//     (rm .h*/state.json), and so does a path whose literal tail names one
+//     ("$ROOT/.harnish/state.json"); cd is followed. Reading or copying a
+//     protected path is allowed. Example: echo {} > .harnish/state.json.
+//   - git.force-push: git push with -f, --force, --force-with-lease,
+//     --force-if-includes, --mirror, a +refspec, or -f inside a short-flag
+//     cluster (-uf). Example: git -C repo push origin +main.
+//   - git.discard: discarding uncommitted work: git reset --hard; git clean
+//     with -f and without -n; git checkout -f, git checkout . and
+//     git checkout -- . (or :/, *); git restore . without --staged (or with
+//     --worktree); git switch --discard-changes or -f; git stash clear.
+//     Examples: git clean -xdf, git restore :/. git clean -n is allowed.
+//   - sql.drop: DROP TABLE, DROP DATABASE or DROP SCHEMA (TEMPORARY too) in
+//     any case and spacing, with comments as separators (DROP/**/TABLE),
+//     reaching a SQL client (psql, mysql, mariadb, sqlite3, duckdb, sqlcmd,
+//     clickhouse client, cockroach sql, Invoke-Sqlcmd, ...) by argument, by
+//     a pipe from echo/printf or a PowerShell string, by here-document or
+//     here-string, including through docker exec or kubectl exec. Example:
+//     echo "drop table users" | docker exec -i db psql. SQL from a file
+//     (psql -f x.sql, psql < dump.sql) is judged by the file's name only.
+//   - pkg.install: installing a package the plan does not allow
+//     ([CommandConfig.Packages], the plan's guardrails.packages): go get,
+//     go install and go run of module@version ("go"); npm, pnpm, yarn and bun
+//     install/add ("npm"); pip, pip3, python -m pip, uv, poetry, pipx,
+//     pipenv ("pypi"); cargo add/install ("cargo"); gem install and
+//     bundle add ("gem"); apt/apt-get, dnf/yum, apk, brew, choco, winget,
+//     conda (the tool's name); dotnet add package and Install-Package
+//     ("nuget"); Install-Module and Install-Script ("psgallery"). What the
+//     repository declares installs freely: npm ci, npm install without names,
+//     pip install -r FILE, pip install -e ., go mod download, local paths.
+//     Running a downloaded script is an install and blocks: curl ... | sh,
+//     bash <(curl ...), sh -c "$(curl ...)", iwr ... | iex,
+//     iex (New-Object Net.WebClient).DownloadString(...). With no plan,
+//     nothing may be installed. Example: pip install flask.
+//   - shell.unresolved: what cannot be judged statically and could be
+//     dangerous fails closed: a command name built at run time whose
+//     arguments would trip a rule for rm, git, a SQL client or a shell
+//     ($CMD -rf build, & $c -Recurse x); a payload known only at run time
+//     (eval "$X", sh -c "$S", eval "$(ssh-agent -s)", Invoke-Expression $s);
+//     text piped into a shell from anything but echo, printf or a
+//     here-document (cat x.sh | sh, generate | bash).
+//   - shell.parse: a command line that does not parse for its shell.
+//   - shell.depth: payloads nested deeper than [CommandConfig.MaxDepth].
+//
+// Text that only mentions danger is allowed: echo and printf arguments, grep
+// patterns, commit messages, comments, here-documents given to cat, file and
+// script names (bash rm-rf.sh). Variables from outside the command line are
+// opaque words: rm "$F" is a single-file delete. Interpreters' own code
+// (python -c, node -e, perl -e) is not parsed.
+//
+// # Edit rules
+//
+// [EditGuard] judges [KindEdit] actions: one file's change in a hook, or the
+// whole git diff of an attempt through [EditGuard.CheckEdit], which returns
+// every decision as an [EditDecision] (path, line, and as Match the masked
+// secret or the protected path).
+// [ParseDiff] reads the unified diff, as git diff prints it. Only added lines
+// are scanned for secrets; a diff that does not parse fails closed. The
+// rules, by ID:
+//
+//   - edit.protected (hard): the diff creates, modifies, renames or deletes a
+//     path under [Protected] (the state directory .harnish/ and the plan's
+//     guardrails.protected). A rename is judged on both paths; the source of
+//     a copy is only read. Example: deleting secrets/prod.env.gpg with
+//     protected: [secrets/].
+//   - edit.secret.aws (hard): an AWS access key ID (AKIA..., ASIA...) or a
+//     40-character secret access key assigned to aws_secret_access_key.
+//     Allowed: AWS's documented AKIAIOSFODNN7EXAMPLE and
+//     wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.
+//   - edit.secret.gcp (hard): the "private_key" of a GCP service-account
+//     JSON file, with key material.
+//   - edit.secret.azure (hard): AccountKey= or SharedAccessKey= in an Azure
+//     connection string. Allowed: the storage emulator's public key.
+//   - edit.secret.github (hard): ghp_, gho_, ghs_, ghu_, ghr_ and
+//     github_pat_ tokens. Allowed: ghp_xxxxxxxx... and other runs of one
+//     character.
+//   - edit.secret.gitlab (hard): glpat- tokens.
+//   - edit.secret.slack (hard): xoxa-, xoxb-, xoxp-, xoxr-, xoxs- tokens and
+//     hooks.slack.com webhook URLs. Allowed: Slack's documented
+//     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX.
+//   - edit.secret.private-key (hard): -----BEGIN ... PRIVATE KEY----- with
+//     key material on the same line or the next. Allowed: code that looks
+//     for the marker, and elided bodies ("MIIE...").
+//   - edit.secret.jwt (hard): a three-part JSON Web Token whose header
+//     decodes to JSON with "alg". A header alone is allowed.
+//   - edit.secret.url-credentials (hard): a password in a URL,
+//     postgres://app:S3cr3t@db/app. Allowed: postgres://user:password@...,
+//     ${VAR} passwords and local defaults (postgres, root, admin, guest).
+//   - edit.secret.basic-auth (hard): "Authorization: Basic" with base64 of
+//     user:password. Allowed: placeholders such as user:password.
+//   - edit.secret.assignment (hard): a literal value of four or more
+//     characters assigned (=, :=, :, =>) to a name whose last word is
+//     password, passwd, pass, pwd, passphrase, secret, token, credential(s),
+//     or whose last two are api key, access key, secret key, private key,
+//     auth key, signing key, encryption key, master key: DB_PASSWORD=...,
+//     apiKey = "...", "client_secret": "...", --password=... In source code
+//     (.go, .py, .ts, ...) only quoted values count; in configuration and
+//     scripts unquoted ones too. Allowed: empty values, ${VAR}, $VAR, %VAR%,
+//     {{ templates }}, <placeholders>, environment lookups (os.Getenv,
+//     process.env, os.environ), references (var.x, vault:...), variable
+//     names, booleans and numbers, values with spaces (labels), names such
+//     as page_token or password_hash, comparisons (==), and values saying
+//     they are not real: containing example, dummy, fake, test, sample,
+//     placeholder, changeme, your, redacted, xxx, ***, or a run of one
+//     character.
+//
+// A secret is reported masked: at most its first four characters (never
+// more than half of it) and "***".
+//
+//   - edit.scope (soft): a file changed outside the declared files of the
+//     action's task ([EditConfig.Scope], the plan's task files): files,
+//     directories, or path.Match globs ("cmd/*" holds cmd/harnish/main.go).
+//     A task without files has no scope rule.
+//   - edit.size (soft): one file changes more than
+//     [EditConfig.MaxChangedLines] lines, added plus removed (default 100;
+//     the plan's guardrails.max_changed_lines). Binary and generated files
+//     are not counted.
+//   - edit.tdd (soft or hard, [TDDConfig.Level]; the plan's
+//     guardrails.tdd.level, default soft): a product file is added or gets
+//     new lines, and its test file is neither in the same diff nor in the
+//     working tree. Tests are looked for beside the file, in a test root
+//     beside it, and under a test root mirroring the tree: for
+//     src/pkg/parser.py, src/pkg/test_parser.py, src/pkg/tests/test_parser.py,
+//     tests/src/pkg/test_parser.py, tests/pkg/test_parser.py or
+//     tests/test_parser.py. Patterns per language: Go {stem}_test.go; Python
+//     test_{stem}.py, {stem}_test.py; TypeScript and JavaScript
+//     {stem}.test.ts and {stem}.spec.ts (and .tsx, .js, .jsx); C and C++
+//     {stem}_test.cpp, {stem}_tests.cpp, test_{stem}.cpp, {stem}.test.cpp
+//     (and .cc). Test roots: test/, tests/, __tests__/. Exempt: entry points
+//     (main.go, main.cpp, __main__.py, index.ts, ...), build output (build/,
+//     dist/, out/, target/), vendored code (vendor/, node_modules/,
+//     third_party/), generated code (a "Code generated ... DO NOT EDIT." or
+//     "@generated" marker, *.pb.go, *_gen.go, ...), tests and test data, and
+//     every file whose extension has no pattern (docs, configuration, data).
+//     [DefaultTestPatterns], [DefaultTestRoots] and [DefaultTDDExempt] are
+//     the defaults; [TDDConfig] replaces them.
 package guardrail

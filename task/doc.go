@@ -41,8 +41,16 @@
 //   - reviewer: a [Component] of kind command or plugin that reviews each
 //     change whose checks passed. Absent: no review.
 //   - guardrails: packages (a mapping of ecosystem, such as go, npm or pypi,
-//     to the packages an agent may install) and protected (paths, relative to
-//     the working tree, that no action may delete or overwrite).
+//     to the packages an agent may install), protected (paths, relative to
+//     the working tree, that no action may delete or overwrite),
+//     max_changed_lines (the most lines one file may change before a soft
+//     warning, 1..1000000, default 100) and tdd, the test-first rule ([TDD]):
+//     level (off, soft or hard; default soft), patterns (a mapping of source
+//     extension to test file names with {stem}, such as .py: ['test_{stem}.py'],
+//     replacing that extension's defaults), roots (test directory names,
+//     replacing test, tests and __tests__) and exempt (patterns of files that
+//     need no test, added to the defaults: "dir/" a directory anywhere, a
+//     pattern with "/" a glob on the path, any other a glob on the name).
 //   - phases (required, at least one): the phases, run in order.
 //
 // A phase ([Phase]) has id (required, unique among phases), title, milestone
@@ -68,9 +76,32 @@
 //   - status: todo (the default), doing or done, as the plan's author records it.
 //
 // A check ([Check]) has exactly one of run (an argv, run without a shell),
-// sh (a script for "sh -c") or manual (an item a person confirms; it never
-// runs), and for run and sh optionally dir (relative to the working tree)
-// and timeout (a duration, 1s..24h; absent: the verifier's default).
+// sh (a script for "sh -c"), manual (an item a person confirms; it never
+// runs), gotest or cmake, and for all but manual optionally dir (relative to
+// the working tree) and timeout (a duration, 1s..24h; absent: the verifier's
+// default).
+//
+// gotest ([GoTestCheck]) runs go test -json in dir and counts the tests; it
+// fails when any fails or fewer than min_tests ran. It is a mapping, {} for
+// the defaults:
+//
+//   - packages: package patterns; absent: ./... ;
+//   - flags: flags for go test, e.g. [-race, -count=1] (-json is always
+//     passed; -c, -o, -exec and -list are errors, since they run no tests);
+//   - min_tests: the fewest tests, subtests included, that must run,
+//     1..1000000, default 1.
+//
+// cmake ([CMakeCheck]) configures the CMake project whose source directory is
+// dir, builds it, requires ctest --show-only=json-v1 to list at least one test
+// and runs ctest --output-on-failure. A mapping, {} for the defaults:
+//
+//   - preset: a configure preset of CMakePresets.json; the build and test
+//     presets of the same name are used too. Absent: no presets;
+//   - build_dir: the build tree relative to dir, only without a preset;
+//     absent: build;
+//   - config: the configuration for multi-config generators, e.g. Release;
+//   - compiler_id: the CMAKE_CXX_COMPILER_ID the build tree must report,
+//     e.g. GNU, Clang or MSVC.
 //
 // A component ([Component]) has kind (required), argv (the program and its
 // arguments; required for, and only for, kind command), env (variables added
@@ -106,6 +137,8 @@
 //	guardrails:
 //	  packages: {go: [github.com/google/go-cmp]}
 //	  protected: [go.mod]
+//	  max_changed_lines: 200
+//	  tdd: {level: hard, exempt: [tools/]}
 //	phases:
 //	  - id: api
 //	    title: Division API
@@ -118,6 +151,7 @@
 //	        acceptance:
 //	          - run: [go, test, ./calc/...]
 //	          - sh: "go vet ./... && test -f calc/calc.go"
+//	          - gotest: {packages: [./calc/...], flags: [-race]}
 //	        tags: [calc]
 //	        budget: {attempts: 5, task_timeout: 10m}
 //	  - id: docs

@@ -86,7 +86,8 @@ const (
 	StatusDone  Status = "done"
 )
 
-// Check is one acceptance criterion. Exactly one of Run, Sh or Manual is set.
+// Check is one acceptance criterion. Exactly one of Run, Sh, Manual, GoTest
+// or CMake is set.
 type Check struct {
 	// Run is an argv run without a shell (key "run").
 	Run []string `json:"run,omitempty"`
@@ -94,13 +95,19 @@ type Check struct {
 	Sh string `json:"sh,omitempty"`
 	// Manual is an item a person checks; it never runs (key "manual").
 	Manual string `json:"manual,omitempty"`
+	// GoTest runs go test -json and counts the tests (key "gotest").
+	GoTest *GoTestCheck `json:"gotest,omitempty"`
+	// CMake configures and builds a CMake project and runs its CTest tests
+	// (key "cmake").
+	CMake *CMakeCheck `json:"cmake,omitempty"`
 	// Dir is the working directory, relative to the working tree's root.
 	Dir string `json:"dir,omitempty"`
 	// Timeout bounds the check; zero means the verifier's default.
 	Timeout Duration `json:"timeout,omitzero"`
 }
 
-// Kind names the kind of the check: "run", "sh", "manual", or "" when none is set.
+// Kind names the kind of the check: "run", "sh", "manual", "gotest",
+// "cmake", or "" when none is set.
 func (c Check) Kind() string {
 	switch {
 	case len(c.Run) > 0:
@@ -109,8 +116,51 @@ func (c Check) Kind() string {
 		return "sh"
 	case c.Manual != "":
 		return "manual"
+	case c.GoTest != nil:
+		return "gotest"
+	case c.CMake != nil:
+		return "cmake"
 	}
 	return ""
+}
+
+// GoTestCheck configures a check that runs "go test -json" in the check's
+// directory. It passes when go test exits 0, no test failed and at least
+// MinTests tests ran: zero tests never pass.
+type GoTestCheck struct {
+	// Packages are the package patterns to test (key "packages"). Empty
+	// means ./... .
+	Packages []string `json:"packages,omitempty"`
+	// Flags are passed to go test before the packages (key "flags"), e.g.
+	// [-race, -count=1]. -json is always added.
+	Flags []string `json:"flags,omitempty"`
+	// MinTests is the fewest tests (subtests included) that must run (key
+	// "min_tests"), 1..MaxMinTests. Zero means 1.
+	MinTests int `json:"min_tests,omitempty"`
+}
+
+// MaxMinTests bounds [GoTestCheck.MinTests].
+const MaxMinTests = 1_000_000
+
+// CMakeCheck configures a check that configures a CMake project (the check's
+// directory is its source directory), builds it, requires CTest to list at
+// least one test and runs them.
+type CMakeCheck struct {
+	// Preset names a configure preset of the project's CMakePresets.json
+	// (key "preset"); the build and the tests use the build and test
+	// presets of the same name. Empty means no presets.
+	Preset string `json:"preset,omitempty"`
+	// BuildDir is the build tree, relative to the source directory (key
+	// "build_dir"); only without a preset, whose binaryDir decides. Empty
+	// means "build".
+	BuildDir string `json:"build_dir,omitempty"`
+	// Config is the configuration to build and test with a multi-config
+	// generator, e.g. Release (key "config"). Empty means the generator's
+	// default.
+	Config string `json:"config,omitempty"`
+	// CompilerID, when set, is the CMAKE_CXX_COMPILER_ID the configured
+	// build tree must have, e.g. GNU, Clang or MSVC (key "compiler_id").
+	CompilerID string `json:"compiler_id,omitempty"`
 }
 
 // Component configures an executor, debugger or reviewer.
@@ -145,7 +195,44 @@ type Guardrails struct {
 	// Protected lists paths no action may delete, move or overwrite, in
 	// addition to the state directory .harnish/.
 	Protected []string `json:"protected,omitempty"`
+	// MaxChangedLines is the most lines (added plus removed) one file may
+	// change before a soft warning (key "max_changed_lines"), 1..MaxChangedLinesLimit.
+	// Zero means the default, 100.
+	MaxChangedLines int `json:"max_changed_lines,omitempty"`
+	// TDD configures the test-first rule (key "tdd"). Nil means level soft
+	// with the default patterns, roots and exemptions.
+	TDD *TDD `json:"tdd,omitempty"`
 }
+
+// MaxChangedLinesLimit bounds [Guardrails.MaxChangedLines].
+const MaxChangedLinesLimit = 1_000_000
+
+// TDD configures the test-first rule: a changed product file needs its test
+// file, in the same change or already in the working tree.
+type TDD struct {
+	// Level is TDDOff, TDDSoft or TDDHard. Empty means TDDSoft.
+	Level string `json:"level,omitempty"`
+	// Patterns maps a source extension (".go") to the names its test file may
+	// have, "{stem}" standing for the file's name without its extension
+	// ("{stem}_test.go"). An extension listed here replaces its defaults;
+	// an empty list makes files of that extension need no test.
+	Patterns map[string][]string `json:"patterns,omitempty"`
+	// Roots replaces the default test directories (test, tests, __tests__),
+	// beside a file or at the top of a tree mirroring the source.
+	Roots []string `json:"roots,omitempty"`
+	// Exempt adds patterns of files that need no test to the defaults (entry
+	// points, build output, vendored and generated code): "dir/" names a
+	// directory anywhere, a pattern with "/" is a glob on the whole path, any
+	// other a glob on the file's name.
+	Exempt []string `json:"exempt,omitempty"`
+}
+
+// The levels of the test-first rule.
+const (
+	TDDOff  = "off"
+	TDDSoft = "soft"
+	TDDHard = "hard"
+)
 
 // Budget limits a task or a run. A zero field means "inherit" on a task and
 // "default" on a plan; [Budget.Resolve] fills the defaults.

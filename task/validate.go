@@ -236,6 +236,44 @@ func (v *validator) guardrails() {
 	for i, p := range g.Protected {
 		v.relPath(fmt.Sprintf("guardrails.protected[%d]", i), p)
 	}
+	if m := g.MaxChangedLines; m < 0 || m > MaxChangedLinesLimit || (m == 0 && v.plan.src.written("guardrails.max_changed_lines")) {
+		v.errorf("guardrails.max_changed_lines", "%d is out of range 1..%d", m, MaxChangedLinesLimit)
+	}
+	v.tdd("guardrails.tdd", g.TDD)
+}
+
+// tdd checks the test-first rule's settings.
+func (v *validator) tdd(field string, t *TDD) {
+	if t == nil {
+		return
+	}
+	switch t.Level {
+	case "", TDDOff, TDDSoft, TDDHard:
+	default:
+		v.errorf(field+".level", "%q is not one of %s, %s, %s", t.Level, TDDOff, TDDSoft, TDDHard)
+	}
+	for _, ext := range slices.Sorted(maps.Keys(t.Patterns)) {
+		pf := field + ".patterns." + ext
+		if len(ext) < 2 || ext[0] != '.' || strings.ContainsAny(ext[1:], "./\\") {
+			v.errorf(pf, "%q is not a file extension such as .go", ext)
+		}
+		for i, p := range t.Patterns[ext] {
+			_, err := path.Match(strings.ReplaceAll(p, "{stem}", "*"), "")
+			if !strings.Contains(p, "{stem}") || strings.ContainsAny(p, "/\\") || err != nil {
+				v.errorf(fmt.Sprintf("%s[%d]", pf, i), "%q is not a test file name with {stem}, such as {stem}_test.go", p)
+			}
+		}
+	}
+	for i, r := range t.Roots {
+		if r == "" || strings.ContainsAny(r, "/\\") || r == "." || r == ".." {
+			v.errorf(fmt.Sprintf("%s.roots[%d]", field, i), "%q is not a directory name such as tests", r)
+		}
+	}
+	for i, e := range t.Exempt {
+		if _, err := path.Match(strings.TrimSuffix(e, "/"), ""); err != nil || strings.TrimSpace(e) == "" {
+			v.errorf(fmt.Sprintf("%s.exempt[%d]", field, i), "%q is not a valid pattern", e)
+		}
+	}
 }
 
 // relPath requires a path relative to the working tree that stays inside it.
@@ -351,15 +389,23 @@ func (v *validator) check(field string, c Check) {
 	if c.Manual != "" {
 		kinds = append(kinds, "manual")
 	}
+	if c.GoTest != nil {
+		kinds = append(kinds, "gotest")
+	}
+	if c.CMake != nil {
+		kinds = append(kinds, "cmake")
+	}
 	switch len(kinds) {
 	case 0:
-		v.errorf(field, "a check needs one of run, sh, manual")
+		v.errorf(field, "a check needs one of run, sh, manual, gotest, cmake")
 		return
 	case 1:
 	default:
-		v.errorf(field, "a check has exactly one of run, sh, manual; this one has %s", strings.Join(kinds, " and "))
+		v.errorf(field, "a check has exactly one of run, sh, manual, gotest, cmake; this one has %s", strings.Join(kinds, " and "))
 		return
 	}
+	v.goTest(field+".gotest", c.GoTest)
+	v.cmake(field+".cmake", c.CMake)
 	switch {
 	case c.Run != nil && (len(c.Run) == 0 || c.Run[0] == ""):
 		v.errorf(field+".run", "needs a program: an argv such as [go, test, ./...]")
@@ -376,6 +422,58 @@ func (v *validator) check(field string, c Check) {
 		v.relPath(field+".dir", c.Dir)
 	}
 	v.duration(field+".timeout", c.Timeout, MaxTaskTimeout)
+}
+
+// goTest checks a gotest check's options; nil is fine.
+func (v *validator) goTest(field string, g *GoTestCheck) {
+	if g == nil {
+		return
+	}
+	for i, p := range g.Packages {
+		if strings.TrimSpace(p) == "" || strings.HasPrefix(p, "-") {
+			v.errorf(fmt.Sprintf("%s.packages[%d]", field, i), "%q is not a package pattern such as ./...; flags go in flags", p)
+		}
+	}
+	for i, f := range g.Flags {
+		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		switch {
+		case !strings.HasPrefix(f, "-") || name == "":
+			v.errorf(fmt.Sprintf("%s.flags[%d]", field, i), "%q is not a flag; packages go in packages", f)
+		case name == "json":
+			v.errorf(fmt.Sprintf("%s.flags[%d]", field, i), "-json is always passed")
+		case name == "c" || name == "o" || name == "exec" || name == "list":
+			v.errorf(fmt.Sprintf("%s.flags[%d]", field, i), "%q does not run tests", f)
+		}
+	}
+	if m := g.MinTests; m < 0 || m > MaxMinTests || (m == 0 && v.plan.src.written(field+".min_tests")) {
+		v.errorf(field+".min_tests", "%d is out of range 1..%d", m, MaxMinTests)
+	}
+}
+
+// cmakeName matches preset names, configurations and compiler IDs.
+var cmakeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$`)
+
+// cmake checks a cmake check's options; nil is fine.
+func (v *validator) cmake(field string, c *CMakeCheck) {
+	if c == nil {
+		return
+	}
+	written := func(name string) bool { return v.plan.src.written(field + "." + name) }
+	for _, f := range []struct{ name, value, what string }{
+		{"preset", c.Preset, "a preset name"},
+		{"config", c.Config, "a configuration such as Release"},
+		{"compiler_id", c.CompilerID, "a compiler ID such as GNU, Clang or MSVC"},
+	} {
+		if (f.value != "" || written(f.name)) && !cmakeName.MatchString(f.value) {
+			v.errorf(field+"."+f.name, "%q is not %s", f.value, f.what)
+		}
+	}
+	switch {
+	case c.BuildDir != "" && c.Preset != "":
+		v.errorf(field+".build_dir", "with a preset, the preset's binaryDir is the build directory")
+	case c.BuildDir != "" || written("build_dir"):
+		v.relPath(field+".build_dir", c.BuildDir)
+	}
 }
 
 // cycles reports each dependency cycle once, spelled out: "T1 -> T3 -> T1"

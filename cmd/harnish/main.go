@@ -45,6 +45,8 @@ type command struct {
 // commands lists the subcommands in the order usage shows them.
 var commands = []*command{
 	validateCommand,
+	guardCommand,
+	hookCommand,
 }
 
 func main() {

@@ -13,7 +13,9 @@ import (
 const usageText = `Usage: harnish <command> [arguments]
 
 Commands:
-  validate FILE [--strict] [--json]  check a plan file and print its problems
+  validate FILE [--strict] [--json]       check a plan file and print its problems
+  guard check|diff [flags]                judge a command or a diff by the guardrails
+  hook pre-tool-use --agent claude|codex  answer an agent's hook call with the guardrails' decision
 
 Run "harnish help <command>" for more about a command.
 `

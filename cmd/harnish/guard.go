@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/task"
+)
+
+var guardCommand = &command{
+	name:    "guard",
+	args:    "check|diff [flags]",
+	summary: "judge a command or a diff by the guardrails",
+	help: `Guard judges an action by the plan's guardrails, for people, scripts and
+pre-commit hooks.
+
+  harnish guard check [--shell bash|powershell|cmd] [--plan FILE] [--json] -- COMMAND
+      Judge a command line by the command rules (recursive deletion, force
+      push, discarding the working tree, DROP TABLE, protected paths, package
+      installs, and what cannot be judged statically). The words after --
+      are joined with blanks into the command line.
+
+  harnish guard diff [--plan FILE] [--task ID] [--json] < PATCH
+      Judge a unified diff by the edit rules; see "harnish guard diff -h".
+
+guard check flags:
+  --shell SHELL  the shell the command is written for: bash (default),
+                 powershell or cmd
+  --plan FILE    read guardrails.packages and guardrails.protected from the
+                 plan in FILE (default: the first of harnish.yaml,
+                 harnish.yml, harnish.json, plan.yaml, plan.yml, plan.json
+                 in the current directory; with none, the defaults: only
+                 .harnish/ is protected and no package may be installed)
+  --json         print the decisions as a JSON array of objects with level,
+                 rule, reason and match
+
+guard check prints one line per decision, "LEVEL RULE: REASON", followed by
+the offending command indented, and nothing when the command is allowed.
+Paths are judged relative to the current directory, taken as the working
+tree's root.
+
+Exit status 0 when allowed, 2 on a hard decision, 3 on soft decisions only,
+1 on a usage error or a plan that does not load.
+`,
+	run: runGuard,
+}
+
+func runGuard(c *command, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "harnish guard: want a subcommand: check or diff\nUsage: harnish %s %s\n", c.name, c.args)
+		return exitError
+	}
+	switch args[0] {
+	case "check":
+		return guardCheck(c, args[1:], stdout, stderr)
+	case "diff":
+		return guardDiff(args[1:], os.Stdin, stdout, stderr)
+	case "-h", "-help", "--help":
+		c.usage(stdout)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "harnish guard: unknown subcommand %q\nUsage: harnish %s %s\n", args[0], c.name, c.args)
+	return exitError
+}
+
+const guardCheckSynopsis = "harnish guard check [--shell bash|powershell|cmd] [--plan FILE] [--json] -- COMMAND"
+
+// guardCheck is "harnish guard check".
+func guardCheck(c *command, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("guard check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	shell := fs.String("shell", "bash", "bash, powershell or cmd")
+	planFile := fs.String("plan", "", "plan file")
+	asJSON := fs.Bool("json", false, "print the decisions as JSON")
+	words, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.usage(stdout)
+		return exitOK
+	}
+	sh := guardrail.Shell(*shell)
+	switch {
+	case err != nil:
+	case len(words) == 0:
+		err = errors.New("want a COMMAND after --")
+	case sh != guardrail.ShellBash && sh != guardrail.ShellPowerShell && sh != guardrail.ShellCmd:
+		err = fmt.Errorf("unknown shell %q: want bash, powershell or cmd", *shell)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish guard check: %v\nUsage: %s\n", err, guardCheckSynopsis)
+		return exitError
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
+		return exitError
+	}
+	plan, _, err := loadGuardPlan(*planFile, root)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
+		return exitError
+	}
+	g, err := guardrail.NewCommandGuard(commandConfig(plan, root))
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
+		return exitError
+	}
+	a := guardrail.Action{Kind: guardrail.KindCommand, Shell: sh, Command: strings.Join(words, " ")}
+	ds, err := g.CheckCommand(context.Background(), a)
+	if err != nil {
+		ds = []guardrail.Decision{{Level: guardrail.Hard, Rule: guardrail.RuleError, Reason: err.Error()}}
+	}
+	return printDecisions(ds, *asJSON, stdout, stderr)
+}
+
+// printDecisions prints ds as guard check does and returns the exit status
+// they call for.
+func printDecisions(ds []guardrail.Decision, asJSON bool, stdout, stderr io.Writer) int {
+	code := exitOK
+	for _, d := range ds {
+		switch {
+		case d.Level == guardrail.Hard:
+			code = exitGuardHard
+		case d.Level == guardrail.Soft && code == exitOK:
+			code = exitGuardSoft
+		}
+	}
+	if asJSON {
+		if ds == nil {
+			ds = []guardrail.Decision{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(ds); err != nil {
+			fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
+			return exitError
+		}
+		return code
+	}
+	for _, d := range ds {
+		fmt.Fprintf(stdout, "%s %s: %s\n", d.Level, d.Rule, d.Reason)
+		if d.Match != "" {
+			fmt.Fprintf(stdout, "    %s\n", strings.ReplaceAll(d.Match, "\n", "\n    "))
+		}
+	}
+	return code
+}
+
+// defaultPlanFiles are the plan files guard check and the hooks look for in
+// the working tree when --plan is not given, in order.
+var defaultPlanFiles = []string{"harnish.yaml", "harnish.yml", "harnish.json", "plan.yaml", "plan.yml", "plan.json"}
+
+// loadGuardPlan loads the plan in file, or else the first default plan file
+// in dir. It returns a nil plan when there is none, and the file it loaded.
+// A plan that exists but does not load is an error.
+func loadGuardPlan(file, dir string) (*task.Plan, string, error) {
+	if file == "" {
+		for _, name := range defaultPlanFiles {
+			p := filepath.Join(dir, name)
+			if _, err := os.Stat(p); err == nil {
+				file = p
+				break
+			}
+		}
+		if file == "" {
+			return nil, "", nil
+		}
+	}
+	plan, err := task.Load(file)
+	if err != nil {
+		return nil, file, err
+	}
+	return plan, file, nil
+}
+
+// commandConfig turns a plan's guardrail settings (nil: the defaults) into
+// the command guard's configuration for the working tree at root.
+func commandConfig(plan *task.Plan, root string) guardrail.CommandConfig {
+	cfg := guardrail.CommandConfig{Root: root}
+	if plan != nil {
+		cfg.Protected = guardrail.NewProtected(plan.Guardrails.Protected...)
+		cfg.Packages = plan.Guardrails.Packages
+	}
+	return cfg
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/task"
+)
+
+// Exit codes of guard diff (and guard check), see DESIGN.md §8.
+const (
+	exitGuardHard = 2 // a hard decision: the change must not land
+	exitGuardSoft = 3 // soft decisions only: warnings
+)
+
+// guardDiffUsage is the help of "harnish guard diff".
+const guardDiffUsage = `Usage: harnish guard diff [--plan FILE] [--task ID] [--json] < PATCH
+
+Guard diff judges a unified diff, as git diff prints it, by the edit rules:
+secrets in added lines, protected paths (hard); files outside the task's
+declared files, files changing too many lines, product files without their
+test file (soft, or hard by the plan's tdd.level). Run it at the root of the
+working tree: test files that exist already count, and the plan's paths are
+relative to it.
+
+It prints one line per decision:
+
+	LEVEL RULE PATH:LINE: REASON
+
+and nothing when the diff is allowed.
+
+Flags:
+  --plan FILE  read the guardrail settings from the plan in FILE (default:
+               the first of harnish.yaml, harnish.yml, harnish.json,
+               plan.yaml, plan.yml, plan.json in the current directory; with
+               none, the defaults: only .harnish/ protected, 100 lines, tdd
+               soft)
+  --task ID    judge the scope against the declared files of task ID (needs
+               a plan)
+  --json       print the decisions as a JSON array of objects with level,
+               rule, reason, match (a masked secret, a protected path),
+               path and line
+
+Exit status 0 when the diff is allowed, 2 on a hard decision (a diff that
+does not parse is one), 3 on soft decisions only, 1 on a usage error or a
+plan that does not load.
+`
+
+// guardDiff is "harnish guard diff": it reads a unified diff from stdin and
+// judges it with the edit rules of the plan given by --plan.
+func guardDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("guard diff", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	planFile := flags.String("plan", "", "plan file")
+	taskID := flags.String("task", "", "task ID")
+	asJSON := flags.Bool("json", false, "print the decisions as JSON")
+	rest, err := parseFlags(flags, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, guardDiffUsage)
+		return exitOK
+	}
+	switch {
+	case err != nil:
+	case len(rest) > 0:
+		err = fmt.Errorf("unexpected argument %q: the diff is read from standard input", rest[0])
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish guard diff: %v\nUsage: harnish guard diff [--plan FILE] [--task ID] [--json] < PATCH\n", err)
+		return exitError
+	}
+
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "harnish guard diff: %v\n", err)
+		return exitError
+	}
+	plan, _, err := loadGuardPlan(*planFile, ".")
+	if err != nil {
+		return fail(err)
+	}
+	if plan == nil && *taskID != "" {
+		return fail(errors.New("--task needs a plan: none given with --plan or found in the current directory"))
+	}
+	cfg, err := editConfig(plan, *taskID, os.DirFS("."))
+	if err != nil {
+		return fail(err)
+	}
+	g, err := guardrail.NewEditGuard(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	diff, err := io.ReadAll(stdin)
+	if err != nil {
+		return fail(err)
+	}
+	return judgeDiff(g, string(diff), *taskID, *asJSON, stdout, stderr)
+}
+
+// judgeDiff prints the decisions of g about diff and returns the exit code.
+func judgeDiff(g *guardrail.EditGuard, diff, taskID string, asJSON bool, stdout, stderr io.Writer) int {
+	ds, err := g.CheckEdit(context.Background(), guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: taskID})
+	if err != nil {
+		// Guardrails fail closed: a diff that cannot be judged is blocked,
+		// as Evaluate blocks a guardrail's error.
+		ds = []guardrail.EditDecision{{Decision: guardrail.Decision{
+			Level: guardrail.Hard, Rule: guardrail.RuleError, Reason: err.Error()}}}
+	}
+	code := exitOK
+	for _, d := range ds {
+		switch {
+		case d.Level == guardrail.Hard:
+			code = exitGuardHard
+		case d.Level == guardrail.Soft && code == exitOK:
+			code = exitGuardSoft
+		}
+	}
+	if asJSON {
+		if ds == nil {
+			ds = []guardrail.EditDecision{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(ds); err != nil {
+			fmt.Fprintf(stderr, "harnish guard diff: %v\n", err)
+			return exitError
+		}
+		return code
+	}
+	for _, d := range ds {
+		fmt.Fprintln(stdout, d)
+	}
+	return code
+}
+
+// editConfig turns a plan's guardrail settings (nil: the defaults) into the
+// edit guard's configuration, with the scope of task taskID, if given.
+func editConfig(plan *task.Plan, taskID string, tree fs.FS) (guardrail.EditConfig, error) {
+	cfg := guardrail.EditConfig{Tree: tree, TDD: guardrail.TDDConfig{Level: guardrail.Soft}}
+	if plan == nil {
+		return cfg, nil
+	}
+	g := plan.Guardrails
+	cfg.Protected = guardrail.NewProtected(g.Protected...)
+	cfg.MaxChangedLines = g.MaxChangedLines
+	if taskID != "" {
+		var found *task.Task
+		for _, pt := range plan.Tasks() {
+			if pt.Task.ID == taskID {
+				found = pt.Task
+				break
+			}
+		}
+		if found == nil {
+			return cfg, fmt.Errorf("no task %q in the plan", taskID)
+		}
+		cfg.Scope = map[string][]string{taskID: found.Files}
+	}
+	if t := g.TDD; t != nil {
+		switch t.Level {
+		case task.TDDOff:
+			cfg.TDD.Level = guardrail.Allow
+		case task.TDDHard:
+			cfg.TDD.Level = guardrail.Hard
+		}
+		if t.Patterns != nil {
+			cfg.TDD.Patterns = guardrail.DefaultTestPatterns()
+			maps.Copy(cfg.TDD.Patterns, t.Patterns)
+		}
+		cfg.TDD.Roots = t.Roots
+		if t.Exempt != nil {
+			cfg.TDD.Exempt = append(guardrail.DefaultTDDExempt(), t.Exempt...)
+		}
+	}
+	return cfg, nil
+}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/harnish/harnish/guardrail"
+)
+
+var hookCommand = &command{
+	name:    "hook",
+	args:    "pre-tool-use --agent claude|codex",
+	summary: "answer an agent's hook call with the guardrails' decision",
+	help: `Hook is what an agent CLI's hook configuration runs. It reads the hook's
+JSON from standard input and answers in the agent's own protocol.
+
+  harnish hook pre-tool-use --agent claude|codex [--plan FILE]
+      Judge the tool call the agent is about to make. Claude Code and Codex
+      send the same PreToolUse JSON: tool_name, tool_input and cwd. A Bash
+      call's tool_input.command is judged by the command rules (Codex's
+      apply_patch commands also by the edit rules, file by file); Write,
+      Edit, MultiEdit and NotebookEdit calls by the edit rules on their
+      path. Other tools are allowed.
+
+The policy is the plan given by --plan, or else the first of harnish.yaml,
+harnish.yml, harnish.json, plan.yaml, plan.yml, plan.json in the hook's cwd
+(the working tree); with none, the defaults: only .harnish/ is protected and
+no package may be installed.
+
+Exit status 0 allows the call (soft decisions are written to standard error
+as warnings); 2 blocks it, with the reason on standard error, which the
+agent shows the model. Guardrails fail closed: input that does not decode,
+an unknown agent or a plan that does not load block the call too.
+`,
+	run: runHook,
+}
+
+func runHook(c *command, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		c.usage(stdout)
+		return exitOK
+	}
+	if len(args) == 0 || args[0] != "pre-tool-use" {
+		fmt.Fprintf(stderr, "harnish hook: want pre-tool-use\nUsage: harnish %s %s\n", c.name, c.args)
+		return exitHookBlock
+	}
+	return hookPreToolUse(args[1:], os.Stdin, stderr)
+}
+
+// exitHookBlock is the exit status that makes Claude Code and Codex refuse a
+// tool call and show the model standard error.
+const exitHookBlock = 2
+
+// maxHookInput bounds the hook JSON read from standard input.
+const maxHookInput = 16 << 20
+
+// hookInput is the part of a PreToolUse call harnish reads; Claude Code and
+// Codex send the same shape.
+type hookInput struct {
+	HookEventName string          `json:"hook_event_name"`
+	ToolName      string          `json:"tool_name"`
+	ToolInput     json.RawMessage `json:"tool_input"`
+	Cwd           string          `json:"cwd"`
+}
+
+// toolInput holds the tool_input fields of the tools harnish judges.
+type toolInput struct {
+	Command      string `json:"command"`
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+}
+
+// decodeHookInput decodes a PreToolUse call and returns the actions it asks
+// for, with the working directory it names ("" when it names none).
+func decodeHookInput(r io.Reader) ([]guardrail.Action, string, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("reading the hook input: %w", err)
+	}
+	if len(data) > maxHookInput {
+		return nil, "", fmt.Errorf("the hook input is larger than %d bytes", maxHookInput)
+	}
+	var in hookInput
+	if err := json.Unmarshal(data, &in); err != nil {
+		return nil, "", fmt.Errorf("decoding the hook input: %w", err)
+	}
+	if in.ToolName == "" {
+		return nil, "", errors.New("the hook input has no tool_name")
+	}
+	var ti toolInput
+	if len(in.ToolInput) > 0 && string(in.ToolInput) != "null" {
+		if err := json.Unmarshal(in.ToolInput, &ti); err != nil {
+			return nil, "", fmt.Errorf("decoding tool_input of %s: %w", in.ToolName, err)
+		}
+	}
+	switch in.ToolName {
+	case "Bash", "exec_command", "shell", "local_shell":
+		if ti.Command == "" {
+			return nil, "", fmt.Errorf("%s call without tool_input.command", in.ToolName)
+		}
+		acts := []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: ti.Command}}
+		for _, p := range applyPatchPaths(ti.Command) {
+			acts = append(acts, guardrail.Action{Kind: guardrail.KindEdit, Path: p})
+		}
+		return acts, in.Cwd, nil
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		p := ti.FilePath
+		if p == "" {
+			p = ti.NotebookPath
+		}
+		if p == "" {
+			return nil, "", fmt.Errorf("%s call without a file path", in.ToolName)
+		}
+		return []guardrail.Action{{Kind: guardrail.KindEdit, Path: p}}, in.Cwd, nil
+	}
+	return nil, in.Cwd, nil
+}
+
+var applyPatchFile = regexp.MustCompile(`^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$`)
+
+// applyPatchPaths returns the files an apply_patch command (Codex's way of
+// editing files through its shell tool) adds, updates, deletes or moves.
+func applyPatchPaths(command string) []string {
+	if !strings.Contains(command, "apply_patch") {
+		return nil
+	}
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(command))
+	sc.Buffer(nil, maxHookInput)
+	for sc.Scan() {
+		if m := applyPatchFile.FindStringSubmatch(strings.TrimSpace(sc.Text())); m != nil {
+			out = append(out, strings.TrimSpace(m[1]))
+		}
+	}
+	return out
+}
+
+// hookPreToolUse is "harnish hook pre-tool-use".
+func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
+	block := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "harnish: "+format+"\n", a...)
+		return exitHookBlock
+	}
+	fs := flag.NewFlagSet("hook pre-tool-use", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	agent := fs.String("agent", "", "claude or codex")
+	planFile := fs.String("plan", "", "plan file")
+	rest, err := parseFlags(fs, args)
+	switch {
+	case err != nil:
+	case len(rest) > 0:
+		err = fmt.Errorf("unexpected argument %q", rest[0])
+	case *agent != "claude" && *agent != "codex":
+		err = fmt.Errorf("--agent %q: want claude or codex", *agent)
+	}
+	if err != nil {
+		return block("hook pre-tool-use: %v", err)
+	}
+	acts, cwd, err := decodeHookInput(stdin)
+	if err != nil {
+		return block("cannot judge the tool call: %v", err)
+	}
+	if len(acts) == 0 {
+		return exitOK
+	}
+	root := cwd
+	if root == "" || !filepath.IsAbs(root) {
+		if root, err = os.Getwd(); err != nil {
+			return block("cannot judge the tool call: %v", err)
+		}
+	}
+	plan, _, err := loadGuardPlan(*planFile, root)
+	if err != nil {
+		return block("cannot judge the tool call: the plan does not load: %v", err)
+	}
+	cmds, err := guardrail.NewCommandGuard(commandConfig(plan, root))
+	if err != nil {
+		return block("cannot judge the tool call: %v", err)
+	}
+	editCfg, err := editConfig(plan, "", os.DirFS(root))
+	if err != nil {
+		return block("cannot judge the tool call: %v", err)
+	}
+	edits, err := guardrail.NewEditGuard(editCfg)
+	if err != nil {
+		return block("cannot judge the tool call: %v", err)
+	}
+	g := guardrail.All(cmds, edits)
+	var warnings []guardrail.Decision
+	for _, a := range acts {
+		if a.Kind == guardrail.KindEdit {
+			rel, inTree := relativeTo(root, a.Path)
+			if !inTree {
+				continue // outside the working tree: not the edit rules' business
+			}
+			a.Path = rel
+		}
+		d := guardrail.Evaluate(context.Background(), g, a)
+		switch d.Level {
+		case guardrail.Hard:
+			msg := fmt.Sprintf("harnish guardrail %s blocked this: %s", d.Rule, d.Reason)
+			if d.Match != "" && d.Match != a.Command {
+				msg += fmt.Sprintf(" (in %q)", d.Match)
+			}
+			fmt.Fprintln(stderr, msg)
+			return exitHookBlock
+		case guardrail.Soft:
+			warnings = append(warnings, d)
+		}
+	}
+	for _, d := range warnings {
+		fmt.Fprintf(stderr, "harnish guardrail %s warns: %s\n", d.Rule, d.Reason)
+	}
+	return exitOK
+}
+
+// relativeTo returns p relative to root, slash-separated, and whether it is
+// inside root.
+func relativeTo(root, p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// hookCall is a PreToolUse call as Claude Code and Codex send it.
+func hookCall(t testing.TB, tool string, input map[string]any, cwd string) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{
+		"session_id": "s", "transcript_path": "/tmp/t.jsonl", "hook_event_name": "PreToolUse",
+		"tool_name": tool, "tool_input": input, "cwd": cwd,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestHookPreToolUse(t *testing.T) {
+	tree := t.TempDir()
+	planned := t.TempDir()
+	writeGuardPlan(t, planned, "harnish.yaml", "  packages: {pypi: [requests]}\n  protected: [secrets/]\n")
+	explicit := writeGuardPlan(t, t.TempDir(), "other.yaml", "  packages: {npm: [left-pad]}\n")
+	broken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, "plan.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		args       []string
+		stdin      string
+		wantErr    string // a prefix of stderr; "" means nothing
+		wantStatus int
+	}{
+		{name: "allowed bash", args: []string{"--agent", "claude"},
+			stdin: hookCall(t, "Bash", map[string]any{"command": "go test ./..."}, tree)},
+		{name: "blocked bash", args: []string{"--agent", "claude"}, wantStatus: 2,
+			stdin:   hookCall(t, "Bash", map[string]any{"command": "rm -rf build"}, tree),
+			wantErr: "harnish guardrail fs.recursive-delete blocked this: recursive deletion (rm -rf) can destroy the working tree\n"},
+		{name: "codex bash", args: []string{"--agent", "codex"}, wantStatus: 2,
+			stdin:   hookCall(t, "Bash", map[string]any{"command": "git push --force"}, tree),
+			wantErr: "harnish guardrail git.force-push blocked this"},
+		{name: "payload names the inner command", args: []string{"--agent", "codex"}, wantStatus: 2,
+			stdin:   hookCall(t, "Bash", map[string]any{"command": `bash -c "git reset --hard"`}, tree),
+			wantErr: "harnish guardrail git.discard blocked this: git reset --hard discards uncommitted work (in \"git reset --hard\")\n"},
+		{name: "write to the state is blocked", args: []string{"--agent", "claude"}, wantStatus: 2,
+			stdin:   hookCall(t, "Write", map[string]any{"file_path": filepath.Join(tree, ".harnish", "state.json"), "content": "{}"}, tree),
+			wantErr: "harnish guardrail edit.protected blocked this"},
+		{name: "edit outside the tree is not judged", args: []string{"--agent", "claude"},
+			stdin: hookCall(t, "Edit", map[string]any{"file_path": "/elsewhere/.harnish/x", "old_string": "a", "new_string": "b"}, tree)},
+		{name: "apply_patch to the state is blocked", args: []string{"--agent", "codex"}, wantStatus: 2,
+			stdin:   hookCall(t, "Bash", map[string]any{"command": "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: .harnish/state.json\n@@\n-a\n+b\n*** End Patch\nPATCH"}, tree),
+			wantErr: "harnish guardrail edit.protected blocked this"},
+		{name: "other tools are allowed", args: []string{"--agent", "claude"},
+			stdin: hookCall(t, "Read", map[string]any{"file_path": "/etc/passwd"}, tree)},
+		{name: "default plan in cwd allows", args: []string{"--agent", "claude"},
+			stdin: hookCall(t, "Bash", map[string]any{"command": "pip install requests"}, planned)},
+		{name: "default plan in cwd protects", args: []string{"--agent", "claude"}, wantStatus: 2,
+			stdin:   hookCall(t, "Bash", map[string]any{"command": "rm secrets/k"}, planned),
+			wantErr: "harnish guardrail fs.protected blocked this"},
+		{name: "no plan blocks installs", args: []string{"--agent", "claude"}, wantStatus: 2,
+			stdin:   hookCall(t, "Bash", map[string]any{"command": "pip install requests"}, tree),
+			wantErr: "harnish guardrail pkg.install blocked this"},
+		{name: "--plan overrides", args: []string{"--agent", "claude", "--plan", explicit},
+			stdin: hookCall(t, "Bash", map[string]any{"command": "npm i left-pad"}, planned)},
+		{name: "a plan that does not load blocks", args: []string{"--agent", "claude"}, wantStatus: 2,
+			stdin:   hookCall(t, "Bash", map[string]any{"command": "ls"}, broken),
+			wantErr: "harnish: cannot judge the tool call: the plan does not load: "},
+		{name: "bad JSON blocks", args: []string{"--agent", "claude"}, wantStatus: 2, stdin: "{",
+			wantErr: "harnish: cannot judge the tool call: decoding the hook input: unexpected end of JSON input\n"},
+		{name: "bash without a command blocks", args: []string{"--agent", "claude"}, wantStatus: 2,
+			stdin:   hookCall(t, "Bash", map[string]any{}, tree),
+			wantErr: "harnish: cannot judge the tool call: Bash call without tool_input.command\n"},
+		{name: "no tool name blocks", args: []string{"--agent", "claude"}, wantStatus: 2, stdin: `{"tool_input":{}}`,
+			wantErr: "harnish: cannot judge the tool call: the hook input has no tool_name\n"},
+		{name: "unknown agent blocks", args: []string{"--agent", "gemini"}, wantStatus: 2, stdin: "{}",
+			wantErr: "harnish: hook pre-tool-use: --agent \"gemini\": want claude or codex\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			status := hookPreToolUse(tt.args, strings.NewReader(tt.stdin), &stderr)
+			if status != tt.wantStatus {
+				t.Errorf("status = %d, want %d (stderr %q)", status, tt.wantStatus, stderr.String())
+			}
+			got := stderr.String()
+			if tt.wantErr == "" && got != "" || !strings.HasPrefix(got, tt.wantErr) {
+				t.Errorf("stderr = %q, want it to start with %q", got, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestApplyPatchPaths(t *testing.T) {
+	cmd := "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: a.go\n+x\n*** Update File: b.go\n*** Move to: c.go\n*** Delete File: d.go\n*** End Patch\nPATCH"
+	if diff := cmp.Diff([]string{"a.go", "b.go", "c.go", "d.go"}, applyPatchPaths(cmd)); diff != "" {
+		t.Errorf("applyPatchPaths (-want +got):\n%s", diff)
+	}
+	if got := applyPatchPaths("echo '*** Delete File: x'"); got != nil {
+		t.Errorf("without apply_patch = %q, want nil", got)
+	}
+}
+
+// FuzzDecodeHookInput checks that no input makes the hook decoder panic.
+func FuzzDecodeHookInput(f *testing.F) {
+	f.Add(hookCall(f, "Bash", map[string]any{"command": "rm -rf /"}, "/repo"))
+	f.Add(hookCall(f, "Write", map[string]any{"file_path": "/repo/.harnish/x"}, "/repo"))
+	f.Add(`{"tool_name":"Bash","tool_input":null}`)
+	f.Add(`{"tool_name":"MultiEdit","tool_input":{"file_path":1}}`)
+	f.Add(`[]`)
+	f.Fuzz(func(t *testing.T, in string) {
+		acts, _, err := decodeHookInput(strings.NewReader(in))
+		if err != nil && acts != nil {
+			t.Errorf("actions %v with error %v", acts, err)
+		}
+	})
+}

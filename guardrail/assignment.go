@@ -1,0 +1,244 @@
+package guardrail
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// credentialWords are the last words of a name that holds a credential
+// (password, dbPassword, DB_PASS, client_secret, GITHUB_TOKEN, ...).
+var credentialWords = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
+	"secret": true, "token": true, "apikey": true, "credential": true, "credentials": true,
+}
+
+// credentialPairs are the last two words of such a name (api_key, apiKey,
+// SECRET_KEY, ...), joined.
+var credentialPairs = map[string]bool{
+	"apikey": true, "accesskey": true, "secretkey": true, "privatekey": true, "authkey": true,
+	"signingkey": true, "encryptionkey": true, "masterkey": true,
+}
+
+// notCredential are words before "token" and the like that make the name
+// something else: a page token is a cursor.
+var notCredential = map[string]bool{
+	"page": true, "next": true, "continuation": true, "cursor": true, "sync": true, "pagination": true,
+}
+
+var (
+	// typeThenAssign skips a type between a name and "=" in code:
+	// "password: str = ", "password string = ".
+	typeThenAssign = regexp.MustCompile(`^(?::\s*)?[A-Za-z_*\[\]][\w\[\].*|, ]*?\s*=[^=]`)
+	// reference is an unquoted value that names something else: var.x,
+	// local.db.password, settings.SECRET.
+	reference = regexp.MustCompile(`^[A-Za-z_][\w\-]*(?:\.[A-Za-z_][\w\-]*)+$`)
+	// envName is an environment variable's name, given as a value.
+	envName = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+)
+
+// referencePrefixes start values that point at a secret store.
+var referencePrefixes = []string{"vault:", "op://", "arn:", "ref+", "sm://", "projects/", "enc[", "file:", "env:", "secret/"}
+
+// findAssignments finds credentials assigned literally: a name whose last
+// word is a credential word, an assignment operator (=, :=, :, =>), and a
+// literal value. In code (code set) only quoted values count.
+func findAssignments(text, _ string, code bool) []found {
+	var out []found
+	for i := 0; i < len(text); {
+		if !identByte(text[i]) {
+			i++
+			continue
+		}
+		start := i
+		for i < len(text) && identByte(text[i]) {
+			i++
+		}
+		if !credentialName(text[start:i]) {
+			continue
+		}
+		vs, ve, ok := assignedValue(text, i, code)
+		if !ok {
+			continue
+		}
+		out = append(out, found{Secret: Secret{Masked: mask(text[vs:ve])}, start: vs, end: ve})
+		i = ve
+	}
+	return out
+}
+
+func identByte(c byte) bool {
+	return c == '_' || c == '-' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// credentialName reports whether the name's last word (or last two) names
+// a credential.
+func credentialName(name string) bool {
+	if !credentialSuffix(name) {
+		return false // the common case, without allocating
+	}
+	words := splitWords(name)
+	n := len(words)
+	if n == 0 {
+		return false
+	}
+	last := words[n-1]
+	if n >= 2 && notCredential[words[n-2]] {
+		return false
+	}
+	return credentialWords[last] || n >= 2 && credentialPairs[words[n-2]+last]
+}
+
+// credentialSuffixes end every name credentialName accepts.
+var credentialSuffixes = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key",
+	"credential", "credentials"}
+
+// credentialSuffix reports whether name ends in one of credentialSuffixes,
+// ignoring ASCII case.
+func credentialSuffix(name string) bool {
+	for _, s := range credentialSuffixes {
+		if len(name) >= len(s) && strings.EqualFold(name[len(name)-len(s):], s) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitWords splits an identifier at '_', '-', '.' and lower-to-upper case
+// changes, lowercasing the words: "dbPassword" -> [db password].
+func splitWords(name string) []string {
+	var words []string
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			words = append(words, strings.ToLower(name[start:end]))
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			flush(i)
+			start = i + 1
+		case c >= 'A' && c <= 'Z' && i > 0 && name[i-1] >= 'a' && name[i-1] <= 'z':
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(name))
+	return words
+}
+
+// assignedValue finds the literal value assigned after a name ending at i:
+// its span, and whether there is one that counts.
+func assignedValue(text string, i int, code bool) (vs, ve int, ok bool) {
+	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+		i++ // the closing quote of a quoted key: "password": ...
+	}
+	i = skipSpace(text, i)
+	switch {
+	case strings.HasPrefix(text[i:], ":="), strings.HasPrefix(text[i:], "=>"):
+		i += 2
+	case strings.HasPrefix(text[i:], "::"), strings.HasPrefix(text[i:], "=="), strings.HasPrefix(text[i:], "=~"):
+		return 0, 0, false
+	case i < len(text) && (text[i] == '=' || text[i] == ':'):
+		i++
+	case code:
+		// A typed declaration: "password string = ".
+		m := typeThenAssign.FindStringIndex(text[i:])
+		if m == nil {
+			return 0, 0, false
+		}
+		i += m[1] - 1
+	default:
+		return 0, 0, false
+	}
+	i = skipSpace(text, i)
+	if code && i < len(text) && text[i] != '"' && text[i] != '\'' && text[i] != '`' {
+		// "password: str = ..." in Python: a type annotation first.
+		m := typeThenAssign.FindStringIndex(text[i:])
+		if m == nil {
+			return 0, 0, false
+		}
+		i = skipSpace(text, i+m[1]-1)
+	}
+	if i >= len(text) {
+		return 0, 0, false
+	}
+	if q := text[i]; q == '"' || q == '\'' || q == '`' {
+		vs = i + 1
+		ve = closing(text, vs, q)
+		if ve < len(text) {
+			// "Bearer " + token, "%s" % x: a part, not the value.
+			if rest := strings.TrimLeft(text[ve+1:], " \t"); rest != "" && strings.ContainsRune("+%.", rune(rest[0])) {
+				return 0, 0, false
+			}
+		}
+		v := text[vs:ve]
+		if strings.ContainsAny(v, " \t") || !literal(v) {
+			return 0, 0, false
+		}
+		return vs, ve, true
+	}
+	if code {
+		return 0, 0, false
+	}
+	vs = i
+	for i < len(text) && !strings.ContainsRune(" \t,;", rune(text[i])) {
+		i++
+	}
+	ve = i
+	for ve > vs && strings.ContainsRune("})]", rune(text[ve-1])) {
+		ve--
+	}
+	v := text[vs:ve]
+	if strings.ContainsAny(v, "()") || reference.MatchString(v) || !literal(v) {
+		return 0, 0, false
+	}
+	return vs, ve, true
+}
+
+// closing returns the index of the quote q that ends a string starting at
+// i, or len(text) when it runs to the end of the line.
+func closing(text string, i int, q byte) int {
+	for ; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			if q != '`' {
+				i++
+			}
+		case q:
+			return i
+		}
+	}
+	return len(text)
+}
+
+func skipSpace(text string, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// literal reports whether v, an assigned value, is a credential rather than
+// a placeholder, a reference or a setting.
+func literal(v string) bool {
+	if utf8.RuneCountInString(v) < 4 || isPlaceholder(v) || envName.MatchString(v) {
+		return false
+	}
+	lv := strings.ToLower(v)
+	switch lv {
+	case "true", "false", "yes", "no", "on", "off", "null", "~", "|", ">", "|-", ">-":
+		return false
+	}
+	if strings.Trim(v, "0123456789") == "" {
+		return false // a count, a port or an ID
+	}
+	for _, p := range referencePrefixes {
+		if strings.HasPrefix(lv, p) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,145 @@
+package guardrail
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/harnish/harnish/guardrail/internal/cmdguard"
+)
+
+// The command rules; see "Command rules" in the package documentation. Every
+// one of them is [Hard].
+const (
+	RuleRecursiveDelete = cmdguard.RuleRecursiveDelete // "fs.recursive-delete"
+	RuleProtectedPath   = cmdguard.RuleProtected       // "fs.protected"
+	RuleForcePush       = cmdguard.RuleForcePush       // "git.force-push"
+	RuleDiscardWorktree = cmdguard.RuleDiscard         // "git.discard"
+	RuleSQLDrop         = cmdguard.RuleSQLDrop         // "sql.drop"
+	RulePackageInstall  = cmdguard.RuleInstall         // "pkg.install"
+	RuleUnresolved      = cmdguard.RuleUnresolved      // "shell.unresolved"
+	RuleUnparsable      = cmdguard.RuleParse           // "shell.parse"
+	RuleTooDeep         = cmdguard.RuleDepth           // "shell.depth"
+)
+
+// DefaultMaxDepth is the default of [CommandConfig.MaxDepth].
+const DefaultMaxDepth = cmdguard.DefaultMaxDepth
+
+// CommandConfig configures a [CommandGuard]. The zero value protects
+// StateDir, allows no package installs and judges paths relative to an
+// unknown working tree root.
+type CommandConfig struct {
+	// Protected is the set of paths no command may delete, move, truncate
+	// or overwrite. Nil protects StateDir only.
+	Protected *Protected
+	// Packages lists, per ecosystem, the packages a command may install:
+	// the plan's guardrails.packages. An entry "*" allows every package of
+	// its ecosystem. An ecosystem that is not listed allows none. Names
+	// compare as the ecosystem does: Go module paths by prefix, PyPI names
+	// normalized (PEP 503), the others exactly but for ASCII case.
+	Packages map[string][]string
+	// Root is the working tree's root, where commands run: an absolute path,
+	// slash- or backslash-separated. Absolute paths under it are judged as
+	// relative ones. Empty means unknown: then any absolute path whose tail
+	// names a protected path is taken to be under the root.
+	Root string
+	// MaxDepth bounds how deeply payloads may nest (bash -c inside eval
+	// inside ...); a deeper command is hard ([RuleTooDeep]). Zero means
+	// DefaultMaxDepth.
+	MaxDepth int
+}
+
+// CommandGuard is the [Guardrail] of the command rules. It judges
+// [KindCommand] actions by parsing them for their shell, and [KindInstall]
+// actions against the package allowlist; it allows every other kind. It is
+// safe for concurrent use.
+type CommandGuard struct {
+	cfg    CommandConfig
+	policy cmdguard.Policy
+}
+
+// NewCommandGuard returns the guard of cfg, or an error for a relative Root
+// or a negative MaxDepth.
+func NewCommandGuard(cfg CommandConfig) (*CommandGuard, error) {
+	if cfg.MaxDepth < 0 {
+		return nil, fmt.Errorf("guardrail: negative MaxDepth %d", cfg.MaxDepth)
+	}
+	root := strings.ReplaceAll(cfg.Root, `\`, "/")
+	if root != "" && !path.IsAbs(root) && !isDriveAbs(root) {
+		return nil, fmt.Errorf("guardrail: Root %q is not absolute", cfg.Root)
+	}
+	if len(root) > 1 {
+		root = strings.TrimSuffix(root, "/")
+	}
+	if cfg.Protected == nil {
+		cfg.Protected = NewProtected()
+	}
+	g := &CommandGuard{cfg: cfg}
+	g.policy = cmdguard.Policy{
+		Protected: cfg.Protected.matchCommandPath,
+		Allowed:   g.allowed,
+		Root:      root,
+		MaxDepth:  cfg.MaxDepth,
+	}
+	return g, nil
+}
+
+func isDriveAbs(p string) bool {
+	return len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+}
+
+// Check judges a: it returns the first of [CommandGuard.CheckCommand]'s
+// decisions, with how many more there were, or [Allow].
+func (g *CommandGuard) Check(ctx context.Context, a Action) (Decision, error) {
+	ds, err := g.CheckCommand(ctx, a)
+	if err != nil || len(ds) == 0 {
+		return Decision{}, err
+	}
+	d := ds[0]
+	if len(ds) > 1 {
+		d.Reason += fmt.Sprintf(" (and %d more)", len(ds)-1)
+	}
+	return d, nil
+}
+
+// ErrUnknownShell is the error for a command action whose shell is not
+// bash, powershell or cmd.
+var ErrUnknownShell = errors.New("guardrail: unknown shell")
+
+// CheckCommand returns every decision about a, in the order the command
+// line says them (a payload's commands where the payload is); nil when
+// everything is allowed. Each decision's Match is the offending command as
+// written (inside a payload, as the payload writes it). An unknown shell is
+// an error wrapping [ErrUnknownShell], which [Evaluate] makes hard.
+func (g *CommandGuard) CheckCommand(ctx context.Context, a Action) ([]Decision, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("guardrail: %w", err)
+	}
+	switch a.Kind {
+	case KindCommand:
+	case KindInstall:
+		if g.allowed(a.Ecosystem, a.Package) {
+			return nil, nil
+		}
+		return []Decision{{Level: Hard, Rule: RulePackageInstall, Match: a.Package,
+			Reason: fmt.Sprintf("installing %s package %q is not allowed by the plan (guardrails.packages.%s)",
+				a.Ecosystem, a.Package, a.Ecosystem)}}, nil
+	default:
+		return nil, nil
+	}
+	sh := a.Shell
+	switch sh {
+	case "":
+		sh = ShellBash
+	case ShellBash, ShellPowerShell, ShellCmd:
+	default:
+		return nil, fmt.Errorf("%w %q", ErrUnknownShell, a.Shell)
+	}
+	var out []Decision
+	for _, f := range cmdguard.Check(&g.policy, a.Command, string(sh)) {
+		out = append(out, Decision{Level: Hard, Rule: f.Rule, Reason: f.Reason, Match: f.Match})
+	}
+	return out, nil
+}

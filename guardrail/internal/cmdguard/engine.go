@@ -1,0 +1,294 @@
+package cmdguard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+// The rule IDs.
+const (
+	RuleRecursiveDelete = "fs.recursive-delete"
+	RuleProtected       = "fs.protected"
+	RuleForcePush       = "git.force-push"
+	RuleDiscard         = "git.discard"
+	RuleSQLDrop         = "sql.drop"
+	RuleInstall         = "pkg.install"
+	RuleUnresolved      = "shell.unresolved"
+	RuleParse           = "shell.parse"
+	RuleDepth           = "shell.depth"
+)
+
+// The shells, as guardrail.Shell spells them.
+const (
+	Bash       = "bash"
+	PowerShell = "powershell"
+	Cmd        = "cmd"
+)
+
+// DefaultMaxDepth is the payload nesting limit when Policy.MaxDepth is zero.
+const DefaultMaxDepth = 8
+
+// Policy is what the engine enforces beyond its fixed rules.
+type Policy struct {
+	// Protected reports whether name (relative to root, or absolute under
+	// it) is protected, and by which entry; with glob, whether the glob
+	// pattern name may match a protected path.
+	Protected func(name, root string, glob bool) (entry string, ok bool)
+	// Allowed reports whether the plan allows installing pkg of ecosystem.
+	Allowed func(ecosystem, pkg string) bool
+	// Root is the working tree's root, absolute and slash-separated; the
+	// command runs there. Empty means unknown.
+	Root string
+	// MaxDepth bounds nested payloads. Zero means DefaultMaxDepth.
+	MaxDepth int
+}
+
+// Finding is one violated rule.
+type Finding struct {
+	Rule   string
+	Reason string
+	// Match is the offending part of the input: the command as written.
+	Match string
+}
+
+// Check judges the command line src, written for shell sh, and returns every
+// finding in source order, or none.
+func Check(p *Policy, src, sh string) []Finding {
+	e := &evaluator{p: p, root: p.Root}
+	switch {
+	case e.root == "":
+		e.root = virtualRoot
+	case len(e.root) > 1:
+		e.root = strings.TrimSuffix(e.root, "/")
+	}
+	e.maxDepth = p.MaxDepth
+	if e.maxDepth <= 0 {
+		e.maxDepth = DefaultMaxDepth
+	}
+	e.script(src, sh, 0)
+	return e.found
+}
+
+// virtualRoot stands for an unknown working tree root, so relative paths can
+// be joined and matched the same way.
+const virtualRoot = "/\x00root"
+
+type evaluator struct {
+	p        *Policy
+	root     string
+	maxDepth int
+	found    []Finding
+	dir      string // the directory cd moved to, absolute; "" is the root
+}
+
+func (e *evaluator) add(rule, match, format string, args ...any) {
+	e.found = append(e.found, Finding{Rule: rule, Reason: fmt.Sprintf(format, args...), Match: match})
+}
+
+// script parses and judges src as a script of shell sh, nested depth
+// payloads deep.
+func (e *evaluator) script(src, sh string, depth int) {
+	if depth > e.maxDepth {
+		e.add(RuleDepth, src, "commands nested more than %d levels deep cannot be judged", e.maxDepth)
+		return
+	}
+	var s *shell.Script
+	var err error
+	switch sh {
+	case PowerShell:
+		s, err = shell.ParsePowerShell(src)
+	case Cmd:
+		s, err = shell.ParseCmd(src)
+	default:
+		s, err = shell.ParseBash(src)
+	}
+	if err != nil {
+		e.add(RuleParse, src, "the command does not parse as %s (%v), so it cannot be judged", shellName(sh), err)
+		return
+	}
+	savedDir := e.dir
+	defer func() { e.dir = savedDir }()
+	for _, c := range s.Cmds {
+		e.cmd(c, sh, depth)
+	}
+}
+
+func shellName(sh string) string {
+	if sh == "" {
+		return Bash
+	}
+	return sh
+}
+
+// cmd judges one simple command.
+func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
+	for _, r := range c.Redirs {
+		if r.Writes() {
+			e.write(r.Target, c.Source, "redirects output into")
+		}
+	}
+	if c.Expr {
+		e.expr(c)
+		return
+	}
+	e.argv(c, c.Args, c.Stdin, sh, depth)
+}
+
+// call is a command being judged: its canonical name and arguments, after
+// any wrappers.
+type call struct {
+	c     *shell.Cmd
+	name  string
+	args  []shell.Word
+	stdin shell.Input
+	sh    string
+	depth int
+}
+
+func (k *call) match() string { return k.c.Source }
+
+// matchInput is match with what pipes into the command in front of it.
+func (k *call) matchInput() string {
+	if k.stdin.Kind == shell.Pipe && k.stdin.From != nil {
+		return k.stdin.From.Source + " | " + k.c.Source
+	}
+	return k.c.Source
+}
+
+// argv judges args as a command run from c with the given standard input.
+func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh string, depth int) {
+	if len(args) == 0 {
+		return
+	}
+	if args[0].Dynamic() {
+		e.dynamicName(c, args, stdin, sh, depth)
+		return
+	}
+	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
+	if inner, ok := e.unwrap(k); ok {
+		e.argv(c, inner, stdin, sh, depth)
+		return
+	}
+	e.rules(k)
+}
+
+// rules applies the rule of the command's name.
+func (e *evaluator) rules(k *call) {
+	if h := handlers[k.name]; h != nil {
+		h(e, k)
+	}
+}
+
+// handlers maps canonical command names to their rules. It is filled by
+// init functions in the rule files.
+var handlers = map[string]func(*evaluator, *call){}
+
+func handle(f func(*evaluator, *call), names ...string) {
+	for _, n := range names {
+		handlers[n] = f
+	}
+}
+
+// dynamicName judges a command whose name is built at run time: it fails
+// closed when the arguments would be dangerous for a destructive command.
+func (e *evaluator) dynamicName(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh string, depth int) {
+	// An unquoted expansion may split the name itself into words
+	// (rm${IFS}-rf${IFS}/): judge its literal parts as a command line too.
+	if fields := splitAtDynamic(args[0]); len(fields) > 1 {
+		probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir}
+		probe.argv(c, append(fields, args[1:]...), stdin, sh, depth)
+		for _, f := range probe.found {
+			e.add(RuleUnresolved, c.Source, "the command %q is split at run time into a command that trips %s", args[0].Text, f.Rule)
+			return
+		}
+	}
+	for _, cand := range candidates[sh] {
+		probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir}
+		words := append([]shell.Word{shell.Lit(cand)}, args[1:]...)
+		probe.argv(c, words, stdin, sh, depth)
+		for _, f := range probe.found {
+			if f.Rule == RuleParse || f.Rule == RuleDepth {
+				continue
+			}
+			e.add(RuleUnresolved, c.Source,
+				"the command name %q is built at run time and its arguments would be dangerous for %s (%s)",
+				args[0].Text, cand, f.Rule)
+			return
+		}
+	}
+}
+
+// candidates are the destructive commands a run-time name is tried as.
+var candidates = map[string][]string{
+	Bash:       {"rm", "git", "psql", "sh", "rsync"},
+	"":         {"rm", "git", "psql", "sh", "rsync"},
+	PowerShell: {"remove-item", "git", "psql", "invoke-expression"},
+	Cmd:        {"rd", "del", "git", "psql"},
+}
+
+// canonical returns the name a command is judged by: lowercase, without
+// directory or Windows executable extension, PowerShell aliases resolved.
+func canonical(sh, name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 && i < len(name)-1 {
+		name = name[i+1:]
+	}
+	name = strings.ToLower(name)
+	for _, ext := range []string{".exe", ".com", ".bat", ".cmd"} {
+		if n, ok := strings.CutSuffix(name, ext); ok && n != "" {
+			name = n
+			break
+		}
+	}
+	switch sh {
+	case PowerShell:
+		if a, ok := psAliases[name]; ok {
+			return a
+		}
+	case Cmd:
+		if a, ok := cmdNames[name]; ok {
+			return a
+		}
+	}
+	return name
+}
+
+// psAliases maps PowerShell's built-in aliases to their cmdlets.
+var psAliases = map[string]string{
+	"rm": "remove-item", "ri": "remove-item", "del": "remove-item", "rd": "remove-item",
+	"erase": "remove-item", "rmdir": "remove-item",
+	"mv": "move-item", "mi": "move-item", "move": "move-item",
+	"cp": "copy-item", "cpi": "copy-item", "copy": "copy-item",
+	"ren": "rename-item", "rni": "rename-item",
+	"sc": "set-content", "ac": "add-content", "clc": "clear-content",
+	"iex": "invoke-expression", "icm": "invoke-command",
+	"iwr": "invoke-webrequest", "curl": "invoke-webrequest", "wget": "invoke-webrequest",
+	"irm": "invoke-restmethod",
+	"cd":  "set-location", "sl": "set-location", "chdir": "set-location",
+	"gci": "get-childitem", "ls": "get-childitem", "dir": "get-childitem",
+	"start": "start-process", "saps": "start-process",
+	"ni": "new-item", "cat": "get-content", "gc": "get-content", "type": "get-content",
+	"echo": "write-output", "write": "write-output", "tee": "tee-object",
+	"%": "foreach-object", "foreach": "foreach-object",
+}
+
+// cmdNames maps cmd built-in spellings to one name.
+var cmdNames = map[string]string{
+	"erase": "del", "rmdir": "rd", "rename": "ren", "chdir": "cd",
+}
+
+// splitAtDynamic returns the literal parts of w as words, split at its
+// dynamic parts and blanks.
+func splitAtDynamic(w shell.Word) []shell.Word {
+	var out []shell.Word
+	for _, s := range w.Segs {
+		if s.Dynamic {
+			continue
+		}
+		for _, f := range strings.Fields(s.Text) {
+			out = append(out, shell.Lit(f))
+		}
+	}
+	return out
+}

@@ -1,0 +1,339 @@
+package cmdguard
+
+import (
+	"path"
+	"strings"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+func init() {
+	handle(rmCommand, "rm")
+	handle(deleteOperands, "unlink", "shred", "srm", "rmdir")
+	handle(mvCommand, "mv")
+	handle(lastOperandWritten, "cp", "ln", "install")
+	handle(truncateCommand, "truncate")
+	handle(ddCommand, "dd")
+	handle(teeCommand, "tee")
+	handle(sedCommand, "sed")
+	handle(findCommand, "find")
+	handle(rsyncCommand, "rsync")
+	handle(downloadOutput, "curl", "wget", "invoke-webrequest", "invoke-restmethod")
+	handle(cdCommand, "cd", "pushd", "set-location")
+}
+
+// write judges a command that deletes, moves, truncates or overwrites the
+// path w: it must not be protected.
+func (e *evaluator) write(w shell.Word, match, verb string) {
+	if entry, ok := e.protected(w); ok {
+		e.add(RuleProtected, match, "the command %s %q, which is protected (%s)", verb, w.Text, entry)
+	}
+}
+
+// protected reports whether the path w names, or may name, a protected
+// path. A dynamic path is judged by its literal tail ("$ROOT/.harnish/x" is
+// ".harnish/x"); a path relative to a directory the command changed to is
+// judged both from there and from the root, since a subshell may have undone
+// the change.
+func (e *evaluator) protected(w shell.Word) (string, bool) {
+	if e.p.Protected == nil || w.Text == "" {
+		return "", false
+	}
+	glob := w.Glob
+	name := w.Text
+	if w.Dynamic() {
+		tail := strings.TrimLeft(strings.ReplaceAll(w.Tail(), `\`, "/"), "/")
+		if tail == "" || path.Clean(tail) == "." {
+			return "", false
+		}
+		name = tail
+	}
+	name = strings.ReplaceAll(name, `\`, "/")
+	if isAbs(name) {
+		if entry, ok := e.p.Protected(name, e.root, glob); ok {
+			return entry, true
+		}
+		if e.root == virtualRoot {
+			// The root is not known: any suffix might be relative to it.
+			for i := 1; i < len(name); i++ {
+				if name[i] == '/' && i+1 < len(name) {
+					if entry, ok := e.p.Protected(name[i+1:], "", glob); ok && strings.Trim(name[i+1:], "/.") != "" {
+						return entry, true
+					}
+				}
+			}
+		}
+		return "", false
+	}
+	for _, dir := range []string{e.dir, ""} {
+		base := e.root
+		if dir != "" {
+			base = dir
+		}
+		if entry, ok := e.p.Protected(path.Join(base, name), e.root, glob); ok {
+			return entry, true
+		}
+		if e.dir == "" {
+			break
+		}
+	}
+	return "", false
+}
+
+func isAbs(p string) bool {
+	return strings.HasPrefix(p, "/") || len(p) >= 3 && p[1] == ':' && p[2] == '/' &&
+		(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
+}
+
+// operands splits GNU-style arguments into option words and operands. valued
+// lists the short options taking a value, long the long ones.
+func operands(a []shell.Word, valued, long string) (opts []string, ops []shell.Word, values map[string]shell.Word) {
+	values = map[string]shell.Word{}
+	longs := strings.Fields(long)
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		switch {
+		case t == "--":
+			return opts, append(ops, a[i+1:]...), values
+		case strings.HasPrefix(t, "--") && !a[i].Dynamic():
+			name, v, hasValue := strings.Cut(t[2:], "=")
+			opts = append(opts, "--"+name)
+			if hasValue {
+				values["--"+name] = shell.Lit(v)
+			} else if contains(longs, name) && i+1 < len(a) {
+				i++
+				values["--"+name] = a[i]
+			}
+		case len(t) > 1 && t[0] == '-' && !a[i].Dynamic():
+			opts = append(opts, t)
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte(valued, t[j]) >= 0 {
+					if j < len(t)-1 {
+						values["-"+t[j:j+1]] = shell.Lit(t[j+1:])
+					} else if i+1 < len(a) {
+						i++
+						values["-"+t[j:j+1]] = a[i]
+					}
+					break
+				}
+			}
+		default:
+			ops = append(ops, a[i])
+		}
+	}
+	return opts, ops, values
+}
+
+// hasShort reports whether opts has a short cluster with one of letters, or
+// one of the long options.
+func hasShort(opts []string, letters string, long ...string) bool {
+	for _, o := range opts {
+		if strings.HasPrefix(o, "--") {
+			if contains(long, o) {
+				return true
+			}
+			continue
+		}
+		if strings.ContainsAny(o[1:], letters) {
+			return true
+		}
+	}
+	return false
+}
+
+func rmCommand(e *evaluator, k *call) {
+	opts, ops, _ := operands(k.args, "", "")
+	if hasShort(opts, "rR", "--recursive") {
+		e.add(RuleRecursiveDelete, k.match(), "recursive deletion (rm %s) can destroy the working tree", strings.Join(opts, " "))
+	}
+	for _, w := range ops {
+		e.write(w, k.match(), "deletes")
+	}
+}
+
+func deleteOperands(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "ns", "iterations size")
+	for _, w := range ops {
+		e.write(w, k.match(), "deletes")
+	}
+}
+
+func mvCommand(e *evaluator, k *call) {
+	_, ops, v := operands(k.args, "tS", "target-directory suffix")
+	for _, w := range ops {
+		e.write(w, k.match(), "moves")
+	}
+	if t, ok := v["-t"]; ok {
+		e.write(t, k.match(), "moves into")
+	}
+	if t, ok := v["--target-directory"]; ok {
+		e.write(t, k.match(), "moves into")
+	}
+}
+
+// lastOperandWritten handles cp, ln and install: the last operand (or the
+// target directory) is written; the others are only read.
+func lastOperandWritten(e *evaluator, k *call) {
+	_, ops, v := operands(k.args, "tSmogb", "target-directory suffix mode owner group backup")
+	for _, key := range []string{"-t", "--target-directory"} {
+		if t, ok := v[key]; ok {
+			e.write(t, k.match(), "writes into")
+			return
+		}
+	}
+	if len(ops) > 1 {
+		e.write(ops[len(ops)-1], k.match(), "overwrites")
+	}
+}
+
+func truncateCommand(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "sr", "size reference")
+	for _, w := range ops {
+		e.write(w, k.match(), "truncates")
+	}
+}
+
+func ddCommand(e *evaluator, k *call) {
+	for _, w := range k.args {
+		if v, ok := strings.CutPrefix(w.Text, "of="); ok {
+			w.Text = v
+			w.Segs = nil
+			if w.Dynamic() {
+				w = dynamicWord(v)
+			}
+			e.write(w, k.match(), "overwrites")
+		}
+	}
+}
+
+func teeCommand(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "", "")
+	for _, w := range ops {
+		e.write(w, k.match(), "overwrites")
+	}
+}
+
+func sedCommand(e *evaluator, k *call) {
+	opts, ops, v := operands(k.args, "efl", "expression file line-length")
+	inPlace := false
+	for _, o := range opts {
+		if o == "--in-place" || !strings.HasPrefix(o, "--") && strings.Contains(o, "i") {
+			inPlace = true
+		}
+	}
+	if !inPlace {
+		return
+	}
+	_, e1 := v["-e"]
+	_, e2 := v["--expression"]
+	_, f1 := v["-f"]
+	if !e1 && !e2 && !f1 && len(ops) > 0 {
+		ops = ops[1:] // the script
+	}
+	for _, w := range ops {
+		e.write(w, k.match(), "edits in place")
+	}
+}
+
+// findCommand handles find: -delete deletes recursively, and -exec,
+// -execdir, -ok and -okdir run a command judged on its own, with {} standing
+// for the found paths.
+func findCommand(e *evaluator, k *call) {
+	a := k.args
+	var starts []shell.Word
+	i := 0
+	for ; i < len(a); i++ {
+		t := a[i].Text
+		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-D") || strings.HasPrefix(t, "-O") {
+			continue
+		}
+		if strings.HasPrefix(t, "-") || t == "(" || t == "!" {
+			break
+		}
+		starts = append(starts, a[i])
+	}
+	found := dynamicWord("{}")
+	for _, s := range starts {
+		if entry, ok := e.protected(s); ok && strings.Trim(s.Text, "./") != "" {
+			_ = entry
+			found = s
+		}
+	}
+	for ; i < len(a); i++ {
+		switch a[i].Text {
+		case "-delete":
+			e.add(RuleRecursiveDelete, k.match(), "find -delete deletes recursively")
+		case "-exec", "-execdir", "-ok", "-okdir":
+			var inner []shell.Word
+			for i++; i < len(a) && a[i].Text != ";" && a[i].Text != "+"; i++ {
+				w := a[i]
+				if strings.Contains(w.Text, "{}") {
+					w = found
+				}
+				inner = append(inner, w)
+			}
+			e.argv(k.c, inner, shell.Input{}, k.sh, k.depth)
+		}
+	}
+}
+
+func rsyncCommand(e *evaluator, k *call) {
+	opts, ops, _ := operands(k.args, "efT", "rsh filter temp-dir exclude include")
+	for _, o := range opts {
+		if strings.HasPrefix(o, "--delete") || o == "--remove-source-files" {
+			e.add(RuleRecursiveDelete, k.match(), "rsync %s deletes recursively", o)
+			break
+		}
+	}
+	if len(ops) > 1 {
+		e.write(ops[len(ops)-1], k.match(), "overwrites")
+	}
+}
+
+// downloadOutput judges where curl, wget and Invoke-WebRequest write.
+func downloadOutput(e *evaluator, k *call) {
+	for i, w := range k.args {
+		t := w.Text
+		var out bool
+		switch k.name {
+		case "curl":
+			out = t == "-o" || t == "--output"
+		case "wget":
+			out = t == "-O" || t == "--output-document"
+		default:
+			out = len(t) > 2 && strings.HasPrefix("-outfile", strings.ToLower(t))
+		}
+		if out && i+1 < len(k.args) {
+			e.write(k.args[i+1], k.match(), "downloads over")
+		}
+	}
+}
+
+// cdCommand follows a static cd, so later relative paths resolve from there.
+func cdCommand(e *evaluator, k *call) {
+	var target *shell.Word
+	if k.name == "set-location" {
+		target = psArgs(k.args, psSetLocation).get("path")
+	} else {
+		_, ops, _ := operands(k.args, "", "")
+		for i := range ops {
+			if !strings.EqualFold(ops[i].Text, "/d") {
+				target = &ops[i]
+				break
+			}
+		}
+	}
+	if target == nil || target.Dynamic() || target.Text == "-" {
+		return
+	}
+	t := strings.ReplaceAll(target.Text, `\`, "/")
+	base := e.root
+	if e.dir != "" {
+		base = e.dir
+	}
+	if isAbs(t) {
+		e.dir = path.Clean(t)
+	} else {
+		e.dir = path.Join(base, t)
+	}
+}

@@ -1,0 +1,153 @@
+package cmdguard
+
+import (
+	"strings"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+func init() {
+	handle(gitCommand, "git")
+}
+
+// gitCommand handles git: global options (with -c alias.NAME=... defining
+// aliases, whose "!" form is a shell payload), then the subcommand.
+func gitCommand(e *evaluator, k *call) {
+	a := k.args
+	i := 0
+	for ; i < len(a); i++ {
+		t := a[i].Text
+		switch {
+		case t == "-c" && i+1 < len(a):
+			i++
+			e.gitConfig(k, a[i])
+		case strings.HasPrefix(t, "-c") && len(t) > 2:
+			e.gitConfig(k, shell.Lit(t[2:]))
+		case t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" ||
+			t == "--exec-path" || t == "--config-env" || t == "--super-prefix":
+			i++
+		case strings.HasPrefix(t, "-"):
+		default:
+			e.gitSub(k, strings.ToLower(t), a[i+1:])
+			return
+		}
+	}
+}
+
+// gitConfig judges a -c key=value: aliases run what they say.
+func (e *evaluator) gitConfig(k *call, kv shell.Word) {
+	key, value, _ := strings.Cut(kv.Text, "=")
+	if !strings.HasPrefix(strings.ToLower(key), "alias.") {
+		return
+	}
+	if sh, ok := strings.CutPrefix(value, "!"); ok {
+		e.payload(k, shell.Lit(sh), Bash)
+		return
+	}
+	e.payload(k, shell.Lit("git "+value), Bash)
+}
+
+func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
+	opts, ops, _ := operands(a, "oCsS", "repo receive-pack exec push-option")
+	switch sub {
+	case "push":
+		for _, o := range opts {
+			switch {
+			case o == "--force" || o == "--force-with-lease" || o == "--force-if-includes" || o == "--mirror" ||
+				strings.HasPrefix(o, "--force-with-lease") || strings.HasPrefix(o, "--force-if-includes"):
+				e.add(RuleForcePush, k.match(), "git push %s rewrites shared history", o)
+				return
+			case !strings.HasPrefix(o, "--") && strings.Contains(o[1:], "f"):
+				e.add(RuleForcePush, k.match(), "git push %s rewrites shared history", o)
+				return
+			}
+		}
+		for _, w := range ops {
+			if strings.HasPrefix(w.Text, "+") {
+				e.add(RuleForcePush, k.match(), "the refspec %q force-pushes and rewrites shared history", w.Text)
+				return
+			}
+		}
+	case "reset":
+		if contains(opts, "--hard") {
+			e.add(RuleDiscard, k.match(), "git reset --hard discards uncommitted work")
+		}
+	case "clean":
+		force := hasShort(opts, "f", "--force")
+		dry := hasShort(opts, "n", "--dry-run")
+		if force && !dry {
+			e.add(RuleDiscard, k.match(), "git clean %s deletes untracked files", strings.Join(opts, " "))
+		}
+	case "checkout":
+		if hasShort(opts, "f", "--force") {
+			e.add(RuleDiscard, k.match(), "git checkout --force discards uncommitted work")
+			return
+		}
+		if p := wholeTree(checkoutPaths(a)); p != "" {
+			e.add(RuleDiscard, k.match(), "git checkout %s discards uncommitted work in the whole tree", p)
+		}
+	case "restore":
+		staged := hasShort(opts, "S", "--staged")
+		worktree := hasShort(opts, "W", "--worktree")
+		if staged && !worktree {
+			return
+		}
+		if p := wholeTree(ops); p != "" {
+			e.add(RuleDiscard, k.match(), "git restore %s discards uncommitted work in the whole tree", p)
+		}
+	case "switch":
+		if contains(opts, "--discard-changes") || hasShort(opts, "f", "--force") {
+			e.add(RuleDiscard, k.match(), "git switch --discard-changes discards uncommitted work")
+		}
+	case "stash":
+		if len(ops) > 0 && (ops[0].Text == "clear") {
+			e.add(RuleDiscard, k.match(), "git stash clear discards every stash")
+		}
+	case "rm":
+		if hasShort(opts, "r") {
+			e.add(RuleRecursiveDelete, k.match(), "git rm -r deletes recursively")
+		}
+		for _, w := range ops {
+			e.write(w, k.match(), "deletes")
+		}
+	case "mv":
+		for _, w := range ops {
+			e.write(w, k.match(), "moves")
+		}
+	}
+}
+
+// checkoutPaths returns the pathspecs of git checkout: what follows "--",
+// or a lone "." given without it.
+func checkoutPaths(a []shell.Word) []shell.Word {
+	for i, w := range a {
+		if w.Text == "--" {
+			return a[i+1:]
+		}
+	}
+	var out []shell.Word
+	for _, w := range a {
+		if isWholeTree(w.Text) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// wholeTree returns the first pathspec that covers the whole tree.
+func wholeTree(ps []shell.Word) string {
+	for _, w := range ps {
+		if isWholeTree(w.Text) {
+			return w.Text
+		}
+	}
+	return ""
+}
+
+func isWholeTree(p string) bool {
+	switch p {
+	case ".", "./", ":/", ":(top)", "*", ":/*", "..", "../":
+		return true
+	}
+	return false
+}

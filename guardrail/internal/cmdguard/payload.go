@@ -1,0 +1,318 @@
+package cmdguard
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+func init() {
+	handle(posixShell, "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish")
+	handle(evalBuiltin, "eval")
+	handle(sourceBuiltin, "source", ".")
+	handle(suCommand, "su")
+	handle(pwshCommand, "pwsh", "powershell", "pwsh-preview")
+	handle(cmdCommand, "cmd")
+	handle(invokeExpression, "invoke-expression")
+}
+
+// payload judges w as a script of shell sh, one level deeper than k. A
+// payload that is wholly dynamic fails closed; one built from a download is
+// an install.
+func (e *evaluator) payload(k *call, w shell.Word, sh string) {
+	if d := download(w.Subst); d != nil {
+		e.add(RuleInstall, k.match(), "running a downloaded script (%s) installs code nobody reviewed", d.Source)
+		return
+	}
+	if t := strings.ToLower(w.Text); strings.Contains(t, ".downloadstring(") || strings.Contains(t, ".downloaddata(") {
+		e.add(RuleInstall, k.match(), "running a downloaded script installs code nobody reviewed")
+		return
+	}
+	if w.Dynamic() && strings.TrimSpace(w.Static()) == "" {
+		e.add(RuleUnresolved, k.match(), "the script %q is only known at run time, so it cannot be judged", w.Text)
+		return
+	}
+	e.script(w.Text, sh, k.depth+1)
+}
+
+// stdinScript judges what a shell reading its standard input runs.
+func (e *evaluator) stdinScript(k *call, sh string) {
+	text, state, from := stdinText(k.stdin, 0)
+	if from == nil {
+		from = &shell.Cmd{Source: "an unknown command"}
+	}
+	switch state {
+	case inputKnown:
+		e.payload(k, text, sh)
+	case inputDownload:
+		e.add(RuleInstall, k.matchInput(), "piping a downloaded script (%s) into a shell installs code nobody reviewed", from.Source)
+	case inputUnknown:
+		e.add(RuleUnresolved, k.matchInput(), "text piped into a shell from %q cannot be judged", from.Source)
+	}
+}
+
+// posixShell handles sh, bash, zsh and the like: -c runs its argument, a
+// script operand runs a file, and otherwise the shell reads standard input.
+func posixShell(e *evaluator, k *call) {
+	a := k.args
+	cflag := false
+	i := 0
+loop:
+	for ; i < len(a); i++ {
+		t := a[i].Text
+		switch {
+		case t == "--" || t == "-":
+			i++
+			break loop
+		case t == "--rcfile" || t == "--init-file":
+			i++
+		case strings.HasPrefix(t, "--"):
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
+			for _, c := range t[1:] {
+				switch c {
+				case 'c':
+					cflag = true
+				case 'o', 'O':
+					i++
+				}
+			}
+		default:
+			break loop
+		}
+	}
+	switch {
+	case cflag && i < len(a):
+		e.payload(k, a[i], Bash)
+	case cflag:
+	case i < len(a):
+		// A script file: judged by its name only, unless it is downloaded.
+		if d := download(a[i].Subst); d != nil {
+			e.add(RuleInstall, k.match(), "running a downloaded script (%s) installs code nobody reviewed", d.Source)
+		}
+	default:
+		e.stdinScript(k, Bash)
+	}
+}
+
+func evalBuiltin(e *evaluator, k *call) {
+	if len(k.args) > 0 {
+		e.payload(k, joinPlain(k.args), Bash)
+	}
+}
+
+// joinPlain joins words with blanks as eval does: no quoting.
+func joinPlain(ws []shell.Word) shell.Word {
+	var out shell.Word
+	for i, w := range ws {
+		if i > 0 {
+			out.Text += " "
+			out.Segs = append(out.Segs, shell.Seg{Text: " "})
+		}
+		out.Text += w.Text
+		out.Segs = append(out.Segs, shell.Seg{Text: w.Text, Dynamic: w.Dynamic()})
+		out.Subst = append(out.Subst, w.Subst...)
+	}
+	return out
+}
+
+func sourceBuiltin(e *evaluator, k *call) {
+	if len(k.args) > 0 {
+		if d := download(k.args[0].Subst); d != nil {
+			e.add(RuleInstall, k.match(), "sourcing a downloaded script (%s) installs code nobody reviewed", d.Source)
+		}
+	}
+}
+
+func suCommand(e *evaluator, k *call) {
+	for i, w := range k.args {
+		if (w.Text == "-c" || w.Text == "--command") && i+1 < len(k.args) {
+			e.payload(k, k.args[i+1], Bash)
+			return
+		}
+		if v, ok := strings.CutPrefix(w.Text, "--command="); ok {
+			e.payload(k, shell.Lit(v), Bash)
+			return
+		}
+	}
+}
+
+// pwshCommand handles pwsh and powershell: -Command (the rest of the line, or
+// standard input for "-"), -EncodedCommand (base64 of UTF-16LE), -File.
+// Windows PowerShell takes a bare argument as -Command, pwsh as -File.
+func pwshCommand(e *evaluator, k *call) {
+	a := k.args
+	valued := []string{"executionpolicy", "windowstyle", "inputformat", "outputformat",
+		"workingdirectory", "configurationname", "custompipename", "settingsfile", "version", "psconsolefile", "wd", "ep"}
+	for i := 0; i < len(a); i++ {
+		t := strings.ToLower(a[i].Text)
+		if !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "/") {
+			if k.name == "powershell" {
+				e.payload(k, joinWords(a[i:]), PowerShell)
+			}
+			return // pwsh: a script file
+		}
+		name := strings.TrimLeft(t, "-/")
+		switch {
+		case name == "":
+		case strings.HasPrefix("command", name) || name == "c":
+			if i+1 >= len(a) || a[i+1].Text == "-" {
+				e.stdinScript(k, PowerShell)
+				return
+			}
+			e.payload(k, joinWords(a[i+1:]), PowerShell)
+			return
+		case name == "e" || name == "ec" || name == "enc" || strings.HasPrefix("encodedcommand", name) && len(name) > 1:
+			if i+1 < len(a) {
+				if text, ok := decodeUTF16Base64(a[i+1].Text); ok {
+					e.payload(k, shell.Lit(text), PowerShell)
+				} else {
+					e.add(RuleUnresolved, k.match(), "the encoded command %q does not decode, so it cannot be judged", a[i+1].Text)
+				}
+			}
+			return
+		case name == "f" || strings.HasPrefix("file", name):
+			return
+		case contains(valued, name):
+			i++
+		}
+	}
+	if len(a) == 0 || k.stdin.Kind != shell.Inherited {
+		e.stdinScript(k, PowerShell)
+	}
+}
+
+func decodeUTF16Base64(s string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b)%2 != 0 {
+		return "", false
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	return string(utf16.Decode(u)), true
+}
+
+// cmdCommand handles cmd.exe: /c, /k and /r run the rest of the line;
+// without them cmd reads standard input.
+func cmdCommand(e *evaluator, k *call) {
+	a := k.args
+	for i := 0; i < len(a); i++ {
+		t := strings.ToLower(a[i].Text)
+		if !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "-") {
+			break
+		}
+		for _, opt := range strings.Split(strings.TrimLeft(t, "/-"), "/") {
+			switch {
+			case opt == "c" || opt == "k" || opt == "r":
+				if i+1 < len(a) {
+					e.payload(k, joinWords(a[i+1:]), Cmd)
+				}
+				return
+			case strings.HasPrefix(opt, "c") && len(opt) > 1 && a[i].Quoted:
+				// /c"command" glued to its option.
+				e.payload(k, joinWords(append([]shell.Word{shell.Lit(a[i].Text[2:])}, a[i+1:]...)), Cmd)
+				return
+			}
+		}
+	}
+	e.stdinScript(k, Cmd)
+}
+
+func invokeExpression(e *evaluator, k *call) {
+	ps := psArgs(k.args, psInvokeExpression)
+	if w := ps.get("command"); w != nil {
+		e.payload(k, *w, PowerShell)
+		return
+	}
+	e.stdinScript(k, PowerShell)
+}
+
+// inputState says how much is known about a command's standard input.
+type inputState int
+
+const (
+	inputNone     inputState = iota // nothing piped: the terminal, or a file
+	inputKnown                      // text known statically
+	inputDownload                   // the output of a download
+	inputUnknown                    // another program's output
+)
+
+// stdinText returns the text that reaches standard input when it is known:
+// a here-document, a here-string, or echo/printf/cat passing one on.
+func stdinText(in shell.Input, depth int) (shell.Word, inputState, *shell.Cmd) {
+	switch in.Kind {
+	case shell.Text:
+		return in.Text, inputKnown, nil
+	case shell.Pipe:
+	default:
+		return shell.Word{}, inputNone, nil
+	}
+	from := in.From
+	if from == nil || len(from.Args) == 0 || depth > 8 {
+		return shell.Word{}, inputUnknown, from
+	}
+	if from.Expr {
+		w := joinPlain(from.Args)
+		if w.Dynamic() && strings.TrimSpace(w.Static()) == "" {
+			return w, inputUnknown, from
+		}
+		return w, inputKnown, from
+	}
+	if from.Args[0].Dynamic() {
+		return shell.Word{}, inputUnknown, from
+	}
+	name := canonical("", from.Args[0].Text)
+	args := from.Args[1:]
+	switch name {
+	case "echo", "write-output", "write-host", "printf":
+		for len(args) > 0 && name == "echo" && len(args[0].Text) > 1 && strings.Trim(args[0].Text, "-neE") == "" {
+			args = args[1:]
+		}
+		w := joinPlain(args)
+		if name == "printf" || name == "echo" && strings.Contains(w.Text, `\n`) {
+			w.Text = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(w.Text)
+		}
+		if w.Dynamic() && strings.TrimSpace(w.Static()) == "" {
+			return w, inputUnknown, from
+		}
+		return w, inputKnown, from
+	case "cat", "type", "get-content", "gc", "tee", "tee-object":
+		if len(args) == 0 || name == "tee" || name == "tee-object" {
+			return stdinText(from.Stdin, depth+1)
+		}
+	}
+	if isDownload(from) {
+		return shell.Word{}, inputDownload, from
+	}
+	return shell.Word{}, inputUnknown, from
+}
+
+// download returns the first command of cmds that downloads, or nil.
+func download(cmds []*shell.Cmd) *shell.Cmd {
+	for _, c := range cmds {
+		if isDownload(c) {
+			return c
+		}
+	}
+	return nil
+}
+
+// isDownload reports whether c fetches something from the network to its
+// output.
+func isDownload(c *shell.Cmd) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	if c.Expr {
+		t := strings.ToLower(c.Source)
+		return strings.Contains(t, "downloadstring") || strings.Contains(t, "downloaddata")
+	}
+	switch canonical(PowerShell, c.Args[0].Text) {
+	case "invoke-webrequest", "invoke-restmethod", "fetch", "aria2c", "http", "https", "xh":
+		return true
+	}
+	return strings.Contains(strings.ToLower(c.Source), "downloadstring")
+}

@@ -1,0 +1,198 @@
+package cmdguard
+
+import (
+	"strings"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+func init() {
+	handle(removeItem, "remove-item")
+	handle(moveItem, "move-item", "rename-item")
+	handle(psWriter, "copy-item", "set-content", "add-content", "clear-content", "out-file", "tee-object", "new-item")
+	handle(delCommand, "del", "rd")
+	handle(cmdMove, "move", "ren")
+	handle(cmdCopy, "copy", "xcopy", "robocopy")
+	handle(cmdFor, "for")
+	handle(cmdIf, "if")
+}
+
+// psPaths returns the paths of the named parameters, split on commas.
+func psPaths(b *psBound, names ...string) []shell.Word {
+	var out []shell.Word
+	for _, n := range names {
+		for _, w := range b.named[n] {
+			out = append(out, splitList(w)...)
+		}
+	}
+	return out
+}
+
+func removeItem(e *evaluator, k *call) {
+	b := psArgs(k.args, psRemoveItem)
+	if b.switches["whatif"] {
+		return
+	}
+	if b.switches["recurse"] {
+		e.add(RuleRecursiveDelete, k.match(), "Remove-Item -Recurse deletes recursively")
+	} else if from := k.stdin.From; k.stdin.Kind == shell.Pipe && from != nil && len(from.Args) > 0 && !from.Args[0].Dynamic() &&
+		canonical(PowerShell, from.Args[0].Text) == "get-childitem" && psArgs(from.Args[1:], psGetChildItem).switches["recurse"] {
+		e.add(RuleRecursiveDelete, k.match(), "Get-ChildItem -Recurse piped into Remove-Item deletes recursively")
+	}
+	for _, w := range psPaths(b, "path", "literalpath") {
+		e.write(w, k.match(), "deletes")
+	}
+}
+
+func moveItem(e *evaluator, k *call) {
+	c := psMoveItem
+	if k.name == "rename-item" {
+		c = psRenameItem
+	}
+	b := psArgs(k.args, c)
+	if b.switches["whatif"] {
+		return
+	}
+	for _, w := range psPaths(b, "path", "literalpath", "destination") {
+		e.write(w, k.match(), "moves")
+	}
+}
+
+// psWriter handles the cmdlets that write a file named by a parameter.
+func psWriter(e *evaluator, k *call) {
+	var c psCmdlet
+	var params []string
+	switch k.name {
+	case "copy-item":
+		c, params = psCopyItem, []string{"destination"}
+	case "out-file":
+		c, params = psOutFile, []string{"filepath", "literalpath"}
+	case "tee-object":
+		c, params = psTeeObject, []string{"filepath", "literalpath"}
+	case "new-item":
+		c, params = psNewItem, []string{"path"}
+	case "clear-content":
+		c, params = psClearContent, []string{"path", "literalpath"}
+	default:
+		c, params = psSetContent, []string{"path", "literalpath"}
+	}
+	b := psArgs(k.args, c)
+	if b.switches["whatif"] {
+		return
+	}
+	for _, w := range psPaths(b, params...) {
+		e.write(w, k.match(), "writes")
+	}
+}
+
+// cmdOptions splits cmd.exe arguments into lowercase options ("/s/q" is two)
+// and operands.
+func cmdOptions(a []shell.Word) (opts []string, ops []shell.Word) {
+	for _, w := range a {
+		if strings.HasPrefix(w.Text, "/") && !w.Quoted && len(w.Text) > 1 {
+			for _, o := range strings.Split(strings.ToLower(w.Text[1:]), "/") {
+				opts = append(opts, o)
+			}
+			continue
+		}
+		ops = append(ops, w)
+	}
+	return opts, ops
+}
+
+func delCommand(e *evaluator, k *call) {
+	opts, ops := cmdOptions(k.args)
+	if contains(opts, "s") {
+		e.add(RuleRecursiveDelete, k.match(), "%s /s deletes recursively", k.name)
+	}
+	for _, w := range ops {
+		e.write(w, k.match(), "deletes")
+	}
+}
+
+func cmdMove(e *evaluator, k *call) {
+	_, ops := cmdOptions(k.args)
+	if k.name == "ren" && len(ops) > 1 {
+		ops = ops[:1]
+	}
+	for _, w := range ops {
+		e.write(w, k.match(), "moves")
+	}
+}
+
+func cmdCopy(e *evaluator, k *call) {
+	opts, ops := cmdOptions(k.args)
+	if k.name == "robocopy" && (contains(opts, "mir") || contains(opts, "purge")) {
+		e.add(RuleRecursiveDelete, k.match(), "robocopy /mir and /purge delete recursively")
+	}
+	if len(ops) > 1 {
+		e.write(ops[len(ops)-1], k.match(), "overwrites")
+	}
+}
+
+// cmdFor handles for ... do COMMAND; with /r the command runs in every
+// directory of a tree, so a delete in it deletes recursively.
+func cmdFor(e *evaluator, k *call) {
+	recursive := false
+	for i, w := range k.args {
+		t := strings.ToLower(w.Text)
+		if t == "/r" {
+			recursive = true
+		}
+		if t != "do" {
+			continue
+		}
+		inner := k.args[i+1:]
+		if recursive && len(inner) > 0 && !inner[0].Dynamic() {
+			switch canonical(Cmd, inner[0].Text) {
+			case "del", "rd":
+				e.add(RuleRecursiveDelete, k.match(), "for /r with %s deletes recursively", inner[0].Text)
+			}
+		}
+		e.argv(k.c, inner, k.stdin, k.sh, k.depth)
+		return
+	}
+}
+
+// cmdIf handles if [/i] [not] CONDITION COMMAND.
+func cmdIf(e *evaluator, k *call) {
+	a := k.args
+	for len(a) > 0 && (strings.EqualFold(a[0].Text, "/i") || strings.EqualFold(a[0].Text, "not")) {
+		a = a[1:]
+	}
+	if len(a) == 0 {
+		return
+	}
+	switch strings.ToLower(a[0].Text) {
+	case "exist", "defined", "errorlevel", "cmdextversion":
+		a = a[min(2, len(a)):]
+	default:
+		if len(a) > 2 && !strings.Contains(a[0].Text, "==") {
+			a = a[3:] // a EQU b
+		} else if strings.Contains(a[0].Text, "==") {
+			a = a[1:]
+		} else {
+			a = a[min(3, len(a)):]
+		}
+	}
+	e.argv(k.c, a, k.stdin, k.sh, k.depth)
+}
+
+// expr judges a PowerShell expression statement: .NET calls that delete.
+func (e *evaluator) expr(c *shell.Cmd) {
+	t := strings.ToLower(strings.ReplaceAll(c.Source, " ", ""))
+	if strings.Contains(t, "directory]::delete(") && strings.Contains(t, "$true") {
+		e.add(RuleRecursiveDelete, c.Source, "[System.IO.Directory]::Delete with recursion deletes recursively")
+	}
+	if strings.Contains(t, "]::delete(") || strings.Contains(t, "]::writealltext(") || strings.Contains(t, "]::move(") {
+		for _, w := range c.Args {
+			for _, s := range w.Subst {
+				for _, a := range s.Args {
+					if a.Quoted {
+						e.write(shell.Word{Text: strings.TrimRight(a.Text, ",")}, c.Source, "changes")
+					}
+				}
+			}
+		}
+	}
+}

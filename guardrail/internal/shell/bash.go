@@ -1,0 +1,549 @@
+package shell
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxBraceWords bounds brace expansion; a word that expands to more is kept
+// unexpanded and marked dynamic.
+const maxBraceWords = 64
+
+// ParseBash parses src as bash (a POSIX sh or zsh command line parses the
+// same for the constructs that matter here). Variables assigned earlier in
+// src with static values are substituted into later words; an unquoted
+// substitution is split into fields as bash splits it.
+func ParseBash(src string) (*Script, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, fmt.Errorf("shell: bash: %w", err)
+	}
+	p := &bashParser{src: src, vars: map[string]string{}}
+	p.stmts(f.Stmts, Input{})
+	return &p.script, nil
+}
+
+type bashParser struct {
+	src    string
+	script Script
+	vars   map[string]string // static values assigned so far
+	last   *Cmd              // the command added last
+}
+
+func (p *bashParser) text(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(p.src) || start > end {
+		return ""
+	}
+	return p.src[start:end]
+}
+
+func (p *bashParser) stmts(stmts []*syntax.Stmt, in Input) {
+	for _, s := range stmts {
+		p.stmt(s, in)
+	}
+}
+
+// stmt adds the commands of s; in is what a pipe feeds it.
+func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
+	if s == nil {
+		return
+	}
+	// A redirection of standard input replaces the pipe.
+	var redirs []Redirect
+	for _, r := range s.Redirs {
+		op := r.Op.String()
+		if r.Hdoc != nil {
+			in = Input{Kind: Text, Text: p.heredoc(r)}
+			redirs = append(redirs, Redirect{Op: op, Target: in.Text})
+			continue
+		}
+		t := p.word1(r.Word)
+		switch {
+		case r.Op == syntax.WordHdoc:
+			t.Text += "\n"
+			in = Input{Kind: Text, Text: t}
+		case r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0"):
+			in = Input{Kind: File, Text: t}
+		}
+		redirs = append(redirs, Redirect{Op: op, Target: t})
+	}
+	switch c := s.Cmd.(type) {
+	case nil:
+		// Redirections alone: "> file" truncates file.
+		if len(redirs) > 0 {
+			p.add(&Cmd{Redirs: redirs, Stdin: in, Source: p.stmtText(s)})
+		}
+	case *syntax.CallExpr:
+		p.call(c, s, redirs, in)
+	case *syntax.BinaryCmd:
+		p.stmt(c.X, in)
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			in = Input{Kind: Pipe, From: p.last}
+		}
+		p.stmt(c.Y, in)
+		p.redirsOnly(redirs, s)
+	case *syntax.Subshell:
+		saved := p.copyVars()
+		p.stmts(c.Stmts, in)
+		p.vars = saved
+		p.redirsOnly(redirs, s)
+	case *syntax.Block:
+		p.stmts(c.Stmts, in)
+		p.redirsOnly(redirs, s)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			p.stmts(ic.Cond, in)
+			p.stmts(ic.Then, in)
+		}
+		p.redirsOnly(redirs, s)
+	case *syntax.WhileClause:
+		p.stmts(c.Cond, in)
+		p.stmts(c.Do, in)
+		p.redirsOnly(redirs, s)
+	case *syntax.ForClause:
+		p.substs(c.Loop)
+		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+			delete(p.vars, wi.Name.Value)
+		}
+		p.stmts(c.Do, in)
+		p.redirsOnly(redirs, s)
+	case *syntax.CaseClause:
+		p.substs(c.Word)
+		for _, it := range c.Items {
+			p.stmts(it.Stmts, in)
+		}
+		p.redirsOnly(redirs, s)
+	case *syntax.FuncDecl:
+		// The body is judged where it is declared: calls are not followed.
+		saved := p.copyVars()
+		p.stmt(c.Body, Input{})
+		p.vars = saved
+	case *syntax.DeclClause:
+		for _, a := range c.Args {
+			p.assign(a)
+		}
+		p.redirsOnly(redirs, s)
+	case *syntax.TimeClause:
+		p.stmt(c.Stmt, in)
+	case *syntax.CoprocClause:
+		p.stmt(c.Stmt, in)
+	default:
+		// [[ ]], (( )), let and the like run nothing themselves but may
+		// hold substitutions.
+		p.substs(c)
+		p.redirsOnly(redirs, s)
+	}
+}
+
+// redirsOnly records the redirections of a compound command as a command of
+// its own, so writes through them are judged.
+func (p *bashParser) redirsOnly(redirs []Redirect, s *syntax.Stmt) {
+	for _, r := range redirs {
+		if r.Writes() {
+			p.add(&Cmd{Redirs: redirs, Source: p.stmtText(s)})
+			return
+		}
+	}
+}
+
+func (p *bashParser) stmtText(s *syntax.Stmt) string {
+	return strings.TrimRight(strings.Trim(p.text(s), " \t\r\n"), " \t\r\n;&")
+}
+
+func (p *bashParser) add(c *Cmd) {
+	p.script.Cmds = append(p.script.Cmds, c)
+	p.last = c
+}
+
+func (p *bashParser) copyVars() map[string]string {
+	saved := make(map[string]string, len(p.vars))
+	for k, v := range p.vars {
+		saved[k] = v
+	}
+	return saved
+}
+
+func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect, in Input) {
+	if len(c.Args) == 0 {
+		for _, a := range c.Assigns {
+			p.assign(a)
+		}
+		p.redirsOnly(redirs, s)
+		return
+	}
+	for _, a := range c.Assigns {
+		// NAME=value cmd: the value only reaches cmd's environment, but its
+		// substitutions run.
+		if a.Value != nil {
+			p.words(a.Value)
+		}
+	}
+	cmd := &Cmd{Redirs: redirs, Stdin: in, Source: p.stmtText(s)}
+	for _, w := range c.Args {
+		cmd.Args = append(cmd.Args, p.words(w)...)
+	}
+	p.add(cmd)
+}
+
+func (p *bashParser) assign(a *syntax.Assign) {
+	if a.Name == nil {
+		return
+	}
+	name := a.Name.Value
+	if a.Array != nil {
+		p.substs(a.Array)
+		delete(p.vars, name)
+		return
+	}
+	if a.Value == nil {
+		if !a.Naked {
+			p.vars[name] = ""
+		}
+		return
+	}
+	w := p.word1(a.Value)
+	switch {
+	case w.Dynamic() || a.Index != nil:
+		delete(p.vars, name)
+	case a.Append:
+		p.vars[name] += w.Text
+	default:
+		p.vars[name] = w.Text
+	}
+}
+
+// substs adds the commands of every command or process substitution inside n.
+func (p *bashParser) substs(n syntax.Node) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			p.stmts(n.Stmts, Input{})
+			return false
+		case *syntax.ProcSubst:
+			p.stmts(n.Stmts, Input{})
+			return false
+		}
+		return true
+	})
+}
+
+// heredoc resolves a here-document body: literal when its delimiter is
+// quoted, with expansions otherwise.
+func (p *bashParser) heredoc(r *syntax.Redirect) Word {
+	quoted := false
+	if r.Word != nil {
+		for _, part := range r.Word.Parts {
+			if _, ok := part.(*syntax.Lit); !ok {
+				quoted = true
+			} else if strings.Contains(part.(*syntax.Lit).Value, `\`) {
+				quoted = true
+			}
+		}
+	}
+	if quoted {
+		return Word{Text: p.hdocRaw(r.Hdoc), Quoted: true}
+	}
+	var b wordBuilder
+	for _, part := range r.Hdoc.Parts {
+		p.part(&b, nil, part, true)
+	}
+	w := b.word()
+	w.Quoted = true
+	return w
+}
+
+func (p *bashParser) hdocRaw(w *syntax.Word) string {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		} else {
+			b.WriteString(p.text(part))
+		}
+	}
+	return b.String()
+}
+
+// word1 resolves w to one word, without field splitting.
+func (p *bashParser) word1(w *syntax.Word) Word {
+	if w == nil {
+		return Word{}
+	}
+	var b wordBuilder
+	for _, part := range w.Parts {
+		p.part(&b, nil, part, true)
+	}
+	return b.word()
+}
+
+// words resolves w to the argv words it becomes: brace expansion, then
+// quoting and escapes, variables and field splitting.
+func (p *bashParser) words(w *syntax.Word) []Word {
+	expanded := []*syntax.Word{w}
+	if syntax.SplitBraces(w) {
+		expanded = expanded[:0]
+		for bw, err := range expand.BracesSeq(nil, w) {
+			if err != nil || len(expanded) == maxBraceWords {
+				b := wordBuilder{}
+				b.dyn(p.text(w))
+				p.substs(w)
+				return []Word{b.word()}
+			}
+			expanded = append(expanded, bw)
+		}
+	}
+	var out []Word
+	for _, w := range expanded {
+		fields := []*wordBuilder{{}}
+		for _, part := range w.Parts {
+			p.part(fields[len(fields)-1], &fields, part, false)
+		}
+		for _, f := range fields {
+			if f.started {
+				out = append(out, f.word())
+			}
+		}
+	}
+	return out
+}
+
+// part adds one word part to b. fields is non-nil where an unquoted
+// expansion may split into more words; quoted reports being inside double
+// quotes (or a here-document).
+func (p *bashParser) part(b *wordBuilder, fields *[]*wordBuilder, part syntax.WordPart, quoted bool) {
+	switch x := part.(type) {
+	case *syntax.Lit:
+		if quoted {
+			b.lit(unescapeDouble(x.Value))
+			return
+		}
+		s, escaped, glob := unescapeBare(x.Value)
+		if escaped {
+			b.w.Quoted = true
+		}
+		if glob {
+			b.w.Glob = true
+		}
+		if !b.started && len(b.w.Text) == 0 && (s == "~" || strings.HasPrefix(s, "~/")) {
+			b.dyn("~")
+			s = s[1:]
+		}
+		b.lit(s)
+	case *syntax.SglQuoted:
+		b.w.Quoted = true
+		if x.Dollar {
+			b.lit(ansiC(x.Value))
+		} else {
+			b.lit(x.Value)
+		}
+	case *syntax.DblQuoted:
+		b.w.Quoted = true
+		b.started = true
+		for _, q := range x.Parts {
+			p.part(b, nil, q, true)
+		}
+	case *syntax.ParamExp:
+		p.substs(x)
+		if v, ok := p.param(x); ok {
+			if quoted || fields == nil {
+				b.lit(v)
+				return
+			}
+			p.split(b, fields, v)
+			return
+		}
+		b.dyn(p.text(x))
+	case *syntax.CmdSubst:
+		start := len(p.script.Cmds)
+		p.stmts(x.Stmts, Input{})
+		b.w.Subst = append(b.w.Subst, p.script.Cmds[start:]...)
+		b.dyn(p.text(x))
+	case *syntax.ProcSubst:
+		start := len(p.script.Cmds)
+		p.stmts(x.Stmts, Input{})
+		b.w.Subst = append(b.w.Subst, p.script.Cmds[start:]...)
+		b.dyn(p.text(x))
+	case *syntax.ArithmExp:
+		p.substs(x)
+		b.dyn(p.text(x))
+	case *syntax.ExtGlob:
+		b.w.Glob = true
+		b.lit(p.text(x))
+	default:
+		b.dyn(p.text(part))
+	}
+}
+
+// param returns the value of a plain $NAME or ${NAME} assigned earlier in the
+// script.
+func (p *bashParser) param(x *syntax.ParamExp) (string, bool) {
+	if x.Param == nil || x.Excl || x.Length || x.Width || x.Index != nil ||
+		x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil || x.NestedParam != nil {
+		return "", false
+	}
+	v, ok := p.vars[x.Param.Value]
+	return v, ok
+}
+
+// split adds v to the fields as an unquoted expansion: split on blanks.
+func (p *bashParser) split(b *wordBuilder, fields *[]*wordBuilder, v string) {
+	ifs, set := p.vars["IFS"]
+	if !set {
+		ifs = " \t\n"
+	}
+	isSep := func(r rune) bool { return strings.ContainsRune(ifs, r) }
+	parts := strings.FieldsFunc(v, isSep)
+	if len(parts) == 0 {
+		return
+	}
+	if isSep(rune(v[0])) {
+		if b.started {
+			b = &wordBuilder{}
+			*fields = append(*fields, b)
+		}
+	}
+	for i, f := range parts {
+		if i > 0 {
+			b = &wordBuilder{}
+			*fields = append(*fields, b)
+		}
+		b.lit(f)
+	}
+	if isSep(rune(v[len(v)-1])) {
+		*fields = append(*fields, &wordBuilder{})
+	}
+}
+
+// unescapeBare removes the backslashes of an unquoted literal and reports
+// whether there were any, and whether an unescaped glob character remains.
+func unescapeBare(s string) (out string, escaped, glob bool) {
+	if !strings.ContainsAny(s, `\*?[`) {
+		return s, false, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			escaped = true
+			i++
+			if s[i] != '\n' {
+				b.WriteByte(s[i])
+			}
+		case c == '*' || c == '?' || c == '[':
+			glob = true
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), escaped, glob
+}
+
+// unescapeDouble removes the backslashes that escape inside double quotes.
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes the escapes of a $'...' string.
+func ansiC(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			n, j := 0, 0
+			for ; j < max && i+1+j < len(s) && isHex(s[i+1+j]); j++ {
+				n = n*16 + hexVal(s[i+1+j])
+			}
+			if j == 0 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			i += j
+			if e == 'x' {
+				b.WriteByte(byte(n))
+			} else {
+				b.WriteRune(rune(n))
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			n, j := 0, 0
+			for ; j < 3 && i+j < len(s) && s[i+j] >= '0' && s[i+j] <= '7'; j++ {
+				n = n*8 + int(s[i+j]-'0')
+			}
+			i += j - 1
+			b.WriteByte(byte(n))
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		default:
+			b.WriteByte(e) // \\ \' \" \? and unknown escapes
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= 'a':
+		return int(c-'a') + 10
+	case c >= 'A':
+		return int(c-'A') + 10
+	}
+	return int(c - '0')
+}

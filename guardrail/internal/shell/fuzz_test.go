@@ -1,0 +1,55 @@
+package shell_test
+
+import (
+	"testing"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+// The fuzz targets check that no input makes a parser panic or hang, and
+// that every command it returns has a source text.
+
+var bashSeeds = []string{
+	`rm -rf "$HOME/x" && echo $'\x72m' | sh`,
+	"cat <<'EOF' | bash\nrm -rf /\nEOF",
+	`X=-rf; rm $X {a,b}/c *.go ~/x`,
+	`f() { (cd x; rm -r y) > out; }; for i in $(ls); do eval "$i"; done`,
+	`diff <(ls) >(cat) ${x:-$(date)} $((1+2)) [[ -f $(pwd) ]]`,
+}
+
+var psSeeds = []string{
+	"Remove-Item -Recurse -Force 'C:\\x' ; gci -r | ri",
+	"& $cmd @args 2>&1 > out.txt; $x = \"a`\"b$(Get-Date)\"",
+	"@'\nDROP TABLE x\n'@ | psql <# c #> # d",
+	"if (Test-Path x) { rm -r x } else { [IO.Directory]::Delete('x', $true) }",
+	"cmd /c --% rd /s /q x",
+}
+
+var cmdSeeds = []string{
+	`rd/s/q build & del /s /q "a b" || echo ^& %PATH% !X!`,
+	`(cd x && rd /s /q y) > out.txt 2>&1`,
+	`for /r %%f in (*.tmp) do del "%%f"`,
+	"@echo off\nrem x\n:: y\nif exist x rd /s x",
+	`cmd /c "powershell -Command ""rm -r x"""`,
+}
+
+func fuzzParser(f *testing.F, seeds []string, parse func(string) (*shell.Script, error)) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		s, err := parse(src)
+		if err != nil {
+			return
+		}
+		for _, c := range s.Cmds {
+			if len(c.Args) > 0 && c.Source == "" && src != "" {
+				t.Errorf("command %q without a source", c.Args[0].Text)
+			}
+		}
+	})
+}
+
+func FuzzParseBash(f *testing.F)       { fuzzParser(f, bashSeeds, shell.ParseBash) }
+func FuzzParsePowerShell(f *testing.F) { fuzzParser(f, psSeeds, shell.ParsePowerShell) }
+func FuzzParseCmd(f *testing.F)        { fuzzParser(f, cmdSeeds, shell.ParseCmd) }

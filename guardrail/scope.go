@@ -1,0 +1,63 @@
+package guardrail
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// scope is the edit.scope rule: a file changed outside the declared files of
+// the action's task. A rename is judged on both its paths, since it takes a
+// file away from where it was.
+func (g *EditGuard) scope(task string, f *FileDiff) []EditDecision {
+	entries := g.cfg.Scope[task]
+	if task == "" || len(entries) == 0 {
+		return nil
+	}
+	paths := []string{f.Path}
+	if f.Status == StatusRenamed {
+		paths = append(paths, f.OldPath)
+	}
+	for _, p := range paths {
+		if !InScope(entries, p) {
+			return []EditDecision{{
+				Decision: Decision{Level: Soft, Rule: RuleEditScope,
+					Reason: fmt.Sprintf("%s is outside the declared files of task %s (%s)", p, task, listed(entries, 5))},
+				Path: f.Path,
+			}}
+		}
+	}
+	return nil
+}
+
+// InScope reports whether name (relative to the working tree's root) is
+// among entries, a task's declared files: an entry names the file itself, a
+// directory holding it at any depth (with or without a trailing slash), or is
+// a path.Match glob matching it or one of its directories ("cmd/*" holds
+// cmd/harnish/main.go). A malformed glob matches nothing.
+func InScope(entries []string, name string) bool {
+	name = cleanRel(name)
+	for _, e := range entries {
+		e = cleanRel(e)
+		if e == "" {
+			continue
+		}
+		if e == "." || name == e || strings.HasPrefix(name, e+"/") {
+			return true
+		}
+		for p := name; p != "." && p != "/" && p != ""; p = path.Dir(p) {
+			if ok, _ := path.Match(e, p); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// listed joins up to n entries, noting how many more there are.
+func listed(entries []string, n int) string {
+	if len(entries) <= n {
+		return strings.Join(entries, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(entries[:n], ", "), len(entries)-n)
+}

@@ -1,0 +1,397 @@
+package guardrail
+
+import (
+	"encoding/base64"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// The secret rules; see "Edit rules" in the package documentation.
+const (
+	RuleSecretAWS        = "edit.secret.aws"
+	RuleSecretGCP        = "edit.secret.gcp"
+	RuleSecretAzure      = "edit.secret.azure"
+	RuleSecretGitHub     = "edit.secret.github"
+	RuleSecretGitLab     = "edit.secret.gitlab"
+	RuleSecretSlack      = "edit.secret.slack"
+	RuleSecretPrivateKey = "edit.secret.private-key"
+	RuleSecretJWT        = "edit.secret.jwt"
+	RuleSecretURL        = "edit.secret.url-credentials"
+	RuleSecretBasicAuth  = "edit.secret.basic-auth"
+	RuleSecretAssignment = "edit.secret.assignment"
+)
+
+// Secret is a credential found in text.
+type Secret struct {
+	// Rule is one of the RuleSecret constants.
+	Rule string `json:"rule"`
+	// What names the kind of credential for a person: "GitHub token".
+	What string `json:"what"`
+	// Line is the 1-based line the secret is on.
+	Line int `json:"line"`
+	// Masked is the offending part with all but its first few characters
+	// (at most 4, never more than half) replaced by "***".
+	Masked string `json:"masked"`
+}
+
+// ScanSecrets returns the credentials written literally in text, the
+// content (or added lines) of the file at path, in line order. The path's
+// extension decides how assignments are read: in source code (.go, .py,
+// .ts, ...) only quoted values count, since an unquoted value is code; in
+// configuration (.env, .yaml, .sh, ...) unquoted values count too.
+//
+// Placeholders are not secrets: empty values, ${VAR}, $VAR, %VAR%, {{...}},
+// <...>, environment lookups, runs of one character, and values that say
+// they are not real (containing "example", "dummy", "fake", "test",
+// "changeme", "your", "xxx", "redacted", ...), such as AWS's documented
+// AKIAIOSFODNN7EXAMPLE. The package documentation lists every rule with
+// examples.
+func ScanSecrets(path, text string) []Secret {
+	var lines []Line
+	for i, l := range strings.Split(text, "\n") {
+		lines = append(lines, Line{Op: OpAdd, Text: strings.TrimSuffix(l, "\r"), NewLine: i + 1})
+	}
+	return scanSecrets(path, lines)
+}
+
+// scanSecrets scans lines (numbered by NewLine) of the file at name.
+func scanSecrets(name string, lines []Line) []Secret {
+	var out []Secret
+	code := sourceExts[strings.ToLower(path.Ext(name))]
+	for i, l := range lines {
+		if len(l.Text) < 8 {
+			continue
+		}
+		var next string
+		if i+1 < len(lines) && lines[i+1].NewLine == l.NewLine+1 {
+			next = lines[i+1].Text
+		}
+		out = append(out, scanLine(l.Text, next, code, l.NewLine)...)
+	}
+	return out
+}
+
+// found is a secret with its byte span in the line, for deduplication.
+type found struct {
+	Secret
+	start, end int
+}
+
+// scanLine returns the secrets on one line; next is the following line when
+// it is part of the same text (a private key's body), and code says the file
+// is source code.
+func scanLine(text, next string, code bool, lineNo int) []Secret {
+	var lower string // computed once, on demand
+	lc := func() string {
+		if lower == "" {
+			lower = strings.ToLower(text)
+		}
+		return lower
+	}
+	var fs []found
+	for _, d := range detectors {
+		if !d.maybe(text, lc) {
+			continue
+		}
+		for _, f := range d.find(text, next, code) {
+			if overlaps(fs, f.start, f.end) {
+				continue
+			}
+			f.Rule, f.What, f.Line = d.rule, d.what, lineNo
+			fs = append(fs, f)
+		}
+	}
+	slices.SortFunc(fs, func(a, b found) int { return a.start - b.start })
+	out := make([]Secret, len(fs))
+	for i, f := range fs {
+		out[i] = f.Secret
+	}
+	return out
+}
+
+func overlaps(fs []found, start, end int) bool {
+	for _, f := range fs {
+		if start < f.end && f.start < end {
+			return true
+		}
+	}
+	return false
+}
+
+// detector finds one kind of secret. Detectors run in order, and a later
+// one's finding that overlaps an earlier one's is dropped, so the specific
+// rules come before the generic assignment rule.
+type detector struct {
+	rule, what string
+	// maybe is a cheap filter: false means the line cannot hold the secret.
+	maybe func(text string, lower func() string) bool
+	find  func(text, next string, code bool) []found
+}
+
+func contains(subs ...string) func(string, func() string) bool {
+	return func(text string, _ func() string) bool {
+		for _, s := range subs {
+			if strings.Contains(text, s) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func containsFold(subs ...string) func(string, func() string) bool {
+	return func(_ string, lower func() string) bool {
+		l := lower()
+		for _, s := range subs {
+			if strings.Contains(l, s) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// token finds matches of re whose submatch group (0: the whole match) is not
+// a placeholder; body picks the part judged as placeholder, after a prefix.
+func token(re *regexp.Regexp, group, prefix int) func(text, next string, code bool) []found {
+	return func(text, _ string, _ bool) []found {
+		var out []found
+		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+			s, e := m[2*group], m[2*group+1]
+			if s < 0 {
+				continue
+			}
+			v := text[s:e]
+			if isPlaceholder(v[min(prefix, len(v)):]) {
+				continue
+			}
+			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: s, end: e})
+		}
+		return out
+	}
+}
+
+var (
+	awsKeyID      = regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)
+	awsSecret     = regexp.MustCompile(`(?i)(?:aws_?secret(?:_?access)?_?key|secret_?access_?key)["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`)
+	gcpKey        = regexp.MustCompile(`"private_key"\s*:\s*"(-----BEGIN [A-Z ]*PRIVATE KEY-----[^"]*)"`)
+	azureKey      = regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})`)
+	githubToken   = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b`)
+	gitlabToken   = regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-.]{20,}`)
+	slackToken    = regexp.MustCompile(`\bxox[abprs]-[0-9]+-[A-Za-z0-9-]{10,}`)
+	slackWebhook  = regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`)
+	privateKey    = regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+	jwt           = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
+	urlCreds      = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:@/'"<>]*:([^\s@/'"<>]+)@[A-Za-z0-9\[]`)
+	basicAuth     = regexp.MustCompile(`\b[Bb]asic\s+([A-Za-z0-9+/]{8,}={0,2})`)
+	keyMaterial   = regexp.MustCompile(`[A-Za-z0-9+/]{32,}`)
+	pemHeaderLine = regexp.MustCompile(`^\s*["']?(?:Proc-Type|DEK-Info|Comment|Version):`)
+)
+
+// azuriteKey is the documented, public account key of the Azure storage
+// emulator; it guards nothing.
+const azuriteKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+var detectors = []detector{
+	{
+		rule: RuleSecretGCP, what: "GCP service-account private key",
+		maybe: contains(`"private_key"`),
+		find: func(text, _ string, _ bool) []found {
+			m := gcpKey.FindStringSubmatchIndex(text)
+			if m == nil {
+				return nil
+			}
+			body := text[m[2]:m[3]]
+			if !keyMaterial.MatchString(body) || strings.Contains(body, "...") {
+				return nil
+			}
+			return []found{{Secret: Secret{Masked: mask(body)}, start: m[2], end: m[3]}}
+		},
+	},
+	{
+		rule: RuleSecretPrivateKey, what: "private key",
+		maybe: contains("PRIVATE KEY"),
+		find: func(text, next string, _ bool) []found {
+			loc := privateKey.FindStringIndex(text)
+			if loc == nil {
+				return nil
+			}
+			// A key needs its body: on this line (a "\n"-escaped string) or
+			// on the next. A marker alone is code that looks for keys.
+			body := text[loc[1]:]
+			if !keyMaterial.MatchString(body) && !keyMaterial.MatchString(next) && !pemHeaderLine.MatchString(next) {
+				return nil
+			}
+			if m := keyMaterial.FindString(body + " " + next); m != "" && isPlaceholder(m) {
+				return nil
+			}
+			if strings.Contains(body, "...") || strings.Contains(next, "...") {
+				return nil
+			}
+			return []found{{Secret: Secret{Masked: mask(text[loc[0]:loc[1]])}, start: loc[0], end: loc[1]}}
+		},
+	},
+	{rule: RuleSecretAWS, what: "AWS access key ID", maybe: contains("AKIA", "ASIA"), find: token(awsKeyID, 0, 4)},
+	{rule: RuleSecretAWS, what: "AWS secret access key", maybe: containsFold("secretaccess", "secret_access", "awssecret", "aws_secret"), find: token(awsSecret, 1, 0)},
+	{
+		rule: RuleSecretAzure, what: "Azure storage or service key",
+		maybe: containsFold("accountkey", "sharedaccesskey"),
+		find: func(text, next string, code bool) []found {
+			var out []found
+			for _, f := range token(azureKey, 1, 0)(text, next, code) {
+				if !strings.HasPrefix(text[f.start:], azuriteKey) {
+					out = append(out, f)
+				}
+			}
+			return out
+		},
+	},
+	{rule: RuleSecretGitHub, what: "GitHub token", maybe: contains("ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_"), find: token(githubToken, 0, 4)},
+	{rule: RuleSecretGitLab, what: "GitLab token", maybe: contains("glpat-"), find: token(gitlabToken, 0, 6)},
+	{rule: RuleSecretSlack, what: "Slack token", maybe: contains("xox"), find: token(slackToken, 0, 5)},
+	{rule: RuleSecretSlack, what: "Slack webhook URL", maybe: contains("hooks.slack.com"), find: token(slackWebhook, 1, 0)},
+	{
+		rule: RuleSecretJWT, what: "JSON Web Token",
+		maybe: contains("eyJ"),
+		find: func(text, _ string, _ bool) []found {
+			var out []found
+			for _, loc := range jwt.FindAllStringIndex(text, -1) {
+				v := text[loc[0]:loc[1]]
+				header, _, _ := strings.Cut(v, ".")
+				h, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(header, "="))
+				if err != nil || !strings.Contains(string(h), `"alg"`) {
+					continue
+				}
+				out = append(out, found{Secret: Secret{Masked: mask(v)}, start: loc[0], end: loc[1]})
+			}
+			return out
+		},
+	},
+	{
+		rule: RuleSecretURL, what: "password in a URL",
+		maybe: func(text string, _ func() string) bool {
+			return strings.Contains(text, "://") && strings.Contains(text, "@")
+		},
+		find: func(text, _ string, _ bool) []found {
+			var out []found
+			for _, m := range urlCreds.FindAllStringSubmatchIndex(text, -1) {
+				pw := text[m[2]:m[3]]
+				if isPlaceholder(pw) {
+					continue
+				}
+				out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: m[2], end: m[3]})
+			}
+			return out
+		},
+	},
+	{
+		rule: RuleSecretBasicAuth, what: "Basic-auth credentials",
+		maybe: containsFold("authorization", "basic "),
+		find: func(text, _ string, _ bool) []found {
+			var out []found
+			for _, m := range basicAuth.FindAllStringSubmatchIndex(text, -1) {
+				enc := text[m[2]:m[3]]
+				dec, err := base64.StdEncoding.DecodeString(enc)
+				if err != nil {
+					dec, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(enc, "="))
+				}
+				if err != nil || !utf8.Valid(dec) {
+					continue
+				}
+				user, pw, ok := strings.Cut(string(dec), ":")
+				if !ok || isPlaceholder(pw) || isPlaceholder(user+pw) {
+					continue
+				}
+				out = append(out, found{Secret: Secret{Masked: mask(enc)}, start: m[2], end: m[3]})
+			}
+			return out
+		},
+	},
+	{
+		rule: RuleSecretAssignment, what: "literal credential",
+		maybe: containsFold("pass", "pwd", "secret", "token", "key", "credential"),
+		find:  findAssignments,
+	},
+}
+
+// sourceExts are the extensions of source code, where a value counts as a
+// literal only when quoted.
+var sourceExts = map[string]bool{
+	".go": true, ".py": true, ".pyi": true, ".js": true, ".jsx": true, ".mjs": true, ".cjs": true,
+	".ts": true, ".tsx": true, ".mts": true, ".cts": true, ".java": true, ".kt": true, ".kts": true,
+	".scala": true, ".groovy": true, ".rb": true, ".php": true, ".cs": true, ".fs": true,
+	".c": true, ".h": true, ".cc": true, ".cpp": true, ".cxx": true, ".hpp": true, ".hh": true,
+	".hxx": true, ".rs": true, ".swift": true, ".m": true, ".mm": true, ".dart": true, ".lua": true,
+	".pl": true, ".ex": true, ".exs": true, ".erl": true, ".clj": true, ".vue": true, ".svelte": true,
+	".zig": true, ".jl": true, ".r": true,
+}
+
+// mask returns the first characters of s (at most 4, never more than half
+// of s) followed by "***".
+func mask(s string) string {
+	n := min(4, utf8.RuneCountInString(s)/2)
+	i := 0
+	for range n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + "***"
+}
+
+// placeholderWords mark a value as not real wherever they appear in it.
+var placeholderWords = []string{
+	"example", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "your",
+	"redacted", "sample", "xxx", "***", "...", "test", "mock", "replace", "insert", "todo",
+	"<", ">",
+}
+
+// placeholderValues mark a value as not real when they are the whole of it:
+// the name of the thing itself, and the well-known defaults of local
+// development servers.
+var placeholderValues = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "pwd": true, "secret": true, "token": true,
+	"key": true, "apikey": true, "api_key": true, "none": true, "null": true, "nil": true,
+	"undefined": true, "empty": true, "n/a": true, "foo": true, "bar": true, "baz": true,
+	"user": true, "username": true, "admin": true, "root": true, "guest": true, "postgres": true,
+	"mysql": true, "default": true, "string": true, "required": true, "optional": true,
+}
+
+// isPlaceholder reports whether v is evidently not a real credential.
+func isPlaceholder(v string) bool {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return true
+	}
+	switch v[0] {
+	case '$', '%', '<', '{', '[', '*', '!', '&', '@':
+		// ${VAR}, $VAR, %VAR%, <your-token>, {{ .Values.x }}, [REDACTED],
+		// YAML aliases and tags, @Value-style references.
+		return true
+	}
+	lv := strings.ToLower(v)
+	if placeholderValues[lv] || strings.Contains(lv, "{{") || strings.Contains(lv, "${") {
+		return true
+	}
+	for _, w := range placeholderWords {
+		if strings.Contains(lv, w) {
+			return true
+		}
+	}
+	return distinct(lv) <= 3
+}
+
+// distinct counts the distinct bytes of s, stopping at 4.
+func distinct(s string) int {
+	var seen [256]bool
+	n := 0
+	for i := 0; i < len(s) && n < 4; i++ {
+		if !seen[s[i]] {
+			seen[s[i]] = true
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,109 @@
+package guardrail_test
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish/guardrail"
+)
+
+// secretCase is one line of testdata/edits/secrets.txt.
+type secretCase struct {
+	line            int
+	want, path, why string
+	text            string
+}
+
+func readSecretCorpus(t testing.TB) []secretCase {
+	f, err := os.Open("testdata/edits/secrets.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []secretCase
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		l := sc.Text()
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		fields := strings.SplitN(l, "\t", 4)
+		if len(fields) != 4 {
+			t.Fatalf("secrets.txt:%d: want 4 tab-separated fields, got %d", n, len(fields))
+		}
+		cases = append(cases, secretCase{line: n, want: fields[0], path: fields[1], why: fields[2],
+			text: strings.ReplaceAll(fields[3], "⏎", "\n")})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// TestSecretCorpus runs every case of the corpus: each secret is found by
+// its rule, and masked; each look-alike is allowed.
+func TestSecretCorpus(t *testing.T) {
+	cases := readSecretCorpus(t)
+	var allowed int
+	for _, c := range cases {
+		if c.want == "allow" {
+			allowed++
+		}
+		got := guardrail.ScanSecrets(c.path, c.text)
+		var rules []string
+		for _, s := range got {
+			rules = append(rules, s.Rule)
+			prefix, ok := strings.CutSuffix(s.Masked, "***")
+			if !ok || utf8.RuneCountInString(prefix) > 4 || s.Line != 1 {
+				t.Errorf("secrets.txt:%d (%s): secret %+v: want line 1 and at most 4 characters, then ***", c.line, c.why, s)
+			}
+		}
+		want := "allow"
+		if len(rules) > 0 {
+			want = strings.Join(rules, ",")
+		}
+		if want != c.want {
+			t.Errorf("secrets.txt:%d (%s): got %s, want %s\n\t%s", c.line, c.why, want, c.want, c.text)
+		}
+	}
+	if len(cases) < 60 || allowed < 25 {
+		t.Errorf("corpus has %d cases, %d look-alikes; want at least 60 and 25", len(cases), allowed)
+	}
+}
+
+func TestScanSecrets(t *testing.T) {
+	text := "package config\n\nconst (\n\tuser = \"deploy\"\n\ttoken = \"ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d\"\n)\n"
+	want := []guardrail.Secret{{Rule: guardrail.RuleSecretGitHub, What: "GitHub token", Line: 5, Masked: "ghp_***"}}
+	if diff := cmp.Diff(want, guardrail.ScanSecrets("config/config.go", text)); diff != "" {
+		t.Errorf("ScanSecrets (-want +got):\n%s", diff)
+	}
+	// Short values reveal at most half of themselves.
+	got := guardrail.ScanSecrets(".env", "PASSWORD=Q7v!mR")
+	if len(got) != 1 || got[0].Masked != "Q7v***" {
+		t.Errorf("ScanSecrets of a short password = %+v, want it masked as Q7v***", got)
+	}
+}
+
+// FuzzScanSecrets checks that ScanSecrets never panics and that what it
+// reports is on a line of the text and masked.
+func FuzzScanSecrets(f *testing.F) {
+	for _, c := range readSecretCorpus(f) {
+		f.Add(c.path, c.text)
+	}
+	f.Fuzz(func(t *testing.T, path, text string) {
+		lines := strings.Count(text, "\n") + 1
+		for _, s := range guardrail.ScanSecrets(path, text) {
+			if s.Line < 1 || s.Line > lines || !strings.HasSuffix(s.Masked, "***") || s.Rule == "" {
+				t.Fatalf("secret %+v in a text of %d lines", s, lines)
+			}
+			if prefix := strings.TrimSuffix(s.Masked, "***"); utf8.RuneCountInString(prefix) > 4 {
+				t.Fatalf("secret %+v shows more than 4 characters", s)
+			}
+		}
+	})
+}
