@@ -442,7 +442,7 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step Step, r *AttemptRep
 	}
 	if rev != nil && len(rev.Findings) > 0 {
 		l.emit(Event{Type: ReviewFindings, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt,
-			Message: fmt.Sprintf("%d findings, %d critical", len(rev.Findings), len(rev.Critical()))})
+			Message: fmt.Sprintf("%d finding(s), %d critical", len(rev.Findings), len(rev.Critical()))})
 	}
 	l.minor = nil
 	for _, f := range rev.Findings {

@@ -224,8 +224,8 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 		return d.attempt(pt.Phase.ID, t), true
 	}
 	b := d.budget(t)
-	var last Failure // a running task with finished attempts has failed them
-	if n := len(ts.Failures); n > 0 {
+	var last Failure // of the attempts since the task was last reopened
+	if n := len(ts.Failures); n > 0 && ts.Failures[n-1].Attempt > ts.Base {
 		last = ts.Failures[n-1]
 	}
 	switch {
@@ -245,13 +245,13 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 			return step, true
 		}
 		return Step{Kind: StepDebug, Phase: pt.Phase.ID, Task: t.ID, Attempt: ts.Attempts,
-			TimeLeft: b.TaskTimeout.Std() - ts.Elapsed}, true
+			TimeLeft: b.TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}, true
 	case d.plateau(ts):
 		return d.end(t.ID, StatusEscalated, "the same critical review findings came back three rounds running")
-	case ts.Attempts >= b.Attempts:
-		return d.end(t.ID, StatusEscalated, fmt.Sprintf("%d attempts used, the last: %s", ts.Attempts, last.describe()))
+	case ts.Attempts-ts.Base >= b.Attempts:
+		return d.end(t.ID, StatusEscalated, fmt.Sprintf("%d attempts used, the last: %s", ts.Attempts-ts.Base, last.describe()))
 	}
-	if ts.Elapsed >= b.TaskTimeout.Std() {
+	if ts.Elapsed-ts.BaseElapsed >= b.TaskTimeout.Std() {
 		return d.end(t.ID, StatusEscalated, fmt.Sprintf("the task's time (%s) is used up", b.TaskTimeout))
 	}
 	if step, ok := d.runCaps(); ok {
@@ -277,7 +277,7 @@ func (d *decision) twoStrikes(ts *TaskState) bool {
 		return false
 	}
 	a, b := ts.Failures[n-2], ts.Failures[n-1]
-	return b.Attempt == ts.Attempts && a.Attempt == b.Attempt-1 &&
+	return b.Attempt == ts.Attempts && a.Attempt == b.Attempt-1 && a.Attempt > ts.Base &&
 		a.Fingerprint != "" && a.Fingerprint == b.Fingerprint
 }
 
@@ -290,7 +290,7 @@ func (d *decision) plateau(ts *TaskState) bool {
 	}
 	last := ts.Failures[n-3:]
 	for i, f := range last {
-		if f.Kind != FailReview || f.Attempt != ts.Attempts-2+i || !slices.Equal(f.Keys, last[0].Keys) {
+		if f.Kind != FailReview || f.Attempt != ts.Attempts-2+i || f.Attempt <= ts.Base || !slices.Equal(f.Keys, last[0].Keys) {
 			return false
 		}
 	}
@@ -301,8 +301,9 @@ func (d *decision) attempt(phase string, t *task.Task) Step {
 	n := d.st.Tasks[t.ID].Attempts + 1
 	d.emit(Transition{Kind: TransAttemptStarted, Task: t.ID, Attempt: n})
 	b := d.budget(t)
+	ts := d.st.Tasks[t.ID]
 	return Step{Kind: StepAttempt, Phase: phase, Task: t.ID, Attempt: n,
-		TimeLeft: b.TaskTimeout.Std() - d.st.Tasks[t.ID].Elapsed}
+		TimeLeft: b.TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}
 }
 
 // end finishes a task that did not get done, and the run with it unless the
@@ -415,12 +416,23 @@ func (p *Policy) ObserveGate(st *RunState, phase string, dec GateDecision, now t
 }
 
 // Resume returns the transitions that reopen a run that ended without
-// completing; approve also approves the gate it waits at. A run still going
-// needs none.
+// completing: the run, and each task that ended escalated, halted or blocked,
+// with a fresh budget (a person has stepped in). approve also approves the
+// gate the run waits at. A run still going needs none.
 func (p *Policy) Resume(st *RunState, approve bool, now time.Time) ([]Transition, error) {
 	var ts []Transition
 	if st.Outcome != "" {
 		ts = append(ts, Transition{Kind: TransRunResumed})
+	}
+	ids := make([]string, 0, len(st.Tasks))
+	for id, t := range st.Tasks {
+		if t.Status.Terminal() && t.Status != StatusDone {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		ts = append(ts, Transition{Kind: TransTaskReopened, Task: id})
 	}
 	if approve && st.AwaitingGate != "" {
 		ts = append(ts, Transition{Kind: TransGateApproved, Phase: st.AwaitingGate})

@@ -464,3 +464,48 @@ func TestPolicyUnreportedAttempt(t *testing.T) {
 		t.Fatalf("gate asked twice: %+v (%d transitions), then %+v (%d)", first, n1, again, n2)
 	}
 }
+
+// TestPolicyReopenOnResume: resuming a run that ended because a task
+// escalated, halted or blocked gives that task a fresh budget (a person has
+// stepped in); attempts go on being numbered.
+func TestPolicyReopenOnResume(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tries []try
+		first string
+		then  []string
+	}{
+		{"halted", []try{{fp: "a"}, {fp: "a"}}, "finish halted: task T1: the failure repeated and the debugger found no root cause",
+			[]string{"attempt T1#3 pass", "finish completed: "}},
+		{"blocked", []try{{blocked: "key"}}, "finish blocked: task T1: the executor is blocked: key",
+			[]string{"attempt T1#2 pass", "finish completed: "}},
+		{"escalated", []try{{fp: "a"}, {fp: "b"}, {fp: "c"}, {fp: "d"}, {fp: "d"}},
+			"finish escalated: task T1: 3 attempts used, the last: verify failure c",
+			// a fresh budget: the earlier failure c and the new d are not two strikes
+			[]string{"attempt T1#4 fail d", "attempt T1#5 fail d", "debug T1 found=false",
+				"finish halted: task T1: the failure repeated and the debugger found no root cause"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var p loop.Policy
+			plan := onePhase(check("T1"))
+			sc := script{tries: map[string][]try{"T1": tc.tries}}
+			trace, st := drive(t, &p, plan, sc, nil)
+			if got := trace[len(trace)-1]; got != tc.first {
+				t.Fatalf("first run ended %q, want %q", got, tc.first)
+			}
+			ts, err := p.Resume(st, false, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tr := range ts {
+				if err := st.Apply(tr); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, _ := drive(t, &p, plan, sc, st)
+			if diff := cmp.Diff(tc.then, got); diff != "" {
+				t.Errorf("after resume (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -55,6 +55,10 @@ type TaskState struct {
 	DebuggedAt int    `json:"debugged_at,omitempty"`
 	RootCause  bool   `json:"root_cause,omitempty"`
 	Reason     string `json:"reason,omitempty"`
+	// Base and BaseElapsed are the attempts and time the task had used when
+	// a person last reopened it; its budget counts from there.
+	Base        int           `json:"base,omitempty"`
+	BaseElapsed time.Duration `json:"base_elapsed,omitempty"`
 }
 
 // Failure is how one attempt failed.
@@ -128,6 +132,10 @@ const (
 	// TransRunResumed reopens a run that ended without completing (awaiting
 	// approval, cancelled, escalated) so it can go on.
 	TransRunResumed TransitionKind = "run.resumed"
+	// TransTaskReopened gives a task that ended escalated, halted or blocked
+	// a fresh budget after a person has stepped in; its attempts go on
+	// being numbered from where they were.
+	TransTaskReopened TransitionKind = "task.reopened"
 )
 
 // Transition is one durable change of the run state. It is small and its
@@ -194,6 +202,11 @@ func (s *RunState) Apply(t Transition) error {
 	case TransDebuggerFinished:
 		ts := s.task(t.Task)
 		ts.DebuggedAt, ts.RootCause = ts.Attempts, t.Found
+	case TransTaskReopened:
+		ts := s.task(t.Task)
+		ts.Status, ts.Reason = StatusRunning, ""
+		ts.Base, ts.BaseElapsed = ts.Attempts, ts.Elapsed
+		ts.DebuggedAt, ts.RootCause = 0, false
 	case TransTaskFinished:
 		ts := s.task(t.Task)
 		ts.Status, ts.Reason = t.Status, t.Reason
@@ -232,6 +245,12 @@ func (s *RunState) check(t Transition) error {
 	}
 	if s.Outcome != "" {
 		return fmt.Errorf("run already finished (%s)", s.Outcome)
+	}
+	if t.Kind == TransTaskReopened {
+		if ts := s.Tasks[t.Task]; ts == nil || !ts.Status.Terminal() || ts.Status == StatusDone {
+			return fmt.Errorf("task %q did not end escalated, halted or blocked", t.Task)
+		}
+		return nil
 	}
 	switch t.Kind {
 	case TransTaskStarted, TransAttemptStarted, TransAttemptFinished, TransDebuggerFinished, TransTaskFinished:
