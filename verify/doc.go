@@ -20,7 +20,44 @@
 //	loop ─> executor ─ "done" ─> Verifier ─ Report ─┬─ failed: Fingerprint ─> retry / debugger
 //	                                                └─ passed ─> Reviewer ─ Findings ─> done / send back
 //
-// This package holds the contracts and their data; the command, go test -json
-// and CMake/CTest verifiers are built on them. It imports task and nothing
-// else of harnish.
+// A verifier whose context is done returns an error wrapping
+// [context.Cause]: neither a report nor an [*Error], since the run is ending
+// anyway.
+//
+// # Verifiers
+//
+// [Acceptance] is the verifier a loop uses by default: it builds one
+// verifier per check of the task ([FromCheck]) and runs them as a
+// [Sequence], which stops at the first that fails. The built-in verifiers
+// run programs through harnish's process runner: argv only (a shell only for
+// an explicit sh check), the working directory confined to the working tree
+// (no "..", no symlink leading out), the whole process tree ended on timeout
+// or cancel, the last 8,000 characters of output kept in constant memory,
+// and HARNISH_VERIFY=1 in the environment of every check.
+//
+//   - [Command] runs an argv or an sh script and passes on exit 0.
+//   - [GoTest] runs go test -json, counts tests run, passed, failed and
+//     skipped ([GoTestParser]), and fails when none ran.
+//   - [CMake] configures, builds, requires CTest to list a test
+//     ([ParseCTestList]) and runs the tests ([ParseCTestOutput]), with
+//     presets and an optional compiler check.
+//
+// Package verifytest holds the conformance suite any verifier can run.
+//
+// # Fingerprints
+//
+// [NewFingerprint] hashes a failure's output after [Normalize] has removed
+// what differs between runs (times, durations, temporary paths, addresses,
+// line and column numbers, goroutine numbers, random IDs); [Classify] guesses
+// the [FailureClass] when a verifier does not know it. A corpus of real tool
+// output in testdata/corpus shows reruns agree and different failures do not.
+//
+// # Reviewers
+//
+// [CommandReviewer] runs a program that reads a [ReviewInput] on stdin and
+// prints findings as JSON ([ParseReview]); [VetReviewer] turns go vet
+// diagnostics into findings ([ParseVetJSON]).
+//
+// This package imports task and nothing else of harnish but its internal
+// process runner.
 package verify

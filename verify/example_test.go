@@ -54,3 +54,19 @@ func ExampleReview_Critical() {
 	}
 	// Output: critical calc/calc.go:9 panics on b == 0
 }
+
+// Two runs of the same failing test, minutes apart and in different
+// temporary directories, have one fingerprint.
+func ExampleNewFingerprint() {
+	run1 := "--- FAIL: TestDiv (0.00s)\n    /tmp/TestDiv4021/calc_test.go:12: Div(1, 0) = 0, want error\nFAIL\texample.com/calc\t0.004s"
+	run2 := "--- FAIL: TestDiv (0.02s)\n    /tmp/TestDiv9977/calc_test.go:14: Div(1, 0) = 0, want error\nFAIL\texample.com/calc\t0.131s"
+	a := verify.NewFingerprint(verify.Classify([]string{"go", "test"}, run1), run1, "TestDiv failed")
+	b := verify.NewFingerprint(verify.Classify([]string{"go", "test"}, run2), run2, "TestDiv failed")
+	fmt.Println(a.Class, a.Same(b))
+	fmt.Println(verify.Normalize(run1))
+	// Output:
+	// test true
+	// --- FAIL: TestDiv (<dur>)
+	// <tmp>/calc_test.go:#: Div(1, 0) = 0, want error
+	// FAIL example.com/calc <dur>
+}

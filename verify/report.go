@@ -18,7 +18,11 @@ type CheckResult struct {
 	// Name is how the check is shown: its argv joined, its script, or a name
 	// the verifier gives it, e.g. "go test ./calc/...".
 	Name string
-	// Argv is what ran, after any expansion (e.g. ["sh", "-c", script]).
+	// Stage names the step of a check that has several (a CMake check's
+	// "configure", "build", "list" and "test"); empty otherwise.
+	Stage string
+	// Argv is what ran, after any expansion (e.g. ["sh", "-c", script]),
+	// with secrets masked.
 	Argv []string
 	// Dir is the directory it ran in, relative to the working tree's root.
 	Dir string
@@ -29,9 +33,10 @@ type CheckResult struct {
 	Duration time.Duration
 	// OutputTail is the end of its combined output, raw (not normalized).
 	OutputTail string
-	// TestsRun, TestsFailed and TestsSkipped count tests, for checks that
-	// report them (go test -json, CTest); zero otherwise.
+	// TestsRun, TestsPassed, TestsFailed and TestsSkipped count tests, for
+	// checks that report them (go test -json, CTest); zero otherwise.
 	TestsRun     int
+	TestsPassed  int
 	TestsFailed  int
 	TestsSkipped int
 	// Passed reports whether the check passed.

@@ -1,0 +1,118 @@
+//go:build unix
+
+package proc_test
+
+import (
+	"fmt"
+	"os/exec"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/harnish/harnish/internal/proc"
+)
+
+// heapInuse reads the heap in use (as MemStats.HeapInuse counts it) without
+// stopping the world, so sampling it does not slow what it measures.
+func heapInuse() uint64 {
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
+	metrics.Read(samples)
+	return samples[0].Value.Uint64() + samples[1].Value.Uint64()
+}
+
+// peakHeap runs f while sampling the heap, and returns how far it rose
+// above where it started.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	base := heapInuse()
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			if h := heapInuse(); h > base && h-base > peak.Load() {
+				peak.Store(h - base)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	})
+	f()
+	close(done)
+	wg.Wait()
+	return peak.Load()
+}
+
+const maxPeakHeap = 32 << 20
+
+// A check that writes a lot costs the runner constant memory.
+func TestRunConstantMemory(t *testing.T) {
+	const size = 256 << 20
+	var res *proc.Result
+	var err error
+	peak := peakHeap(func() {
+		res, err = proc.Run(t.Context(), proc.Spec{Root: t.TempDir(), Argv: []string{"head", "-c", fmt.Sprint(size), "/dev/zero"}})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Stdout) != proc.TailChars {
+		t.Errorf("kept %d bytes of stdout, want %d", len(res.Stdout), proc.TailChars)
+	}
+	if peak > maxPeakHeap {
+		t.Errorf("heap rose by %d MiB while the command wrote %d MiB; want under %d MiB", peak>>20, size>>20, maxPeakHeap>>20)
+	}
+}
+
+// BenchmarkRun1GiB pipes 1 GiB from head through the runner and, in the same
+// iteration, through cat into /dev/null, and reports the medians of both
+// throughputs, their ratio and the runner's peak heap growth. Run it with
+//
+//	go test -run '^$' -bench Run1GiB -benchtime 5x ./internal/proc/
+func BenchmarkRun1GiB(b *testing.B) {
+	const size = 1 << 30
+	argv := []string{"head", "-c", fmt.Sprint(size), "/dev/zero"}
+	root := b.TempDir()
+	var runner, cat []float64 // MB/s
+	var peak uint64
+	for b.Loop() {
+		var err error
+		start := time.Now()
+		p := peakHeap(func() { _, err = proc.Run(b.Context(), proc.Spec{Root: root, Argv: argv}) })
+		d := time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		peak = max(peak, p)
+		runner = append(runner, size/1e6/d.Seconds())
+
+		start = time.Now()
+		if out, err := exec.Command("sh", "-c", fmt.Sprintf("head -c %d /dev/zero | cat > /dev/null", size)).CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+		cat = append(cat, size/1e6/time.Since(start).Seconds())
+	}
+	r, c := median(runner), median(cat)
+	b.ReportMetric(r, "runner-MB/s")
+	b.ReportMetric(c, "cat-MB/s")
+	b.ReportMetric(r/c, "ratio")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	if peak > maxPeakHeap {
+		b.Errorf("peak heap growth %d MiB, want under %d MiB", peak>>20, maxPeakHeap>>20)
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
