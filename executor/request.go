@@ -80,21 +80,22 @@ type Handoff struct {
 	Text string
 }
 
-// Failure is one failed attempt, as the prompt and the [Debugger] see it.
+// Failure is one failed attempt, as the prompt and the [Debugger] see it. Its
+// JSON form is what a command debugger reads.
 type Failure struct {
 	// Attempt is the number of the attempt that failed.
-	Attempt int
+	Attempt int `json:"attempt"`
 	// Class is the failure's class, a verify.FailureClass name: "compile",
 	// "test", "lint", "timeout", "infra"; or a name the loop gives a failure no
 	// check saw, such as "review" for findings sent back.
-	Class string
+	Class string `json:"class,omitempty"`
 	// Fingerprint is the hash of the normalized failure output. Two failures
 	// with the same class and fingerprint are the same failure mode.
-	Fingerprint string
+	Fingerprint string `json:"fingerprint,omitempty"`
 	// Summary says in one line what failed.
-	Summary string
+	Summary string `json:"summary,omitempty"`
 	// OutputTail is the end of the failing output, as the check printed it.
-	OutputTail string
+	OutputTail string `json:"output_tail,omitempty"`
 }
 
 // Finding is one reviewer finding, as the prompt sees it.

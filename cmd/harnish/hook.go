@@ -18,8 +18,8 @@ import (
 
 var hookCommand = &command{
 	name:    "hook",
-	args:    "pre-tool-use --agent claude|codex",
-	summary: "answer an agent's hook call with the guardrails' decision",
+	args:    "pre-tool-use|stop --agent claude|codex",
+	summary: "answer an agent's hook: guardrails before a tool call, checks before a stop",
 	help: `Hook is what an agent CLI's hook configuration runs. It reads the hook's
 JSON from standard input and answers in the agent's own protocol.
 
@@ -30,6 +30,15 @@ JSON from standard input and answers in the agent's own protocol.
       apply_patch commands also by the edit rules, file by file); Write,
       Edit, MultiEdit and NotebookEdit calls by the edit rules on their
       path. Other tools are allowed.
+
+  harnish hook stop --agent claude|codex [--plan FILE] [--task ID]
+      The agent wants to stop. Run the current task's acceptance checks and
+      refuse the stop (exit 2, the failing check and its output on standard
+      error, which the agent hands the model) while they fail. The task is
+      --task, else $HARNISH_TASK_ID, else the task the run recorded in the
+      working tree has running; with none, the agent may stop. The plan is
+      --plan, else the one the run keeps in .harnish/, else the defaults
+      below.
 
 The policy is the plan given by --plan, or else the first of harnish.yaml,
 harnish.yml, harnish.json, plan.yaml, plan.yml, plan.json in the hook's cwd
@@ -49,8 +58,11 @@ func runHook(c *command, args []string, stdout, stderr io.Writer) int {
 		c.usage(stdout)
 		return exitOK
 	}
+	if len(args) > 0 && args[0] == "stop" {
+		return hookStop(args[1:], os.Stdin, stderr)
+	}
 	if len(args) == 0 || args[0] != "pre-tool-use" {
-		fmt.Fprintf(stderr, "harnish hook: want pre-tool-use\nUsage: harnish %s %s\n", c.name, c.args)
+		fmt.Fprintf(stderr, "harnish hook: want pre-tool-use or stop\nUsage: harnish %s %s\n", c.name, c.args)
 		return exitHookBlock
 	}
 	return hookPreToolUse(args[1:], os.Stdin, stderr)

@@ -6,17 +6,26 @@
 //
 // Commands:
 //
+//	run [--plan FILE] [--dir DIR] [--yes] [--json]
+//	    Carry a plan out in the working tree DIR; state under DIR/.harnish/.
+//	resume [--dir DIR] [--yes] [--approve] [--json]
+//	    Continue the run recorded in DIR/.harnish/.
+//	status [--dir DIR] [--json]
+//	    Show where the recorded run stands.
 //	validate FILE [--strict] [--json]
-//	    Check a plan (YAML, or JSON when FILE ends in .json) and print every
-//	    problem, one per line, as "file:line:col: [warning: ]field: message",
-//	    then "FILE: ok (N phases, M tasks)" or "FILE: N errors, M warnings".
-//	    Exit status 0 when the plan has no errors (with --strict, no warnings
-//	    either), 1 otherwise. --json prints a JSON array of the problems
-//	    instead, each with file, line, column, field, message and severity.
+//	    Check a plan and print every problem as "file:line:col: field: message".
+//	guard check [--shell bash|powershell|cmd] [--plan FILE] [--json] -- COMMAND
+//	guard diff [--plan FILE] [--task ID] [--json] < PATCH
+//	    Judge a command, or a unified diff, by the guardrails.
+//	hook pre-tool-use|stop --agent claude|codex
+//	    Answer an agent CLI's hook in its own protocol.
 //	help [COMMAND]
 //	    Print usage.
 //
-// Exit status 1 also means a usage error or an internal error.
+// Exit status: 0 completed (or allowed); 1 usage or internal error; 2 needs a
+// person, or a hard guardrail block for guard and hook; 3 stopped by a hard
+// guardrail (run), or a soft warning only (guard); 4 budget exceeded; 130
+// cancelled. "harnish help COMMAND" tells each command's own.
 package main
 
 import (
@@ -44,6 +53,9 @@ type command struct {
 
 // commands lists the subcommands in the order usage shows them.
 var commands = []*command{
+	runCommand,
+	resumeCommand,
+	statusCommand,
 	validateCommand,
 	guardCommand,
 	hookCommand,

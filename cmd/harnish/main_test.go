@@ -13,9 +13,12 @@ import (
 const usageText = `Usage: harnish <command> [arguments]
 
 Commands:
-  validate FILE [--strict] [--json]       check a plan file and print its problems
-  guard check|diff [flags]                judge a command or a diff by the guardrails
-  hook pre-tool-use --agent claude|codex  answer an agent's hook call with the guardrails' decision
+  run [--plan FILE] [--dir DIR] [--yes] [--json]   carry a plan out in a working tree
+  resume [--dir DIR] [--yes] [--approve] [--json]  continue the run recorded in a working tree
+  status [--dir DIR] [--json]                      show where the recorded run stands
+  validate FILE [--strict] [--json]                check a plan file and print its problems
+  guard check|diff [flags]                         judge a command or a diff by the guardrails
+  hook pre-tool-use|stop --agent claude|codex      answer an agent's hook: guardrails before a tool call, checks before a stop
 
 Run "harnish help <command>" for more about a command.
 `
@@ -124,7 +127,7 @@ testdata/future.yaml: 1 error, 0 warnings
 		},
 		{args: nil, wantErr: usageText, wantStatus: 1},
 		{args: []string{"frob"}, wantErr: "harnish: unknown command \"frob\"\n" + usageText, wantStatus: 1},
-		{args: []string{"run"}, wantErr: "harnish: unknown command \"run\"\n" + usageText, wantStatus: 1},
+		{args: []string{"run", "--dir", "testdata/none"}, wantErr: "harnish run: no plan: give --plan FILE or put one of [harnish.yaml harnish.yml harnish.json plan.yaml plan.yml plan.json] in testdata/none\n", wantStatus: 1},
 		{args: []string{"help"}, wantOut: usageText},
 		{args: []string{"-h"}, wantOut: usageText},
 		{args: []string{"--help"}, wantOut: usageText},
@@ -152,7 +155,7 @@ testdata/future.yaml: 1 error, 0 warnings
 // TestExamplePlan keeps the quickstart plan valid.
 func TestExamplePlan(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	file := filepath.Join("..", "..", "examples", "quickstart", "plan.yaml")
+	file := filepath.Join("..", "..", "examples", "quickstart", "testdata", "project", "plan.yaml")
 	if status := run([]string{"validate", "--strict", file}, &stdout, &stderr); status != 0 {
 		t.Errorf("validate %s: exit status %d\n%s%s", file, status, stdout.String(), stderr.String())
 	}

@@ -2,7 +2,7 @@
 // report its problems, and read the durable state of the run in a working
 // tree. Run it from the repository root:
 //
-//	go run ./examples/embedding examples/quickstart/plan.yaml .
+//	go run ./examples/embedding examples/quickstart/testdata/project/plan.yaml .
 package main
 
 import (

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+// stopInput is the part of a Stop hook call harnish reads.
+type stopInput struct {
+	HookEventName  string `json:"hook_event_name"`
+	Cwd            string `json:"cwd"`
+	StopHookActive bool   `json:"stop_hook_active"`
+}
+
+// hookStop is "harnish hook stop": it runs the current task's acceptance
+// checks and refuses the agent's stop (exit 2, the failure on stderr, which
+// Claude Code and Codex hand the model as the reason to go on) while they
+// fail. The task is --task, else HARNISH_TASK_ID (set by harnish for the
+// agent it runs), else the task the run in the working tree has running;
+// when none is known there is nothing to hold the agent to, and it may stop.
+func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
+	fs := flag.NewFlagSet("hook stop", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	agent := fs.String("agent", "", "claude or codex")
+	planFile := fs.String("plan", "", "the plan file")
+	taskID := fs.String("task", "", "the task whose checks must pass")
+	rest, err := parseFlags(fs, args)
+	switch {
+	case err != nil:
+	case len(rest) > 0:
+		err = fmt.Errorf("unexpected argument %q", rest[0])
+	case *agent != "claude" && *agent != "codex":
+		err = fmt.Errorf("--agent must be claude or codex, not %q", *agent)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
+		return exitError
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, maxHookInput+1))
+	var in stopInput
+	if err == nil && len(data) > maxHookInput {
+		err = fmt.Errorf("the hook input is larger than %d bytes", maxHookInput)
+	}
+	if err == nil {
+		err = json.Unmarshal(data, &in)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish hook stop: decoding the hook input: %v\n", err)
+		return exitHookBlock
+	}
+	root := in.Cwd
+	if root == "" {
+		if root, err = os.Getwd(); err != nil {
+			fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
+			return exitHookBlock
+		}
+	}
+	plan, t, err := stopTask(root, *planFile, *taskID)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
+		return exitHookBlock
+	}
+	if t == nil {
+		return exitOK
+	}
+	rep, err := verify.Acceptance{}.Verify(context.Background(), &verify.Request{Task: t, PhaseID: phaseOf(plan, t.ID), WorkDir: root})
+	if errors.Is(err, verify.ErrNoChecks) {
+		return exitOK // only manual checks: a person decides, at the milestone
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish: the checks of task %s could not run, so the task is not done: %v\n", t.ID, err)
+		return exitHookBlock
+	}
+	if rep.Passed {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "harnish: task %s is not done: its checks fail (%s). Keep working until they pass.\n",
+		t.ID, rep.Fingerprint.Summary)
+	for _, c := range rep.Checks {
+		if !c.Passed {
+			fmt.Fprintf(stderr, "\n$ %s\n%s\n", c.Name, strings.TrimRight(c.OutputTail, "\n"))
+			break
+		}
+	}
+	return exitHookBlock
+}
+
+// stopTask finds the plan and the task a stop hook holds the agent to.
+func stopTask(root, planFile, id string) (*task.Plan, *task.Task, error) {
+	stateDir := filepath.Join(root, loop.StateDir)
+	var plan *task.Plan
+	var err error
+	if planFile == "" {
+		plan, err = loadKeptPlan(stateDir)
+	}
+	if planFile != "" || err != nil {
+		if plan, _, err = loadGuardPlan(planFile, root); err != nil {
+			return nil, nil, err
+		}
+	}
+	if plan == nil {
+		return nil, nil, nil
+	}
+	if id == "" {
+		id = os.Getenv(executor.EnvTaskID)
+	}
+	if id == "" {
+		if st, err := loop.ReadState(stateDir); err == nil {
+			for _, pt := range plan.Tasks() {
+				if ts := st.Tasks[pt.Task.ID]; ts != nil && ts.Status == loop.StatusRunning {
+					id = pt.Task.ID
+				}
+			}
+		}
+	}
+	if id == "" {
+		return plan, nil, nil
+	}
+	for _, pt := range plan.Tasks() {
+		if pt.Task.ID == id {
+			return plan, pt.Task, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("the plan has no task %q", id)
+}
+
+func phaseOf(plan *task.Plan, id string) string {
+	for _, pt := range plan.Tasks() {
+		if pt.Task.ID == id {
+			return pt.Phase.ID
+		}
+	}
+	return ""
+}

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/internal/fsx"
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+var runCommand = &command{
+	name:    "run",
+	args:    "[--plan FILE] [--dir DIR] [--yes] [--json]",
+	summary: "carry a plan out in a working tree",
+	help: `Run drives the plan through the loop in the working tree DIR (default: the
+current directory): each task is executed, its acceptance checks are run,
+failures are retried within budgets, and milestone gates pause the run.
+The state goes to DIR/.harnish/; a copy of the plan is kept there for
+"harnish resume". --plan defaults to the first of harnish.yaml, harnish.yml,
+harnish.json, plan.yaml, plan.yml, plan.json in DIR.
+
+--yes approves every milestone gate. Without it, a terminal is asked; with
+no terminal the run ends awaiting approval. --json prints one event per line
+on stdout instead of progress.
+
+Exit status: 0 completed; 1 usage or internal error; 2 needs a person
+(escalated, halted, blocked, awaiting approval); 3 stopped by a hard
+guardrail; 4 budget exceeded; 130 cancelled (Ctrl-C; resume continues).
+`,
+	run: runRun,
+}
+
+var resumeCommand = &command{
+	name:    "resume",
+	args:    "[--dir DIR] [--yes] [--approve] [--json]",
+	summary: "continue the run recorded in a working tree",
+	help: `Resume continues the run recorded in DIR/.harnish/ with the plan kept there.
+--approve approves the milestone gate the run waits at. Other flags and the
+exit status are those of "harnish run".
+`,
+	run: runResume,
+}
+
+var statusCommand = &command{
+	name:    "status",
+	args:    "[--dir DIR] [--json]",
+	summary: "show where the recorded run stands",
+	help: `Status prints the run recorded in DIR/.harnish/: its outcome, each task's
+status and attempts, and what it spent. --json prints the state itself.
+It reads without locking, so it works while a run is going.
+`,
+	run: runStatus,
+}
+
+// runFlags are the flags run and resume share.
+type runFlags struct {
+	plan, dir       string
+	yes, json, appr bool
+}
+
+func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Writer) (*runFlags, int, bool) {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f := &runFlags{}
+	if !resume {
+		fs.StringVar(&f.plan, "plan", "", "the plan file")
+	} else {
+		fs.BoolVar(&f.appr, "approve", false, "approve the gate the run waits at")
+	}
+	fs.StringVar(&f.dir, "dir", ".", "the working tree")
+	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
+	fs.BoolVar(&f.json, "json", false, "print events as JSON lines")
+	rest, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.usage(stdout)
+		return nil, exitOK, false
+	}
+	if err == nil && len(rest) > 0 {
+		err = fmt.Errorf("unexpected argument %q", rest[0])
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish %s: %v\nUsage: harnish %s %s\n", c.name, err, c.name, c.args)
+		return nil, exitError, false
+	}
+	return f, 0, true
+}
+
+func runRun(c *command, args []string, stdout, stderr io.Writer) int {
+	f, code, ok := parseRunFlags(c, args, false, stdout, stderr)
+	if !ok {
+		return code
+	}
+	plan, file, err := loadGuardPlan(f.plan, f.dir)
+	if err == nil && plan == nil {
+		err = fmt.Errorf("no plan: give --plan FILE or put one of %v in %s", defaultPlanFiles, f.dir)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish run: %v\n", err)
+		return exitError
+	}
+	stateDir := filepath.Join(f.dir, loop.StateDir)
+	switch st, err := loop.ReadState(stateDir); {
+	case err == nil:
+		fmt.Fprintf(stderr, "harnish run: %s holds run %s (%s); continue it with \"harnish resume\", or move the directory away to start anew\n",
+			stateDir, st.Run, statusWord(st))
+		return exitError
+	case !errors.Is(err, loop.ErrNoState):
+		fmt.Fprintf(stderr, "harnish run: %v\n", err)
+		return exitError
+	}
+	if err := keepPlan(stateDir, file); err != nil {
+		fmt.Fprintf(stderr, "harnish run: %v\n", err)
+		return exitError
+	}
+	return drive(f, plan, stdout, stderr, func(ctx context.Context, l *loop.Loop) (*loop.Result, error) { return l.Run(ctx) })
+}
+
+func runResume(c *command, args []string, stdout, stderr io.Writer) int {
+	f, code, ok := parseRunFlags(c, args, true, stdout, stderr)
+	if !ok {
+		return code
+	}
+	plan, err := loadKeptPlan(filepath.Join(f.dir, loop.StateDir))
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
+		return exitError
+	}
+	return drive(f, plan, stdout, stderr, func(ctx context.Context, l *loop.Loop) (*loop.Result, error) {
+		return l.Resume(ctx, f.appr)
+	})
+}
+
+// A run keeps a copy of its plan in its state directory, as plan.yaml or
+// plan.json, so resume carries out the plan the run started with.
+func keepPlan(stateDir, file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	name := "plan.yaml"
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		name = "plan.json"
+	}
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		return err
+	}
+	return fsx.WriteFile(filepath.Join(stateDir, name), data, 0o644)
+}
+
+func loadKeptPlan(stateDir string) (*task.Plan, error) {
+	for _, name := range []string{"plan.yaml", "plan.json"} {
+		path := filepath.Join(stateDir, name)
+		if _, err := os.Stat(path); err == nil {
+			return task.Load(path)
+		}
+	}
+	return nil, fmt.Errorf("no plan.yaml or plan.json in %s: start a run with \"harnish run\"", stateDir)
+}
+
+// drive builds the loop from the plan and runs it until it ends or the user
+// interrupts it, and returns the outcome's exit status.
+func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(context.Context, *loop.Loop) (*loop.Result, error)) int {
+	root, err := filepath.Abs(f.dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish: %v\n", err)
+		return exitError
+	}
+	stateDir := filepath.Join(root, loop.StateDir)
+	cfg, err := components(plan, root)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish: %v\n", err)
+		return exitError
+	}
+	store, err := loop.OpenDir(stateDir, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish: %v\n", err)
+		return exitError
+	}
+	defer store.Close()
+	cfg.Plan, cfg.WorkDir, cfg.Store, cfg.RecordsDir = plan, root, store, stateDir
+	switch {
+	case f.yes:
+		cfg.Gate = loop.AutoApprove{}
+	case isTerminal(os.Stdin):
+		cfg.Gate = &loop.Prompt{In: os.Stdin, Out: stderr}
+	}
+	if f.json {
+		cfg.Observer = jsonEvents(stdout)
+	} else {
+		cfg.Observer = &progress{w: stdout, start: time.Now()}
+	}
+	l, err := loop.New(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish: %v\n", err)
+		return exitError
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := start(ctx, l)
+	if res == nil {
+		fmt.Fprintf(stderr, "harnish: %v\n", err)
+		return exitError
+	}
+	if !f.json {
+		fmt.Fprintf(stdout, "%s: %s\n", res.Outcome, res.Reason)
+		fmt.Fprintf(stdout, "state, logs and handoffs: %s\n", stateDir)
+	}
+	return res.Outcome.ExitCode()
+}
+
+// components builds the executor, verifier, reviewer and debugger a plan
+// names. The verifier always runs the tasks' own acceptance checks.
+func components(plan *task.Plan, root string) (loop.Config, error) {
+	cfg := loop.Config{Verifier: verify.Acceptance{}}
+	switch c := plan.Executor; {
+	case c == nil:
+		return cfg, errors.New("the plan names no executor (executor: {kind: command, argv: [...]})")
+	case c.Kind == task.KindCommand:
+		cfg.Executor = &executor.Command{Argv: c.Argv, Env: c.Env}
+	default:
+		return cfg, fmt.Errorf("executor kind %q is not available in this harnish yet; use kind command", c.Kind)
+	}
+	if c := plan.Debugger; c != nil {
+		if c.Kind != task.KindCommand {
+			return cfg, fmt.Errorf("debugger kind %q is not available in this harnish yet; use kind command", c.Kind)
+		}
+		cfg.Debugger = &executor.CommandDebugger{Argv: c.Argv, Env: c.Env}
+	}
+	if c := plan.Reviewer; c != nil {
+		if c.Kind != task.KindCommand {
+			return cfg, fmt.Errorf("reviewer kind %q is not available in this harnish yet; use kind command", c.Kind)
+		}
+		r := &verify.CommandReviewer{Argv: c.Argv}
+		for k, v := range c.Env {
+			r.Env = append(r.Env, k+"="+v)
+		}
+		cfg.Reviewer = r
+	}
+	return cfg, nil
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// jsonEvents writes each event as one JSON line.
+func jsonEvents(w io.Writer) loop.Observer {
+	enc := json.NewEncoder(w)
+	return loop.ObserverFunc(func(e loop.Event) { enc.Encode(e) })
+}
+
+// progress prints one line per step a person cares about.
+type progress struct {
+	w     io.Writer
+	start time.Time
+}
+
+func (p *progress) Observe(e loop.Event) {
+	at := time.Since(p.start).Round(100 * time.Millisecond)
+	var line string
+	switch e.Type {
+	case loop.AttemptStarted:
+		line = fmt.Sprintf("%s attempt %d", e.Task, e.Attempt)
+	case loop.VerifyPassed:
+		line = fmt.Sprintf("%s attempt %d: checks pass", e.Task, e.Attempt)
+	case loop.VerifyFailed:
+		line = fmt.Sprintf("%s attempt %d: checks fail (%s) %s", e.Task, e.Attempt, e.Fingerprint, e.Message)
+	case loop.ReviewFindings:
+		line = fmt.Sprintf("%s attempt %d: review: %s", e.Task, e.Attempt, e.Message)
+	case loop.AttemptFinished:
+		if e.Message == "" {
+			return
+		}
+		line = fmt.Sprintf("%s attempt %d: %s", e.Task, e.Attempt, e.Message)
+	case loop.DebuggerInvoked:
+		line = fmt.Sprintf("%s: same failure twice; debugger: %s", e.Task, e.Message)
+	case loop.TaskDone, loop.TaskEscalated, loop.TaskHalted, loop.TaskBlocked:
+		line = fmt.Sprintf("%s %s %s", e.Task, e.Type[len("task."):], e.Message)
+	case loop.MilestoneReached:
+		line = fmt.Sprintf("milestone after phase %s", e.Phase)
+	case loop.MilestoneApproved:
+		line = fmt.Sprintf("milestone after phase %s approved", e.Phase)
+	case loop.GuardrailViolated:
+		line = fmt.Sprintf("guardrail (%s): %s", e.Level, e.Message)
+	default:
+		return
+	}
+	fmt.Fprintf(p.w, "[%7s] %s\n", at, line)
+}
+
+func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("dir", ".", "the working tree")
+	asJSON := fs.Bool("json", false, "print the state as JSON")
+	rest, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.usage(stdout)
+		return exitOK
+	}
+	if err == nil && len(rest) > 0 {
+		err = fmt.Errorf("unexpected argument %q", rest[0])
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish status: %v\nUsage: harnish %s %s\n", err, c.name, c.args)
+		return exitError
+	}
+	st, err := loop.ReadState(filepath.Join(*dir, loop.StateDir))
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish status: %v\n", err)
+		return exitError
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(st)
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "run %s of plan %s: %s\n", st.Run, st.Plan, statusWord(st))
+	if st.Reason != "" {
+		fmt.Fprintf(stdout, "  %s\n", st.Reason)
+	}
+	fmt.Fprintf(stdout, "spent: %d attempts, %s, %d tokens, $%.2f\n", st.Cycles, st.Elapsed.Round(time.Second), st.Tokens, st.CostUSD)
+	plan, _ := loadKeptPlan(filepath.Join(*dir, loop.StateDir))
+	if plan == nil {
+		return exitOK
+	}
+	for _, pt := range plan.Tasks() {
+		status, attempts := loop.StatusPending, 0
+		if ts := st.Tasks[pt.Task.ID]; ts != nil {
+			status, attempts = ts.Status, ts.Attempts
+		}
+		fmt.Fprintf(stdout, "  %-10s %-12s %-10s %d attempts\n", pt.Phase.ID, pt.Task.ID, status, attempts)
+	}
+	return exitOK
+}
+
+func statusWord(st *loop.RunState) string {
+	switch {
+	case st.Outcome != "":
+		return string(st.Outcome)
+	case st.AwaitingGate != "":
+		return "at the milestone after " + st.AwaitingGate
+	}
+	return "running (or stopped without a record of why)"
+}

@@ -1,0 +1,15 @@
+package calc
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestDivide(t *testing.T) {
+	if got, err := Divide(5, 2); err != nil || got != 2.5 {
+		t.Fatalf("Divide(5, 2) = %v, %v; want 2.5, nil", got, err)
+	}
+	if _, err := Divide(1, 0); !errors.Is(err, ErrDivideByZero) {
+		t.Fatalf("Divide(1, 0) error = %v, want ErrDivideByZero", err)
+	}
+}

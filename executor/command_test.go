@@ -1,0 +1,172 @@
+package executor_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/task"
+)
+
+// script writes an executable shell script into dir and returns its path.
+func script(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCommandExecute(t *testing.T) {
+	tk := &task.Task{ID: "T1", Title: "t"}
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     *executor.Result
+		wantKind executor.ErrorKind
+		wantErr  string
+	}{
+		{
+			name: "exit 0 claims done, with the result file",
+			body: `cat > "$HARNISH_WORKDIR/prompt.copy"
+printf '%s %s %s %s' "$HARNISH_TASK_ID" "$HARNISH_PHASE_ID" "$HARNISH_ATTEMPT" "$EXTRA" > "$HARNISH_WORKDIR/env.copy"
+cmp -s "$HARNISH_PROMPT_FILE" "$HARNISH_WORKDIR/prompt.copy" || exit 9
+echo '{"summary":"added divide","files_changed":["calc.go"],"usage":{"input_tokens":100,"output_tokens":20,"cost_usd":0.5}}' > "$HARNISH_RESULT_FILE"`,
+			want: &executor.Result{Status: executor.StatusDone, Summary: "added divide", FilesChanged: []string{"calc.go"},
+				Usage: executor.Usage{InputTokens: 100, OutputTokens: 20, CostUSD: 0.5}},
+		},
+		{
+			name: "exit 0 without a result file: the last line of stdout is the summary",
+			body: "echo working\necho all done\n",
+			want: &executor.Result{Status: executor.StatusDone, Summary: "all done"},
+		},
+		{
+			name: "exit 2 claims blocked, the reason on stderr",
+			body: "echo 'need the API key' >&2\nexit 2\n",
+			want: &executor.Result{Status: executor.StatusBlocked, Reason: "need the API key"},
+		},
+		{
+			name:     "another exit status is a crash",
+			body:     "echo boom >&2\nexit 3\n",
+			wantKind: executor.KindCrashed,
+		},
+		{
+			name:     "a result file that does not parse is a protocol error",
+			body:     `echo '{"summary": 3}' > "$HARNISH_RESULT_FILE"`,
+			wantKind: executor.KindProtocol,
+			wantErr:  "result file result.json does not parse",
+		},
+		{
+			name:     "an unknown field in the result file is a protocol error",
+			body:     `echo '{"sumary": "x"}' > "$HARNISH_RESULT_FILE"`,
+			wantKind: executor.KindProtocol,
+			wantErr:  `unknown field "sumary"`,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			prog := script(t, dir, "agent.sh", tc.body)
+			c := &executor.Command{Argv: []string{prog}, Env: map[string]string{"EXTRA": "x"}}
+			got, err := c.Execute(context.Background(), &executor.Request{Task: tk, PhaseID: "p1", Attempt: 2, WorkDir: dir, Prompt: "do it\n"})
+			if tc.wantKind != "" {
+				var ee *executor.Error
+				if !errors.As(err, &ee) || ee.Kind != tc.wantKind || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want kind %s containing %q", err, tc.wantKind, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("result (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCommandEnvAndPrompt(t *testing.T) {
+	dir := t.TempDir()
+	prog := script(t, dir, "agent.sh", `cat > "$HARNISH_WORKDIR/prompt.copy"
+printf '%s %s %s %s' "$HARNISH_TASK_ID" "$HARNISH_PHASE_ID" "$HARNISH_ATTEMPT" "$EXTRA" > "$HARNISH_WORKDIR/env.copy"`)
+	c := &executor.Command{Argv: []string{prog}, Env: map[string]string{"EXTRA": "x"}}
+	if _, err := c.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 2, WorkDir: dir, Prompt: "do it\n"}); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{"prompt.copy": "do it\n", "env.copy": "T1 p1 2 x"} {
+		b, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != want {
+			t.Errorf("%s = %q, want %q", file, b, want)
+		}
+	}
+}
+
+func TestCommandUnavailableAndTimeout(t *testing.T) {
+	dir := t.TempDir()
+	c := &executor.Command{Argv: []string{filepath.Join(dir, "missing")}}
+	_, err := c.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: dir})
+	if !errors.Is(err, executor.ErrUnavailable) {
+		t.Errorf("missing program: %v, want ErrUnavailable", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	c = &executor.Command{Argv: []string{script(t, dir, "slow.sh", "sleep 30\n")}}
+	start := time.Now()
+	_, err = c.Execute(ctx, &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: dir})
+	if !errors.Is(err, executor.ErrTimeout) {
+		t.Errorf("slow program: %v, want ErrTimeout", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the slow program was stopped after %s", d)
+	}
+}
+
+func TestCommandDebugger(t *testing.T) {
+	req := &executor.DebugRequest{Task: &task.Task{ID: "T1", Title: "t"}, PhaseID: "p1",
+		Failures: []executor.Failure{{Attempt: 1, Fingerprint: "test:a"}, {Attempt: 2, Fingerprint: "test:a"}}}
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     *executor.Diagnosis
+		wantKind executor.ErrorKind
+	}{
+		{"root cause", `grep -q '"fingerprint":"test:a"' && echo '{"found": true, "root_cause": "off by one", "fix": "use <="}'`,
+			&executor.Diagnosis{Found: true, RootCause: "off by one", Fix: "use <="}, ""},
+		{"none", `cat >/dev/null; echo '{"found": false, "five_whys": ["w1"]}'`,
+			&executor.Diagnosis{FiveWhys: []string{"w1"}}, ""},
+		{"not JSON", `cat >/dev/null; echo 'I think it is a race'`, nil, executor.KindProtocol},
+		{"found but no fix", `cat >/dev/null; echo '{"found": true, "root_cause": "x"}'`, nil, executor.KindProtocol},
+		{"exit 1", `exit 1`, nil, executor.KindCrashed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			req.WorkDir = dir
+			d := &executor.CommandDebugger{Argv: []string{script(t, dir, "debug.sh", tc.body)}}
+			got, err := d.Debug(context.Background(), req)
+			if tc.wantKind != "" {
+				var ee *executor.Error
+				if !errors.As(err, &ee) || ee.Kind != tc.wantKind {
+					t.Fatalf("error %v, want kind %s", err, tc.wantKind)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("diagnosis (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
