@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -30,6 +32,13 @@ type Config struct {
 	// Debugger investigates a failure that repeated. Nil: a two-strike
 	// failure finds no root cause, and the task halts.
 	Debugger executor.Debugger
+	// Guardrail judges what each attempt changed, as one edit action whose
+	// Diff is the unified diff of the working tree (read with git) from
+	// before the attempt to after it, because an agent's own hooks can fail
+	// to run or be absent. A hard decision stops the run at once; a soft one
+	// is reported and put in the next attempt's prompt. Nil: no audit of the
+	// change. It needs WorkDir to be a git working tree.
+	Guardrail guardrail.Guardrail
 	// Gate decides at milestones. Nil: every gate defers, and the run ends
 	// awaiting approval.
 	Gate  Gate
@@ -70,7 +79,8 @@ type Loop struct {
 	tails     map[int]string // per attempt
 	findings  []executor.Finding
 	diagnosis *executor.Diagnosis
-	last      *executor.Result // the last attempt's claim
+	warnings  []executor.Warning // soft guardrail decisions, for the next attempt
+	last      *executor.Result   // the last attempt's claim
 	passed    []string         // names of the checks that passed last
 	minor     []string         // review findings below critical, last round
 	rec       *records
@@ -355,13 +365,20 @@ func (l *Loop) debug(ctx context.Context, step Step) ([]Transition, error) {
 func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 	t := l.tasks[step.Task]
 	if step.Attempt == 1 || l.tails == nil {
-		l.tails, l.findings, l.diagnosis = map[int]string{}, nil, nil
+		l.tails, l.findings, l.diagnosis, l.warnings = map[int]string{}, nil, nil, nil
+	}
+	var before string
+	if l.cfg.Guardrail != nil {
+		var err error
+		if before, err = gitx.Snapshot(ctx, l.workDir(), StateDir); err != nil {
+			return nil, fmt.Errorf("loop: read the working tree before attempt %d of %s: %w", step.Attempt, t.ID, err)
+		}
 	}
 	start := l.now()
 	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 	defer cancel()
 	parts := executor.PromptParts{Spec: executor.Spec(t), Handoffs: l.handoffsFor(t), Failures: l.failuresOf(t.ID),
-		Findings: l.findings, Diagnosis: l.diagnosis}
+		Findings: l.findings, Diagnosis: l.diagnosis, Warnings: l.warnings}
 	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: l.cfg.WorkDir,
 		Prompt: executor.Render(parts), Parts: parts}
 	l.findings, l.minor, l.last = nil, nil, nil // this attempt's own come from check
@@ -373,8 +390,19 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		return nil, context.Cause(ctx) // cancelled: the attempt stays unreported and counts on resume
 	}
 	r := AttemptReport{Task: t.ID, Attempt: step.Attempt}
+	if l.cfg.Guardrail != nil {
+		stop, gerr := l.auditChange(actx, step, before)
+		if gerr != nil {
+			return nil, gerr
+		}
+		r.Stop = stop
+	}
 	var usage executor.Usage
 	switch {
+	case r.Stop != nil:
+		if res != nil {
+			usage = res.Usage
+		}
 	case err != nil:
 		var ee *executor.Error
 		kind := executor.KindCrashed
@@ -400,6 +428,43 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 	}
 	r.Elapsed, r.Tokens, r.CostUSD = l.now().Sub(start), usage.Tokens(), usage.CostUSD
 	return l.cfg.Policy.ObserveAttempt(l.st, r, l.now())
+}
+
+// auditChange passes what the attempt changed through the guardrail. A hard
+// decision is returned as the stop; soft ones are reported and kept for the
+// next attempt's prompt.
+func (l *Loop) auditChange(ctx context.Context, step Step, before string) (*GuardrailStop, error) {
+	ctx = context.WithoutCancel(ctx) // the audit runs even when the attempt's time ran out
+	after, err := gitx.Snapshot(ctx, l.workDir(), StateDir)
+	if err != nil {
+		return nil, fmt.Errorf("loop: read the working tree after attempt %d of %s: %w", step.Attempt, step.Task, err)
+	}
+	if after == before {
+		return nil, nil
+	}
+	diff, err := gitx.Diff(ctx, l.workDir(), before, after)
+	if err != nil {
+		return nil, fmt.Errorf("loop: diff of attempt %d of %s: %w", step.Attempt, step.Task, err)
+	}
+	d := guardrail.Evaluate(ctx, l.cfg.Guardrail, guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: step.Task})
+	switch d.Level {
+	case guardrail.Hard:
+		l.emit(Event{Type: GuardrailViolated, Phase: step.Phase, Task: step.Task, Attempt: step.Attempt,
+			Level: "hard", Rule: d.Rule, Message: d.Reason})
+		return &GuardrailStop{Rule: d.Rule, Reason: d.Reason}, nil
+	case guardrail.Soft:
+		l.emit(Event{Type: GuardrailViolated, Phase: step.Phase, Task: step.Task, Attempt: step.Attempt,
+			Level: "soft", Rule: d.Rule, Message: d.Reason})
+		l.warnings = append(l.warnings, executor.Warning{Rule: d.Rule, Reason: d.Reason})
+	}
+	return nil, nil
+}
+
+func (l *Loop) workDir() string {
+	if l.cfg.WorkDir == "" {
+		return "."
+	}
+	return l.cfg.WorkDir
 }
 
 // check runs the verifier and, when it passes, the reviewer, and records what
@@ -572,9 +637,6 @@ func eventsOf(run string, t Transition) []Event {
 		e.Type = MilestoneApproved
 	case TransRunFinished:
 		e.Type, e.Outcome = RunFinished, t.Outcome
-		if t.Outcome == StoppedByGuardrail {
-			return []Event{{Time: t.Time, Type: GuardrailViolated, Run: run, Level: "hard", Message: t.Reason}, e}
-		}
 	default:
 		return nil
 	}

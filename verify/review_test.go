@@ -120,8 +120,10 @@ func TestVetReviewer(t *testing.T) {
 			nil, []verify.Finding{critical, printf}},
 	}
 	for _, tt := range tests {
+		// Not parallel: concurrent go vet runs on one module with a cold
+		// build cache once lost a package's findings in CI (not reproduced
+		// since); one at a time is what the loop does anyway.
 		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
 			req := reviewRequest(root)
 			req.Files = tt.files
 			got, err := tt.v.Review(t.Context(), req)

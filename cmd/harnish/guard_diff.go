@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 
 	"github.com/harnish/harnish/guardrail"
@@ -139,44 +138,18 @@ func judgeDiff(g *guardrail.EditGuard, diff, taskID string, asJSON bool, stdout,
 	return code
 }
 
-// editConfig turns a plan's guardrail settings (nil: the defaults) into the
-// edit guard's configuration, with the scope of task taskID, if given.
+// editConfig is the plan's edit-rule configuration (see
+// guardrail.PlanEditConfig), with the scope of taskID alone when it is set.
 func editConfig(plan *task.Plan, taskID string, tree fs.FS) (guardrail.EditConfig, error) {
-	cfg := guardrail.EditConfig{Tree: tree, TDD: guardrail.TDDConfig{Level: guardrail.Soft}}
-	if plan == nil {
+	cfg := guardrail.PlanEditConfig(plan, tree)
+	if taskID == "" || plan == nil {
+		cfg.Scope = nil
 		return cfg, nil
 	}
-	g := plan.Guardrails
-	cfg.Protected = guardrail.NewProtected(g.Protected...)
-	cfg.MaxChangedLines = g.MaxChangedLines
-	if taskID != "" {
-		var found *task.Task
-		for _, pt := range plan.Tasks() {
-			if pt.Task.ID == taskID {
-				found = pt.Task
-				break
-			}
-		}
-		if found == nil {
-			return cfg, fmt.Errorf("no task %q in the plan", taskID)
-		}
-		cfg.Scope = map[string][]string{taskID: found.Files}
+	files, ok := cfg.Scope[taskID]
+	if !ok {
+		return cfg, fmt.Errorf("no task %q in the plan", taskID)
 	}
-	if t := g.TDD; t != nil {
-		switch t.Level {
-		case task.TDDOff:
-			cfg.TDD.Level = guardrail.Allow
-		case task.TDDHard:
-			cfg.TDD.Level = guardrail.Hard
-		}
-		if t.Patterns != nil {
-			cfg.TDD.Patterns = guardrail.DefaultTestPatterns()
-			maps.Copy(cfg.TDD.Patterns, t.Patterns)
-		}
-		cfg.TDD.Roots = t.Roots
-		if t.Exempt != nil {
-			cfg.TDD.Exempt = append(guardrail.DefaultTDDExempt(), t.Exempt...)
-		}
-	}
+	cfg.Scope = map[string][]string{taskID: files}
 	return cfg, nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
@@ -184,6 +185,10 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
 		return exitError
 	}
+	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
+		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: what each attempt changes cannot be audited\n", root)
+		cfg.Guardrail = nil
+	}
 	store, err := loop.OpenDir(stateDir, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
@@ -222,9 +227,14 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 }
 
 // components builds the executor, verifier, reviewer and debugger a plan
-// names. The verifier always runs the tasks' own acceptance checks.
+// names, and the edit guard its guardrail settings ask for. The verifier
+// always runs the tasks' own acceptance checks.
 func components(plan *task.Plan, root string) (loop.Config, error) {
-	cfg := loop.Config{Verifier: verify.Acceptance{}}
+	g, err := guardrail.NewEditGuard(guardrail.PlanEditConfig(plan, os.DirFS(root)))
+	if err != nil {
+		return loop.Config{}, err
+	}
+	cfg := loop.Config{Verifier: verify.Acceptance{}, Guardrail: g}
 	switch c := plan.Executor; {
 	case c == nil:
 		return cfg, errors.New("the plan names no executor (executor: {kind: command, argv: [...]})")

@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -76,6 +77,10 @@ func run(dir string, out io.Writer) (int, error) {
 		return 1, err
 	}
 	defer store.Close()
+	guard, err := guardrail.NewEditGuard(guardrail.PlanEditConfig(plan, os.DirFS(dir)))
+	if err != nil {
+		return 1, err
+	}
 	fmt.Fprintf(out, "quickstart: plan %q, %d tasks, in %s\n\n", plan.Name, len(plan.Tasks()), dir)
 	l, err := loop.New(loop.Config{
 		Plan:       plan,
@@ -84,6 +89,7 @@ func run(dir string, out io.Writer) (int, error) {
 		Verifier:   verify.Acceptance{},
 		Reviewer:   &verify.CommandReviewer{Argv: plan.Reviewer.Argv},
 		Debugger:   &executor.CommandDebugger{Argv: plan.Debugger.Argv},
+		Guardrail:  guard, // every attempt's diff: secrets, protected paths, scope, size, TDD
 		Gate:       &checklistGate{out: out},
 		Store:      store,
 		RecordsDir: stateDir,
@@ -173,6 +179,8 @@ type narrator struct {
 func (n *narrator) Observe(e loop.Event) {
 	var line string
 	switch e.Type {
+	case loop.GuardrailViolated:
+		line = fmt.Sprintf("  attempt %d: guardrail %s (%s): %s", e.Attempt, e.Rule, e.Level, e.Message)
 	case loop.TaskStarted:
 		line = fmt.Sprintf("task %s", e.Task)
 	case loop.VerifyFailed:

@@ -1,0 +1,111 @@
+package loop_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/task"
+)
+
+// gitTree makes a git working tree with one commit.
+func gitTree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "--allow-empty", "-m", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// writes returns an act that writes a file in the working tree.
+func writes(name, text string) looptest.Act {
+	return looptest.Act{Do: func(req *executor.Request) error {
+		path := filepath.Join(req.WorkDir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(path, []byte(text), 0o644)
+	}}
+}
+
+type violation struct{ Task, Level, Rule string }
+
+func violations(rec *looptest.Recorder) []violation {
+	var out []violation
+	for _, e := range rec.Events() {
+		if e.Type == loop.GuardrailViolated {
+			out = append(out, violation{e.Task, e.Level, e.Rule})
+		}
+	}
+	return out
+}
+
+// TestLoopAuditsTheDiff: after every attempt the change passes the edit
+// rules; a soft decision is reported and put in the next attempt's prompt, a
+// hard one stops the run at once, whatever the checks say.
+func TestLoopAuditsTheDiff(t *testing.T) {
+	dir := gitTree(t)
+	plan := &task.Plan{Version: "1", Name: "g", Guardrails: task.Guardrails{Protected: []string{"secrets/"}},
+		Phases: []task.Phase{{ID: "p1", Title: "P", Tasks: []task.Task{
+			{ID: "T1", Title: "t1", Files: []string{"a.txt"}, Acceptance: []task.Check{{Run: []string{"true"}}}},
+			{ID: "T2", Title: "t2", Files: []string{"b.txt"}, Acceptance: []task.Check{{Run: []string{"true"}}}},
+		}}}}
+	g, err := guardrail.NewEditGuard(guardrail.PlanEditConfig(plan, os.DirFS(dir)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := &looptest.Executor{Script: map[string][]looptest.Act{
+		"T1": {writes("notes.txt", "outside the scope\n"), writes("a.txt", "in scope\n")},
+		"T2": {writes("secrets/key.txt", "touching a protected path\n")},
+	}}
+	res, rec, err := looptest.Run(t, loop.Config{Plan: plan, WorkDir: dir, Executor: ex, Guardrail: g,
+		Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x"}}}})
+	if !errors.Is(err, loop.ErrStoppedByGuardrail) {
+		t.Fatalf("Run: %v", err)
+	}
+	want := []violation{{"T1", "soft", guardrail.RuleEditScope}, {"T2", "hard", guardrail.RuleEditProtected}}
+	if diff := cmp.Diff(want, violations(rec)); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
+	}
+	if reqs := ex.Requests(); len(reqs) != 3 || len(reqs[1].Parts.Warnings) != 1 || !strings.Contains(reqs[1].Prompt, "## Guardrail warnings") {
+		t.Errorf("attempt 2 of T1 was not told of the soft decision: %+v", reqs[1].Parts.Warnings)
+	}
+	if res.Outcome != loop.StoppedByGuardrail || res.Outcome.ExitCode() != 3 {
+		t.Errorf("outcome %s", res.Outcome)
+	}
+	if f := res.State.Tasks["T2"].Failures; len(f) != 1 || f[0].Kind != loop.FailGuardrail {
+		t.Errorf("T2 failures %+v", f)
+	}
+}
+
+type panicky struct{}
+
+func (panicky) Check(context.Context, guardrail.Action) (guardrail.Decision, error) { panic("rule bug") }
+
+// TestLoopGuardrailPanics: a guardrail that panics fails closed.
+func TestLoopGuardrailPanics(t *testing.T) {
+	dir := gitTree(t)
+	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {writes("a.txt", "x\n")}}}
+	_, rec, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), WorkDir: dir, Executor: ex, Guardrail: panicky{}})
+	if !errors.Is(err, loop.ErrStoppedByGuardrail) {
+		t.Fatalf("Run: %v", err)
+	}
+	if diff := cmp.Diff([]violation{{"T1", "hard", guardrail.RuleError}}, violations(rec)); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
+	}
+}
