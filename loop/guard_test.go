@@ -95,7 +95,9 @@ func TestLoopAuditsTheDiff(t *testing.T) {
 
 type panicky struct{}
 
-func (panicky) Check(context.Context, guardrail.Action) (guardrail.Decision, error) { panic("rule bug") }
+func (panicky) Check(context.Context, guardrail.Action) (guardrail.Decision, error) {
+	panic("rule bug")
+}
 
 // TestLoopGuardrailPanics: a guardrail that panics fails closed.
 func TestLoopGuardrailPanics(t *testing.T) {

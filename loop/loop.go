@@ -81,8 +81,8 @@ type Loop struct {
 	diagnosis *executor.Diagnosis
 	warnings  []executor.Warning // soft guardrail decisions, for the next attempt
 	last      *executor.Result   // the last attempt's claim
-	passed    []string         // names of the checks that passed last
-	minor     []string         // review findings below critical, last round
+	passed    []string           // names of the checks that passed last
+	minor     []string           // review findings below critical, last round
 	rec       *records
 }
 
