@@ -23,6 +23,7 @@ func TestCheckKindsParse(t *testing.T) {
 		kind  string
 	}{
 		{"gotest defaults", "{gotest: {}}", task.Check{GoTest: &task.GoTestCheck{}}, "gotest"},
+		{"gotest short form", "{gotest: ./calc/...}", task.Check{GoTest: &task.GoTestCheck{Packages: []string{"./calc/..."}}}, "gotest"},
 		{
 			"gotest with options",
 			"{gotest: {packages: [./calc/..., ./x], flags: [-race, -count=1], min_tests: 3}, dir: sub, timeout: 5m}",

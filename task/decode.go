@@ -65,7 +65,10 @@ func (d *decoder) stop(at position, field, format string, args ...any) {
 
 func at(n *yaml.Node) position { return position{line: n.Line, col: n.Column} }
 
-var durationType = reflect.TypeFor[Duration]()
+var (
+	durationType = reflect.TypeFor[Duration]()
+	goTestType   = reflect.TypeFor[GoTestCheck]()
+)
 
 const versionField = "version"
 
@@ -106,6 +109,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, field string) {
 		d.decodeDuration(n, pos, v, field)
 	case field == versionField:
 		d.decodeVersion(n, pos, v, field)
+	case v.Type() == goTestType && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
+		// The short form "gotest: ./calc/..." names one package pattern.
+		v.Set(reflect.ValueOf(GoTestCheck{Packages: []string{n.Value}}))
 	case v.Kind() == reflect.Struct:
 		d.decodeStruct(n, pos, v, field)
 	case v.Kind() == reflect.Slice:

@@ -83,7 +83,7 @@
 //
 // gotest ([GoTestCheck]) runs go test -json in dir and counts the tests; it
 // fails when any fails or fewer than min_tests ran. It is a mapping, {} for
-// the defaults:
+// the defaults, or in short a single package pattern (gotest: ./calc/...):
 //
 //   - packages: package patterns; absent: ./... ;
 //   - flags: flags for go test, e.g. [-race, -count=1] (-json is always
