@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/task"
 )
 
 // BenchmarkCommit measures one durable transition against its physical floor
@@ -114,4 +116,78 @@ func transitionLine(b *testing.B) []byte {
 	}
 	lines := bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
 	return append(lines[len(lines)-1], '\n')
+}
+
+// BenchmarkLoopAttempt measures the loop's own cost per attempt, with no-op
+// components (an executor that claims done, checks that pass) and the
+// on-disk store, against one durable transition (one Commit to a DirStore)
+// measured in the same run. An attempt commits twice (its start before the
+// executor runs, its end after), so the floor of the ratio is 2.
+//
+//	go test -run '^$' -bench LoopAttempt -benchtime 2000x ./loop
+func BenchmarkLoopAttempt(b *testing.B) {
+	ctx := context.Background()
+	n := b.N
+	tasks := make([]task.Task, n)
+	for i := range tasks {
+		tasks[i] = task.Task{ID: fmt.Sprintf("T%d", i), Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}}}
+	}
+	plan := &task.Plan{Version: "1", Name: "bench", Budget: task.Budget{Cycles: task.MaxCycles},
+		Phases: []task.Phase{{ID: "p", Title: "P", Tasks: tasks}}}
+	store, err := loop.OpenDir(filepath.Join(b.TempDir(), loop.StateDir), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	var starts []time.Time
+	l, err := loop.New(loop.Config{Plan: plan, Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}, Store: store,
+		Observer: loop.ObserverFunc(func(e loop.Event) {
+			if e.Type == loop.AttemptStarted {
+				starts = append(starts, time.Now())
+			}
+		})})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	res, err := l.Run(ctx)
+	end := time.Now()
+	b.StopTimer()
+	if err != nil || res.Outcome != loop.Completed {
+		b.Fatalf("run: %v", err)
+	}
+	attempts := make([]time.Duration, 0, len(starts))
+	for i := range starts {
+		next := end
+		if i+1 < len(starts) {
+			next = starts[i+1]
+		}
+		attempts = append(attempts, next.Sub(starts[i]))
+	}
+
+	floorStore, err := loop.OpenDir(filepath.Join(b.TempDir(), loop.StateDir), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer floorStore.Close()
+	if err := floorStore.Commit(ctx, loop.Transition{Kind: loop.TransRunStarted, Time: t0, Run: "r", Plan: "p"},
+		loop.Transition{Kind: loop.TransTaskStarted, Time: t0, Phase: "p", Task: "T"}); err != nil {
+		b.Fatal(err)
+	}
+	floors := make([]time.Duration, 0, n)
+	for i := range n {
+		tr := loop.Transition{Kind: loop.TransAttemptStarted, Time: t0, Task: "T", Attempt: i/2 + 1}
+		if i%2 == 1 {
+			tr = loop.Transition{Kind: loop.TransAttemptFinished, Time: t0, Task: "T", Attempt: i/2 + 1}
+		}
+		start := time.Now()
+		if err := floorStore.Commit(ctx, tr); err != nil {
+			b.Fatal(err)
+		}
+		floors = append(floors, time.Since(start))
+	}
+	ma, mf := median(attempts), median(floors)
+	b.ReportMetric(float64(ma.Nanoseconds()), "attempt-ns/median")
+	b.ReportMetric(float64(mf.Nanoseconds()), "transition-ns/median")
+	b.ReportMetric(float64(ma)/float64(mf), "attempt/transition")
 }

@@ -69,6 +69,7 @@ type Config struct {
 type Loop struct {
 	cfg   Config
 	tasks map[string]*task.Task
+	prev  map[string]string // task ID -> the task before it in the plan
 	now   func() time.Time
 	log   *slog.Logger
 	st    *RunState
@@ -101,15 +102,17 @@ func New(cfg Config) (*Loop, error) {
 	if err := cfg.Plan.Validate().Err(); err != nil {
 		return nil, fmt.Errorf("loop: the plan does not validate: %w", err)
 	}
-	l := &Loop{cfg: cfg, tasks: map[string]*task.Task{}, now: cfg.Now, log: cfg.Logger, rec: newRecords(cfg.RecordsDir)}
+	l := &Loop{cfg: cfg, tasks: map[string]*task.Task{}, prev: map[string]string{}, now: cfg.Now, log: cfg.Logger,
+		rec: newRecords(cfg.RecordsDir)}
 	if l.now == nil {
 		l.now = time.Now
 	}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
+	prev := ""
 	for _, pt := range cfg.Plan.Tasks() {
-		l.tasks[pt.Task.ID] = pt.Task
+		l.tasks[pt.Task.ID], l.prev[pt.Task.ID], prev = pt.Task, prev, pt.Task.ID
 	}
 	return l, nil
 }
@@ -529,17 +532,8 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step Step, r *AttemptRep
 // depends on nothing, of the task before it in the plan.
 func (l *Loop) handoffsFor(t *task.Task) []executor.Handoff {
 	ids := t.DependsOn
-	if len(ids) == 0 {
-		var prev string
-		for _, pt := range l.cfg.Plan.Tasks() {
-			if pt.Task.ID == t.ID {
-				break
-			}
-			prev = pt.Task.ID
-		}
-		if prev != "" {
-			ids = []string{prev}
-		}
+	if len(ids) == 0 && l.prev[t.ID] != "" {
+		ids = []string{l.prev[t.ID]}
 	}
 	var out []executor.Handoff
 	for _, id := range ids {

@@ -65,26 +65,59 @@ type Step struct {
 // per step and report the step's result before calling it again: to Next, an
 // attempt started and never reported is one a crash cut off, and it counts.
 func (p *Policy) Next(plan *task.Plan, st *RunState, now time.Time) (Step, []Transition) {
-	d := decision{p: p, plan: plan, st: st.Clone(), now: now}
+	d := decision{p: p, plan: plan, base: st, st: overlay(st), now: now}
 	return d.next(), d.out
 }
 
-// decision works on a copy of the state, applying each transition it emits,
-// so later rules see earlier ones.
+// decision applies each transition it emits to an overlay of the state, so
+// later rules see earlier ones while the caller's state stays as it was.
 type decision struct {
 	p    *Policy
 	plan *task.Plan
-	st   *RunState
+	base *RunState // the caller's, read only
+	st   *RunState // overlay(base) with the transitions emitted so far
 	now  time.Time
 	out  []Transition
 }
 
+// overlay returns a copy of st that holds none of its task records: they
+// are copied in as transitions touch them (see apply), so deciding costs
+// O(1) in the plan's size, not a clone of every task.
+func overlay(st *RunState) *RunState {
+	v := *st
+	v.Approved = slices.Clone(st.Approved)
+	v.Tasks = make(map[string]*TaskState, 2)
+	return &v
+}
+
+// apply applies t to the overlay v of base, copying in the task record it
+// changes first.
+func apply(base, v *RunState, t Transition) error {
+	if _, ok := v.Tasks[t.Task]; !ok && t.Task != "" {
+		if ts := base.Tasks[t.Task]; ts != nil {
+			c := *ts
+			c.Failures = slices.Clone(ts.Failures)
+			v.Tasks[t.Task] = &c
+		}
+	}
+	// check looks a task up in v.Tasks; the record is there when it exists.
+	return v.Apply(t)
+}
+
 func (d *decision) emit(t Transition) {
 	t.Time = d.now
-	if err := d.st.Apply(t); err != nil {
+	if err := apply(d.base, d.st, t); err != nil {
 		panic(fmt.Sprintf("loop: policy emitted an invalid transition: %v", err)) // a bug in this file
 	}
 	d.out = append(d.out, t)
+}
+
+// task returns the record of task id, as the decision has changed it.
+func (d *decision) task(id string) *TaskState {
+	if ts, ok := d.st.Tasks[id]; ok {
+		return ts
+	}
+	return d.base.Tasks[id]
 }
 
 func (d *decision) finish(o Outcome, reason string) Step {
@@ -101,15 +134,26 @@ func (d *decision) next() Step {
 	if ph := d.st.AwaitingGate; ph != "" {
 		return Step{Kind: StepGate, Phase: ph}
 	}
-	for _, pt := range d.plan.Tasks() {
-		if ts := d.st.Tasks[pt.Task.ID]; ts != nil && ts.Status == StatusRunning {
-			if step, ok := d.continueTask(pt); ok {
-				return step
-			}
-			return d.next() // the task ended; look again
+	// Phases before the current one are settled and past their gates: the
+	// run only moves into a phase after that.
+	first := 0
+	for i := range d.plan.Phases {
+		if d.plan.Phases[i].ID == d.st.Phase {
+			first = i
 		}
 	}
-	for i := range d.plan.Phases {
+	if d.st.Phase != "" {
+		ph := &d.plan.Phases[first]
+		for j := range ph.Tasks {
+			if ts := d.task(ph.Tasks[j].ID); ts != nil && ts.Status == StatusRunning {
+				if step, ok := d.continueTask(task.PhaseTask{Phase: ph, Task: &ph.Tasks[j]}); ok {
+					return step
+				}
+				return d.next() // the task ended; look again
+			}
+		}
+	}
+	for i := first; i < len(d.plan.Phases); i++ {
 		ph := &d.plan.Phases[i]
 		for j := range ph.Tasks {
 			t := &ph.Tasks[j]
@@ -121,7 +165,7 @@ func (d *decision) next() Step {
 			}
 			return d.next()
 		}
-		if !d.phaseSettled(ph) || d.failedTask() != "" {
+		if !d.phaseSettled(ph) || d.failedTask(first, i) != "" {
 			// Tasks wait on ones that did not get done, and no gate opens
 			// after a phase that did not finish.
 			return d.stopped()
@@ -136,18 +180,22 @@ func (d *decision) next() Step {
 
 // stopped ends a run in which some task did not finish done.
 func (d *decision) stopped() Step {
-	if id := d.failedTask(); id != "" {
-		ts := d.st.Tasks[id]
+	if id := d.failedTask(0, len(d.plan.Phases)-1); id != "" {
+		ts := d.task(id)
 		return d.finish(taskOutcome(ts.Status), fmt.Sprintf("task %s: %s", id, ts.Reason))
 	}
 	return d.finish(Failed, "no task can start: dependencies are not done")
 }
 
-// failedTask returns the first task, in plan order, that ended but not done.
-func (d *decision) failedTask() string {
-	for _, pt := range d.plan.Tasks() {
-		if s := d.status(pt.Task.ID); s.Terminal() && s != StatusDone {
-			return pt.Task.ID
+// failedTask returns the first task of phases from..to, in plan order, that
+// ended but not done.
+func (d *decision) failedTask(from, to int) string {
+	for i := from; i <= to; i++ {
+		for j := range d.plan.Phases[i].Tasks {
+			id := d.plan.Phases[i].Tasks[j].ID
+			if s := d.status(id); s.Terminal() && s != StatusDone {
+				return id
+			}
 		}
 	}
 	return ""
@@ -164,7 +212,7 @@ func taskOutcome(s TaskStatus) Outcome {
 }
 
 func (d *decision) status(id string) TaskStatus {
-	if ts := d.st.Tasks[id]; ts != nil {
+	if ts := d.task(id); ts != nil {
 		return ts.Status
 	}
 	return StatusPending
@@ -214,11 +262,12 @@ func (d *decision) startTask(ph *task.Phase, t *task.Task) (Step, bool) {
 // debugger, or its end.
 func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 	t := pt.Task
-	ts := d.st.Tasks[t.ID]
+	ts := d.task(t.ID)
 	if ts.Finished < ts.Attempts {
 		// A crash cut the attempt off: it counts, and failed.
 		d.emit(Transition{Kind: TransAttemptFinished, Task: t.ID, Attempt: ts.Attempts,
 			Failure: &Failure{Attempt: ts.Attempts, Kind: FailInterrupted, Reason: "the attempt was cut off"}})
+		ts = d.task(t.ID) // the record as the transition left it
 	}
 	if ts.Attempts == 0 {
 		return d.attempt(pt.Phase.ID, t), true
@@ -298,10 +347,10 @@ func (d *decision) plateau(ts *TaskState) bool {
 }
 
 func (d *decision) attempt(phase string, t *task.Task) Step {
-	n := d.st.Tasks[t.ID].Attempts + 1
+	n := d.task(t.ID).Attempts + 1
 	d.emit(Transition{Kind: TransAttemptStarted, Task: t.ID, Attempt: n})
 	b := d.budget(t)
-	ts := d.st.Tasks[t.ID]
+	ts := d.task(t.ID)
 	return Step{Kind: StepAttempt, Phase: phase, Task: t.ID, Attempt: n,
 		TimeLeft: b.TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}
 }
@@ -442,10 +491,10 @@ func (p *Policy) Resume(st *RunState, approve bool, now time.Time) ([]Transition
 
 // stamped times ts and checks that they apply to st in order.
 func stamped(st *RunState, now time.Time, ts []Transition) ([]Transition, error) {
-	c := st.Clone()
+	c := overlay(st)
 	for i := range ts {
 		ts[i].Time = now
-		if err := c.Apply(ts[i]); err != nil {
+		if err := apply(st, c, ts[i]); err != nil {
 			return nil, err
 		}
 	}

@@ -509,3 +509,25 @@ func TestPolicyReopenOnResume(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyIsPure: deciding leaves the caller's state as it was.
+func TestPolicyIsPure(t *testing.T) {
+	var p loop.Policy
+	plan := onePhase(check("T1"), check("T2"))
+	st := applied(t, []loop.Transition{
+		{Kind: loop.TransRunStarted, Time: t0, Run: "r", Plan: "p"},
+		{Kind: loop.TransTaskStarted, Time: t0, Phase: "p1", Task: "T1"},
+		{Kind: loop.TransAttemptStarted, Time: t0, Task: "T1", Attempt: 1},
+	})
+	before := st.Clone()
+	step, ts := p.Next(plan, st, t0) // the cut-off attempt is recorded, attempt 2 started
+	if step.Attempt != 2 || len(ts) != 2 {
+		t.Fatalf("Next: %+v, %d transitions", step, len(ts))
+	}
+	if _, err := p.ObserveAttempt(st, loop.AttemptReport{Task: "T1", Attempt: 1}, t0); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, st); diff != "" {
+		t.Errorf("the state changed (-before +after):\n%s", diff)
+	}
+}
