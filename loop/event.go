@@ -42,6 +42,9 @@ type Event struct {
 	// rule's stable ID.
 	Level string `json:"level,omitempty"`
 	Rule  string `json:"rule,omitempty"`
+	// Tokens and CostUSD are what an attempt spent, on attempt.finished.
+	Tokens  int64   `json:"tokens,omitempty"`
+	CostUSD float64 `json:"cost_usd,omitempty"`
 	// Outcome is set on run.finished.
 	Outcome Outcome `json:"outcome,omitempty"`
 	// Message says what happened in words.

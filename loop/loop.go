@@ -609,7 +609,7 @@ func eventsOf(run string, t Transition) []Event {
 	case TransAttemptStarted:
 		e.Type = AttemptStarted
 	case TransAttemptFinished:
-		e.Type = AttemptFinished
+		e.Type, e.Tokens, e.CostUSD = AttemptFinished, t.Tokens, t.CostUSD
 		if f := t.Failure; f != nil {
 			e.Fingerprint, e.Message = f.Fingerprint, string(f.Kind)+" failure"
 			if f.Reason != "" {

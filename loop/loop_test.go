@@ -96,6 +96,63 @@ func TestLoopRun(t *testing.T) {
 				"debugger.invoked T1", "fivewhys.recorded T1", "task.halted T1", "run.finished halted"},
 		},
 		{
+			name:    "the run's cycles run out: budget exceeded before the next task",
+			cfg:     loop.Config{Plan: &task.Plan{Version: "1", Name: "b", Budget: task.Budget{Cycles: 1}, Phases: twoPhasePlan().Phases}},
+			want:    loop.BudgetExceeded,
+			wantErr: loop.ErrBudgetExceeded,
+			events:  join([]string{"run.started"}, passT1, []string{"run.finished budget-exceeded"}),
+		},
+		{
+			name: "the executor's tokens run out",
+			cfg: loop.Config{Plan: &task.Plan{Version: "1", Name: "b", Budget: task.Budget{Tokens: 10}, Phases: twoPhasePlan().Phases},
+				Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Usage: executor.Usage{InputTokens: 8, OutputTokens: 4}}}}}},
+			want:    loop.BudgetExceeded,
+			wantErr: loop.ErrBudgetExceeded,
+			events:  join([]string{"run.started"}, passT1, []string{"run.finished budget-exceeded"}),
+		},
+		{
+			name: "the cost runs out",
+			cfg: loop.Config{Plan: &task.Plan{Version: "1", Name: "b", Budget: task.Budget{CostUSD: 1}, Phases: twoPhasePlan().Phases},
+				Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Usage: executor.Usage{CostUSD: 1.25}}}}}},
+			want:    loop.BudgetExceeded,
+			wantErr: loop.ErrBudgetExceeded,
+			events:  join([]string{"run.started"}, passT1, []string{"run.finished budget-exceeded"}),
+		},
+		{
+			name: "the same critical findings three rounds running: plateau",
+			cfg: loop.Config{Plan: onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}}, Budget: task.Budget{Attempts: 5}}),
+				Reviewer: &looptest.Reviewer{Critical: map[string][]bool{"T1": {true, true, true}}}},
+			want:    loop.Escalated,
+			wantErr: loop.ErrEscalated,
+			events: []string{"run.started", "task.started T1",
+				"attempt.started T1#1", "verify.passed T1#1", "review.findings T1#1", "attempt.finished T1#1",
+				"attempt.started T1#2", "verify.passed T1#2", "review.findings T1#2", "attempt.finished T1#2",
+				"attempt.started T1#3", "verify.passed T1#3", "review.findings T1#3", "attempt.finished T1#3",
+				"task.escalated T1", "run.finished escalated"},
+		},
+		{
+			name:    "a task without acceptance criteria escalates before it starts",
+			cfg:     loop.Config{Plan: onePhase(task.Task{ID: "T1", Title: "t"}, check("T2"))},
+			want:    loop.Escalated,
+			wantErr: loop.ErrEscalated,
+			events:  []string{"run.started", "task.started T1", "task.escalated T1", "run.finished escalated"},
+		},
+		{
+			name: "independent tasks go on past an escalation when the policy says so",
+			cfg: loop.Config{Plan: onePhase(task.Task{ID: "T1", Title: "t"}, check("T2", "T1"), check("T3")),
+				Policy: loop.Policy{ContinueIndependent: true}},
+			want:    loop.Escalated,
+			wantErr: loop.ErrEscalated,
+			events:  join([]string{"run.started", "task.started T1", "task.escalated T1"}, passT3, []string{"run.finished escalated"}),
+		},
+		{
+			name:    "a rejected milestone escalates",
+			cfg:     loop.Config{Gate: &looptest.Gate{Verdicts: []loop.Verdict{loop.Reject}}},
+			want:    loop.Escalated,
+			wantErr: loop.ErrEscalated,
+			events:  join([]string{"run.started"}, passT1, passT2, []string{"milestone.reached p1", "run.finished escalated"}),
+		},
+		{
 			name:    "a panicking gate ends the run with an error",
 			cfg:     loop.Config{Gate: &looptest.Gate{Panic: true}},
 			want:    loop.Failed,
@@ -255,6 +312,64 @@ func TestNewRejects(t *testing.T) {
 		tc.change(&cfg)
 		if _, err := loop.New(cfg); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: New error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestLoopResumeAfterEveryCut stops the loop at every commit of a run that
+// meets a retry, two strikes with a root cause, a critical review and a
+// gate, resumes it from the store a crash there would leave, and compares
+// the end with the uninterrupted run: every task done with the same
+// attempts, nothing done run again.
+func TestLoopResumeAfterEveryCut(t *testing.T) {
+	cfg := func(store loop.Store) loop.Config {
+		return loop.Config{Plan: twoPhasePlan(), Store: store, Gate: &looptest.Gate{},
+			Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}, "T3": {"y"}}},
+			Debugger: &looptest.Debugger{Found: map[string]bool{"T1": true}},
+			Reviewer: &looptest.Reviewer{Critical: map[string][]bool{"T2": {true}}}}
+	}
+	full := looptest.NewStore()
+	res, _, err := looptest.Run(t, cfg(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{}
+	for id, ts := range res.State.Tasks {
+		want[id] = ts.Attempts
+	}
+	if diff := cmp.Diff(map[string]int{"T1": 3, "T2": 2, "T3": 2}, want); diff != "" {
+		t.Fatalf("uninterrupted attempts (-want +got):\n%s", diff)
+	}
+	cuts := full.Cuts()
+	for _, n := range cuts[:len(cuts)-1] {
+		store, err := full.Restore(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := store.Load(context.Background())
+		cutOff := ""
+		for id, ts := range st.Tasks {
+			if ts.Finished < ts.Attempts {
+				cutOff = id
+			}
+		}
+		l, err := loop.New(func() loop.Config { c := cfg(store); c.Executor = &looptest.Executor{}; return c }())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := l.Resume(context.Background(), false)
+		if err != nil {
+			t.Fatalf("cut after %d transitions: %v", n, err)
+		}
+		for id, ts := range res.State.Tasks {
+			w := want[id]
+			if id == cutOff {
+				w++ // the attempt the crash cut off counts
+			}
+			if ts.Status != loop.StatusDone || ts.Attempts < want[id] || ts.Attempts > w {
+				t.Errorf("cut after %d transitions: task %s %s after %d attempts, want done after %d",
+					n, id, ts.Status, ts.Attempts, w)
+			}
 		}
 	}
 }

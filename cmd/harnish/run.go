@@ -273,10 +273,13 @@ func jsonEvents(w io.Writer) loop.Observer {
 	return loop.ObserverFunc(func(e loop.Event) { enc.Encode(e) })
 }
 
-// progress prints one line per step a person cares about.
+// progress prints one line per step a person cares about, with the time
+// since the start and the spend so far.
 type progress struct {
-	w     io.Writer
-	start time.Time
+	w      io.Writer
+	start  time.Time
+	tokens int64
+	cost   float64
 }
 
 func (p *progress) Observe(e loop.Event) {
@@ -292,10 +295,11 @@ func (p *progress) Observe(e loop.Event) {
 	case loop.ReviewFindings:
 		line = fmt.Sprintf("%s attempt %d: review: %s", e.Task, e.Attempt, e.Message)
 	case loop.AttemptFinished:
-		if e.Message == "" {
-			return
+		p.tokens, p.cost = p.tokens+e.Tokens, p.cost+e.CostUSD
+		line = fmt.Sprintf("%s attempt %d finished (spent so far: %d tokens, $%.2f)", e.Task, e.Attempt, p.tokens, p.cost)
+		if e.Message != "" {
+			line = fmt.Sprintf("%s attempt %d: %s (spent so far: %d tokens, $%.2f)", e.Task, e.Attempt, e.Message, p.tokens, p.cost)
 		}
-		line = fmt.Sprintf("%s attempt %d: %s", e.Task, e.Attempt, e.Message)
 	case loop.DebuggerInvoked:
 		line = fmt.Sprintf("%s: same failure twice; debugger: %s", e.Task, e.Message)
 	case loop.TaskDone, loop.TaskEscalated, loop.TaskHalted, loop.TaskBlocked:

@@ -14,6 +14,7 @@ type Store struct {
 	mu      sync.Mutex
 	st      *loop.RunState
 	commits []loop.Transition
+	batches []int // len(commits) after each Commit
 	failed  error
 	// FailAt makes the commit that would record transition number FailAt
 	// (1-based, over the store's life) fail, as a full disk would; zero never.
@@ -52,7 +53,19 @@ func (s *Store) Commit(ctx context.Context, ts ...loop.Transition) error {
 	}
 	s.st = next
 	s.commits = append(s.commits, ts...)
+	if len(ts) > 0 {
+		s.batches = append(s.batches, len(s.commits))
+	}
 	return nil
+}
+
+// Cuts returns the points a crash could leave the store at: the number of
+// transitions recorded after each Commit, in order. Restore(n) for each is
+// the store after a crash right there.
+func (s *Store) Cuts() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.batches...)
 }
 
 // Close does nothing.
