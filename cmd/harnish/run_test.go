@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -132,5 +134,60 @@ func TestHookStop(t *testing.T) {
 	}
 	if code, msg := stop("--task", "T9"); code != 2 || !strings.Contains(msg, `the plan has no task "T9"`) {
 		t.Errorf("unknown task: exit %d (%s)", code, msg)
+	}
+}
+
+// TestInterruptAndResume runs the real binary, interrupts it (Ctrl-C) while
+// the agent works, and checks the run ends cancelled (exit 130) in a state
+// that "harnish resume" carries to the end.
+func TestInterruptAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "harnish")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// The agent waits on its first attempt until it is stopped.
+	agent := `if [ "$HARNISH_TASK_ID/$HARNISH_ATTEMPT" = T1/1 ]; then touch started; sleep 60; fi
+touch a.txt b.txt
+`
+	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan, "agent.sh": agent})
+	cmd := exec.Command(bin, "run", "--dir", dir, "--yes")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the agent never started:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	sent := time.Now()
+	err := cmd.Wait()
+	t.Logf("the run ended %s after the interrupt", time.Since(sent).Round(time.Millisecond))
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 130 {
+		t.Fatalf("interrupted run: %v, want exit status 130\n%s", err, out.String())
+	}
+	var status bytes.Buffer
+	if code := run([]string{"status", "--dir", dir}, &status, &status); code != 0 || !strings.Contains(status.String(), ": cancelled") {
+		t.Fatalf("status after the interrupt (exit %d):\n%s", code, status.String())
+	}
+	out.Reset()
+	if code := run([]string{"resume", "--dir", dir, "--yes"}, &out, &out); code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, out.String())
+	}
+	status.Reset()
+	run([]string{"status", "--dir", dir}, &status, &status)
+	if !strings.Contains(status.String(), "p1         T1           done       2 attempts") {
+		t.Errorf("T1 should be done after 2 attempts, the cut one counted:\n%s", status.String())
 	}
 }
