@@ -144,23 +144,45 @@ func (d *decision) next() Step {
 	}
 	if d.st.Phase != "" {
 		ph := &d.plan.Phases[first]
-		for j := range ph.Tasks {
-			if ts := d.task(ph.Tasks[j].ID); ts != nil && ts.Status == StatusRunning {
-				if step, ok := d.continueTask(task.PhaseTask{Phase: ph, Task: &ph.Tasks[j]}); ok {
-					return step
+		// The task started last is the one running, but for tasks a resume
+		// reopened; those are found by a scan.
+		running := -1
+		if c := d.st.Cursor; c < len(ph.Tasks) && d.status(ph.Tasks[c].ID) == StatusRunning {
+			running = c
+		} else if d.st.Running > 0 {
+			for j := range ph.Tasks {
+				if d.status(ph.Tasks[j].ID) == StatusRunning {
+					running = j
+					break
 				}
-				return d.next() // the task ended; look again
 			}
+		}
+		if running >= 0 {
+			if step, ok := d.continueTask(task.PhaseTask{Phase: ph, Task: &ph.Tasks[running]}); ok {
+				return step
+			}
+			return d.next() // the task ended; look again
 		}
 	}
 	for i := first; i < len(d.plan.Phases); i++ {
 		ph := &d.plan.Phases[i]
-		for j := range ph.Tasks {
+		low := -1 // the first task of the phase that has not ended
+		from := 0
+		if i == first && d.st.Phase == ph.ID {
+			from = min(d.st.Low, len(ph.Tasks)) // the tasks before it had ended
+		}
+		for j := from; j < len(ph.Tasks); j++ {
 			t := &ph.Tasks[j]
-			if d.status(t.ID).Terminal() || !d.ready(t) {
+			if d.status(t.ID).Terminal() {
 				continue
 			}
-			if step, ok := d.startTask(ph, t); ok {
+			if low < 0 {
+				low = j
+			}
+			if !d.ready(t) {
+				continue
+			}
+			if step, ok := d.startTask(ph, j, low); ok {
 				return step
 			}
 			return d.next()
@@ -238,23 +260,26 @@ func (d *decision) phaseSettled(ph *task.Phase) bool {
 	return true
 }
 
-// startTask applies the entry rules and starts t's first attempt. ok is
-// false when t ended instead and the caller should look again.
-func (d *decision) startTask(ph *task.Phase, t *task.Task) (Step, bool) {
+// startTask applies the entry rules and starts the first attempt of task j
+// of ph; low is the position of the phase's first task not yet ended. ok is
+// false when the task ended instead and the caller should look again.
+func (d *decision) startTask(ph *task.Phase, j, low int) (Step, bool) {
+	t := &ph.Tasks[j]
+	started := Transition{Kind: TransTaskStarted, Phase: ph.ID, Task: t.ID, Index: j, Low: low}
 	if t.Status == task.StatusDone {
 		// The plan (e.g. an imported one) says it is done already.
-		d.emit(Transition{Kind: TransTaskStarted, Phase: ph.ID, Task: t.ID})
+		d.emit(started)
 		d.emit(Transition{Kind: TransTaskFinished, Task: t.ID, Status: StatusDone, Reason: "done before this run"})
 		return Step{}, false
 	}
 	if len(t.Acceptance) == 0 {
-		d.emit(Transition{Kind: TransTaskStarted, Phase: ph.ID, Task: t.ID})
+		d.emit(started)
 		return d.end(t.ID, StatusEscalated, "no acceptance criteria: the task cannot be verified, so it never starts")
 	}
 	if step, ok := d.runCaps(); ok {
 		return step, true
 	}
-	d.emit(Transition{Kind: TransTaskStarted, Phase: ph.ID, Task: t.ID})
+	d.emit(started)
 	return d.attempt(ph.ID, t), true
 }
 

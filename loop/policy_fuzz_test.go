@@ -52,6 +52,15 @@ func FuzzPolicy(f *testing.F) {
 		}
 		p := loop.Policy{ContinueIndependent: len(data)%2 == 1}
 		trace, st := drive(t, &p, plan, sc, nil)
+		running := 0
+		for _, ts := range st.Tasks {
+			if ts.Status == loop.StatusRunning {
+				running++
+			}
+		}
+		if running != st.Running {
+			t.Fatalf("Running = %d, but %d tasks run:\n%q", st.Running, running, trace)
+		}
 		for id, ts := range st.Tasks {
 			limit := int(attempts)
 			if ts.DebuggedAt > 0 {

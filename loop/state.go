@@ -21,6 +21,13 @@ type RunState struct {
 	Seq uint64 `json:"seq"`
 	// Phase is the phase the run is in.
 	Phase string `json:"phase,omitempty"`
+	// Cursor is the position in its phase of the task started last, and Low
+	// the position of the first task of the phase that had not ended then:
+	// hints that let the policy find its place in O(1), not by a scan.
+	Cursor int `json:"cursor,omitempty"`
+	Low    int `json:"low,omitempty"`
+	// Running counts the tasks whose status is running.
+	Running int `json:"running,omitempty"`
 	// AwaitingGate is the phase whose milestone gate waits for approval.
 	AwaitingGate string `json:"awaiting_gate,omitempty"`
 	// Approved lists the phases whose gates were approved, in order.
@@ -151,6 +158,10 @@ type Transition struct {
 	Phase      string `json:"phase,omitempty"`
 	Task       string `json:"task,omitempty"`
 	Attempt    int    `json:"attempt,omitempty"`
+	// Index and Low are set on task.started: the task's position in its
+	// phase, and the position of the phase's first task not yet ended.
+	Index int `json:"index,omitempty"`
+	Low   int `json:"low,omitempty"`
 	// Failure is set on attempt.finished when the attempt failed.
 	Failure *Failure `json:"failure,omitempty"`
 	// Elapsed, Tokens and CostUSD are what the attempt used, on attempt.finished.
@@ -180,12 +191,11 @@ func (s *RunState) Apply(t Transition) error {
 	case TransRunResumed:
 		s.Outcome, s.Reason = "", ""
 	case TransTaskStarted:
-		s.Phase = t.Phase
-		s.task(t.Task).Status = StatusRunning
+		s.Phase, s.Cursor, s.Low = t.Phase, t.Index, t.Low
+		s.setStatus(t.Task, StatusRunning)
 	case TransAttemptStarted:
-		ts := s.task(t.Task)
-		ts.Attempts = t.Attempt
-		ts.Status = StatusRunning
+		s.setStatus(t.Task, StatusRunning)
+		s.task(t.Task).Attempts = t.Attempt
 		s.Cycles++
 	case TransAttemptFinished:
 		ts := s.task(t.Task)
@@ -204,12 +214,13 @@ func (s *RunState) Apply(t Transition) error {
 		ts.DebuggedAt, ts.RootCause = ts.Attempts, t.Found
 	case TransTaskReopened:
 		ts := s.task(t.Task)
-		ts.Status, ts.Reason = StatusRunning, ""
+		s.setStatus(t.Task, StatusRunning)
+		ts.Reason = ""
 		ts.Base, ts.BaseElapsed = ts.Attempts, ts.Elapsed
 		ts.DebuggedAt, ts.RootCause = 0, false
 	case TransTaskFinished:
-		ts := s.task(t.Task)
-		ts.Status, ts.Reason = t.Status, t.Reason
+		s.setStatus(t.Task, t.Status)
+		s.task(t.Task).Reason = t.Reason
 	case TransGateReached:
 		s.AwaitingGate = t.Phase
 	case TransGateApproved:
@@ -300,6 +311,18 @@ func (s *RunState) attempts(id string) int {
 		return ts.Attempts
 	}
 	return 0
+}
+
+// setStatus sets a task's status and keeps Running in step.
+func (s *RunState) setStatus(id string, st TaskStatus) {
+	ts := s.task(id)
+	if ts.Status == StatusRunning {
+		s.Running--
+	}
+	if st == StatusRunning {
+		s.Running++
+	}
+	ts.Status = st
 }
 
 func (s *RunState) task(id string) *TaskState {
