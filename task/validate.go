@@ -312,6 +312,14 @@ func (v *validator) phases() {
 					v.errorf(fmt.Sprintf("%s.milestone.manual[%d]", field, j), "empty checklist item")
 				}
 			}
+			if len(ph.Milestone.Manual) > 0 && !ph.Milestone.Gated(i, len(p.Phases)) {
+				why := "gate: false"
+				if i == len(p.Phases)-1 {
+					why = "it is the last phase"
+				}
+				v.add(field+".milestone.manual", true, ErrSchema,
+					"no gate follows this phase (%s), so nobody is shown its checklist", why)
+			}
 		}
 		if len(ph.Tasks) == 0 {
 			v.errorf(field+".tasks", "required: a phase has at least one task")

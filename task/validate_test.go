@@ -156,6 +156,7 @@ func TestParseValidationErrors(t *testing.T) {
 				`plan.yaml:3:26: guardrails.protected[0]: "/etc" is absolute; paths are relative to the working tree's root`,
 				`plan.yaml:3:32: guardrails.protected[1]: "../up" leaves the working tree`,
 				`plan.yaml:3:57: guardrails.packages.npm[0]: empty package name`,
+				`plan.yaml:7:25: warning: phases[0].milestone.manual: no gate follows this phase (it is the last phase), so nobody is shown its checklist`,
 				`plan.yaml:7:26: phases[0].milestone.manual[0]: empty checklist item`,
 				`plan.yaml:9:25: phases[0].tasks[0].title: required`,
 				`plan.yaml:9:37: phases[0].tasks[0].files[0]: "a/../../b" leaves the working tree`,
@@ -323,5 +324,36 @@ func TestCheckKind(t *testing.T) {
 		if got := c.Kind(); got != want {
 			t.Errorf("%+v.Kind() = %q, want %q", c, got, want)
 		}
+	}
+}
+
+// TestChecklistWithoutGate: a checklist nobody will be shown is a warning.
+func TestChecklistWithoutGate(t *testing.T) {
+	src := `version: 1
+name: p
+phases:
+  - id: a
+    title: A
+    milestone: {gate: false, manual: [check the docs]}
+    tasks: [{id: T1, title: t, acceptance: [{run: ["true"]}]}]
+  - id: b
+    title: B
+    milestone: {manual: [ship it]}
+    tasks: [{id: T2, title: t, acceptance: [{run: ["true"]}]}]
+`
+	p, err := task.Parse("plan.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range p.Validate().Warnings() {
+		got = append(got, w.Error())
+	}
+	want := []string{
+		"plan.yaml:6:38: warning: phases[0].milestone.manual: no gate follows this phase (gate: false), so nobody is shown its checklist",
+		"plan.yaml:10:25: warning: phases[1].milestone.manual: no gate follows this phase (it is the last phase), so nobody is shown its checklist",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }
