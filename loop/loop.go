@@ -412,6 +412,11 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		if errors.As(err, &ee) {
 			usage, kind = ee.Usage, ee.Kind
 		}
+		if kind == executor.KindUnavailable {
+			// The executor cannot run at all; another attempt would fail the
+			// same way, and the agent is not to blame.
+			return l.cfg.Policy.ObserveVoid(l.st, t.ID, step.Attempt, err.Error(), l.now())
+		}
 		if errors.Is(context.Cause(actx), ErrTaskTimeout) {
 			kind = executor.KindTimeout
 		}
@@ -426,7 +431,12 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 	default:
 		usage, l.last = res.Usage, res
 		if err := l.check(actx, t, step, &r); err != nil {
-			return nil, err
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
+			// The checks could not run: a fault of the harness, not of the
+			// agent's change, so the attempt does not count.
+			return l.cfg.Policy.ObserveVoid(l.st, t.ID, step.Attempt, err.Error(), l.now())
 		}
 	}
 	r.Elapsed, r.Tokens, r.CostUSD = l.now().Sub(start), usage.Tokens(), usage.CostUSD
@@ -616,6 +626,8 @@ func eventsOf(run string, t Transition) []Event {
 				e.Message += ": " + f.Reason
 			}
 		}
+	case TransAttemptVoided:
+		e.Type, e.Message = AttemptFinished, "voided: "+t.Reason
 	case TransDebuggerFinished:
 		e.Type, e.Message = DebuggerInvoked, "root cause found"
 		if !t.Found {

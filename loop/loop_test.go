@@ -164,14 +164,14 @@ func TestLoopRun(t *testing.T) {
 			cfg:     loop.Config{Verifier: &looptest.Verifier{Panic: true}},
 			want:    loop.Failed,
 			wantErr: loop.ErrFailed,
-			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "run.finished error"},
+			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "attempt.finished T1#1", "run.finished error"},
 		},
 		{
 			name:    "a panicking reviewer ends the run with an error",
 			cfg:     loop.Config{Reviewer: &looptest.Reviewer{Panic: true}},
 			want:    loop.Failed,
 			wantErr: loop.ErrFailed,
-			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "verify.passed T1#1", "run.finished error"},
+			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "verify.passed T1#1", "attempt.finished T1#1", "run.finished error"},
 		},
 		{
 			name: "a panicking debugger counts as no root cause",
@@ -371,5 +371,46 @@ func TestLoopResumeAfterEveryCut(t *testing.T) {
 					n, id, ts.Status, ts.Attempts, w)
 			}
 		}
+	}
+}
+
+// TestLoopVoidedAttempt: when the checks cannot run (a fault of the
+// harness), the attempt is voided: the run ends with an error for a person,
+// and after a resume the task still has its whole budget.
+func TestLoopVoidedAttempt(t *testing.T) {
+	store := looptest.NewStore()
+	plan := onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}}, Budget: task.Budget{Attempts: 1}})
+	res, _, err := looptest.Run(t, loop.Config{Plan: plan, Store: store, Verifier: &looptest.Verifier{Panic: true}})
+	if !errors.Is(err, loop.ErrFailed) || !strings.Contains(res.Reason, "verifier panic") {
+		t.Fatalf("first run: %v (%s)", err, res.Reason)
+	}
+	l, err := loop.New(loop.Config{Plan: plan, Store: store, Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = l.Resume(context.Background(), false)
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	ts := res.State.Tasks["T1"]
+	if ts.Status != loop.StatusDone || ts.Attempts != 2 || ts.Voided != 1 || len(ts.Failures) != 0 {
+		t.Errorf("T1 after resume: %+v", ts)
+	}
+}
+
+// TestLoopExecutorUnavailable: an executor that cannot start at all ends the
+// run with an error at once, instead of burning the attempts.
+func TestLoopExecutorUnavailable(t *testing.T) {
+	res, rec, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")),
+		Executor: &executor.Command{Argv: []string{filepath.Join(t.TempDir(), "no-such-agent")}}})
+	if !errors.Is(err, loop.ErrFailed) {
+		t.Fatalf("Run: %v", err)
+	}
+	want := []string{"run.started", "task.started T1", "attempt.started T1#1", "attempt.finished T1#1", "run.finished error"}
+	if diff := cmp.Diff(want, rec.Lines()); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if ts := res.State.Tasks["T1"]; ts.Voided != 1 {
+		t.Errorf("T1: %+v, want the attempt voided", ts)
 	}
 }

@@ -308,7 +308,7 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 		return d.end(t.ID, StatusBlocked, "the executor is blocked: "+last.Reason)
 	case ts.DebuggedAt > 0 && !ts.RootCause:
 		return d.end(t.ID, StatusHalted, "the failure repeated and the debugger found no root cause")
-	case ts.DebuggedAt > 0 && ts.Attempts > ts.DebuggedAt && last.Kind != FailInterrupted:
+	case ts.DebuggedAt > 0 && last.Attempt > ts.DebuggedAt && last.Kind != FailInterrupted:
 		// (An attempt a crash cut off did not test the fix; it is tried again.)
 		return d.end(t.ID, StatusHalted, fmt.Sprintf(
 			"the failure repeated, and attempt %d with the debugger's fix failed too (%s)", ts.Attempts, last.describe()))
@@ -322,8 +322,8 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 			TimeLeft: b.TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}, true
 	case d.plateau(ts):
 		return d.end(t.ID, StatusEscalated, "the same critical review findings came back three rounds running")
-	case ts.Attempts-ts.Base >= b.Attempts:
-		return d.end(t.ID, StatusEscalated, fmt.Sprintf("%d attempts used, the last: %s", ts.Attempts-ts.Base, last.describe()))
+	case ts.Attempts-ts.Base-ts.Voided >= b.Attempts:
+		return d.end(t.ID, StatusEscalated, fmt.Sprintf("%d attempts used, the last: %s", ts.Attempts-ts.Base-ts.Voided, last.describe()))
 	}
 	if ts.Elapsed-ts.BaseElapsed >= b.TaskTimeout.Std() {
 		return d.end(t.ID, StatusEscalated, fmt.Sprintf("the task's time (%s) is used up", b.TaskTimeout))
@@ -462,6 +462,17 @@ func (p *Policy) ObserveAttempt(st *RunState, r AttemptReport, now time.Time) ([
 		ts = append(ts, Transition{Kind: TransTaskFinished, Task: r.Task, Status: StatusDone})
 	}
 	return stamped(st, now, ts)
+}
+
+// ObserveVoid records that a fault of the harness cut an attempt short (its
+// checks could not run, the executor could not start): the attempt keeps its
+// number but not its cost to the budget, and the run ends with outcome
+// error, for a person to fix the harness and resume.
+func (p *Policy) ObserveVoid(st *RunState, taskID string, attempt int, reason string, now time.Time) ([]Transition, error) {
+	return stamped(st, now, []Transition{
+		{Kind: TransAttemptVoided, Task: taskID, Attempt: attempt, Reason: reason},
+		{Kind: TransRunFinished, Outcome: Failed, Reason: reason},
+	})
 }
 
 // ObserveDiagnosis records the debugger's answer for a task; the next call to

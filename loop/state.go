@@ -62,6 +62,10 @@ type TaskState struct {
 	DebuggedAt int    `json:"debugged_at,omitempty"`
 	RootCause  bool   `json:"root_cause,omitempty"`
 	Reason     string `json:"reason,omitempty"`
+	// Voided counts attempts since the last reopening that a fault of the
+	// harness, not the agent, cut short (a verifier that could not run);
+	// they do not count against the budget.
+	Voided int `json:"voided,omitempty"`
 	// Base and BaseElapsed are the attempts and time the task had used when
 	// a person last reopened it; its budget counts from there.
 	Base        int           `json:"base,omitempty"`
@@ -139,6 +143,10 @@ const (
 	// TransRunResumed reopens a run that ended without completing (awaiting
 	// approval, cancelled, escalated) so it can go on.
 	TransRunResumed TransitionKind = "run.resumed"
+	// TransAttemptVoided ends an attempt that a fault of the harness cut
+	// short (its checks could not run): it is numbered, but does not count
+	// against the budget.
+	TransAttemptVoided TransitionKind = "attempt.voided"
 	// TransTaskReopened gives a task that ended escalated, halted or blocked
 	// a fresh budget after a person has stepped in; its attempts go on
 	// being numbered from where they were.
@@ -209,6 +217,10 @@ func (s *RunState) Apply(t Transition) error {
 		if t.Failure != nil {
 			ts.Failures = append(ts.Failures, *t.Failure)
 		}
+	case TransAttemptVoided:
+		ts := s.task(t.Task)
+		ts.Finished = t.Attempt
+		ts.Voided++
 	case TransDebuggerFinished:
 		ts := s.task(t.Task)
 		ts.DebuggedAt, ts.RootCause = ts.Attempts, t.Found
@@ -216,7 +228,7 @@ func (s *RunState) Apply(t Transition) error {
 		ts := s.task(t.Task)
 		s.setStatus(t.Task, StatusRunning)
 		ts.Reason = ""
-		ts.Base, ts.BaseElapsed = ts.Attempts, ts.Elapsed
+		ts.Base, ts.BaseElapsed, ts.Voided = ts.Attempts, ts.Elapsed, 0
 		ts.DebuggedAt, ts.RootCause = 0, false
 	case TransTaskFinished:
 		s.setStatus(t.Task, t.Status)
@@ -264,7 +276,7 @@ func (s *RunState) check(t Transition) error {
 		return nil
 	}
 	switch t.Kind {
-	case TransTaskStarted, TransAttemptStarted, TransAttemptFinished, TransDebuggerFinished, TransTaskFinished:
+	case TransTaskStarted, TransAttemptStarted, TransAttemptFinished, TransAttemptVoided, TransDebuggerFinished, TransTaskFinished:
 		if t.Task == "" {
 			return fmt.Errorf("no task")
 		}
@@ -277,7 +289,7 @@ func (s *RunState) check(t Transition) error {
 		if want := s.attempts(t.Task) + 1; t.Attempt != want {
 			return fmt.Errorf("task %s: attempt %d out of sequence (want %d)", t.Task, t.Attempt, want)
 		}
-	case TransAttemptFinished:
+	case TransAttemptFinished, TransAttemptVoided:
 		if got := s.attempts(t.Task); t.Attempt != got || got == 0 || s.Tasks[t.Task].Finished == got {
 			return fmt.Errorf("task %s: attempt %d finished but no attempt is running", t.Task, t.Attempt)
 		}

@@ -33,6 +33,8 @@ func TestApplyRejects(t *testing.T) {
 		{"attempt finished twice", []loop.Transition{start, task, attempt, {Kind: loop.TransAttemptFinished, Task: "T1", Attempt: 1}},
 			loop.Transition{Kind: loop.TransAttemptFinished, Task: "T1", Attempt: 1},
 			"loop: transition 5 (attempt.finished): task T1: attempt 1 finished but no attempt is running"},
+		{"void with no attempt running", []loop.Transition{start, task}, loop.Transition{Kind: loop.TransAttemptVoided, Task: "T1", Attempt: 1},
+			"loop: transition 3 (attempt.voided): task T1: attempt 1 finished but no attempt is running"},
 		{"reopen a done task", []loop.Transition{start, task, done}, loop.Transition{Kind: loop.TransTaskReopened, Task: "T1"},
 			`loop: transition 4 (task.reopened): task "T1" did not end escalated, halted or blocked`},
 		{"task done twice", []loop.Transition{start, task, done}, done, "loop: transition 4 (task.finished): task T1 is already done"},
