@@ -3,13 +3,15 @@
 // escalated by rule, and paused at milestone gates. It is the only package
 // that knows all the others; they meet here through their interfaces.
 //
-// This package holds, so far:
+// The package holds:
 //
 //   - [Loop]: the driver. [New] composes an executor, a verifier, and
-//     optionally a reviewer, a debugger, a gate and an observer with a
-//     [Store]; [Loop.Run] and [Loop.Resume] carry the policy's decisions
-//     out, commit every transition before acting on it, recover panics in
-//     components as typed errors, and report events.
+//     optionally a reviewer, a debugger, a guardrail (which judges every
+//     attempt's diff), a gate and an observer with a [Store]; [Loop.Run]
+//     and [Loop.Resume] carry the policy's decisions out, commit every
+//     transition before acting on it, recover panics in components as typed
+//     errors, report events, and write handoffs, audit logs, escalation
+//     reports and a completion summary (Config.RecordsDir).
 //   - [Policy]: the decision core. Given the plan, the run state and what
 //     just happened, it says what to do next (an attempt, the debugger, a
 //     gate, the end) and which transitions record it. It does no I/O, so the
@@ -19,7 +21,8 @@
 //   - [Outcome]: every way a run ends (completed, escalated, halted, blocked,
 //     budget-exceeded, stopped-by-guardrail, awaiting-approval, cancelled,
 //     error), each with its CLI exit code and a sentinel error.
-//   - [Gate]: the milestone approval at a phase boundary.
+//   - [Gate]: the milestone approval at a phase boundary, with
+//     [AutoApprove], a terminal [Prompt] and a [Channel] for embedding hosts.
 //   - [Event] and [Observer]: the run's event stream, with the stable type
 //     names the CLI prints in --json mode.
 //   - [RunState], [Transition] and [Store]: the durable record of a run. The
