@@ -141,11 +141,20 @@ func (l *Loop) Run(ctx context.Context) (*Result, error) {
 		err = l.commit(ctx, []Transition{{Kind: TransRunStarted, Time: l.now(), Run: run, Plan: l.cfg.Plan.Name}})
 	case err == nil:
 		l.st = st
+		err = l.samePlan()
 	}
 	if err != nil {
 		return nil, err
 	}
 	return l.drive(ctx)
+}
+
+// samePlan refuses to drive the store's run with another plan.
+func (l *Loop) samePlan() error {
+	if l.st.Plan != l.cfg.Plan.Name {
+		return fmt.Errorf("loop: the store holds run %s of plan %q, not of plan %q", l.st.Run, l.st.Plan, l.cfg.Plan.Name)
+	}
+	return nil
 }
 
 // Resume reopens a run that ended without completing (cancelled, awaiting
@@ -157,6 +166,9 @@ func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
 		return nil, err
 	}
 	l.st = st
+	if err := l.samePlan(); err != nil {
+		return nil, err
+	}
 	ts, err := l.cfg.Policy.Resume(st, approve, l.now())
 	if err != nil {
 		return nil, err

@@ -414,3 +414,21 @@ func TestLoopExecutorUnavailable(t *testing.T) {
 		t.Errorf("T1: %+v, want the attempt voided", ts)
 	}
 }
+
+// TestLoopRefusesAnotherPlan: a store holding a run of one plan is not
+// driven with another.
+func TestLoopRefusesAnotherPlan(t *testing.T) {
+	store := looptest.NewStore()
+	if _, _, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), Store: store}); err != nil {
+		t.Fatal(err)
+	}
+	other := onePhase(check("T1"))
+	other.Name = "other"
+	l, err := loop.New(loop.Config{Plan: other, Store: store, Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Run(context.Background()); err == nil || err.Error() != `loop: the store holds run test-run of plan "p", not of plan "other"` {
+		t.Errorf("Run: %v", err)
+	}
+}

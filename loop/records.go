@@ -207,7 +207,7 @@ func escalationReport(st *RunState, a *AuditLog) string {
 	}
 	b.WriteString("\n## Options\n\n" +
 		"- Fix the cause by hand, then `harnish resume`.\n" +
-		"- Change the task (objective, acceptance, budget) in the plan, then `harnish resume`.\n" +
+		"- Change the task (objective, acceptance, budget) in the plan, then `harnish resume --plan FILE`.\n" +
 		"- Split the task into smaller ones.\n")
 	return b.String()
 }

@@ -46,9 +46,11 @@ guardrail; 4 budget exceeded; 130 cancelled (Ctrl-C; resume continues).
 
 var resumeCommand = &command{
 	name:    "resume",
-	args:    "[--dir DIR] [--yes] [--approve] [--json]",
+	args:    "[--dir DIR] [--plan FILE] [--yes] [--approve] [--json]",
 	summary: "continue the run recorded in a working tree",
-	help: `Resume continues the run recorded in DIR/.harnish/ with the plan kept there.
+	help: `Resume continues the run recorded in DIR/.harnish/ with the plan kept there,
+or with --plan FILE, a changed plan (of the same name), which is kept from
+then on: after a task escalated, a person may change it and resume.
 --approve approves the milestone gate the run waits at. Other flags and the
 exit status are those of "harnish run".
 `,
@@ -76,9 +78,8 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	f := &runFlags{}
-	if !resume {
-		fs.StringVar(&f.plan, "plan", "", "the plan file")
-	} else {
+	fs.StringVar(&f.plan, "plan", "", "the plan file")
+	if resume {
 		fs.BoolVar(&f.appr, "approve", false, "approve the gate the run waits at")
 	}
 	fs.StringVar(&f.dir, "dir", ".", "the working tree")
@@ -134,7 +135,16 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	plan, err := loadKeptPlan(filepath.Join(f.dir, loop.StateDir))
+	stateDir := filepath.Join(f.dir, loop.StateDir)
+	var plan *task.Plan
+	var err error
+	if f.plan != "" {
+		if plan, err = task.Load(f.plan); err == nil {
+			err = keepPlan(stateDir, f.plan)
+		}
+	} else {
+		plan, err = loadKeptPlan(stateDir)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
 		return exitError

@@ -191,3 +191,37 @@ touch a.txt b.txt
 		t.Errorf("T1 should be done after 2 attempts, the cut one counted:\n%s", status.String())
 	}
 }
+
+// TestResumeWithAChangedPlan: a person changes the task that escalated and
+// resumes with the new plan; the task gets a fresh budget under it.
+func TestResumeWithAChangedPlan(t *testing.T) {
+	plan := func(check string) string {
+		return `version: 1
+name: fix-me
+budget: {attempts: 1}
+executor: {kind: command, argv: [sh, agent.sh]}
+phases:
+  - id: p1
+    title: One
+    tasks:
+      - id: T1
+        title: make a
+        acceptance: [{sh: "` + check + `"}]
+`
+	}
+	dir := writeTree(t, map[string]string{"harnish.yaml": plan("test -f never.txt"), "fixed.yaml": plan("test -f a.txt"),
+		"agent.sh": "touch a.txt\n"})
+	var out bytes.Buffer
+	if code := run([]string{"run", "--dir", dir}, &out, &out); code != 2 {
+		t.Fatalf("run: exit %d, want 2 (escalated)\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"resume", "--dir", dir, "--plan", filepath.Join(dir, "fixed.yaml")}, &out, &out); code != 0 {
+		t.Fatalf("resume --plan: exit %d\n%s", code, out.String())
+	}
+	out.Reset()
+	run([]string{"status", "--dir", dir}, &out, &out)
+	if !strings.Contains(out.String(), "T1           done       2 attempts") {
+		t.Errorf("status:\n%s", out.String())
+	}
+}
