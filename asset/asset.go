@@ -1,6 +1,7 @@
 package asset
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -44,7 +45,7 @@ type Asset struct {
 
 	// LastAccessed is when a query last injected the asset; zero if never.
 	// Retention keys on it.
-	LastAccessed time.Time `json:"last_accessed,omitzero"`
+	LastAccessed time.Time `json:"last_accessed_at,omitzero"`
 	// AccessCount counts the queries that injected the asset.
 	AccessCount int `json:"access_count,omitempty"`
 
@@ -60,6 +61,12 @@ type Asset struct {
 	// Confidence says how sure the decision is, e.g. "low", "medium" or
 	// "high". [TypeDecision] only.
 	Confidence string `json:"confidence,omitempty"`
+
+	// Extra holds the record's fields this package does not know, such as
+	// those a newer harnish engine writes, by JSON key with their JSON
+	// values. They are written back unchanged, so a record survives a round
+	// trip through an older reader.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // Type says what kind of experience an [Asset] holds.

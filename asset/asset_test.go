@@ -114,7 +114,7 @@ func TestAssetJSON(t *testing.T) {
 			`{"type":"snippet","slug":"s","title":"t"}`},
 		{"failure", asset.Asset{Type: asset.TypeFailure, Slug: "f", Title: "t", Tags: []string{"go"}, Date: date,
 			Scope: asset.ScopeGeneric, SchemaVersion: 1, AccessCount: 2, LastAccessed: date, Resolved: &no},
-			`{"type":"failure","slug":"f","title":"t","tags":["go"],"date":"2025-03-01T12:00:00Z","scope":"generic","schema_version":1,"last_accessed":"2025-03-01T12:00:00Z","access_count":2,"resolved":false}`},
+			`{"type":"failure","slug":"f","title":"t","tags":["go"],"date":"2025-03-01T12:00:00Z","scope":"generic","schema_version":1,"last_accessed_at":"2025-03-01T12:00:00Z","access_count":2,"resolved":false}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

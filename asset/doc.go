@@ -13,8 +13,10 @@
 //	loop ─ Query(task tags) ─> Store ─> assets in the prompt ─> executor
 //	loop ─ Record(failure / pattern) ─> Store            (after the task is done)
 //
-// The store of record is the JSONL file .harnish/assets.jsonl; this package
-// holds the contract and the record, and the JSONL store and the
-// asset/assettest conformance suite are built on them. It imports nothing else
-// of harnish.
+// The store of record is the JSONL file .harnish/assets.jsonl, kept by
+// [FileStore] (see [OpenFile]): one record a line, in the harnish engine's
+// format, so an engine history (harnish-assets.jsonl) opens as is. [Decoder]
+// reads such a file strictly, line by line. The asset/assettest package holds
+// the conformance suite every Store passes. This package imports nothing else
+// of harnish but its internal file primitives.
 package asset

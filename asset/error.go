@@ -15,6 +15,8 @@ var (
 	// ErrSchema: stored data, or an asset, has a schema version newer than
 	// [SchemaVersion].
 	ErrSchema = errors.New("asset: unsupported schema version")
+	// ErrUnsupported: the store does not implement the operation.
+	ErrUnsupported = errors.New("asset: unsupported operation")
 )
 
 // CorruptError locates stored data that does not decode. The store leaves

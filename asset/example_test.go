@@ -1,8 +1,11 @@
 package asset_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/harnish/harnish/asset"
 )
@@ -44,4 +47,41 @@ func ExampleAsset_Validate() {
 	// Output:
 	// true
 	// asset: invalid: unknown type "lesson"; no title; malformed tag "two words"; level is for guardrail assets, not lesson
+}
+
+// A FileStore keeps assets in a JSONL file; a query returns the best first.
+func ExampleOpenFile() {
+	dir, err := os.MkdirTemp("", "assets")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	store, err := asset.OpenFile(filepath.Join(dir, ".harnish", "assets.jsonl"), nil)
+	if err != nil {
+		panic(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	for _, a := range []*asset.Asset{
+		{Type: asset.TypeFailure, Title: "Port 8080 is taken in CI", Tags: []string{"go", "network"}},
+		{Type: asset.TypePattern, Title: "Listen on port 0 in tests", Tags: []string{"network"}},
+		{Type: asset.TypeFailure, Title: "Port 8080 is taken in CI", Tags: []string{"ci"}},
+	} {
+		if err := store.Record(ctx, a); err != nil {
+			panic(err)
+		}
+	}
+	found, err := store.Query(ctx, asset.Query{Tags: []string{"go", "network"}, Limit: 2})
+	if err != nil {
+		panic(err)
+	}
+	for _, a := range found {
+		fmt.Println(a.Slug)
+	}
+	_, err = store.Compress(ctx, asset.CompressRequest{})
+	fmt.Println(errors.Is(err, asset.ErrUnsupported))
+	// Output:
+	// port-8080-is-taken-in-ci
+	// listen-on-port-0-in-tests
+	// true
 }

@@ -26,7 +26,8 @@ type Store interface {
 	// It does not retain a.
 	Record(ctx context.Context, a *Asset) error
 	// Query returns the assets that match q (see [Query.Match]), the best
-	// first: most of q's tags matched, then newest Date; at most q.Limit of
+	// first: most of q's tags matched, then newest Date, then highest
+	// AccessCount (then by slug, so the order is total); at most q.Limit of
 	// them when it is positive. No match is an empty result, not an error. The
 	// assets returned are the caller's to keep and modify.
 	Query(ctx context.Context, q Query) ([]*Asset, error)
