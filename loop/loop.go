@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
+	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/gitx"
@@ -39,6 +41,13 @@ type Config struct {
 	// is reported and put in the next attempt's prompt. Nil: no audit of the
 	// change. It needs WorkDir to be a git working tree.
 	Guardrail guardrail.Guardrail
+	// Assets is the experience store: before each attempt the loop queries
+	// it by the task's tags and phase and puts what it finds in the prompt;
+	// when a task is done it records a failure that repeated and was then
+	// resolved, and a first-try success the executor marks generalizable as
+	// a pattern. Nil: no experience. Its errors are logged and never stop
+	// the run.
+	Assets asset.Store
 	// Gate decides at milestones. Nil: every gate defers, and the run ends
 	// awaiting approval.
 	Gate  Gate
@@ -252,7 +261,7 @@ func (l *Loop) commit(ctx context.Context, ts []Transition) error {
 		for _, e := range eventsOf(l.st.Run, t) {
 			l.emit(e)
 		}
-		if err := l.record(t); err != nil {
+		if err := l.record(context.WithoutCancel(ctx), t); err != nil {
 			l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
 		}
 	}
@@ -262,7 +271,7 @@ func (l *Loop) commit(ctx context.Context, ts []Transition) error {
 // record keeps the audit log, handoffs and reports in step with a
 // transition. Records are for people and prompts; failing to write one is
 // logged and does not stop the run.
-func (l *Loop) record(t Transition) error {
+func (l *Loop) record(ctx context.Context, t Transition) error {
 	plan := l.cfg.Plan.Name
 	switch t.Kind {
 	case TransAttemptFinished:
@@ -295,6 +304,7 @@ func (l *Loop) record(t Transition) error {
 		if t.Status != StatusDone {
 			return nil
 		}
+		l.learn(ctx, t.Task)
 		h := &Handoff{Task: t.Task, Phase: l.st.Phase, Status: t.Status, Attempts: ts.Attempts, Checks: l.passed, Findings: l.minor}
 		if l.last != nil {
 			h.Summary, h.FilesChanged = l.last.Summary, l.last.FilesChanged
@@ -393,7 +403,7 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 	defer cancel()
 	parts := executor.PromptParts{Spec: executor.Spec(t), Handoffs: l.handoffsFor(t), Failures: l.failuresOf(t.ID),
-		Findings: l.findings, Diagnosis: l.diagnosis, Warnings: l.warnings}
+		Findings: l.findings, Diagnosis: l.diagnosis, Warnings: l.warnings, Assets: l.experience(ctx, t, step.Phase)}
 	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: l.cfg.WorkDir,
 		Prompt: executor.Render(parts), Parts: parts}
 	l.findings, l.minor, l.last = nil, nil, nil // this attempt's own come from check
@@ -548,6 +558,73 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step Step, r *AttemptRep
 		}
 	}
 	return nil
+}
+
+// maxAssetText bounds the experience put into one prompt.
+const maxAssetText = 4000
+
+// experience returns the assets for t's tags and phase, rendered for a
+// prompt within maxAssetText characters.
+func (l *Loop) experience(ctx context.Context, t *task.Task, phase string) []executor.Asset {
+	if l.cfg.Assets == nil {
+		return nil
+	}
+	q := asset.Query{Tags: append(slices.Clone(t.Tags), phase), Limit: 5, MarkAccessed: true}
+	found, err := guard(func() ([]*asset.Asset, error) { return l.cfg.Assets.Query(ctx, q) })
+	if err != nil {
+		l.log.Warn("loop: query the assets", "task", t.ID, "err", err)
+		return nil
+	}
+	var out []executor.Asset
+	left := maxAssetText
+	for _, a := range found {
+		text := a.Body
+		if len(text) > left {
+			text = text[:max(left, 0)] + " [cut]"
+		}
+		if left <= 0 {
+			break
+		}
+		left -= len(text)
+		out = append(out, executor.Asset{Type: string(a.Type), Slug: a.Slug, Title: a.Title, Text: text})
+	}
+	return out
+}
+
+// learn records what a finished task taught: a failure mode that repeated
+// and was then resolved, or a first-try success the executor marks as
+// generalizable.
+func (l *Loop) learn(ctx context.Context, id string) {
+	if l.cfg.Assets == nil {
+		return
+	}
+	t, ts := l.tasks[id], l.st.Tasks[id]
+	tags := append(slices.Clone(t.Tags), l.st.Phase)
+	var a *asset.Asset
+	switch {
+	case ts.DebuggedAt > 0 && ts.RootCause:
+		var repeated Failure
+		for _, f := range ts.Failures {
+			if f.Attempt == ts.DebuggedAt {
+				repeated = f
+			}
+		}
+		resolved := true
+		a = &asset.Asset{Type: asset.TypeFailure, Title: t.Title + ": " + repeated.describe(), Tags: tags, Resolved: &resolved,
+			Context: fmt.Sprintf("plan %s, task %s, fingerprint %s", l.cfg.Plan.Name, id, repeated.Fingerprint)}
+		if d := l.diagnosis; d != nil {
+			a.Body = fmt.Sprintf("Root cause: %s\nFix: %s", d.RootCause, d.Fix)
+		}
+	case ts.Attempts == 1 && l.last != nil && l.last.Generalizable:
+		a = &asset.Asset{Type: asset.TypePattern, Title: t.Title, Tags: tags, Body: l.last.Summary,
+			Context: fmt.Sprintf("plan %s, task %s, first try", l.cfg.Plan.Name, id)}
+	default:
+		return
+	}
+	a.Session = l.st.Run
+	if _, err := guard(func() (struct{}, error) { return struct{}{}, l.cfg.Assets.Record(ctx, a) }); err != nil {
+		l.log.Warn("loop: record an asset", "task", id, "err", err)
+	}
 }
 
 // handoffsFor returns the handoffs of t's dependencies, or, for a task that

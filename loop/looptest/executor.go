@@ -25,6 +25,8 @@ type Act struct {
 	Do func(req *executor.Request) error
 	// Usage is what the attempt reports it spent.
 	Usage executor.Usage
+	// Generalizable marks the claimed success as a reusable pattern.
+	Generalizable bool
 }
 
 // Executor is a scripted [executor.Executor]: per task ID, one [Act] per
@@ -62,7 +64,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	case act.Blocked != "":
 		return &executor.Result{Status: executor.StatusBlocked, Reason: act.Blocked, Usage: act.Usage}, nil
 	}
-	return &executor.Result{Status: executor.StatusDone, Summary: "scripted", Usage: act.Usage}, nil
+	return &executor.Result{Status: executor.StatusDone, Summary: "scripted", Usage: act.Usage, Generalizable: act.Generalizable}, nil
 }
 
 // Requests returns the requests Execute received, in order.
