@@ -29,6 +29,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -57,6 +58,7 @@ var commands = []*command{
 	resumeCommand,
 	statusCommand,
 	validateCommand,
+	assetsCommand,
 	guardCommand,
 	hookCommand,
 }
@@ -120,3 +122,6 @@ func usage(w io.Writer) {
 func (c *command) usage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: harnish %s %s\n\n%s", c.name, c.args, c.help)
 }
+
+// cmdContext is the context of a command that a signal need not cut short.
+func cmdContext() context.Context { return context.Background() }

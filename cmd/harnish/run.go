@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/fsx"
@@ -205,7 +206,13 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		return exitError
 	}
 	defer store.Close()
-	cfg.Plan, cfg.WorkDir, cfg.Store, cfg.RecordsDir = plan, root, store, stateDir
+	assets, err := asset.OpenFile(assetsPath(root), nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish: %v\n", err)
+		return exitError
+	}
+	defer assets.Close()
+	cfg.Plan, cfg.WorkDir, cfg.Store, cfg.RecordsDir, cfg.Assets = plan, root, store, stateDir, assets
 	switch {
 	case f.yes:
 		cfg.Gate = loop.AutoApprove{}
