@@ -16,7 +16,18 @@
 // The store of record is the JSONL file .harnish/assets.jsonl, kept by
 // [FileStore] (see [OpenFile]): one record a line, in the harnish engine's
 // format, so an engine history (harnish-assets.jsonl) opens as is. [Decoder]
-// reads such a file strictly, line by line. The asset/assettest package holds
+// reads such a file strictly, line by line; [Import] brings an engine
+// history into a store. [Render] turns a query's result into prompt text
+// within a byte budget; [FileStore.Stats] counts what a store holds.
+//
+// Compress folds a tag of 5 or more records into one summary record
+// (marked "summary_of", never folded again); Purge removes assets by
+// selectors, or by age per type ([DefaultRetention]: decisions 365 days,
+// failures 90, snippets 180, patterns and guardrails never). Both support a
+// dry run. A FileStore appends what they remove to its archive file
+// (assets.archive.jsonl) and rewrites its file crash-safely under the same
+// lock appends take; other stores on the file, in other processes too,
+// notice the new file and reindex. The asset/assettest package holds
 // the conformance suite every Store passes. This package imports nothing else
 // of harnish but its internal file primitives.
 package asset

@@ -78,10 +78,14 @@ func ExampleOpenFile() {
 	for _, a := range found {
 		fmt.Println(a.Slug)
 	}
-	_, err = store.Compress(ctx, asset.CompressRequest{})
-	fmt.Println(errors.Is(err, asset.ErrUnsupported))
+	for _, text := range asset.Render(found, 200) {
+		fmt.Println(text)
+	}
 	// Output:
 	// port-8080-is-taken-in-ci
 	// listen-on-port-0-in-tests
-	// true
+	// ### Port 8080 is taken in CI
+	// type: failure; tags: go, network
+	// ### Listen on port 0 in tests
+	// type: pattern; tags: network
 }

@@ -24,6 +24,9 @@ type slotMeta struct {
 	access int
 	typ    Type
 	scope  Scope
+	// hidden marks a record the engine marked "compressed": true; queries
+	// skip it.
+	hidden bool
 }
 
 func (x *index) init() {
@@ -38,9 +41,21 @@ func (x *index) get(slug string) (*Asset, bool) {
 	return x.assets[i], true
 }
 
+// live returns the assets queries see, in slot order: not those the engine
+// marked compressed.
+func (x *index) live() []*Asset {
+	out := make([]*Asset, 0, len(x.assets))
+	for i, a := range x.assets {
+		if !x.meta[i].hidden {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // put adds a, replacing the asset of its slug.
 func (x *index) put(a *Asset) {
-	m := slotMeta{date: a.Date, access: a.AccessCount, typ: a.Type, scope: a.scope()}
+	m := slotMeta{date: a.Date, access: a.AccessCount, typ: a.Type, scope: a.scope(), hidden: a.compressed()}
 	tags := lowerTags(a.Tags)
 	i, ok := x.bySlug[a.Slug]
 	if !ok {
@@ -105,6 +120,9 @@ func (x *index) query(q Query) []*Asset {
 	var hits []hit
 	consider := func(h hit) {
 		m := &x.meta[h.slot]
+		if m.hidden {
+			return
+		}
 		if (q.Type != "" && m.typ != q.Type) || (q.Scope != "" && m.scope != q.Scope) {
 			return
 		}

@@ -21,7 +21,11 @@ import (
 // kept unique, replacement by slug, selection by tags (any and all), type,
 // scope and text, ranking, Limit, results owned by the caller, invalid assets
 // refused with [asset.ErrInvalid], cancelled contexts, and Record from
-// several goroutines at once. It does not cover Compress or Purge.
+// several goroutines at once; Compress (a tag of 5 records folded into one
+// summary, dry run changing nothing, never compressing twice) and Purge (a
+// zero request refused with [asset.ErrInvalid], dry run, by slug, by age
+// with the default retention). A store whose Compress or Purge returns an
+// error wrapping [asset.ErrUnsupported] skips those subtests.
 func Run(t *testing.T, newStore func(t *testing.T) asset.Store) {
 	t.Helper()
 	for _, tc := range []struct {
@@ -37,6 +41,10 @@ func Run(t *testing.T, newStore func(t *testing.T) asset.Store) {
 		{"Invalid", testInvalid},
 		{"Cancelled", testCancelled},
 		{"Concurrent", testConcurrent},
+		{"Compress", testCompress},
+		{"CompressDryRun", testCompressDryRun},
+		{"PurgeZero", testPurgeZero},
+		{"Purge", testPurge},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
 	}
@@ -273,5 +281,159 @@ func testConcurrent(t *testing.T, s asset.Store) {
 		if got := query(t, s, asset.Query{Tags: []string{fmt.Sprintf("w%d", w)}}); len(got) != each {
 			t.Errorf("writer %d: %d assets, want %d", w, len(got), each)
 		}
+	}
+}
+
+func compress(t *testing.T, s asset.Store, req asset.CompressRequest) *asset.CompressResult {
+	t.Helper()
+	res, err := s.Compress(t.Context(), req)
+	if errors.Is(err, asset.ErrUnsupported) {
+		t.Skipf("Compress: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("Compress(%+v): %v", req, err)
+	}
+	return res
+}
+
+func purge(t *testing.T, s asset.Store, req asset.PurgeRequest) *asset.PurgeResult {
+	t.Helper()
+	res, err := s.Purge(t.Context(), req)
+	if errors.Is(err, asset.ErrUnsupported) {
+		t.Skipf("Purge: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("Purge(%+v): %v", req, err)
+	}
+	return res
+}
+
+// recordGroup records n assets tagged tag, the first failures, the rest
+// patterns, oldest first, and one asset tagged other.
+func recordGroup(t *testing.T, s asset.Store, tag string, n int) {
+	t.Helper()
+	base := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	for i := range n {
+		typ := asset.TypePattern
+		if i < n/2 {
+			typ = asset.TypeFailure
+		}
+		record(t, s, &asset.Asset{Type: typ, Slug: fmt.Sprintf("%s-%d", tag, i), Title: fmt.Sprintf("Lesson %d", i),
+			Tags: []string{tag, fmt.Sprintf("only-%d", i)}, Body: fmt.Sprintf("first line %d\nsecond line", i), Date: base.Add(time.Duration(i) * time.Minute)})
+	}
+	record(t, s, &asset.Asset{Type: asset.TypeDecision, Slug: "other", Title: "Other", Tags: []string{"other"}, Date: base})
+}
+
+func testCompress(t *testing.T, s asset.Store) {
+	recordGroup(t, s, "go", 5)
+	res := compress(t, s, asset.CompressRequest{})
+	want := &asset.CompressResult{Before: 6, After: 2, Folded: []string{"go-0", "go-1", "go-2", "go-3", "go-4"}, Summaries: []string{"go-5-records"}}
+	if diff := cmp.Diff(want, res); diff != "" {
+		t.Errorf("Compress (-want +got):\n%s", diff)
+	}
+	got := query(t, s, asset.Query{Tags: []string{"go"}})
+	if len(got) != 1 {
+		t.Fatalf("after Compress, Query(go) = %v, want the summary alone", slugs(got))
+	}
+	sum := got[0]
+	type summary struct {
+		Type      asset.Type
+		Slug      string
+		Title     string
+		Tags      []string
+		Body      string
+		SummaryOf []string
+	}
+	wantSum := summary{asset.TypePattern, "go-5-records", "go: 5 records", []string{"go"},
+		"- Lesson 0: first line 0\n- Lesson 1: first line 1\n- Lesson 2: first line 2\n- Lesson 3: first line 3\n- Lesson 4: first line 4\n",
+		[]string{"go-0", "go-1", "go-2", "go-3", "go-4"}}
+	if diff := cmp.Diff(wantSum, summary{sum.Type, sum.Slug, sum.Title, sum.Tags, sum.Body, sum.SummaryOf()}); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+	if got := query(t, s, asset.Query{Tags: []string{"only-0"}}); len(got) != 0 {
+		t.Errorf("a folded record is still returned: %v", slugs(got))
+	}
+	recordGroup(t, s, "go", 0)
+	again := compress(t, s, asset.CompressRequest{MinGroup: 2})
+	if diff := cmp.Diff(&asset.CompressResult{Before: 2, After: 2, Folded: []string{}, Summaries: []string{}}, again); diff != "" {
+		t.Errorf("second Compress, MinGroup 2 (-want +got): a summary was folded again\n%s", diff)
+	}
+	if _, err := s.Compress(t.Context(), asset.CompressRequest{MinGroup: 1}); !errors.Is(err, asset.ErrInvalid) {
+		t.Errorf("Compress(MinGroup 1) = %v, want an error wrapping asset.ErrInvalid", err)
+	}
+}
+
+func testCompressDryRun(t *testing.T, s asset.Store) {
+	recordGroup(t, s, "go", 6)
+	before := query(t, s, asset.Query{})
+	res := compress(t, s, asset.CompressRequest{DryRun: true})
+	if res.Before != 7 || res.After != 2 || len(res.Folded) != 6 || len(res.Summaries) != 1 {
+		t.Errorf("Compress(dry run) = %+v, want 7 before, 2 after, 6 folded, 1 summary", res)
+	}
+	if diff := cmp.Diff(before, query(t, s, asset.Query{})); diff != "" {
+		t.Errorf("Compress(dry run) changed the store (-before +after):\n%s", diff)
+	}
+	small := compress(t, s, asset.CompressRequest{MinGroup: 7, DryRun: true})
+	if len(small.Folded) != 0 {
+		t.Errorf("Compress(MinGroup 7) folds %v, want none: no tag holds 7", small.Folded)
+	}
+}
+
+func testPurgeZero(t *testing.T, s asset.Store) {
+	record(t, s, &asset.Asset{Type: asset.TypeFailure, Title: "keep"})
+	for _, req := range []asset.PurgeRequest{{}, {Type: asset.TypeFailure, Scope: asset.ScopeProject}} {
+		if _, err := s.Purge(t.Context(), req); !errors.Is(err, asset.ErrInvalid) {
+			t.Errorf("Purge(%+v) = %v, want an error wrapping asset.ErrInvalid", req, err)
+		}
+	}
+	if got := query(t, s, asset.Query{}); len(got) != 1 {
+		t.Errorf("after refused purges, Query = %v, want the asset kept", slugs(got))
+	}
+}
+
+func testPurge(t *testing.T, s asset.Store) {
+	const day = 24 * time.Hour
+	now := time.Now().UTC()
+	record(t, s,
+		&asset.Asset{Type: asset.TypeFailure, Slug: "failure-old", Title: "t", Date: now.Add(-100 * day)},
+		&asset.Asset{Type: asset.TypeFailure, Slug: "failure-old-used", Title: "t", Date: now.Add(-100 * day), LastAccessed: now.Add(-10 * day)},
+		&asset.Asset{Type: asset.TypeFailure, Slug: "failure-new", Title: "t", Date: now.Add(-80 * day)},
+		&asset.Asset{Type: asset.TypeSnippet, Slug: "snippet-old", Title: "t", Date: now.Add(-200 * day)},
+		&asset.Asset{Type: asset.TypeDecision, Slug: "decision-new", Title: "t", Date: now.Add(-200 * day)},
+		&asset.Asset{Type: asset.TypePattern, Slug: "pattern-ancient", Title: "t", Date: now.Add(-5000 * day)},
+		&asset.Asset{Type: asset.TypeGuardrail, Slug: "guardrail-ancient", Title: "t", Date: now.Add(-5000 * day)},
+	)
+	all := query(t, s, asset.Query{})
+	dry := purge(t, s, asset.PurgeRequest{ByAge: true, DryRun: true})
+	if diff := cmp.Diff(&asset.PurgeResult{Purged: []string{"failure-old", "snippet-old"}, Remaining: 5}, dry); diff != "" {
+		t.Errorf("Purge(by age, dry run) (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(all, query(t, s, asset.Query{})); diff != "" {
+		t.Errorf("Purge(dry run) changed the store (-before +after):\n%s", diff)
+	}
+	override := purge(t, s, asset.PurgeRequest{ByAge: true, DryRun: true, Type: asset.TypePattern,
+		Retention: map[asset.Type]time.Duration{asset.TypePattern: 365 * day}})
+	if diff := cmp.Diff([]string{"pattern-ancient"}, override.Purged); diff != "" {
+		t.Errorf("Purge(by age, patterns 365 days) (-want +got):\n%s", diff)
+	}
+	res := purge(t, s, asset.PurgeRequest{ByAge: true})
+	if diff := cmp.Diff(dry, res); diff != "" {
+		t.Errorf("Purge(by age) differs from its dry run (-dry +real):\n%s", diff)
+	}
+	want := []string{"decision-new", "failure-new", "failure-old-used", "guardrail-ancient", "pattern-ancient"}
+	if diff := cmp.Diff(want, slices.Sorted(slices.Values(slugs(query(t, s, asset.Query{}))))); diff != "" {
+		t.Errorf("after Purge(by age) (-want +got):\n%s", diff)
+	}
+	bySlug := purge(t, s, asset.PurgeRequest{Slugs: []string{"failure-new", "no-such"}})
+	if diff := cmp.Diff(&asset.PurgeResult{Purged: []string{"failure-new"}, Remaining: 4}, bySlug); diff != "" {
+		t.Errorf("Purge(slugs) (-want +got):\n%s", diff)
+	}
+	byCount := purge(t, s, asset.PurgeRequest{MaxAssets: 1, Type: asset.TypeFailure, DryRun: true})
+	if diff := cmp.Diff([]string{}, byCount.Purged); diff != "" {
+		t.Errorf("Purge(max 1 failure) (-want +got):\n%s", diff)
+	}
+	byCount = purge(t, s, asset.PurgeRequest{MaxAssets: 2, DryRun: true})
+	if diff := cmp.Diff([]string{"guardrail-ancient", "pattern-ancient"}, byCount.Purged); diff != "" {
+		t.Errorf("Purge(max 2) (-want +got): the least recently used beyond 2\n%s", diff)
 	}
 }
