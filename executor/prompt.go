@@ -81,7 +81,7 @@ func Render(p PromptParts) string {
 	if len(p.Assets) > 0 {
 		section("Experience")
 		for _, a := range p.Assets {
-			fmt.Fprintf(&b, "- %s (%s): %s\n", a.Title, a.Type, a.Text)
+			fmt.Fprintf(&b, "%s\n", strings.TrimRight(a.Text, "\n"))
 		}
 	}
 	return b.String()

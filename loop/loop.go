@@ -575,18 +575,11 @@ func (l *Loop) experience(ctx context.Context, t *task.Task, phase string) []exe
 		l.log.Warn("loop: query the assets", "task", t.ID, "err", err)
 		return nil
 	}
-	var out []executor.Asset
-	left := maxAssetText
-	for _, a := range found {
-		text := a.Body
-		if len(text) > left {
-			text = text[:max(left, 0)] + " [cut]"
-		}
-		if left <= 0 {
-			break
-		}
-		left -= len(text)
-		out = append(out, executor.Asset{Type: string(a.Type), Slug: a.Slug, Title: a.Title, Text: text})
+	texts := asset.Render(found, maxAssetText)
+	out := make([]executor.Asset, len(texts))
+	for i, text := range texts {
+		a := found[i]
+		out[i] = executor.Asset{Type: string(a.Type), Slug: a.Slug, Title: a.Title, Text: text}
 	}
 	return out
 }

@@ -16,7 +16,7 @@ import (
 
 var assetsCommand = &command{
 	name:    "assets",
-	args:    "query|record [flags]",
+	args:    "query|record|compress|purge|stats|import [flags]",
 	summary: "query and record the experience the loop learns from",
 	help: `Assets reads and writes the experience store of the working tree DIR,
 DIR/.harnish/assets.jsonl (--dir, default the current directory).
@@ -28,6 +28,20 @@ DIR/.harnish/assets.jsonl (--dir, default the current directory).
       Record an asset. A guardrail asset ("never do X") is how a person
       teaches every later run: the loop puts it in the prompts of tasks with
       those tags. Types: failure, pattern, guardrail, decision, snippet.
+  harnish assets compress [--dry-run] [--json]
+      Fold every tag that holds 5 or more records into one summary record;
+      the originals go to .harnish/assets.archive.jsonl. Summaries are never
+      folded again.
+  harnish assets purge [--dry-run] [--json]
+      Move what is older than its type's retention (decisions 365 days,
+      failures 90, snippets 180, patterns and guardrails never) to the
+      archive.
+  harnish assets stats [--json]
+      Count the assets by type and by tag.
+  harnish assets import FILE
+      Bring in a harnish engine history (harnish-assets.jsonl). A bad line is
+      an error naming file and line, and then nothing is recorded. "harnish
+      run" imports DIR/harnish-assets.jsonl by itself into a new store.
 
 Exit status 0 on success, 1 on a usage error or a store that cannot be read.
 `,
@@ -64,6 +78,15 @@ func runAssets(c *command, args []string, stdout, stderr io.Writer) int {
 			a := &asset.Asset{Type: asset.Type(*typ), Title: *title, Body: *body, Tags: splitTags(*tags), Scope: asset.Scope(*scope)}
 			return assetsRecord(*dir, a, stdout, stderr)
 		}
+	case "compress", "purge":
+		dry := fs.Bool("dry-run", false, "report without changing anything")
+		asJSON := fs.Bool("json", false, "print the result as JSON")
+		run = func() int { return assetsRewrite(sub, *dir, *dry, *asJSON, stdout, stderr) }
+	case "stats":
+		asJSON := fs.Bool("json", false, "print the counts as JSON")
+		run = func() int { return assetsStats(*dir, *asJSON, stdout, stderr) }
+	case "import":
+		run = nil // needs the positional FILE; see below
 	case "-h", "-help", "--help", "help":
 		c.usage(stdout)
 		return exitOK
@@ -76,7 +99,14 @@ func runAssets(c *command, args []string, stdout, stderr io.Writer) int {
 		c.usage(stdout)
 		return exitOK
 	}
-	if err == nil && len(rest) > 0 {
+	switch {
+	case err != nil:
+	case sub == "import" && len(rest) != 1:
+		err = errors.New("want exactly one FILE")
+	case sub == "import":
+		file := rest[0]
+		run = func() int { return assetsImport(*dir, file, stdout, stderr) }
+	case len(rest) > 0:
 		err = fmt.Errorf("unexpected argument %q", rest[0])
 	}
 	if err != nil {
@@ -84,6 +114,92 @@ func runAssets(c *command, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return run()
+}
+
+// openAssets opens the working tree's store, reporting a failure as sub's.
+func openAssets(sub, dir string, stderr io.Writer) (*asset.FileStore, bool) {
+	store, err := asset.OpenFile(assetsPath(dir), nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish assets %s: %v\n", sub, err)
+		return nil, false
+	}
+	return store, true
+}
+
+func assetsRewrite(sub, dir string, dry, asJSON bool, stdout, stderr io.Writer) int {
+	store, ok := openAssets(sub, dir, stderr)
+	if !ok {
+		return exitError
+	}
+	defer store.Close()
+	var res any
+	var err error
+	var line string
+	if sub == "compress" {
+		var r *asset.CompressResult
+		if r, err = store.Compress(cmdContext(), asset.CompressRequest{DryRun: dry}); err == nil {
+			res = r
+			line = fmt.Sprintf("%d assets -> %d: %d folded into %d summaries", r.Before, r.After, len(r.Folded), len(r.Summaries))
+		}
+	} else {
+		var r *asset.PurgeResult
+		if r, err = store.Purge(cmdContext(), asset.PurgeRequest{ByAge: true, DryRun: dry}); err == nil {
+			res = r
+			line = fmt.Sprintf("%d purged to %s, %d left", len(r.Purged), store.ArchivePath(), r.Remaining)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish assets %s: %v\n", sub, err)
+		return exitError
+	}
+	if asJSON {
+		json.NewEncoder(stdout).Encode(res)
+		return exitOK
+	}
+	if dry {
+		line = "dry run: " + line
+	}
+	fmt.Fprintln(stdout, line)
+	return exitOK
+}
+
+func assetsStats(dir string, asJSON bool, stdout, stderr io.Writer) int {
+	store, ok := openAssets("stats", dir, stderr)
+	if !ok {
+		return exitError
+	}
+	defer store.Close()
+	st, err := store.Stats(cmdContext())
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish assets stats: %v\n", err)
+		return exitError
+	}
+	if asJSON {
+		json.NewEncoder(stdout).Encode(st)
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "%d assets (%d summaries, %d records compressed away)\n", st.Total, st.Summaries, st.Compressed)
+	for _, t := range []asset.Type{asset.TypeFailure, asset.TypePattern, asset.TypeGuardrail, asset.TypeDecision, asset.TypeSnippet} {
+		if n := st.ByType[t]; n > 0 {
+			fmt.Fprintf(stdout, "  %-10s %d\n", t, n)
+		}
+	}
+	return exitOK
+}
+
+func assetsImport(dir, file string, stdout, stderr io.Writer) int {
+	store, ok := openAssets("import", dir, stderr)
+	if !ok {
+		return exitError
+	}
+	defer store.Close()
+	n, err := asset.Import(cmdContext(), store, file)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish assets import: %v\n", err)
+		return exitError
+	}
+	fmt.Fprintf(stdout, "imported %d assets from %s\n", n, file)
+	return exitOK
 }
 
 func splitTags(s string) []string {
@@ -100,9 +216,8 @@ func splitTags(s string) []string {
 func assetsPath(dir string) string { return filepath.Join(dir, loop.StateDir, "assets.jsonl") }
 
 func assetsQuery(dir string, q asset.Query, asJSON bool, stdout, stderr io.Writer) int {
-	store, err := asset.OpenFile(assetsPath(dir), nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish assets query: %v\n", err)
+	store, ok := openAssets("query", dir, stderr)
+	if !ok {
 		return exitError
 	}
 	defer store.Close()
@@ -136,9 +251,8 @@ func assetsRecord(dir string, a *asset.Asset, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish assets record: %v\n", err)
 		return exitError
 	}
-	store, err := asset.OpenFile(assetsPath(dir), nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish assets record: %v\n", err)
+	store, ok := openAssets("record", dir, stderr)
+	if !ok {
 		return exitError
 	}
 	defer store.Close()

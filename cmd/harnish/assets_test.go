@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,5 +53,47 @@ func TestAssetsRecordQuery(t *testing.T) {
 	if code := run([]string{"assets", "record", "--dir", dir, "--type", "bogus", "--title", "x"}, &out, &errb); code != 1 ||
 		errb.String() != "harnish assets record: asset: invalid: unknown type \"bogus\"\n" {
 		t.Errorf("bad type: exit %d, %q", code, errb.String())
+	}
+}
+
+func TestAssetsCompressStatsImport(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	for i := range 5 {
+		args := []string{"assets", "record", "--dir", dir, "--type", "decision", "--tags", "db", "--title", "decision " + string(rune('a'+i))}
+		if code := run(args, &out, &errb); code != 0 {
+			t.Fatalf("record: exit %d: %s", code, errb.String())
+		}
+	}
+	steps := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"assets", "compress", "--dir", dir, "--dry-run"}, "dry run: 5 assets -> 1: 5 folded into 1 summaries\n"},
+		{[]string{"assets", "compress", "--dir", dir}, "5 assets -> 1: 5 folded into 1 summaries\n"},
+		{[]string{"assets", "compress", "--dir", dir}, "1 assets -> 1: 0 folded into 0 summaries\n"}, // never twice
+		{[]string{"assets", "stats", "--dir", dir}, "1 assets (1 summaries, 5 records compressed away)\n  decision   1\n"},
+	}
+	for _, s := range steps {
+		out.Reset()
+		if code := run(s.args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", s.args, code, errb.String())
+		}
+		if diff := cmp.Diff(s.want, out.String()); diff != "" {
+			t.Errorf("%v (-want +got):\n%s", s.args, diff)
+		}
+	}
+
+	engine := writeTree(t, map[string]string{
+		"good.jsonl": `{"type":"failure","slug":"flaky-net","title":"flaky network in CI","tags":["ci"],"date":"2026-01-02"}` + "\n",
+		"bad.jsonl":  `{"type":"failure","slug":"a","title":"A","date":"2026-01-02"}` + "\n" + `{"type":"nope"}` + "\n",
+	})
+	out.Reset()
+	if code := run([]string{"assets", "import", "--dir", dir, engine + "/good.jsonl"}, &out, &errb); code != 0 || out.String() != "imported 1 assets from "+engine+"/good.jsonl\n" {
+		t.Errorf("import: exit %d, %q %q", code, out.String(), errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"assets", "import", "--dir", dir, engine + "/bad.jsonl"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), engine+"/bad.jsonl:2:") {
+		t.Errorf("bad import: exit %d, %q", code, errb.String())
 	}
 }

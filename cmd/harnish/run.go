@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -206,12 +207,24 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		return exitError
 	}
 	defer store.Close()
+	_, statErr := os.Stat(assetsPath(root))
 	assets, err := asset.OpenFile(assetsPath(root), nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
 		return exitError
 	}
 	defer assets.Close()
+	// A new store starts from the engine's history, when the tree has one.
+	if engine := filepath.Join(root, "harnish-assets.jsonl"); errors.Is(statErr, fs.ErrNotExist) {
+		if _, err := os.Stat(engine); err == nil {
+			n, err := asset.Import(cmdContext(), assets, engine)
+			if err != nil {
+				fmt.Fprintf(stderr, "harnish: %v\n", err)
+				return exitError
+			}
+			fmt.Fprintf(stderr, "harnish: imported %d assets from %s\n", n, engine)
+		}
+	}
 	cfg.Plan, cfg.WorkDir, cfg.Store, cfg.RecordsDir, cfg.Assets = plan, root, store, stateDir, assets
 	switch {
 	case f.yes:

@@ -56,7 +56,8 @@ esac
 `
 
 func TestRunResumeStatus(t *testing.T) {
-	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan, "agent.sh": agentScript})
+	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan, "agent.sh": agentScript,
+		"harnish-assets.jsonl": `{"type":"guardrail","slug":"no-force","title":"never force-push","tags":["git"],"date":"2026-01-02"}` + "\n"})
 	var out, errb bytes.Buffer
 
 	// No terminal, no --yes: the run stops at the milestone.
@@ -78,6 +79,12 @@ func TestRunResumeStatus(t *testing.T) {
 		"milestone.reached", "run.finishedawaiting-approval"}
 	if diff := cmp.Diff(want, types); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
+	}
+
+	// The engine's history came in with the run.
+	var q bytes.Buffer
+	if code := run([]string{"assets", "query", "--dir", dir, "--tags", "git"}, &q, &errb); code != 0 || !strings.Contains(q.String(), "never force-push") {
+		t.Errorf("the engine history was not imported: exit %d\n%s%s", code, q.String(), errb.String())
 	}
 
 	// A second run refuses to start over the recorded one.
