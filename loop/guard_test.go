@@ -111,3 +111,36 @@ func TestLoopGuardrailPanics(t *testing.T) {
 		t.Errorf("violations (-want +got):\n%s", diff)
 	}
 }
+
+// TestLoopCommitsTasks: each task done is one commit with its changes only,
+// its metadata in trailers, and never the state directory.
+func TestLoopCommitsTasks(t *testing.T) {
+	dir := gitTree(t)
+	ex := &looptest.Executor{Script: map[string][]looptest.Act{
+		"T1": {writes("a.txt", "a\n")},
+		"T2": {writes("b.txt", "b\n")},
+	}}
+	records := filepath.Join(dir, loop.StateDir)
+	if _, _, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1"), check("T2")), WorkDir: dir, Executor: ex,
+		CommitTasks: true, RecordsDir: records}); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if got := git("log", "--format=%s", "-2"); got != "feat(p1): T2 — T2\nfeat(p1): T1 — T1" {
+		t.Errorf("commits:\n%s", got)
+	}
+	if got := git("show", "--name-only", "--format=%(trailers:key=Harnish-Task,key=Harnish-Attempts)", "HEAD~1"); got != "Harnish-Task: T1\nHarnish-Attempts: 1\n\n\na.txt" {
+		t.Errorf("first commit:\n%s", got)
+	}
+	if got := git("ls-files", loop.StateDir); got != "" {
+		t.Errorf("the state directory was committed: %s", got)
+	}
+}

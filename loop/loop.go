@@ -62,6 +62,12 @@ type Config struct {
 	Now func() time.Time
 	// RunID names a new run. Empty: one is made from the start time.
 	RunID string
+	// CommitTasks commits each task done, in the git working tree WorkDir:
+	// "feat(<phase>): <task id> — <title>", the executor's summary as the
+	// body, and the run's metadata as trailers (Harnish-Run, Harnish-Task,
+	// Harnish-Attempts). The state directory is never committed. The
+	// repository's identity is used, or harnish's own when it has none.
+	CommitTasks bool
 	// RecordsDir receives handoffs/<task>.json, logs/<plan>/task-<id>.json,
 	// an escalation report and the completion summary (the CLI uses the
 	// state directory). Empty: nothing is written; handoffs still reach the
@@ -305,6 +311,7 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 			return nil
 		}
 		l.learn(ctx, t.Task)
+		l.commitTask(ctx, t.Task)
 		h := &Handoff{Task: t.Task, Phase: l.st.Phase, Status: t.Status, Attempts: ts.Attempts, Checks: l.passed, Findings: l.minor}
 		if l.last != nil {
 			h.Summary, h.FilesChanged = l.last.Summary, l.last.FilesChanged
@@ -618,6 +625,26 @@ func (l *Loop) learn(ctx context.Context, id string) {
 	if _, err := guard(func() (struct{}, error) { return struct{}{}, l.cfg.Assets.Record(ctx, a) }); err != nil {
 		l.log.Warn("loop: record an asset", "task", id, "err", err)
 	}
+}
+
+// commitTask commits a finished task's changes. A failed commit (a
+// pre-commit hook, say) is logged: the task is verified done either way.
+func (l *Loop) commitTask(ctx context.Context, id string) {
+	if !l.cfg.CommitTasks {
+		return
+	}
+	t, ts := l.tasks[id], l.st.Tasks[id]
+	msg := fmt.Sprintf("feat(%s): %s — %s\n\n", l.st.Phase, id, t.Title)
+	if l.last != nil && l.last.Summary != "" {
+		msg += l.last.Summary + "\n\n"
+	}
+	msg += fmt.Sprintf("Harnish-Run: %s\nHarnish-Task: %s\nHarnish-Attempts: %d\n", l.st.Run, id, ts.Attempts)
+	hash, err := gitx.CommitAll(ctx, l.workDir(), msg, StateDir)
+	if err != nil {
+		l.log.Warn("loop: commit the task", "task", id, "err", err)
+		return
+	}
+	l.log.Info("loop: task committed", "task", id, "commit", hash)
 }
 
 // handoffsFor returns the handoffs of t's dependencies, or, for a task that

@@ -13,13 +13,13 @@ import (
 const usageText = `Usage: harnish <command> [arguments]
 
 Commands:
-  run [--plan FILE] [--dir DIR] [--yes] [--json]                 carry a plan out in a working tree
-  resume [--dir DIR] [--plan FILE] [--yes] [--approve] [--json]  continue the run recorded in a working tree
-  status [--dir DIR] [--json]                                    show where the recorded run stands
-  validate FILE [--strict] [--json]                              check a plan file and print its problems
-  assets query|record|compress|purge|stats|import [flags]        query and record the experience the loop learns from
-  guard check|diff [flags]                                       judge a command or a diff by the guardrails
-  hook pre-tool-use|stop --agent claude|codex                    answer an agent's hook: guardrails before a tool call, checks before a stop
+  run [--plan FILE] [--dir DIR] [--yes] [--allow-dirty] [--json]  carry a plan out in a working tree
+  resume [--dir DIR] [--plan FILE] [--yes] [--approve] [--json]   continue the run recorded in a working tree
+  status [--dir DIR] [--json]                                     show where the recorded run stands
+  validate FILE [--strict] [--json]                               check a plan file and print its problems
+  assets query|record|compress|purge|stats|import [flags]         query and record the experience the loop learns from
+  guard check|diff [flags]                                        judge a command or a diff by the guardrails
+  hook pre-tool-use|stop --agent claude|codex                     answer an agent's hook: guardrails before a tool call, checks before a stop
 
 Run "harnish help <command>" for more about a command.
 `

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
@@ -26,13 +28,15 @@ import (
 
 var runCommand = &command{
 	name:    "run",
-	args:    "[--plan FILE] [--dir DIR] [--yes] [--json]",
+	args:    "[--plan FILE] [--dir DIR] [--yes] [--allow-dirty] [--json]",
 	summary: "carry a plan out in a working tree",
 	help: `Run drives the plan through the loop in the working tree DIR (default: the
 current directory): each task is executed, its acceptance checks are run,
 failures are retried within budgets, and milestone gates pause the run.
 The state goes to DIR/.harnish/; a copy of the plan is kept there for
-"harnish resume". --plan defaults to the first of harnish.yaml, harnish.yml,
+"harnish resume". In a git working tree the run works on a new branch,
+harnish/<plan>-<time>, commits each finished task, and refuses to start on
+uncommitted changes (other than the plan file) unless --allow-dirty. --plan defaults to the first of harnish.yaml, harnish.yml,
 harnish.json, plan.yaml, plan.yml, plan.json in DIR.
 
 --yes approves every milestone gate. Without it, a terminal is asked; with
@@ -74,6 +78,9 @@ It reads without locking, so it works while a run is going.
 type runFlags struct {
 	plan, dir       string
 	yes, json, appr bool
+	allowDirty      bool
+	runID           string // for a new run
+	noCommit        bool   // the tree was dirty at the start
 }
 
 func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Writer) (*runFlags, int, bool) {
@@ -83,6 +90,8 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 	fs.StringVar(&f.plan, "plan", "", "the plan file")
 	if resume {
 		fs.BoolVar(&f.appr, "approve", false, "approve the gate the run waits at")
+	} else {
+		fs.BoolVar(&f.allowDirty, "allow-dirty", false, "start on a working tree with uncommitted changes")
 	}
 	fs.StringVar(&f.dir, "dir", ".", "the working tree")
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
@@ -125,10 +134,34 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
 		return exitError
 	}
+	runID := time.Now().UTC().Format("20060102-150405")
+	if isGitTree(f.dir) {
+		// Never sweep a user's unrelated changes into a task's commit.
+		rel, _ := filepath.Rel(f.dir, file)
+		changes, err := gitx.Changes(cmdContext(), f.dir, loop.StateDir, filepath.ToSlash(rel))
+		if err == nil && len(changes) > 0 {
+			if !f.allowDirty {
+				err = fmt.Errorf("the working tree has uncommitted changes (%s); commit or stash them, or pass --allow-dirty",
+					strings.Join(changes[:min(len(changes), 5)], ", "))
+			} else {
+				// Committing tasks would sweep those changes in with the first.
+				f.noCommit = true
+				fmt.Fprintln(stderr, "harnish run: uncommitted changes: finished tasks will not be committed")
+			}
+		}
+		if err == nil {
+			err = gitx.Branch(cmdContext(), f.dir, "harnish/"+plan.Name+"-"+runID)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "harnish run: %v\n", err)
+			return exitError
+		}
+	}
 	if err := keepPlan(stateDir, file); err != nil {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
 		return exitError
 	}
+	f.runID = runID
 	return drive(f, plan, stdout, stderr, func(ctx context.Context, l *loop.Loop) (*loop.Result, error) { return l.Run(ctx) })
 }
 
@@ -197,10 +230,15 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
 		return exitError
 	}
-	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
-		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: what each attempt changes cannot be audited\n", root)
+	if isGitTree(root) {
+		cfg.CommitTasks = !f.noCommit
+	} else {
+		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: what each attempt changes cannot be audited or committed\n", root)
 		cfg.Guardrail = nil
 	}
+	cfg.RunID = f.runID
+	// Warnings (a record or a commit that failed) reach the person running it.
+	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	store, err := loop.OpenDir(stateDir, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
@@ -290,6 +328,11 @@ func components(plan *task.Plan, root string) (loop.Config, error) {
 		cfg.Reviewer = r
 	}
 	return cfg, nil
+}
+
+func isGitTree(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, ".git"))
+	return err == nil
 }
 
 func isTerminal(f *os.File) bool {

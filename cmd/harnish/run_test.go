@@ -232,3 +232,41 @@ phases:
 		t.Errorf("status:\n%s", out.String())
 	}
 }
+
+// TestRunInAGitTree: a run refuses a dirty tree, works on a branch of its
+// own and commits each finished task.
+func TestRunInAGitTree(t *testing.T) {
+	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan, "agent.sh": agentScript, ".gitignore": ".harnish/\n"})
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", "agent.sh", ".gitignore")
+	git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "init")
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"run", "--dir", dir, "--yes"}, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "the working tree has uncommitted changes (notes.txt)") {
+		t.Fatalf("dirty tree: exit %d\n%s", code, errb.String())
+	}
+	git("add", "notes.txt")
+	git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "notes")
+	errb.Reset()
+	if code := run([]string{"run", "--dir", dir, "--yes"}, &out, &errb); code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if b := git("branch", "--show-current"); !strings.HasPrefix(b, "harnish/cli-test-") {
+		t.Errorf("branch %q", b)
+	}
+	if got := git("log", "--format=%s", "-3"); got != "feat(p2): T2 — make b\nfeat(p1): T1 — make a\nnotes" {
+		t.Errorf("log:\n%s", got)
+	}
+}

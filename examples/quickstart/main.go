@@ -83,17 +83,18 @@ func run(dir string, out io.Writer) (int, error) {
 	}
 	fmt.Fprintf(out, "quickstart: plan %q, %d tasks, in %s\n\n", plan.Name, len(plan.Tasks()), dir)
 	l, err := loop.New(loop.Config{
-		Plan:       plan,
-		WorkDir:    dir,
-		Executor:   &executor.Command{Argv: plan.Executor.Argv},
-		Verifier:   verify.Acceptance{},
-		Reviewer:   &verify.CommandReviewer{Argv: plan.Reviewer.Argv},
-		Debugger:   &executor.CommandDebugger{Argv: plan.Debugger.Argv},
-		Guardrail:  guard, // every attempt's diff: secrets, protected paths, scope, size, TDD
-		Gate:       &checklistGate{out: out},
-		Store:      store,
-		RecordsDir: stateDir,
-		Observer:   &narrator{out: out, start: time.Now()},
+		Plan:        plan,
+		WorkDir:     dir,
+		Executor:    &executor.Command{Argv: plan.Executor.Argv},
+		Verifier:    verify.Acceptance{},
+		Reviewer:    &verify.CommandReviewer{Argv: plan.Reviewer.Argv},
+		Debugger:    &executor.CommandDebugger{Argv: plan.Debugger.Argv},
+		Guardrail:   guard, // every attempt's diff: secrets, protected paths, scope, size, TDD
+		Gate:        &checklistGate{out: out},
+		Store:       store,
+		RecordsDir:  stateDir,
+		CommitTasks: true, // one commit per task done
+		Observer:    &narrator{out: out, start: time.Now()},
 	})
 	if err != nil {
 		return 1, err
@@ -106,6 +107,7 @@ func run(dir string, out io.Writer) (int, error) {
 	fmt.Fprintf(out, "state:    %s\n", filepath.Join(stateDir, loop.SnapshotFile))
 	fmt.Fprintf(out, "logs:     %s\n", filepath.Join(stateDir, "logs", plan.Name))
 	fmt.Fprintf(out, "handoffs: %s\n", filepath.Join(stateDir, "handoffs"))
+	fmt.Fprintf(out, "commits:  git -C %s log --oneline\n", dir)
 	if reports, _ := filepath.Glob(filepath.Join(stateDir, "escalation-*.md")); len(reports) > 0 {
 		fmt.Fprintf(out, "report:   %s\n", reports[0])
 	}

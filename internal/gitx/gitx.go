@@ -91,3 +91,71 @@ func (l *limited) Write(p []byte) (int, error) {
 	}
 	return l.buf.Write(p)
 }
+
+// Identity is the author harnish commits as when the repository has no
+// identity of its own configured, so a fresh machine works.
+var Identity = [2]string{"harnish", "harnish@localhost"}
+
+// Changes lists the paths git status reports as changed or untracked, minus
+// those under the skip prefixes (e.g. the state directory).
+func Changes(ctx context.Context, dir string, skip ...string) ([]string, error) {
+	out, err := output(ctx, dir, nil, "status", "--porcelain", "--untracked-files=all")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if len(line) < 4 {
+			continue
+		}
+		p := line[3:]
+		if i := strings.Index(p, " -> "); i >= 0 {
+			p = p[i+4:]
+		}
+		kept := true
+		for _, s := range skip {
+			if p == s || strings.HasPrefix(p, strings.TrimSuffix(s, "/")+"/") {
+				kept = false
+			}
+		}
+		if kept {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+// Branch creates branch name at HEAD and switches to it; the working tree
+// and index are kept as they are.
+func Branch(ctx context.Context, dir, name string) error {
+	_, err := output(ctx, dir, nil, "switch", "-c", name)
+	return err
+}
+
+// CommitAll commits every change of the working tree but the skip paths,
+// with the repository's identity or, when it has none, [Identity]. It
+// returns the new commit's hash, or "" when there was nothing to commit.
+func CommitAll(ctx context.Context, dir, message string, skip ...string) (string, error) {
+	add := []string{"add", "-A", "--", "."}
+	for _, s := range skip {
+		// An ignored path is left out anyway, and git refuses to be told so.
+		if _, err := output(ctx, dir, nil, "check-ignore", "-q", s); err != nil {
+			add = append(add, ":(exclude)"+s)
+		}
+	}
+	if _, err := output(ctx, dir, nil, add...); err != nil {
+		return "", err
+	}
+	if _, err := output(ctx, dir, nil, "diff", "--cached", "--quiet"); err == nil {
+		return "", nil // nothing staged
+	}
+	args := []string{"commit", "-q", "-m", message}
+	if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) == "" {
+		args = append([]string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args...)
+	}
+	if _, err := output(ctx, dir, nil, args...); err != nil {
+		return "", err
+	}
+	hash, err := output(ctx, dir, nil, "rev-parse", "HEAD")
+	return strings.TrimSpace(hash), err
+}

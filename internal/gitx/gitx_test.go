@@ -69,3 +69,73 @@ func TestSnapshotDiff(t *testing.T) {
 		t.Error("Snapshot of a directory that is no repository succeeded")
 	}
 }
+
+func TestChangesBranchCommit(t *testing.T) {
+	// A machine with no git identity of its own.
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	dir := t.TempDir()
+	run := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run("init", "-q")
+	ctx := context.Background()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".state"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".state", "x"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := gitx.Changes(ctx, dir, ".state")
+	if err != nil || strings.Join(got, ",") != "a.txt" {
+		t.Fatalf("Changes = %v, %v; want [a.txt]", got, err)
+	}
+	// No identity configured here: harnish's own is used.
+	hash, err := gitx.CommitAll(ctx, dir, "feat(p1): T1 — a file", ".state")
+	if err != nil || hash == "" {
+		t.Fatalf("CommitAll: %q, %v", hash, err)
+	}
+	if got := run("log", "-1", "--format=%an <%ae>|%s"); got != "harnish <harnish@localhost>|feat(p1): T1 — a file" {
+		t.Errorf("commit: %q", got)
+	}
+	if got := run("show", "--name-only", "--format=", "HEAD"); got != "a.txt" {
+		t.Errorf("committed files: %q, want only a.txt", got)
+	}
+	if hash, err := gitx.CommitAll(ctx, dir, "nothing", ".state"); err != nil || hash != "" {
+		t.Errorf("CommitAll with nothing to commit: %q, %v", hash, err)
+	}
+	if err := gitx.Branch(ctx, dir, "harnish/run-1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := run("branch", "--show-current"); got != "harnish/run-1" {
+		t.Errorf("branch %q", got)
+	}
+}
+
+// TestCommitAllWithIgnoredSkip: a skip path the repository ignores anyway.
+func TestCommitAllWithIgnoredSkip(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	for name, text := range map[string]string{".gitignore": ".state/\n", "a.txt": "a\n", ".state/x": "x\n"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hash, err := gitx.CommitAll(context.Background(), dir, "m", ".state"); err != nil || hash == "" {
+		t.Fatalf("CommitAll: %q, %v", hash, err)
+	}
+}
