@@ -144,3 +144,30 @@ func TestLoopCommitsTasks(t *testing.T) {
 		t.Errorf("the state directory was committed: %s", got)
 	}
 }
+
+// TestLoopRollback: a failed attempt's changes are rolled back, so the next
+// attempt starts from the tree before it; a passing attempt's stay.
+func TestLoopRollback(t *testing.T) {
+	dir := gitTree(t)
+	seen := ""
+	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {
+		writes("broken.txt", "half done\n"),
+		{Do: func(req *executor.Request) error {
+			if _, err := os.Stat(filepath.Join(req.WorkDir, "broken.txt")); err == nil {
+				seen = "attempt 2 saw attempt 1's change"
+			}
+			return os.WriteFile(filepath.Join(req.WorkDir, "good.txt"), []byte("done\n"), 0o644)
+		}},
+	}}}
+	_, _, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), WorkDir: dir, Executor: ex, Rollback: true,
+		Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != "" {
+		t.Error(seen)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "good.txt")); err != nil {
+		t.Errorf("the passing attempt's change is gone: %v", err)
+	}
+}

@@ -62,6 +62,12 @@ type Config struct {
 	Now func() time.Time
 	// RunID names a new run. Empty: one is made from the start time.
 	RunID string
+	// Rollback puts the working tree back as it was before an attempt that
+	// failed (its checks, its review, a crash, a blocked claim), so the next
+	// attempt starts from the last good tree, not from a broken one. It
+	// needs WorkDir to be a git working tree. The state directory and
+	// ignored files are left alone.
+	Rollback bool
 	// CommitTasks commits each task done, in the git working tree WorkDir:
 	// "feat(<phase>): <task id> — <title>", the executor's summary as the
 	// body, and the run's metadata as trailers (Harnish-Run, Harnish-Task,
@@ -400,7 +406,7 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		l.tails, l.findings, l.diagnosis, l.warnings = map[int]string{}, nil, nil, nil
 	}
 	var before string
-	if l.cfg.Guardrail != nil {
+	if l.cfg.Guardrail != nil || l.cfg.Rollback {
 		var err error
 		if before, err = gitx.Snapshot(ctx, l.workDir(), StateDir); err != nil {
 			return nil, fmt.Errorf("loop: read the working tree before attempt %d of %s: %w", step.Attempt, t.ID, err)
@@ -469,6 +475,9 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		}
 	}
 	r.Elapsed, r.Tokens, r.CostUSD = l.now().Sub(start), usage.Tokens(), usage.CostUSD
+	if l.cfg.Rollback && r.Failure != nil && r.Stop == nil {
+		l.rollback(ctx, step, before)
+	}
 	return l.cfg.Policy.ObserveAttempt(l.st, r, l.now())
 }
 
@@ -500,6 +509,19 @@ func (l *Loop) auditChange(ctx context.Context, step Step, before string) (*Guar
 		l.warnings = append(l.warnings, executor.Warning{Rule: d.Rule, Reason: d.Reason})
 	}
 	return nil, nil
+}
+
+// rollback restores the tree of before a failed attempt. A failure to is
+// logged: the next attempt then starts from the tree as it is.
+func (l *Loop) rollback(ctx context.Context, step Step, before string) {
+	ctx = context.WithoutCancel(ctx)
+	after, err := gitx.Snapshot(ctx, l.workDir(), StateDir)
+	if err == nil && after != before {
+		err = gitx.Restore(ctx, l.workDir(), before, after, StateDir)
+	}
+	if err != nil {
+		l.log.Warn("loop: roll back a failed attempt", "task", step.Task, "attempt", step.Attempt, "err", err)
+	}
 }
 
 func (l *Loop) workDir() string {

@@ -36,7 +36,8 @@ failures are retried within budgets, and milestone gates pause the run.
 The state goes to DIR/.harnish/; a copy of the plan is kept there for
 "harnish resume". In a git working tree the run works on a new branch,
 harnish/<plan>-<time>, commits each finished task, and refuses to start on
-uncommitted changes (other than the plan file) unless --allow-dirty. --plan defaults to the first of harnish.yaml, harnish.yml,
+uncommitted changes (other than the plan file) unless --allow-dirty.
+--rollback undoes a failed attempt's changes before the next attempt. --plan defaults to the first of harnish.yaml, harnish.yml,
 harnish.json, plan.yaml, plan.yml, plan.json in DIR.
 
 --yes approves every milestone gate. Without it, a terminal is asked; with
@@ -79,6 +80,7 @@ type runFlags struct {
 	plan, dir       string
 	yes, json, appr bool
 	allowDirty      bool
+	rollback        bool
 	runID           string // for a new run
 	noCommit        bool   // the tree was dirty at the start
 }
@@ -96,6 +98,7 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 	fs.StringVar(&f.dir, "dir", ".", "the working tree")
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
 	fs.BoolVar(&f.json, "json", false, "print events as JSON lines")
+	fs.BoolVar(&f.rollback, "rollback", false, "undo a failed attempt's changes before the next")
 	rest, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
@@ -231,7 +234,7 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		return exitError
 	}
 	if isGitTree(root) {
-		cfg.CommitTasks = !f.noCommit
+		cfg.CommitTasks, cfg.Rollback = !f.noCommit, f.rollback
 	} else {
 		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: what each attempt changes cannot be audited or committed\n", root)
 		cfg.Guardrail = nil

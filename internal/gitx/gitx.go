@@ -34,16 +34,22 @@ func Snapshot(ctx context.Context, dir string, force ...string) (string, error) 
 	}
 	index := tmp.Name()
 	defer os.Remove(index)
-	// Start from the real index, so unchanged files are not hashed again.
-	if src, err := os.Open(filepath.Join(strings.TrimSpace(gitDir), "index")); err == nil {
+	// Start from the real index, so unchanged files are not hashed again. A
+	// repository without one (no commit yet) starts from none: git reads an
+	// empty file as a broken index.
+	src, err := os.Open(filepath.Join(strings.TrimSpace(gitDir), "index"))
+	if err == nil {
 		_, err = io.Copy(tmp, src)
 		src.Close()
 		if err != nil {
 			tmp.Close()
 			return "", err
 		}
+		tmp.Close()
+	} else {
+		tmp.Close()
+		os.Remove(index)
 	}
-	tmp.Close()
 	env := []string{"GIT_INDEX_FILE=" + index}
 	if _, err := output(ctx, dir, env, "add", "-A"); err != nil {
 		return "", err
@@ -158,4 +164,62 @@ func CommitAll(ctx context.Context, dir, message string, skip ...string) (string
 	}
 	hash, err := output(ctx, dir, nil, "rev-parse", "HEAD")
 	return strings.TrimSpace(hash), err
+}
+
+// Restore puts the working tree back as the snapshot tree had it, except
+// under the keep paths (e.g. the state directory): files the tree holds are
+// written back, and files added since the snapshot current (a later
+// snapshot of the tree as it is now) are removed. Ignored files are left
+// alone, as snapshots do not hold them.
+func Restore(ctx context.Context, dir, tree, current string, keep ...string) error {
+	added, err := output(ctx, dir, nil, "diff", "--no-renames", "--name-only", "-z", "--diff-filter=A", tree, current)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp("", "harnish-index-")
+	if err != nil {
+		return err
+	}
+	index := tmp.Name()
+	tmp.Close()
+	os.Remove(index) // git makes it; an empty file would read as a broken index
+	defer os.Remove(index)
+	env := []string{"GIT_INDEX_FILE=" + index}
+	if _, err := output(ctx, dir, env, "read-tree", tree); err != nil {
+		return err
+	}
+	names, err := output(ctx, dir, nil, "ls-tree", "-r", "-z", "--name-only", tree)
+	if err != nil {
+		return err
+	}
+	var paths strings.Builder
+	for _, p := range strings.Split(strings.TrimRight(names, "\x00"), "\x00") {
+		if p != "" && !under(p, keep) {
+			paths.WriteString(p + "\x00")
+		}
+	}
+	out := &limited{max: MaxDiff}
+	if _, err := proc.Run(ctx, proc.Spec{Stage: "git checkout-index", Root: dir, Env: env, Stdout: out,
+		Argv: []string{"git", "checkout-index", "-f", "-z", "--stdin"}, Stdin: strings.NewReader(paths.String())}); err != nil {
+		return fmt.Errorf("gitx: %w", err)
+	}
+	for _, p := range strings.Split(strings.TrimRight(added, "\x00"), "\x00") {
+		if p == "" || under(p, keep) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("gitx: restore: %w", err)
+		}
+	}
+	return nil
+}
+
+func under(p string, prefixes []string) bool {
+	for _, k := range prefixes {
+		k = strings.TrimSuffix(k, "/")
+		if p == k || strings.HasPrefix(p, k+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -139,3 +139,50 @@ func TestCommitAllWithIgnoredSkip(t *testing.T) {
 		t.Fatalf("CommitAll: %q, %v", hash, err)
 	}
 }
+
+func TestRestore(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return "<missing>"
+		}
+		return string(b)
+	}
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	write("keep.txt", "v1\n")
+	write("gone.txt", "still here\n")
+	write(".state/journal", "1\n")
+	ctx := context.Background()
+	before, err := gitx.Snapshot(ctx, dir, ".state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The attempt edits, deletes, adds, and the state moves on.
+	write("keep.txt", "v2\n")
+	os.Remove(filepath.Join(dir, "gone.txt"))
+	write("new/added.txt", "new\n")
+	write(".state/journal", "1\n2\n")
+	after, err := gitx.Snapshot(ctx, dir, ".state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gitx.Restore(ctx, dir, before, after, ".state"); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"keep.txt": "v1\n", "gone.txt": "still here\n", "new/added.txt": "<missing>", ".state/journal": "1\n2\n"} {
+		if got := read(name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+}
