@@ -124,8 +124,16 @@ func transitionLine(b *testing.B) []byte {
 // measured in the same run. An attempt commits twice (its start before the
 // executor runs, its end after), so the floor of the ratio is 2.
 //
+// "records" also writes the handoffs and audit logs the CLI keeps.
+//
 //	go test -run '^$' -bench LoopAttempt -benchtime 2000x ./loop
 func BenchmarkLoopAttempt(b *testing.B) {
+	for _, records := range []bool{false, true} {
+		b.Run(fmt.Sprintf("records=%v", records), func(b *testing.B) { benchLoopAttempt(b, records) })
+	}
+}
+
+func benchLoopAttempt(b *testing.B, records bool) {
 	ctx := context.Background()
 	n := b.N
 	tasks := make([]task.Task, n)
@@ -134,13 +142,18 @@ func BenchmarkLoopAttempt(b *testing.B) {
 	}
 	plan := &task.Plan{Version: "1", Name: "bench", Budget: task.Budget{Cycles: task.MaxCycles},
 		Phases: []task.Phase{{ID: "p", Title: "P", Tasks: tasks}}}
-	store, err := loop.OpenDir(filepath.Join(b.TempDir(), loop.StateDir), nil)
+	stateDir := filepath.Join(b.TempDir(), loop.StateDir)
+	store, err := loop.OpenDir(stateDir, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer store.Close()
+	recordsDir := ""
+	if records {
+		recordsDir = stateDir
+	}
 	var starts []time.Time
-	l, err := loop.New(loop.Config{Plan: plan, Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}, Store: store,
+	l, err := loop.New(loop.Config{Plan: plan, Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}, Store: store, RecordsDir: recordsDir,
 		Observer: loop.ObserverFunc(func(e loop.Event) {
 			if e.Type == loop.AttemptStarted {
 				starts = append(starts, time.Now())

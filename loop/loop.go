@@ -277,6 +277,9 @@ func (l *Loop) commit(ctx context.Context, ts []Transition) error {
 			l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
 		}
 	}
+	if err := l.rec.flush(); err != nil {
+		l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
+	}
 	return nil
 }
 
@@ -296,6 +299,10 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 		for _, f := range l.minor {
 			a.Findings = append(a.Findings, fmt.Sprintf("attempt %d: %s", t.Attempt, f))
 		}
+		return l.rec.saveAudit(a)
+	case TransAttemptVoided:
+		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)
+		a.Attempts = append(a.Attempts, AuditAttempt{Attempt: t.Attempt, Voided: t.Reason})
 		return l.rec.saveAudit(a)
 	case TransDebuggerFinished:
 		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)

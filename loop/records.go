@@ -78,6 +78,8 @@ type AuditAttempt struct {
 	CostUSD float64       `json:"cost_usd,omitempty"`
 	// Failure is nil for the attempt that passed.
 	Failure *Failure `json:"failure,omitempty"`
+	// Voided says why a fault of the harness voided the attempt.
+	Voided string `json:"voided,omitempty"`
 }
 
 // AuditDebugger is the debugger's part of an [AuditLog].
@@ -91,10 +93,16 @@ type AuditDebugger struct {
 
 // records writes handoffs, audit logs and reports under a directory. The
 // zero value (no directory) keeps handoffs in memory and writes nothing.
+//
+// Records are derived from the journal, for people and prompts: they are
+// replaced atomically but not fsync'd (a machine crash may lose the latest
+// one, never the run), and an audit log changed by several transitions of
+// one commit is written once, by flush.
 type records struct {
 	dir      string
 	handoffs map[string]*Handoff
 	audits   map[string]*AuditLog
+	dirty    []*AuditLog
 }
 
 func newRecords(dir string) *records {
@@ -143,8 +151,22 @@ func (r *records) handoff(id string) *Handoff {
 	return &h
 }
 
+// saveAudit marks a's log to be written at the next flush.
 func (r *records) saveAudit(a *AuditLog) error {
-	return r.write(r.auditPath(a.Plan, a.Task), a)
+	if !slices.Contains(r.dirty, a) {
+		r.dirty = append(r.dirty, a)
+	}
+	return nil
+}
+
+// flush writes the audit logs changed since the last flush.
+func (r *records) flush() error {
+	var err error
+	for _, a := range r.dirty {
+		err = errors.Join(err, r.write(r.auditPath(a.Plan, a.Task), a))
+	}
+	r.dirty = r.dirty[:0]
+	return err
 }
 
 func (r *records) saveHandoff(h *Handoff) error {
@@ -163,7 +185,7 @@ func (r *records) write(path string, v any) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return fsx.WriteFile(path, append(data, '\n'), 0o644)
+	return fsx.ReplaceFile(path, append(data, '\n'), 0o644)
 }
 
 // writeText writes a report once: an existing file is kept.
@@ -177,7 +199,7 @@ func (r *records) writeText(name, text string) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return fsx.WriteFile(path, []byte(text), 0o644)
+	return fsx.ReplaceFile(path, []byte(text), 0o644)
 }
 
 // escalationReport tells a person where a task is stuck, what each attempt
@@ -188,6 +210,10 @@ func escalationReport(st *RunState, a *AuditLog) string {
 	fmt.Fprintf(&b, "Run %s of plan %s, phase %s: %s (%s).\n\n", st.Run, st.Plan, a.Phase, a.Title, a.Status)
 	fmt.Fprintf(&b, "Where it is stuck: %s\n\n## Attempts\n\n", st.Reason)
 	for _, at := range a.Attempts {
+		if at.Voided != "" {
+			fmt.Fprintf(&b, "- attempt %d: voided (%s)\n", at.Attempt, at.Voided)
+			continue
+		}
 		if at.Failure == nil {
 			fmt.Fprintf(&b, "- attempt %d: passed (%s)\n", at.Attempt, at.Elapsed.Round(time.Millisecond))
 			continue

@@ -90,3 +90,16 @@ func TestLoopEscalationReport(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopAuditsVoidedAttempts: a voided attempt is in the audit log, with why.
+func TestLoopAuditsVoidedAttempts(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), RecordsDir: dir, Verifier: &looptest.Verifier{Panic: true}})
+	if !errors.Is(err, loop.ErrFailed) {
+		t.Fatal(err)
+	}
+	a := readJSON[loop.AuditLog](t, filepath.Join(dir, "logs", "p", "task-T1.json"))
+	if len(a.Attempts) != 1 || !strings.Contains(a.Attempts[0].Voided, "scripted verifier panic") {
+		t.Errorf("audit attempts: %+v", a.Attempts)
+	}
+}

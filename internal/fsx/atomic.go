@@ -9,6 +9,18 @@ import (
 // WriteFile replaces path with data atomically and durably: a temporary file in
 // the same directory, fsync, rename, fsync of the directory.
 func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return replace(path, data, perm, true)
+}
+
+// ReplaceFile replaces path with data atomically but without fsync: a reader
+// sees the old content or the new, never a mix, and a crash of the process
+// leaves one or the other; a crash of the machine may lose the new content.
+// It is for files derived from a durable record, such as reports.
+func ReplaceFile(path string, data []byte, perm os.FileMode) error {
+	return replace(path, data, perm, false)
+}
+
+func replace(path string, data []byte, perm os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -24,15 +36,20 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			tmp.Close()
+			return err
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
 	if err := os.Rename(name, path); err != nil {
 		return err
+	}
+	if !durable {
+		return nil
 	}
 	return SyncDir(dir)
 }
