@@ -123,32 +123,43 @@ func guardCheck(c *command, args []string, stdout, stderr io.Writer) int {
 // printDecisions prints ds as guard check does and returns the exit status
 // they call for.
 func printDecisions(ds []guardrail.Decision, asJSON bool, stdout, stderr io.Writer) int {
+	return reportDecisions("check", ds, func(d guardrail.Decision) guardrail.Level { return d.Level },
+		func(d guardrail.Decision) string {
+			line := fmt.Sprintf("%s %s: %s", d.Level, d.Rule, d.Reason)
+			if d.Match != "" {
+				line += "\n    " + strings.ReplaceAll(d.Match, "\n", "\n    ")
+			}
+			return line
+		}, asJSON, stdout, stderr)
+}
+
+// reportDecisions prints guard decisions, as a JSON array or one line each,
+// and returns the exit status the worst calls for: 2 hard, 3 soft only, 0.
+func reportDecisions[D any](sub string, ds []D, level func(D) guardrail.Level, line func(D) string,
+	asJSON bool, stdout, stderr io.Writer) int {
 	code := exitOK
 	for _, d := range ds {
-		switch {
-		case d.Level == guardrail.Hard:
+		switch l := level(d); {
+		case l == guardrail.Hard:
 			code = exitGuardHard
-		case d.Level == guardrail.Soft && code == exitOK:
+		case l == guardrail.Soft && code == exitOK:
 			code = exitGuardSoft
 		}
 	}
 	if asJSON {
 		if ds == nil {
-			ds = []guardrail.Decision{}
+			ds = []D{}
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(ds); err != nil {
-			fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
+			fmt.Fprintf(stderr, "harnish guard %s: %v\n", sub, err)
 			return exitError
 		}
 		return code
 	}
 	for _, d := range ds {
-		fmt.Fprintf(stdout, "%s %s: %s\n", d.Level, d.Rule, d.Reason)
-		if d.Match != "" {
-			fmt.Fprintf(stdout, "    %s\n", strings.ReplaceAll(d.Match, "\n", "\n    "))
-		}
+		fmt.Fprintln(stdout, line(d))
 	}
 	return code
 }

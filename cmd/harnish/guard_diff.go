@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -104,38 +102,15 @@ func guardDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // judgeDiff prints the decisions of g about diff and returns the exit code.
 func judgeDiff(g *guardrail.EditGuard, diff, taskID string, asJSON bool, stdout, stderr io.Writer) int {
-	ds, err := g.CheckEdit(context.Background(), guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: taskID})
+	ds, err := g.CheckEdit(cmdContext(), guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: taskID})
 	if err != nil {
 		// Guardrails fail closed: a diff that cannot be judged is blocked,
 		// as Evaluate blocks a guardrail's error.
 		ds = []guardrail.EditDecision{{Decision: guardrail.Decision{
 			Level: guardrail.Hard, Rule: guardrail.RuleError, Reason: err.Error()}}}
 	}
-	code := exitOK
-	for _, d := range ds {
-		switch {
-		case d.Level == guardrail.Hard:
-			code = exitGuardHard
-		case d.Level == guardrail.Soft && code == exitOK:
-			code = exitGuardSoft
-		}
-	}
-	if asJSON {
-		if ds == nil {
-			ds = []guardrail.EditDecision{}
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(ds); err != nil {
-			fmt.Fprintf(stderr, "harnish guard diff: %v\n", err)
-			return exitError
-		}
-		return code
-	}
-	for _, d := range ds {
-		fmt.Fprintln(stdout, d)
-	}
-	return code
+	return reportDecisions("diff", ds, func(d guardrail.EditDecision) guardrail.Level { return d.Level },
+		guardrail.EditDecision.String, asJSON, stdout, stderr)
 }
 
 // editConfig is the plan's edit-rule configuration (see
