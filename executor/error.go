@@ -46,6 +46,9 @@ type Error struct {
 	// Usage is what the attempt spent before it failed, when known, so a
 	// failed attempt still counts against the run's budget.
 	Usage Usage
+	// Violations are the guardrail decisions made before the attempt failed,
+	// as in [Result.Violations]: a hard one stops the run even so.
+	Violations []Violation
 	// Err is the underlying cause, if any.
 	Err error
 }

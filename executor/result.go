@@ -22,6 +22,12 @@ type Result struct {
 	// Usage is what the attempt spent, when the agent reports it. The zero
 	// value means "not reported", and counts as nothing spent.
 	Usage Usage
+	// Violations are the guardrail decisions made while the attempt ran: by
+	// the agent's own hooks (a tool call blocked or warned about), or by the
+	// executor (a command the hooks never saw ran unguarded). A hard one stops
+	// the run whatever the claim, as the loop's own audit would; soft ones go
+	// into the next attempt's prompt.
+	Violations []Violation
 	// Generalizable marks a success as a reusable pattern. When the attempt is
 	// the task's first and its checks pass, the loop records a pattern asset.
 	Generalizable bool
@@ -68,4 +74,15 @@ func (u Usage) Add(v Usage) Usage {
 // budget counts them.
 func (u Usage) Tokens() int64 {
 	return u.InputTokens + u.OutputTokens
+}
+
+// Violation is a guardrail decision made during an attempt.
+type Violation struct {
+	// Hard stops the run; otherwise the decision was a warning.
+	Hard bool
+	// Rule is the guardrail's stable rule ID.
+	Rule   string
+	Reason string
+	// Action is what was judged: the command or the path.
+	Action string
 }

@@ -171,3 +171,50 @@ func TestLoopRollback(t *testing.T) {
 		t.Errorf("the passing attempt's change is gone: %v", err)
 	}
 }
+
+// TestLoopHookViolations: what the agent's hooks decided during an attempt,
+// as the executor reports it, counts like the loop's own audit: a hard
+// decision stops the run whatever the claim or the error, a soft one reaches
+// the next prompt.
+func TestLoopHookViolations(t *testing.T) {
+	hard := executor.Violation{Hard: true, Rule: "shell.rm-recursive", Reason: "rm -rf", Action: "rm -rf src"}
+	soft := executor.Violation{Rule: "shell.network", Reason: "curl", Action: "curl x"}
+	tests := []struct {
+		name    string
+		acts    []looptest.Act
+		outcome loop.Outcome
+		want    []violation
+	}{
+		{"hard on a done claim", []looptest.Act{{Violations: []executor.Violation{hard}}},
+			loop.StoppedByGuardrail, []violation{{"T1", "hard", hard.Rule}}},
+		{"hard on a crash", []looptest.Act{{Crash: "agent died", Violations: []executor.Violation{hard}}},
+			loop.StoppedByGuardrail, []violation{{"T1", "hard", hard.Rule}}},
+		{"hard on a blocked claim", []looptest.Act{{Blocked: "stuck", Violations: []executor.Violation{soft, hard}}},
+			loop.StoppedByGuardrail, []violation{{"T1", "soft", soft.Rule}, {"T1", "hard", hard.Rule}}},
+		{"soft goes on", []looptest.Act{{Violations: []executor.Violation{soft}}},
+			loop.Completed, []violation{{"T1", "soft", soft.Rule}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": tc.acts}}
+			// T1's first checks fail, so a second attempt shows what it was told.
+			res, rec, _ := looptest.Run(t, loop.Config{Plan: onePhase(check("T1"), check("T2")), Executor: ex,
+				Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x"}}}})
+			if res.Outcome != tc.outcome {
+				t.Fatalf("outcome %s (%s), want %s", res.Outcome, res.Reason, tc.outcome)
+			}
+			if diff := cmp.Diff(tc.want, violations(rec)); diff != "" {
+				t.Errorf("violations (-want +got):\n%s", diff)
+			}
+			if tc.outcome == loop.StoppedByGuardrail {
+				if f := res.State.Tasks["T1"].Failures; len(f) != 1 || f[0].Kind != loop.FailGuardrail {
+					t.Errorf("T1 failures %+v", f)
+				}
+				return
+			}
+			if reqs := ex.Requests(); len(reqs) < 2 || len(reqs[1].Parts.Warnings) != 1 {
+				t.Errorf("the next attempt was not told of the soft decision")
+			}
+		})
+	}
+}

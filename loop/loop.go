@@ -442,6 +442,7 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		}
 		r.Stop = stop
 	}
+	l.hookViolations(step, res, err, &r)
 	var usage executor.Usage
 	switch {
 	case r.Stop != nil:
@@ -486,6 +487,32 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		l.rollback(ctx, step, before)
 	}
 	return l.cfg.Policy.ObserveAttempt(l.st, r, l.now())
+}
+
+// hookViolations reports the guardrail decisions the executor says were made
+// during the attempt (by the agent's hooks, or by the executor itself), and
+// stops the run on the first hard one unless the audit already did.
+func (l *Loop) hookViolations(step Step, res *executor.Result, err error, r *AttemptReport) {
+	var vs []executor.Violation
+	if ee, ok := errors.AsType[*executor.Error](err); ok {
+		vs = ee.Violations
+	} else if err == nil && res != nil {
+		vs = res.Violations
+	}
+	for _, v := range vs {
+		level := "soft"
+		if v.Hard {
+			level = "hard"
+		}
+		l.emit(Event{Type: GuardrailViolated, Phase: step.Phase, Task: step.Task, Attempt: step.Attempt,
+			Level: level, Rule: v.Rule, Message: v.Reason})
+		switch {
+		case !v.Hard:
+			l.warnings = append(l.warnings, executor.Warning{Rule: v.Rule, Reason: v.Reason})
+		case r.Stop == nil:
+			r.Stop = &GuardrailStop{Rule: v.Rule, Reason: v.Reason}
+		}
+	}
 }
 
 // auditChange passes what the attempt changed through the guardrail. A hard

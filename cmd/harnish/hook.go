@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/harnish/harnish/guardrail"
 )
@@ -94,47 +95,54 @@ type toolInput struct {
 // decodeHookInput decodes a PreToolUse call and returns the actions it asks
 // for, with the working directory it names ("" when it names none).
 func decodeHookInput(r io.Reader) ([]guardrail.Action, string, error) {
+	acts, in, err := decodeHookCall(r)
+	return acts, in.Cwd, err
+}
+
+// decodeHookCall decodes a PreToolUse call: the actions it asks for and the
+// call itself, as far as it decoded.
+func decodeHookCall(r io.Reader) ([]guardrail.Action, hookInput, error) {
+	var in hookInput
 	data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
 	if err != nil {
-		return nil, "", fmt.Errorf("reading the hook input: %w", err)
+		return nil, in, fmt.Errorf("reading the hook input: %w", err)
 	}
 	if len(data) > maxHookInput {
-		return nil, "", fmt.Errorf("the hook input is larger than %d bytes", maxHookInput)
+		return nil, in, fmt.Errorf("the hook input is larger than %d bytes", maxHookInput)
 	}
-	var in hookInput
 	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, "", fmt.Errorf("decoding the hook input: %w", err)
+		return nil, in, fmt.Errorf("decoding the hook input: %w", err)
 	}
 	if in.ToolName == "" {
-		return nil, "", errors.New("the hook input has no tool_name")
+		return nil, in, errors.New("the hook input has no tool_name")
 	}
 	var ti toolInput
 	if len(in.ToolInput) > 0 && string(in.ToolInput) != "null" {
 		if err := json.Unmarshal(in.ToolInput, &ti); err != nil {
-			return nil, "", fmt.Errorf("decoding tool_input of %s: %w", in.ToolName, err)
+			return nil, in, fmt.Errorf("decoding tool_input of %s: %w", in.ToolName, err)
 		}
 	}
 	switch in.ToolName {
 	case "Bash", "exec_command", "shell", "local_shell":
 		if ti.Command == "" {
-			return nil, "", fmt.Errorf("%s call without tool_input.command", in.ToolName)
+			return nil, in, fmt.Errorf("%s call without tool_input.command", in.ToolName)
 		}
 		acts := []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: ti.Command}}
 		for _, p := range applyPatchPaths(ti.Command) {
 			acts = append(acts, guardrail.Action{Kind: guardrail.KindEdit, Path: p})
 		}
-		return acts, in.Cwd, nil
+		return acts, in, nil
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		p := ti.FilePath
 		if p == "" {
 			p = ti.NotebookPath
 		}
 		if p == "" {
-			return nil, "", fmt.Errorf("%s call without a file path", in.ToolName)
+			return nil, in, fmt.Errorf("%s call without a file path", in.ToolName)
 		}
-		return []guardrail.Action{{Kind: guardrail.KindEdit, Path: p}}, in.Cwd, nil
+		return []guardrail.Action{{Kind: guardrail.KindEdit, Path: p}}, in, nil
 	}
-	return nil, in.Cwd, nil
+	return nil, in, nil
 }
 
 var applyPatchFile = regexp.MustCompile(`^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$`)
@@ -156,35 +164,64 @@ func applyPatchPaths(command string) []string {
 	return out
 }
 
-// hookPreToolUse is "harnish hook pre-tool-use".
+// hookPreToolUse is "harnish hook pre-tool-use". Every call it answers is
+// appended to the hook log that $HARNISH_HOOK_LOG names, when it names one, so
+// the executor that started the agent can tell what was blocked and that the
+// hook ran at all.
 func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
+	var call hookInput
+	var acts []guardrail.Action
+	agent := ""
+	verdict := func(d guardrail.Decision, msg string) int {
+		if logPath := os.Getenv(guardrail.EnvHookLog); logPath != "" {
+			r := guardrail.HookRecord{Time: time.Now().UTC(), Event: guardrail.HookPreToolUse, Agent: agent,
+				Tool: call.ToolName, Decision: d}
+			for _, a := range acts {
+				if a.Kind == guardrail.KindCommand && r.Command == "" {
+					r.Command = a.Command
+				} else if a.Kind == guardrail.KindEdit && r.Path == "" {
+					r.Path = a.Path
+				}
+			}
+			if err := guardrail.AppendHookRecord(logPath, r); err != nil {
+				// An unlogged call would look unguarded to the executor; say so and block.
+				fmt.Fprintf(stderr, "harnish: %v\n", err)
+				return exitHookBlock
+			}
+		}
+		fmt.Fprint(stderr, msg)
+		if d.Level == guardrail.Hard {
+			return exitHookBlock
+		}
+		return exitOK
+	}
 	block := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "harnish: "+format+"\n", a...)
-		return exitHookBlock
+		reason := fmt.Sprintf(format, a...)
+		return verdict(guardrail.Decision{Level: guardrail.Hard, Rule: "hook.error", Reason: reason}, "harnish: "+reason+"\n")
 	}
 	fs := flag.NewFlagSet("hook pre-tool-use", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	agent := fs.String("agent", "", "claude or codex")
+	fs.StringVar(&agent, "agent", "", "claude or codex")
 	planFile := fs.String("plan", "", "plan file")
 	rest, err := parseFlags(fs, args)
 	switch {
 	case err != nil:
 	case len(rest) > 0:
 		err = fmt.Errorf("unexpected argument %q", rest[0])
-	case *agent != "claude" && *agent != "codex":
-		err = fmt.Errorf("--agent %q: want claude or codex", *agent)
+	case agent != "claude" && agent != "codex":
+		err = fmt.Errorf("--agent %q: want claude or codex", agent)
 	}
 	if err != nil {
 		return block("hook pre-tool-use: %v", err)
 	}
-	acts, cwd, err := decodeHookInput(stdin)
+	acts, call, err = decodeHookCall(stdin)
 	if err != nil {
 		return block("cannot judge the tool call: %v", err)
 	}
 	if len(acts) == 0 {
-		return exitOK
+		return verdict(guardrail.Decision{}, "")
 	}
-	root := cwd
+	root := call.Cwd
 	if root == "" || !filepath.IsAbs(root) {
 		if root, err = os.Getwd(); err != nil {
 			return block("cannot judge the tool call: %v", err)
@@ -207,7 +244,8 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 		return block("cannot judge the tool call: %v", err)
 	}
 	g := guardrail.All(cmds, edits)
-	var warnings []guardrail.Decision
+	var worst guardrail.Decision
+	var warnings strings.Builder
 	for _, a := range acts {
 		if a.Kind == guardrail.KindEdit {
 			rel, inTree := relativeTo(root, a.Path)
@@ -223,16 +261,15 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 			if d.Match != "" && d.Match != a.Command {
 				msg += fmt.Sprintf(" (in %q)", d.Match)
 			}
-			fmt.Fprintln(stderr, msg)
-			return exitHookBlock
+			return verdict(d, msg+"\n")
 		case guardrail.Soft:
-			warnings = append(warnings, d)
+			fmt.Fprintf(&warnings, "harnish guardrail %s warns: %s\n", d.Rule, d.Reason)
+			if worst.Level == guardrail.Allow {
+				worst = d
+			}
 		}
 	}
-	for _, d := range warnings {
-		fmt.Fprintf(stderr, "harnish guardrail %s warns: %s\n", d.Rule, d.Reason)
-	}
-	return exitOK
+	return verdict(worst, warnings.String())
 }
 
 // relativeTo returns p relative to root, slash-separated, and whether it is

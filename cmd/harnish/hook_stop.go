@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -73,19 +75,21 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 		return exitHookBlock
 	}
 	if t == nil {
-		return exitOK
+		return logStop(*agent, "", stderr)
 	}
 	rep, err := verify.Acceptance{}.Verify(context.Background(), &verify.Request{Task: t, PhaseID: phaseOf(plan, t.ID), WorkDir: root})
 	if errors.Is(err, verify.ErrNoChecks) {
-		return exitOK // only manual checks: a person decides, at the milestone
+		return logStop(*agent, "", stderr) // only manual checks: a person decides, at the milestone
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish: the checks of task %s could not run, so the task is not done: %v\n", t.ID, err)
+		logStop(*agent, "checks could not run: "+err.Error(), stderr)
 		return exitHookBlock
 	}
 	if rep.Passed {
-		return exitOK
+		return logStop(*agent, "", stderr)
 	}
+	logStop(*agent, "checks fail: "+rep.Fingerprint.Summary, stderr)
 	fmt.Fprintf(stderr, "harnish: task %s is not done: its checks fail (%s). Keep working until they pass.\n",
 		t.ID, rep.Fingerprint.Summary)
 	for _, c := range rep.Checks {
@@ -95,6 +99,24 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 		}
 	}
 	return exitHookBlock
+}
+
+// logStop appends the stop hook's answer to the hook log, when
+// $HARNISH_HOOK_LOG names one; refused is the reason it refused the stop, or
+// "". It returns the exit status of an allowed stop, unless the log cannot be
+// written.
+func logStop(agent, refused string, stderr io.Writer) int {
+	logPath := os.Getenv(guardrail.EnvHookLog)
+	if logPath == "" {
+		return exitOK
+	}
+	r := guardrail.HookRecord{Time: time.Now().UTC(), Event: guardrail.HookStop, Agent: agent,
+		Refused: refused != "", Reason: refused}
+	if err := guardrail.AppendHookRecord(logPath, r); err != nil {
+		fmt.Fprintf(stderr, "harnish: %v\n", err)
+		return exitHookBlock
+	}
+	return exitOK
 }
 
 // stopTask finds the plan and the task a stop hook holds the agent to.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish/guardrail"
 )
 
 // hookCall is a PreToolUse call as Claude Code and Codex send it.
@@ -86,10 +88,20 @@ func TestHookPreToolUse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			logPath := filepath.Join(t.TempDir(), "hooks.jsonl")
+			t.Setenv(guardrail.EnvHookLog, logPath)
 			var stderr bytes.Buffer
 			status := hookPreToolUse(tt.args, strings.NewReader(tt.stdin), &stderr)
 			if status != tt.wantStatus {
 				t.Errorf("status = %d, want %d (stderr %q)", status, tt.wantStatus, stderr.String())
+			}
+			// Every answer is logged, so the executor can tell the hook ran.
+			recs, err := guardrail.ReadHookLog(logPath)
+			if err != nil || len(recs) != 1 {
+				t.Fatalf("hook log: %v, %d records", err, len(recs))
+			}
+			if r := recs[0]; r.Event != guardrail.HookPreToolUse || (r.Decision.Level == guardrail.Hard) != (status == 2) {
+				t.Errorf("hook log record %+v for status %d", r, status)
 			}
 			got := stderr.String()
 			if tt.wantErr == "" && got != "" || !strings.HasPrefix(got, tt.wantErr) {

@@ -27,6 +27,10 @@ type Act struct {
 	Usage executor.Usage
 	// Generalizable marks the claimed success as a reusable pattern.
 	Generalizable bool
+	// Violations are guardrail decisions the attempt reports, as an agent's
+	// hooks would have made them; with Crash, Hang or Blocked they travel on
+	// the error or the blocked result.
+	Violations []executor.Violation
 }
 
 // Executor is a scripted [executor.Executor]: per task ID, one [Act] per
@@ -58,13 +62,14 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		panic("looptest: scripted executor panic")
 	case act.Hang:
 		<-ctx.Done()
-		return nil, &executor.Error{Kind: executor.KindTimeout, Usage: act.Usage, Err: context.Cause(ctx)}
+		return nil, &executor.Error{Kind: executor.KindTimeout, Usage: act.Usage, Violations: act.Violations, Err: context.Cause(ctx)}
 	case act.Crash != "":
-		return nil, &executor.Error{Kind: executor.KindCrashed, Usage: act.Usage, Err: errors.New(act.Crash)}
+		return nil, &executor.Error{Kind: executor.KindCrashed, Usage: act.Usage, Violations: act.Violations, Err: errors.New(act.Crash)}
 	case act.Blocked != "":
-		return &executor.Result{Status: executor.StatusBlocked, Reason: act.Blocked, Usage: act.Usage}, nil
+		return &executor.Result{Status: executor.StatusBlocked, Reason: act.Blocked, Usage: act.Usage, Violations: act.Violations}, nil
 	}
-	return &executor.Result{Status: executor.StatusDone, Summary: "scripted", Usage: act.Usage, Generalizable: act.Generalizable}, nil
+	return &executor.Result{Status: executor.StatusDone, Summary: "scripted", Usage: act.Usage,
+		Violations: act.Violations, Generalizable: act.Generalizable}, nil
 }
 
 // Requests returns the requests Execute received, in order.
