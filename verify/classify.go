@@ -23,7 +23,7 @@ var (
 	// compilePattern: the code does not build, for certain.
 	compilePattern = regexp.MustCompile(`(?m)^CMake Error|\[build failed\]|\[setup failed\]|^# \S+.*\n\S+\.go:\d+:\d+: |` +
 		`\.(?:c|cc|cpp|cxx|h|hpp|hxx|rs|java|kt|ts|tsx|swift|cs)[:(]\d+\S*:? (?:fatal )?error\b|` +
-		`undefined reference to|\bld returned \d+ exit status|\berror C\d{4}:|\berror TS\d{4}:|` +
+		`undefined reference to|\bld returned \d+ exit status|\berror (?:C|LNK|MSB)\d{4}:|\berror TS\d{4}:|` +
 		`(?i)compil(?:e|ation) (?:error|failed|terminated)`)
 	// testPattern: tests ran and failed.
 	testPattern = regexp.MustCompile(`(?m)^\s*--- FAIL|^FAIL\b|\btests? failed\b|\bAssertionError\b|\b\d+ failed\b|^not ok \d+`)

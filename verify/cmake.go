@@ -24,8 +24,15 @@ type CMake struct {
 	// Dir is the source directory, relative to the working tree's root.
 	Dir string
 	// Preset names the configure preset; the build and test presets of the
-	// same name are used too. Empty means no presets.
+	// same name are used too, unless BuildPreset or TestPreset names
+	// another. Empty means no presets.
 	Preset string
+	// BuildPreset and TestPreset name the build and test presets, with
+	// Preset set. Empty means Preset.
+	BuildPreset, TestPreset string
+	// ConfigureArgs are added to the configure command, e.g. ["-A", "x64"]
+	// or ["-DCMAKE_BUILD_TYPE=Debug"].
+	ConfigureArgs []string
 	// BuildDir is the build tree relative to Dir, when there is no preset.
 	// Empty means "build".
 	BuildDir string
@@ -74,9 +81,9 @@ func (c *CMake) Verify(ctx context.Context, req *Request) (*Report, error) {
 		rep.Fingerprint = o.fingerprint(class, req.WorkDir, name+"\n"+o.result.Stage+"\n"+key, name+": "+summary)
 		return rep, nil
 	}
-	preset := func(args ...string) []string {
+	preset := func(name string, args ...string) []string {
 		if c.Preset != "" {
-			return append(args, "--preset", c.Preset)
+			return append(args, "--preset", or(name, c.Preset))
 		}
 		return args
 	}
@@ -88,11 +95,11 @@ func (c *CMake) Verify(ctx context.Context, req *Request) (*Report, error) {
 	}
 
 	// Configure.
-	argv := preset(cmake)
+	argv := preset(c.Preset, cmake)
 	if c.Preset == "" {
 		argv = append(argv, "-S", ".", "-B", buildDir)
 	}
-	o, err := run("configure", argv, nil)
+	o, err := run("configure", append(argv, c.ConfigureArgs...), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +134,7 @@ func (c *CMake) Verify(ctx context.Context, req *Request) (*Report, error) {
 	// Build.
 	argv = []string{cmake, "--build", buildDir}
 	if c.Preset != "" {
-		argv = []string{cmake, "--build", "--preset", c.Preset}
+		argv = []string{cmake, "--build", "--preset", or(c.BuildPreset, c.Preset)}
 	}
 	if o, err = run("build", withConfig("--config", argv), nil); err != nil {
 		return nil, err
@@ -142,7 +149,7 @@ func (c *CMake) Verify(ctx context.Context, req *Request) (*Report, error) {
 		if c.Preset == "" {
 			args = append(args, "--test-dir", buildDir)
 		}
-		return withConfig("-C", preset(args...))
+		return withConfig("-C", preset(c.TestPreset, args...))
 	}
 	list := &limitBuffer{max: maxListOutput}
 	if o, err = run("list", testArgs(ctest, "--show-only=json-v1"), list); err != nil {

@@ -66,6 +66,15 @@ func TestCMake(t *testing.T) {
 			result{Class: verify.ClassCompile, Stages: []string{"configure"}, Summary: "configure failed: CMake Error"}},
 		{"unknown preset", "pass", verify.CMake{Dir: "cpp", Preset: "nope"},
 			result{Class: verify.ClassCompile, Stages: []string{"configure"}, Summary: "configure failed"}},
+		{"build and test presets named, configure arguments added", "pass",
+			verify.CMake{Dir: "cpp", Preset: "dev", BuildPreset: "dev", TestPreset: "dev", ConfigureArgs: []string{"-DCMAKE_BUILD_TYPE=Debug"}},
+			result{Passed: true, Stages: all, Run: 2}},
+		{"unknown build preset", "pass", verify.CMake{Dir: "cpp", Preset: "dev", BuildPreset: "nope"},
+			result{Class: verify.ClassCompile, Stages: []string{"configure", "build"}, Summary: "build failed"}},
+		{"unknown test preset", "pass", verify.CMake{Dir: "cpp", Preset: "dev", TestPreset: "nope"},
+			result{Class: verify.ClassCompile, Stages: []string{"configure", "build", "list"}, Summary: "listing tests failed: "}},
+		{"bad configure argument", "pass", verify.CMake{Dir: "cpp", ConfigureArgs: []string{"--no-such-option"}},
+			result{Class: verify.ClassCompile, Stages: []string{"configure"}, Summary: "configure failed: CMake Error"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -66,6 +66,8 @@ func TestClassify(t *testing.T) {
 		{"gcc error", []string{"make"}, "a.cpp:1:18: error: 'x' was not declared in this scope\n", verify.ClassCompile},
 		{"link error", []string{"make"}, "undefined reference to `h()'\ncollect2: error: ld returned 1 exit status\n", verify.ClassCompile},
 		{"msvc error", []string{"msbuild"}, "calc.cpp(12,5): error C2065: 'x': undeclared identifier\n", verify.ClassCompile},
+		{"msvc link error", []string{"msbuild"}, "main.obj : error LNK2019: unresolved external symbol \"int __cdecl h(void)\"\n", verify.ClassCompile},
+		{"msbuild error", []string{"msbuild"}, "C:\\VS\\Microsoft.CppCommon.targets(254,5): error MSB8066: Custom build exited with code 1.\n", verify.ClassCompile},
 		{"vet by argv", []string{"go", "vet", "./..."}, "x.go:1:1: something\n", verify.ClassLint},
 		{"linter by program", []string{"/usr/bin/golangci-lint", "run"}, "whatever\n", verify.ClassLint},
 		{"gofmt in a script", []string{"sh", "-c", "test -z $(gofmt -l .)"}, "x.go is not gofmt-ed\n", verify.ClassLint},
