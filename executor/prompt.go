@@ -2,30 +2,50 @@ package executor
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/harnish/harnish/task"
 )
 
-// Spec renders a task as the opening of a prompt: title, objective, declared
-// files, dependencies and the acceptance checks the loop will run.
+// DefaultPromptBudget is the size, in bytes, that [Render] keeps a prompt
+// within: far below any agent's context, so the agent has room to work.
+const DefaultPromptBudget = 48 << 10
+
+// Spec renders a task as the opening of a prompt: its title, objective,
+// scope and the acceptance checks the loop will run. The loop never trims it.
 func Spec(t *task.Task) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Task %s: %s\n", t.ID, t.Title)
-	if t.Objective != "" {
-		fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(t.Objective))
+	fmt.Fprintf(&b, "# Task %s: %s\n", t.ID, t.Title)
+	if o := strings.TrimSpace(t.Objective); o != "" {
+		fmt.Fprintf(&b, "\n## Objective\n%s\n", o)
 	}
+	b.WriteString("\n## Scope\n")
 	if len(t.Files) > 0 {
-		fmt.Fprintf(&b, "\nFiles in scope: %s\n", strings.Join(t.Files, ", "))
+		fmt.Fprintf(&b, "Change only these files: %s\n", strings.Join(t.Files, ", "))
+	} else {
+		b.WriteString("The task declares no files: keep the change small and on its objective.\n")
+	}
+	if len(t.DependsOn) > 0 {
+		fmt.Fprintf(&b, "It builds on tasks %s, which are done.\n", strings.Join(t.DependsOn, ", "))
 	}
 	if len(t.Acceptance) > 0 {
-		b.WriteString("\nThe harness runs these checks; the task is done when they pass:\n")
+		b.WriteString("\n## Acceptance checks\nThe harness runs these checks; the task is done only when they pass:\n")
 		for _, c := range t.Acceptance {
 			switch c.Kind() {
 			case "run":
 				fmt.Fprintf(&b, "- run: %s\n", strings.Join(c.Run, " "))
 			case "sh":
 				fmt.Fprintf(&b, "- sh: %s\n", c.Sh)
+			case "gotest":
+				pkgs := c.GoTest.Packages
+				if len(pkgs) == 0 {
+					pkgs = []string{"./..."}
+				}
+				fmt.Fprintf(&b, "- go test %s (tests must run, not only compile)\n", strings.Join(slices.Concat(c.GoTest.Flags, pkgs), " "))
+			case "cmake":
+				b.WriteString("- cmake: configure, build and ctest (at least one test must run)\n")
 			case "manual":
 				fmt.Fprintf(&b, "- a person checks: %s\n", c.Manual)
 			default:
@@ -36,53 +56,224 @@ func Spec(t *task.Task) string {
 	return b.String()
 }
 
-// Render assembles a prompt from its parts: the spec, then what earlier
-// tasks handed over, then what went wrong before (failures, findings, the
-// debugger's diagnosis, guardrail warnings), then experience.
-func Render(p PromptParts) string {
-	var b strings.Builder
-	b.WriteString(p.Spec)
-	section := func(title string) { fmt.Fprintf(&b, "\n## %s\n", title) }
-	if len(p.Handoffs) > 0 {
-		section("Handoffs from earlier tasks")
-		for _, h := range p.Handoffs {
-			fmt.Fprintf(&b, "### %s\n%s\n", h.TaskID, strings.TrimSpace(h.Text))
+// Prohibitions returns what an agent must not do under a plan's guardrail
+// settings, as lines for [PromptParts.Prohibitions]. The guardrails enforce
+// them either way; saying them up front saves an attempt.
+func Prohibitions(g task.Guardrails) []string {
+	out := []string{
+		"Do not touch .harnish/: it holds the harness's state.",
+		"Do not delete recursively, force-push, reset or rewrite git history: the harness stops the run.",
+	}
+	if len(g.Protected) > 0 {
+		out = append(out, fmt.Sprintf("Do not delete, move or overwrite these protected paths: %s.", strings.Join(g.Protected, ", ")))
+	}
+	if len(g.Packages) == 0 {
+		out = append(out, "Install no packages.")
+	} else {
+		var allowed []string
+		for _, eco := range slices.Sorted(maps.Keys(g.Packages)) {
+			allowed = append(allowed, fmt.Sprintf("%s: %s", eco, strings.Join(g.Packages[eco], ", ")))
+		}
+		out = append(out, fmt.Sprintf("Install no packages but these (%s).", strings.Join(allowed, "; ")))
+	}
+	return append(out, "Do not claim the task done before its acceptance checks pass: the harness runs them and decides.")
+}
+
+// Render assembles a prompt from its parts within [DefaultPromptBudget]; see
+// [RenderWithin].
+func Render(p PromptParts) string { return RenderWithin(p, DefaultPromptBudget) }
+
+// RenderWithin assembles a prompt from its parts, in this order: the spec
+// (objective, scope, acceptance checks), the prohibitions, handoffs from
+// earlier tasks, the last failure (its class, fingerprint and output tail),
+// earlier failures, the reviewer's findings, the debugger's diagnosis,
+// guardrail warnings, and experience.
+// The same parts always give the same prompt.
+//
+// A prompt larger than budget bytes is trimmed, the least important first:
+// experience, then handoffs, guardrail warnings, earlier failures, findings
+// short of critical from low severity up, one item at a time from the end (the oldest failure
+// first), a last line saying how much each section left out; then the last
+// failure's output tail, keeping its end. The spec, the prohibitions, the
+// critical findings and the diagnosis are never trimmed: a prompt that is over budget with only them
+// is returned whole. A budget of zero or less means no limit.
+func RenderWithin(p PromptParts, budget int) string {
+	secs := sections(p)
+	size := func() int { return len(render(p.Spec, secs)) }
+	if budget <= 0 {
+		return render(p.Spec, secs)
+	}
+	for _, i := range trimOrder(secs) {
+		for size() > budget && len(secs[i].items) > secs[i].keep {
+			secs[i].drop()
 		}
 	}
-	if len(p.Failures) > 0 {
-		section("Previous attempts failed")
-		for _, f := range p.Failures {
-			fmt.Fprintf(&b, "- attempt %d (%s): %s\n", f.Attempt, f.Class, f.Summary)
-			if f.OutputTail != "" {
-				fmt.Fprintf(&b, "```\n%s\n```\n", strings.TrimRight(f.OutputTail, "\n"))
-			}
+	if last := secs[lastFailure]; size() > budget && len(last.items) > 0 {
+		last.items[0] = trimTail(last.items[0], size()-budget)
+	}
+	return render(p.Spec, secs)
+}
+
+// A section of a prompt: a heading and items, of which trimming drops
+// items from the end (or the start, with oldestFirst) and counts them.
+type section struct {
+	key, title  string
+	items       []string
+	oldestFirst bool
+	// keep is how many leading items are never dropped.
+	keep    int
+	dropped int
+}
+
+func (s *section) drop() {
+	if s.oldestFirst {
+		s.items = s.items[1:]
+	} else {
+		s.items = s.items[:len(s.items)-1]
+	}
+	s.dropped++
+}
+
+func (s *section) String() string {
+	if len(s.items) == 0 {
+		return ""
+	}
+	return "\n## " + s.title + "\n" + strings.Join(s.items, "")
+}
+
+
+// lastFailure is the index of the last failure's section, whose output tail
+// trimTail may shorten.
+const lastFailure = 2
+
+// sections lays out every section after the spec, in prompt order.
+func sections(p PromptParts) []*section {
+	last := &section{key: "last", title: "The last attempt failed"}
+	earlier := &section{key: "earlier", title: "Earlier failed attempts", oldestFirst: true}
+	if n := len(p.Failures); n > 0 {
+		last.items = []string{failure(p.Failures[n-1], true)}
+		for _, f := range p.Failures[:n-1] {
+			earlier.items = append(earlier.items, failure(f, false))
 		}
 	}
-	if len(p.Findings) > 0 {
-		section("Review findings to fix")
-		for _, f := range p.Findings {
-			loc := f.File
-			if f.Line > 0 {
-				loc = fmt.Sprintf("%s:%d", f.File, f.Line)
-			}
-			fmt.Fprintf(&b, "- [%s] %s: %s\n", f.Severity, loc, f.Message)
-		}
+	prohibitions := &section{key: "prohibitions", title: "Prohibitions"}
+	for _, s := range p.Prohibitions {
+		prohibitions.items = append(prohibitions.items, "- "+s+"\n")
 	}
+	findings := &section{key: "findings", title: "Review findings to fix"}
+	// Most severe first, so trimming from the end drops the least severe.
+	fs := slices.Clone(p.Findings)
+	slices.SortStableFunc(fs, func(a, b Finding) int { return severityRank(a.Severity) - severityRank(b.Severity) })
+	for _, f := range fs {
+		if severityRank(f.Severity) == 0 {
+			findings.keep++ // what sent the task back is never left out
+		}
+		loc := f.File
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		rule := ""
+		if f.Rule != "" {
+			rule = " (" + f.Rule + ")"
+		}
+		findings.items = append(findings.items, fmt.Sprintf("- [%s] %s: %s%s\n", f.Severity, loc, f.Message, rule))
+	}
+	diagnosis := &section{key: "diagnosis", title: "Root cause found by the debugger"}
 	if d := p.Diagnosis; d != nil && d.Found {
-		section("Root cause found by the debugger")
-		fmt.Fprintf(&b, "%s\n\nSmallest fix: %s\n", d.RootCause, d.Fix)
+		diagnosis.items = []string{fmt.Sprintf("%s\n\nSmallest fix: %s\n", strings.TrimSpace(d.RootCause), strings.TrimSpace(d.Fix))}
 	}
-	if len(p.Warnings) > 0 {
-		section("Guardrail warnings")
-		for _, w := range p.Warnings {
-			fmt.Fprintf(&b, "- %s: %s\n", w.Rule, w.Reason)
+	warnings := &section{key: "warnings", title: "Guardrail warnings"}
+	for _, w := range p.Warnings {
+		warnings.items = append(warnings.items, fmt.Sprintf("- %s: %s\n", w.Rule, w.Reason))
+	}
+	handoffs := &section{key: "handoffs", title: "Handoffs from earlier tasks"}
+	for _, h := range p.Handoffs {
+		handoffs.items = append(handoffs.items, fmt.Sprintf("### %s\n%s\n", h.TaskID, strings.TrimSpace(h.Text)))
+	}
+	assets := &section{key: "assets", title: "Experience"}
+	for _, a := range p.Assets {
+		assets.items = append(assets.items, strings.TrimRight(a.Text, "\n")+"\n")
+	}
+	return []*section{prohibitions, handoffs, last, earlier, findings, diagnosis, warnings, assets}
+}
+
+// trimOrder returns the indexes of the trimmable sections, least important
+// first.
+func trimOrder(secs []*section) []int {
+	var out []int
+	for _, key := range []string{"assets", "handoffs", "warnings", "earlier", "findings"} {
+		out = append(out, slices.IndexFunc(secs, func(s *section) bool { return s.key == key }))
+	}
+	return out
+}
+
+// render writes the spec and the sections, then a line naming what was left
+// out, so the agent knows there was more.
+func render(spec string, secs []*section) string {
+	var b strings.Builder
+	b.WriteString(spec)
+	var left []string
+	for _, s := range secs {
+		b.WriteString(s.String())
+		if s.dropped > 0 {
+			left = append(left, fmt.Sprintf("%d of %s", s.dropped, strings.ToLower(s.title)))
 		}
 	}
-	if len(p.Assets) > 0 {
-		section("Experience")
-		for _, a := range p.Assets {
-			fmt.Fprintf(&b, "%s\n", strings.TrimRight(a.Text, "\n"))
-		}
+	if len(left) > 0 {
+		fmt.Fprintf(&b, "\n(Left out to fit the prompt budget: %s.)\n", strings.Join(left, "; "))
 	}
 	return b.String()
+}
+
+// failure renders a failed attempt; the last one with its output tail.
+func failure(f Failure, withTail bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "- attempt %d", f.Attempt)
+	if f.Class != "" {
+		fmt.Fprintf(&b, " (%s)", f.Class)
+	}
+	fmt.Fprintf(&b, ": %s\n", f.Summary)
+	if f.Fingerprint != "" {
+		fmt.Fprintf(&b, "  fingerprint %s: the same fingerprint twice brings in the debugger\n", f.Fingerprint)
+	}
+	if withTail && f.OutputTail != "" {
+		fmt.Fprintf(&b, "```\n%s\n```\n", strings.TrimRight(f.OutputTail, "\n"))
+	}
+	return b.String()
+}
+
+const tailCut = "[… the start of the output is left out to fit the prompt budget]\n"
+
+// trimTail shortens the output tail in a rendered failure by at least over
+// bytes, keeping its end, where a failure's cause usually is.
+func trimTail(item string, over int) string {
+	start := strings.Index(item, "```\n")
+	end := strings.LastIndex(item, "\n```\n")
+	if start < 0 || end <= start {
+		return item
+	}
+	tail := item[start+4 : end+1]
+	keep := len(tail) - over - len(tailCut)
+	if keep <= 0 {
+		return item[:start]
+	}
+	cut := tail[len(tail)-keep:]
+	if i := strings.IndexByte(cut, '\n'); i >= 0 && i < len(cut)-1 {
+		cut = cut[i+1:] // start at a whole line
+	}
+	return item[:start] + "```\n" + tailCut + cut + item[end+1:]
+}
+
+func severityRank(s string) int {
+	switch strings.ToLower(s) {
+	case "critical":
+		return 0
+	case "high":
+		return 1
+	case "medium":
+		return 2
+	case "low":
+		return 3
+	}
+	return 4
 }

@@ -1,6 +1,11 @@
 package executor_test
 
 import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -9,26 +14,132 @@ import (
 	"github.com/harnish/harnish/task"
 )
 
-func TestRender(t *testing.T) {
-	tk := &task.Task{ID: "T1", Title: "divide", Objective: "Add Divide.", Files: []string{"calc.go"},
-		Acceptance: []task.Check{{Run: []string{"go", "test", "./..."}}, {Sh: "go vet ./..."}, {Manual: "docs read well"}}}
-	got := executor.Render(executor.PromptParts{
-		Spec:      executor.Spec(tk),
-		Handoffs:  []executor.Handoff{{TaskID: "T0", Text: "calc package exists\n"}},
-		Failures:  []executor.Failure{{Attempt: 1, Class: "test", Summary: "TestDivide failed", OutputTail: "--- FAIL: TestDivide\n"}},
-		Findings:  []executor.Finding{{Severity: "critical", File: "calc.go", Line: 3, Message: "divides by zero"}},
-		Diagnosis: &executor.Diagnosis{Found: true, RootCause: "no zero check", Fix: "return an error for b == 0"},
+var update = flag.Bool("update", false, "rewrite the golden files of the prompt tests")
+
+func promptTask() *task.Task {
+	return &task.Task{ID: "T2", Title: "divide", Objective: "Add Divide(a, b) to the calc package.\nReturn an error for b == 0.",
+		Files: []string{"calc/calc.go", "calc/calc_test.go"}, DependsOn: []string{"T1"},
+		Acceptance: []task.Check{{Run: []string{"go", "test", "./calc/..."}}, {Sh: "go vet ./..."},
+			{GoTest: &task.GoTestCheck{Flags: []string{"-race"}}}, {Manual: "the docs read well"}}}
+}
+
+// fullParts has every section, with sizes that make trimming visible.
+func fullParts() executor.PromptParts {
+	return executor.PromptParts{
+		Spec:         executor.Spec(promptTask()),
+		Prohibitions: executor.Prohibitions(task.Guardrails{Protected: []string{"secrets/"}, Packages: map[string][]string{"npm": {"zod"}, "go": {"github.com/google/go-cmp"}}}),
+		Handoffs: []executor.Handoff{
+			{TaskID: "T0", Text: "The module is github.com/x/calc.\n"},
+			{TaskID: "T1", Text: "calc.Add exists; tests use table style.\n"},
+		},
+		Failures: []executor.Failure{
+			{Attempt: 1, Class: "compile", Fingerprint: "compile:1a2b3c4d", Summary: "calc.go:9: undefined: errZero", OutputTail: "calc/calc.go:9:10: undefined: errZero\n"},
+			{Attempt: 2, Class: "test", Fingerprint: "test:5e6f7a8b", Summary: "TestDivide/zero failed",
+				OutputTail: strings.Repeat("=== RUN   TestDivide/ok\n", 30) + "--- FAIL: TestDivide/zero (0.00s)\n    calc_test.go:21: Divide(1, 0) error = nil, want errZero\n"},
+		},
+		Findings: []executor.Finding{
+			{Severity: "low", File: "calc/calc.go", Message: "doc comment missing"},
+			{Severity: "critical", File: "calc/calc.go", Line: 12, Message: "divides by zero before the check", Rule: "logic"},
+		},
+		Diagnosis: &executor.Diagnosis{Found: true, RootCause: "the zero check comes after the division", Fix: "move the b == 0 check to the top of Divide"},
 		Warnings:  []executor.Warning{{Rule: "edit.scope", Reason: "README.md is outside the task's files"}},
-	})
-	want := "Task T1: divide\n\nAdd Divide.\n\nFiles in scope: calc.go\n\n" +
-		"The harness runs these checks; the task is done when they pass:\n" +
-		"- run: go test ./...\n- sh: go vet ./...\n- a person checks: docs read well\n" +
-		"\n## Handoffs from earlier tasks\n### T0\ncalc package exists\n" +
-		"\n## Previous attempts failed\n- attempt 1 (test): TestDivide failed\n```\n--- FAIL: TestDivide\n```\n" +
-		"\n## Review findings to fix\n- [critical] calc.go:3: divides by zero\n" +
-		"\n## Root cause found by the debugger\nno zero check\n\nSmallest fix: return an error for b == 0\n" +
-		"\n## Guardrail warnings\n- edit.scope: README.md is outside the task's files\n"
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("prompt (-want +got):\n%s", diff)
+		Assets: []executor.Asset{
+			{Type: "pattern", Slug: "table-tests", Text: "[pattern] table-tests: write table-driven tests with t.Run\n"},
+			{Type: "failure", Slug: "zero-div", Text: "[failure] zero-div: check divisors before dividing\n"},
+		},
 	}
+}
+
+// TestRenderGolden: the prompt is deterministic and sectioned; over budget it
+// loses the least important sections first. Rerun with -update to rewrite
+// testdata/prompt/*.golden after a deliberate change, and read the diff.
+func TestRenderGolden(t *testing.T) {
+	full := len(executor.RenderWithin(fullParts(), 0))
+	tests := []struct {
+		name   string
+		parts  executor.PromptParts
+		budget int
+	}{
+		{"first-attempt", executor.PromptParts{Spec: executor.Spec(promptTask()), Prohibitions: executor.Prohibitions(task.Guardrails{})}, 0},
+		{"full", fullParts(), 0},
+		{"full-within-budget", fullParts(), full},
+		{"no-experience", fullParts(), full - 1},
+		{"down-to-failures-and-findings", fullParts(), full - 200},
+		{"last-failure-only", fullParts(), full - 450},
+		{"tail-cut", fullParts(), full - 900},
+		{"only-what-is-never-cut", fullParts(), 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := executor.RenderWithin(tt.parts, tt.budget)
+			if again := executor.RenderWithin(tt.parts, tt.budget); again != got {
+				t.Fatal("two renders of the same parts differ")
+			}
+			golden := filepath.Join("testdata", "prompt", tt.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("prompt (-%s +got):\n%s", golden, diff)
+			}
+			if tt.budget > 0 && len(got) > tt.budget && tt.name != "only-what-is-never-cut" {
+				t.Errorf("%d bytes, over the budget of %d", len(got), tt.budget)
+			}
+		})
+	}
+}
+
+// TestRenderWithinBudget: for every budget from the untrimmable core up to
+// the whole, the prompt fits and keeps the spec, the prohibitions, the
+// critical finding, the diagnosis and the last failure's fingerprint.
+func TestRenderWithinBudget(t *testing.T) {
+	p := fullParts()
+	whole := executor.RenderWithin(p, 0)
+	core := executor.RenderWithin(executor.PromptParts{Spec: p.Spec, Prohibitions: p.Prohibitions, Diagnosis: p.Diagnosis, Findings: p.Findings[1:],
+		Failures: []executor.Failure{{Attempt: 2, Class: "test", Fingerprint: "test:5e6f7a8b", Summary: "TestDivide/zero failed"}}}, 0)
+	for budget := len(core) + 200; budget <= len(whole)+10; budget += 7 {
+		got := executor.RenderWithin(p, budget)
+		if len(got) > budget {
+			t.Fatalf("budget %d: %d bytes", budget, len(got))
+		}
+		for _, must := range []string{p.Spec, "## Prohibitions", "[critical] calc/calc.go:12", "Smallest fix: move the b == 0 check", "fingerprint test:5e6f7a8b"} {
+			if !strings.Contains(got, must) {
+				t.Fatalf("budget %d: lost %q:\n%s", budget, must, got)
+			}
+		}
+		// Experience goes before handoffs.
+		if strings.Contains(got, "calc.Add exists") && !strings.Contains(got, "table-tests") && strings.Count(got, "left out") > 1 {
+			t.Fatalf("budget %d: trimmed out of order:\n%s", budget, got)
+		}
+	}
+	if got := executor.Render(p); got != whole {
+		t.Error("Render trims a prompt well within DefaultPromptBudget")
+	}
+}
+
+func ExampleRenderWithin() {
+	p := executor.PromptParts{
+		Spec:     executor.Spec(&task.Task{ID: "T1", Title: "greet", Acceptance: []task.Check{{Run: []string{"go", "test", "./..."}}}}),
+		Failures: []executor.Failure{{Attempt: 1, Class: "test", Fingerprint: "test:9f8e", Summary: "TestGreet failed"}},
+	}
+	fmt.Print(executor.RenderWithin(p, 1000))
+	// Output:
+	// # Task T1: greet
+	//
+	// ## Scope
+	// The task declares no files: keep the change small and on its objective.
+	//
+	// ## Acceptance checks
+	// The harness runs these checks; the task is done only when they pass:
+	// - run: go test ./...
+	//
+	// ## The last attempt failed
+	// - attempt 1 (test): TestGreet failed
+	//   fingerprint test:9f8e: the same fingerprint twice brings in the debugger
 }

@@ -53,9 +53,12 @@ type Limits struct {
 // is optional; the zero value is the first attempt of a task with nothing to
 // carry over.
 type PromptParts struct {
-	// Spec is the task rendered as text: title, objective, declared files and
-	// acceptance checks.
+	// Spec is the task rendered as text by [Spec]: title, objective, scope
+	// and acceptance checks.
 	Spec string
+	// Prohibitions are what the agent must not do, one line each, as
+	// [Prohibitions] words a plan's guardrails.
+	Prohibitions []string
 	// Handoffs are notes left by the tasks this one depends on, in plan order.
 	Handoffs []Handoff
 	// Failures are the previous failed attempts of this task, oldest first.

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -79,6 +80,10 @@ type Config struct {
 	// state directory). Empty: nothing is written; handoffs still reach the
 	// prompts of later tasks.
 	RecordsDir string
+	// PromptBudget is the size in bytes each prompt is trimmed to (see
+	// executor.RenderWithin). Zero means executor.DefaultPromptBudget;
+	// negative, no limit.
+	PromptBudget int
 }
 
 // Loop drives a plan to a typed end with the components of its [Config]. It
@@ -422,10 +427,10 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 	start := l.now()
 	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 	defer cancel()
-	parts := executor.PromptParts{Spec: executor.Spec(t), Handoffs: l.handoffsFor(t), Failures: l.failuresOf(t.ID),
+	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: l.failuresOf(t.ID),
 		Findings: l.findings, Diagnosis: l.diagnosis, Warnings: l.warnings, Assets: l.experience(ctx, t, step.Phase)}
 	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: l.cfg.WorkDir,
-		Prompt: executor.Render(parts), Parts: parts}
+		Prompt: executor.RenderWithin(parts, cmp.Or(l.cfg.PromptBudget, executor.DefaultPromptBudget)), Parts: parts}
 	l.findings, l.minor, l.last = nil, nil, nil // this attempt's own come from check
 	if dl, ok := actx.Deadline(); ok {
 		req.Limits.Deadline = dl
