@@ -1,0 +1,98 @@
+package agent
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/guardrail"
+)
+
+// RuleUnguarded is the rule of the hard violation for a tool call the agent's
+// stream shows but the pre-tool-use hook never judged.
+const RuleUnguarded = "hook.unguarded"
+
+// Call is a tool call the agent's own event stream shows it made: a shell
+// command, or an edit of a file (for an edit made by an apply_patch command,
+// the path alone).
+type Call struct {
+	// Command is the shell command as the model wrote it (unwrapped from
+	// the shell the agent runs it with).
+	Command string
+	// Path is the file an edit tool changed; relative paths are relative to
+	// the root given to [Check].
+	Path string
+}
+
+// Check compares what the hooks logged with what the agent did, and returns
+// the violations of the attempt, in this order: each pre-tool-use record the
+// hook judged hard or soft, as a hard or soft violation with the record's
+// rule and reason; then a hard [RuleUnguarded] violation for each call that
+// no pre-tool-use record shows, since such a call ran without harnish's
+// guard (a hook an agent skipped silently, or one that never started).
+//
+// A command call is seen when a record has the same command. An edit is seen
+// when a record names the same file as its path, or is an apply_patch
+// command whose patch names it. root is the working tree, against which
+// relative paths resolve.
+func Check(records []guardrail.HookRecord, calls []Call, root string) []executor.Violation {
+	var out []executor.Violation
+	commands := map[string]bool{}
+	paths := map[string]bool{}
+	for _, r := range records {
+		if r.Event != guardrail.HookPreToolUse {
+			continue
+		}
+		if r.Command != "" {
+			commands[r.Command] = true
+			for _, p := range patchPaths(r.Command) {
+				paths[absPath(root, p)] = true
+			}
+		}
+		if r.Path != "" {
+			paths[absPath(root, r.Path)] = true
+		}
+		if r.Decision.Level == guardrail.Allow {
+			continue
+		}
+		action := r.Command
+		if action == "" {
+			action = r.Path
+		}
+		out = append(out, executor.Violation{Hard: r.Decision.Level >= guardrail.Hard, Rule: r.Decision.Rule,
+			Reason: r.Decision.Reason, Action: action})
+	}
+	for _, c := range calls {
+		switch {
+		case c.Command != "" && !commands[c.Command]:
+			out = append(out, executor.Violation{Hard: true, Rule: RuleUnguarded, Action: c.Command,
+				Reason: "the agent ran a command harnish's pre-tool-use hook never judged: its hooks did not run"})
+		case c.Command == "" && c.Path != "" && !paths[absPath(root, c.Path)]:
+			out = append(out, executor.Violation{Hard: true, Rule: RuleUnguarded, Action: c.Path,
+				Reason: "the agent changed a file through a tool call harnish's pre-tool-use hook never judged: its hooks did not run"})
+		}
+	}
+	return out
+}
+
+var patchFile = regexp.MustCompile(`(?m)^\s*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$`)
+
+// patchPaths returns the files an apply_patch command names.
+func patchPaths(command string) []string {
+	if !strings.Contains(command, "apply_patch") {
+		return nil
+	}
+	var out []string
+	for _, m := range patchFile.FindAllStringSubmatch(command, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+func absPath(root, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	return filepath.Clean(p)
+}
