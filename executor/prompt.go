@@ -141,7 +141,6 @@ func (s *section) String() string {
 	return "\n## " + s.title + "\n" + strings.Join(s.items, "")
 }
 
-
 // lastFailure is the index of the last failure's section, whose output tail
 // trimTail may shorten.
 const lastFailure = 2
