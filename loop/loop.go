@@ -435,6 +435,7 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 	if dl, ok := actx.Deadline(); ok {
 		req.Limits.Deadline = dl
 	}
+	req.Limits.Tokens, req.Limits.CostUSD = step.TokensLeft, step.CostLeft
 	res, err := guard(func() (*executor.Result, error) { return l.cfg.Executor.Execute(actx, req) })
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx) // cancelled: the attempt stays unreported and counts on resume

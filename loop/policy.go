@@ -54,6 +54,11 @@ type Step struct {
 	// TimeLeft is what remains of the task's time budget, for StepAttempt
 	// and StepDebug: the driver cancels the work when it runs out.
 	TimeLeft time.Duration
+	// TokensLeft and CostLeft are what remains of the run's token and cost
+	// budgets, for StepAttempt; zero when the plan sets none. The driver
+	// passes them to the executor, which may hand them to its agent.
+	TokensLeft int64
+	CostLeft   float64
 	// Outcome and Reason are set on StepFinish.
 	Outcome Outcome
 	Reason  string
@@ -376,8 +381,16 @@ func (d *decision) attempt(phase string, t *task.Task) Step {
 	d.emit(Transition{Kind: TransAttemptStarted, Task: t.ID, Attempt: n})
 	b := d.budget(t)
 	ts := d.task(t.ID)
-	return Step{Kind: StepAttempt, Phase: phase, Task: t.ID, Attempt: n,
+	step := Step{Kind: StepAttempt, Phase: phase, Task: t.ID, Attempt: n,
 		TimeLeft: b.TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}
+	// runCaps ended the run before the attempt if either were used up.
+	if rb := d.runBudget(); rb.Tokens > 0 {
+		step.TokensLeft = rb.Tokens - d.st.Tokens
+	}
+	if rb := d.runBudget(); rb.CostUSD > 0 {
+		step.CostLeft = rb.CostUSD - d.st.CostUSD
+	}
+	return step
 }
 
 // end finishes a task that did not get done, and the run with it unless the

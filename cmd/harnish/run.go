@@ -430,11 +430,12 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	for _, pt := range plan.Tasks() {
-		status, attempts := loop.StatusPending, 0
-		if ts := st.Tasks[pt.Task.ID]; ts != nil {
-			status, attempts = ts.Status, ts.Attempts
+		ts := st.Tasks[pt.Task.ID]
+		if ts == nil {
+			ts = &loop.TaskState{Status: loop.StatusPending}
 		}
-		fmt.Fprintf(stdout, "  %-10s %-12s %-10s %d attempts\n", pt.Phase.ID, pt.Task.ID, status, attempts)
+		fmt.Fprintf(stdout, "  %-10s %-12s %-10s %d attempts, %d tokens, $%.2f\n",
+			pt.Phase.ID, pt.Task.ID, ts.Status, ts.Attempts, ts.Tokens, ts.CostUSD)
 	}
 	return exitOK
 }

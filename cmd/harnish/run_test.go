@@ -53,6 +53,7 @@ T1/*) touch a.txt ;;
 T2/1) ;;
 T2/*) touch b.txt ;;
 esac
+echo '{"usage": {"input_tokens": 1000, "output_tokens": 234, "cost_usd": 0.5}}' > "$HARNISH_RESULT_FILE"
 `
 
 func TestRunResumeStatus(t *testing.T) {
@@ -108,8 +109,9 @@ func TestRunResumeStatus(t *testing.T) {
 	if code := run([]string{"status", "--dir", dir}, &out, &errb); code != 0 {
 		t.Fatalf("status: exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"of plan cli-test: completed", "spent: 3 attempts", "p1         T1           done       1 attempts",
-		"p2         T2           done       2 attempts"} {
+	for _, want := range []string{"of plan cli-test: completed", "spent: 3 attempts", "3702 tokens, $1.50",
+		"p1         T1           done       1 attempts, 1234 tokens, $0.50",
+		"p2         T2           done       2 attempts, 2468 tokens, $1.00"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("status lacks %q:\n%s", want, out.String())
 		}
