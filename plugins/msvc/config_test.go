@@ -225,4 +225,3 @@ func writeFile(t *testing.T, root, name, content string) {
 		t.Fatal(err)
 	}
 }
-

@@ -252,4 +252,3 @@ func remaining(deadline time.Time) time.Duration {
 }
 
 var _ verify.Verifier = (*Verifier)(nil)
-
