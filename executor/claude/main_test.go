@@ -1,0 +1,57 @@
+package claude_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// harnishBin is the harnish binary built once for the tests, whose hooks the
+// real Claude Code calls.
+var harnishBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "harnish-claude-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	harnishBin = filepath.Join(dir, "harnish")
+	out, err := exec.Command("go", "build", "-o", harnishBin, "github.com/harnish/harnish/cmd/harnish").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building harnish: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// needClaude skips the test when Claude Code is not installed, unless
+// HARNISH_REQUIRE_AGENTS=1 says it must be (as in CI): then it fails.
+func needClaude(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("claude"); err != nil {
+		if os.Getenv("HARNISH_REQUIRE_AGENTS") == "1" {
+			t.Fatalf("claude is not on PATH and HARNISH_REQUIRE_AGENTS=1: %v", err)
+		}
+		t.Skip("claude (Claude Code) is not on PATH; install @anthropic-ai/claude-code or set HARNISH_REQUIRE_AGENTS=1 to require it")
+	}
+}
+
+// gitTree makes a git working tree with one commit.
+func gitTree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "--allow-empty", "-m", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
