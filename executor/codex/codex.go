@@ -1,0 +1,295 @@
+package codex
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/executor/internal/agent"
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/proc"
+)
+
+// The sandbox modes of Codex ([Executor.Sandbox]).
+const (
+	SandboxReadOnly       = "read-only"
+	SandboxWorkspaceWrite = "workspace-write"
+	SandboxFullAccess     = "danger-full-access"
+)
+
+// Executor runs the Codex CLI for one attempt:
+//
+//	codex exec --json --skip-git-repo-check --dangerously-bypass-hook-trust
+//	  -C WORKDIR -s SANDBOX -c approval_policy="APPROVAL" [provider and model] -
+//
+// with the prompt on stdin, in a fresh temporary CODEX_HOME whose hooks.json
+// points back at harnish. The agent and its hooks get the HARNISH_* variables
+// of the attempt and HARNISH_HOOK_LOG.
+//
+// The final agent message is the summary; a line "HARNISH-BLOCKED: <reason>"
+// in it claims blocked (the prompt tells the agent so), anything else claims
+// done. A run that crashes, times out or prints a stream that does not parse
+// is an [*executor.Error] with the stream's tail and the usage so far.
+//
+// The zero value runs "codex" and "harnish" from PATH with Codex's own
+// provider and model. An Executor is safe for concurrent use: each call has
+// its own CODEX_HOME and hook log.
+type Executor struct {
+	// Codex is the codex program. Empty means "codex" from PATH.
+	Codex string
+	// Harnish is the harnish program the hooks run. Empty means "harnish"
+	// from PATH. It is resolved to an absolute path before the run.
+	Harnish string
+	// PlanFile, when set, is passed to the hooks as --plan; relative paths
+	// resolve from the working tree. Empty: the hooks find the plan in the
+	// working tree (harnish.yaml and the like, or the run's kept plan).
+	PlanFile string
+	// Model is the model Codex asks for (-m). Empty means Codex's default.
+	Model string
+	// Provider is the model provider to use. Nil means Codex's built-in
+	// provider, which reads its API key from the environment.
+	Provider *Provider
+	// Sandbox is the sandbox of the commands the model runs: read-only,
+	// workspace-write or danger-full-access. Empty means workspace-write:
+	// the agent writes in the working tree (and temp dirs), nowhere else.
+	Sandbox string
+	// Approval is Codex's approval policy. Empty means "never": nobody is
+	// there to approve, so a command the sandbox refuses fails and the model
+	// is told.
+	Approval string
+	// Bypass runs Codex with --dangerously-bypass-approvals-and-sandbox
+	// instead of Sandbox and Approval: no sandbox at all. Only for a host
+	// that is a sandbox itself.
+	Bypass bool
+	// Args are more arguments for codex exec, put before the prompt.
+	Args []string
+	// Env adds variables to the agent's environment; the HARNISH_* ones and
+	// CODEX_HOME are harnish's.
+	Env map[string]string
+	// TranscriptDir, when set, keeps each run's event stream there as
+	// codex-<task>-<attempt>-*.jsonl, named in [executor.Result.Transcript].
+	// Empty keeps none.
+	TranscriptDir string
+}
+
+// Execute runs Codex for one attempt.
+func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executor.Result, error) {
+	if req.Task == nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: errors.New("codex: the request has no task")}
+	}
+	codexPath, err := exec.LookPath(or(e.Codex, "codex"))
+	if err != nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: the codex CLI: %w", err)}
+	}
+	harnish, err := exec.LookPath(or(e.Harnish, "harnish"))
+	if err == nil {
+		harnish, err = filepath.Abs(harnish)
+	}
+	if err != nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: the harnish program for the hooks: %w", err)}
+	}
+	workDir := req.WorkDir
+	if workDir == "" {
+		if workDir, err = os.Getwd(); err != nil {
+			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
+		}
+	}
+	if workDir, err = filepath.Abs(workDir); err != nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
+	}
+	plan := e.PlanFile
+	if plan != "" && !filepath.IsAbs(plan) {
+		plan = filepath.Join(workDir, plan)
+	}
+
+	tmp, err := os.MkdirTemp("", "harnish-codex-")
+	if err != nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
+	}
+	defer os.RemoveAll(tmp)
+	home, hookLog := filepath.Join(tmp, "home"), filepath.Join(tmp, "hooks.jsonl")
+	hooks := agent.Settings(agent.Hooks{
+		PreToolUse: agent.HookCommand(harnish, "pre-tool-use", "codex", plan),
+		Stop:       agent.HookCommand(harnish, "stop", "codex", plan),
+	})
+	if err := os.Mkdir(home, 0o700); err == nil {
+		err = os.WriteFile(filepath.Join(home, "hooks.json"), hooks, 0o600)
+	}
+	if err != nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: CODEX_HOME: %w", err)}
+	}
+	argv, err := e.argv(codexPath, workDir)
+	if err != nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
+	}
+
+	var transcript *os.File
+	if e.TranscriptDir != "" {
+		if err := os.MkdirAll(e.TranscriptDir, 0o755); err == nil {
+			transcript, err = os.CreateTemp(e.TranscriptDir, fmt.Sprintf("codex-%s-%d-*.jsonl", safeName(req.Task.ID), req.Attempt))
+		}
+		if err != nil {
+			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: transcript: %w", err)}
+		}
+		defer transcript.Close()
+	}
+	st := newStream(workDir)
+	lines := agent.NewLineWriter(st.line)
+	var out io.Writer = lines
+	if transcript != nil {
+		out = &keepGoing{primary: lines, extra: transcript} // a transcript that fails to write must not cut the stream
+	}
+	env := append(sortedEnv(e.Env), agent.Env(req, hookLog)...)
+	env = append(env, "CODEX_HOME="+home)
+	res, runErr := proc.Run(ctx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
+		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
+	lines.Flush()
+
+	violations := e.violations(hookLog, st, workDir)
+	fail := func(kind executor.ErrorKind, tail string, err error) (*executor.Result, error) {
+		return nil, &executor.Error{Kind: kind, Tail: agent.Tail(tail), Usage: st.usage, Violations: violations, Err: err}
+	}
+	var pe *proc.Error
+	switch {
+	case runErr == nil:
+	case errors.As(runErr, &pe) && (pe.Kind == proc.KindStart || pe.Kind == proc.KindConfined):
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Tail: agent.Tail(res.Output), Err: fmt.Errorf("codex: %w", runErr)}
+	case ctx.Err() != nil, errors.As(runErr, &pe) && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled):
+		return fail(executor.KindTimeout, res.Output, fmt.Errorf("codex: %w", runErr))
+	default:
+		if st.failed != "" {
+			runErr = fmt.Errorf("%w: %s", runErr, st.failed)
+		}
+		return fail(executor.KindCrashed, res.Output, fmt.Errorf("codex: %w", runErr))
+	}
+	switch {
+	case lines.Long:
+		return fail(executor.KindProtocol, res.Stdout, fmt.Errorf("codex: a line of the event stream is longer than %d bytes", agent.MaxLine))
+	case st.bad != "":
+		return fail(executor.KindProtocol, res.Stdout, fmt.Errorf("codex: the event stream does not parse at %s", st.bad))
+	case st.completed == 0:
+		msg := "codex: the event stream has no turn.completed"
+		if st.failed != "" {
+			msg += ": " + st.failed
+		}
+		return fail(executor.KindProtocol, res.Stdout, errors.New(msg))
+	}
+	out2 := &executor.Result{Status: executor.StatusDone, Summary: strings.TrimSpace(st.final),
+		FilesChanged: st.files, Usage: st.usage, Violations: violations}
+	if reason, ok := agent.Blocked(st.final); ok {
+		out2.Status, out2.Reason = executor.StatusBlocked, reason
+	}
+	if transcript != nil {
+		out2.Transcript = transcript.Name()
+	}
+	return out2, nil
+}
+
+// argv is the command line of one run, the prompt read from stdin.
+func (e *Executor) argv(codexPath, workDir string) ([]string, error) {
+	argv := []string{codexPath, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--color", "never", "-C", workDir}
+	if e.Bypass {
+		argv = append(argv, "--dangerously-bypass-approvals-and-sandbox")
+	} else {
+		argv = append(argv, "-s", or(e.Sandbox, SandboxWorkspaceWrite), "-c", "approval_policy="+tomlString(or(e.Approval, "never")))
+	}
+	if p := e.Provider; p != nil {
+		if p.BaseURL == "" {
+			return nil, errors.New("codex: Provider.BaseURL is empty")
+		}
+		name := or(p.Name, "harnish")
+		if strings.ContainsAny(name, ".\"' =") {
+			return nil, fmt.Errorf("codex: Provider.Name %q: want a bare key", name)
+		}
+		key := "model_providers." + name + "."
+		argv = append(argv, "-c", "model_provider="+tomlString(name),
+			"-c", key+"name="+tomlString(name),
+			"-c", key+"base_url="+tomlString(p.BaseURL),
+			"-c", key+"wire_api="+tomlString(or(p.WireAPI, "responses")))
+		if p.EnvKey != "" {
+			argv = append(argv, "-c", key+"env_key="+tomlString(p.EnvKey))
+		}
+		opts := make([]string, 0, len(p.Options))
+		for k := range p.Options {
+			opts = append(opts, k)
+		}
+		sort.Strings(opts)
+		for _, k := range opts {
+			argv = append(argv, "-c", key+k+"="+p.Options[k])
+		}
+	}
+	if e.Model != "" {
+		argv = append(argv, "-m", e.Model)
+	}
+	argv = append(argv, e.Args...)
+	return append(argv, "-"), nil
+}
+
+// violations reads the hook log and checks it against the stream. A log
+// that cannot be read leaves the hooks unproven: a hard violation.
+func (e *Executor) violations(hookLog string, st *stream, workDir string) []executor.Violation {
+	records, err := guardrail.ReadHookLog(hookLog)
+	if err != nil {
+		return []executor.Violation{{Hard: true, Rule: agent.RuleUnguarded, Action: hookLog,
+			Reason: "the hook log cannot be read, so whether the hooks ran is unknown: " + err.Error()}}
+	}
+	return agent.Check(records, st.calls(), workDir)
+}
+
+// keepGoing writes to primary, and to extra until extra fails.
+type keepGoing struct {
+	primary io.Writer
+	extra   io.Writer
+}
+
+func (k *keepGoing) Write(p []byte) (int, error) {
+	if k.extra != nil {
+		if _, err := k.extra.Write(p); err != nil {
+			k.extra = nil
+		}
+	}
+	return k.primary.Write(p)
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// tomlString quotes s as a TOML basic string; JSON's escapes are TOML's.
+func tomlString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == '*' || r < ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+func sortedEnv(m map[string]string) []string {
+	env := make([]string, 0, len(m)+7)
+	for k, v := range m {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	return env
+}

@@ -1,0 +1,100 @@
+package codex_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/executor/codex/codextest"
+	"github.com/harnish/harnish/task"
+)
+
+const addA = "*** Begin Patch\n*** Add File: a.txt\n+hello\n*** End Patch\n"
+
+// TestCodexRun drives the real CLI through shell commands and a patch and
+// reads back the claim, the files, the usage and the transcript; the hooks
+// saw every call, so nothing is reported.
+func TestCodexRun(t *testing.T) {
+	needCodex(t)
+	t.Parallel()
+	tests := []struct {
+		name  string
+		final string
+		want  *executor.Result
+	}{
+		{"done", "Wrote a.txt and b.txt.", &executor.Result{Status: executor.StatusDone, Summary: "Wrote a.txt and b.txt."}},
+		{"blocked", "I cannot.\nHARNISH-BLOCKED: need the key", &executor.Result{Status: executor.StatusBlocked,
+			Reason: "need the key", Summary: "I cannot.\nHARNISH-BLOCKED: need the key"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := codextest.NewServer(t,
+				codextest.Turn{Items: []codextest.Item{codextest.Shell("mkdir -p sub && printf 'x\\n' > sub/b.txt")}, Usage: codextest.Usage{InputTokens: 100, OutputTokens: 10}},
+				codextest.Turn{Items: []codextest.Item{codextest.ApplyPatch(addA)}, Usage: codextest.Usage{InputTokens: 200, OutputTokens: 20}},
+				codextest.Turn{Items: []codextest.Item{codextest.Message(tt.final)}, Usage: codextest.Usage{InputTokens: 300, OutputTokens: 30}},
+			)
+			work := gitTree(t)
+			ex := newExecutor(t, srv)
+			ex.TranscriptDir = t.TempDir()
+			res, err := ex.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 1,
+				WorkDir: work, Prompt: "Write a.txt."})
+			if err != nil {
+				t.Fatalf("Execute: %v", err)
+			}
+			if b, err := os.ReadFile(filepath.Join(work, "a.txt")); err != nil || string(b) != "hello\n" {
+				t.Errorf("a.txt = %q, %v", b, err)
+			}
+			if !strings.HasPrefix(res.Transcript, ex.TranscriptDir) {
+				t.Errorf("transcript at %q", res.Transcript)
+			} else if b, _ := os.ReadFile(res.Transcript); !strings.Contains(string(b), `"type":"turn.completed"`) {
+				t.Errorf("transcript:\n%s", b)
+			}
+			tt.want.FilesChanged = []string{"a.txt"} // what Codex reports: its patches, not what commands wrote
+			tt.want.Usage = executor.Usage{InputTokens: 600, OutputTokens: 60}
+			tt.want.Transcript = res.Transcript
+			if diff := cmp.Diff(tt.want, res); diff != "" {
+				t.Errorf("result (-want +got):\n%s", diff)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 3 || !strings.Contains(reqs[0].UserText(), "Write a.txt.") || !strings.Contains(reqs[0].UserText(), "HARNISH-BLOCKED") {
+				t.Errorf("the prompt did not reach the model: %d requests", len(reqs))
+			}
+		})
+	}
+}
+
+// TestCodexUnguarded: hooks that run but never log (a harnish that is not
+// harnish) leave the commands unproven: each is a hard hook.unguarded.
+func TestCodexUnguarded(t *testing.T) {
+	needCodex(t)
+	t.Parallel()
+	srv := codextest.NewServer(t,
+		codextest.Turn{Items: []codextest.Item{codextest.Shell("echo hi > x.txt")}},
+		codextest.Turn{Items: []codextest.Item{codextest.ApplyPatch(addA)}},
+		codextest.Turn{Items: []codextest.Item{codextest.Message("done")}},
+	)
+	ex := newExecutor(t, srv)
+	ex.Harnish = "/bin/true"
+	res, err := ex.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: gitTree(t), Prompt: "p"})
+	if err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	type v struct {
+		Hard         bool
+		Rule, Action string
+	}
+	var got []v
+	for _, x := range res.Violations {
+		got = append(got, v{x.Hard, x.Rule, x.Action})
+	}
+	want := []v{{true, "hook.unguarded", "echo hi > x.txt"}, {true, "hook.unguarded", "a.txt"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("violations (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,72 @@
+package codex_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/harnish/harnish/executor/codex"
+	"github.com/harnish/harnish/executor/codex/codextest"
+)
+
+// harnishBin is the harnish binary the hooks run, built once by TestMain.
+var harnishBin string
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "harnish-codex-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	harnishBin = filepath.Join(dir, "harnish")
+	out, err := exec.Command("go", "build", "-o", harnishBin, "github.com/harnish/harnish/cmd/harnish").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building harnish: %v\n%s", err, out)
+		return 1
+	}
+	return m.Run()
+}
+
+// needCodex skips the test when the codex CLI is not installed, unless
+// HARNISH_REQUIRE_AGENTS=1 (as in CI), where a missing CLI fails it.
+func needCodex(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("codex"); err != nil {
+		if os.Getenv("HARNISH_REQUIRE_AGENTS") == "1" {
+			t.Fatalf("the codex CLI is not on PATH and HARNISH_REQUIRE_AGENTS=1: %v", err)
+		}
+		t.Skip("the codex CLI is not on PATH (npm install -g @openai/codex); set HARNISH_REQUIRE_AGENTS=1 to fail instead")
+	}
+}
+
+// newExecutor returns an executor that runs the real codex against srv,
+// with a HOME of its own.
+func newExecutor(t testing.TB, srv *codextest.Server) *codex.Executor {
+	t.Helper()
+	return &codex.Executor{Harnish: harnishBin, Provider: srv.Provider(), Model: codextest.Model,
+		Env: map[string]string{"HOME": t.TempDir()}}
+}
+
+// gitTree makes a git working tree with one commit.
+func gitTree(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "--allow-empty", "-m", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
