@@ -113,7 +113,8 @@ func TestLoopGuardrailPanics(t *testing.T) {
 }
 
 // TestLoopCommitsTasks: each task done is one commit with its changes only,
-// its metadata in trailers, and never the state directory.
+// its metadata in trailers; the run's records are one commit at the end,
+// and the state files are never committed.
 func TestLoopCommitsTasks(t *testing.T) {
 	dir := gitTree(t)
 	ex := &looptest.Executor{Script: map[string][]looptest.Act{
@@ -134,14 +135,19 @@ func TestLoopCommitsTasks(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	if got := git("log", "--format=%s", "-2"); got != "feat(p1): T2 — T2\nfeat(p1): T1 — T1" {
+	if got := git("log", "--format=%s", "-3"); got != "chore(harnish): records of run test-run (completed)\nfeat(p1): T2 — T2\nfeat(p1): T1 — T1" {
 		t.Errorf("commits:\n%s", got)
 	}
-	if got := git("show", "--name-only", "--format=%(trailers:key=Harnish-Task,key=Harnish-Attempts)", "HEAD~1"); got != "Harnish-Task: T1\nHarnish-Attempts: 1\n\n\na.txt" {
+	if got := git("show", "--name-only", "--format=%(trailers:key=Harnish-Task,key=Harnish-Attempts)", "HEAD~2"); got != "Harnish-Task: T1\nHarnish-Attempts: 1\n\n\na.txt" {
 		t.Errorf("first commit:\n%s", got)
 	}
-	if got := git("ls-files", loop.StateDir); got != "" {
-		t.Errorf("the state directory was committed: %s", got)
+	// The run's records are committed apart; its state files never are.
+	want := ".harnish/handoffs/T1.json\n.harnish/handoffs/T2.json\n.harnish/logs/p/task-T1.json\n.harnish/logs/p/task-T2.json\n.harnish/summary.md"
+	if got := git("show", "--name-only", "--format=", "HEAD"); got != want {
+		t.Errorf("the records commit holds:\n%s\nwant:\n%s", got, want)
+	}
+	if got := git("ls-files", loop.StateDir); got != want {
+		t.Errorf("files of the state directory in git:\n%s", got)
 	}
 }
 

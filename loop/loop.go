@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/harnish/harnish/asset"
@@ -72,8 +74,11 @@ type Config struct {
 	// CommitTasks commits each task done, in the git working tree WorkDir:
 	// "feat(<phase>): <task id> — <title>", the executor's summary as the
 	// body, and the run's metadata as trailers (Harnish-Run, Harnish-Task,
-	// Harnish-Attempts). The state directory is never committed. The
-	// repository's identity is used, or harnish's own when it has none.
+	// Harnish-Attempts). When the run ends, the records under RecordsDir
+	// (handoffs, audit logs, the summary or escalation report), if it is in
+	// the working tree, are one more commit of their own; the state files
+	// are never committed. The repository's identity is used, or harnish's
+	// own when it has none.
 	CommitTasks bool
 	// RecordsDir receives handoffs/<task>.json, logs/<plan>/task-<id>.json,
 	// an escalation report and the completion summary (the CLI uses the
@@ -261,6 +266,42 @@ func (l *Loop) finish(ctx context.Context, o Outcome, reason string) {
 	}
 }
 
+// recordPaths are the records a run's metadata commit holds, relative to
+// RecordsDir; the state files stay out of history.
+var recordPaths = []string{"handoffs", "logs", "summary.md", "escalation-*.md"}
+
+// commitRecords commits the run's records (handoffs, audit logs, the
+// summary or escalation report), apart from the tasks' commits, when they
+// are kept inside the working tree.
+func (l *Loop) commitRecords(ctx context.Context, o Outcome) {
+	if !l.cfg.CommitTasks || l.cfg.RecordsDir == "" {
+		return
+	}
+	root, err1 := filepath.Abs(l.workDir())
+	records, err2 := filepath.Abs(l.cfg.RecordsDir)
+	rel, err3 := filepath.Rel(root, records)
+	if err := errors.Join(err1, err2, err3); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return // outside the working tree: not the repository's business
+	}
+	var paths []string
+	for _, p := range recordPaths {
+		matches, _ := filepath.Glob(filepath.Join(records, p))
+		for _, m := range matches {
+			r, _ := filepath.Rel(root, m)
+			paths = append(paths, filepath.ToSlash(r))
+		}
+	}
+	msg := fmt.Sprintf("chore(harnish): records of run %s (%s)\n\nHarnish-Run: %s\nHarnish-Outcome: %s\n", l.st.Run, o, l.st.Run, o)
+	hash, err := gitx.CommitPaths(context.WithoutCancel(ctx), l.workDir(), msg, paths...)
+	if err != nil {
+		l.log.Warn("loop: commit the run's records", "err", err)
+		return
+	}
+	if hash != "" {
+		l.log.Info("loop: records committed", "commit", hash)
+	}
+}
+
 // commit makes ts durable, then applies them to the loop's copy of the state
 // and reports them as events. Cancellation does not stop a commit: the run's
 // record must say where it stopped.
@@ -284,6 +325,9 @@ func (l *Loop) commit(ctx context.Context, ts []Transition) error {
 	}
 	if err := l.rec.flush(); err != nil {
 		l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
+	}
+	if last := ts[len(ts)-1]; last.Kind == TransRunFinished {
+		l.commitRecords(ctx, last.Outcome)
 	}
 	return nil
 }

@@ -155,7 +155,36 @@ func CommitAll(ctx context.Context, dir, message string, skip ...string) (string
 	if _, err := output(ctx, dir, nil, "diff", "--cached", "--quiet"); err == nil {
 		return "", nil // nothing staged
 	}
-	args := []string{"commit", "-q", "-m", message}
+	return commit(ctx, dir, "-m", message)
+}
+
+// CommitPaths commits the given paths only (files or directories, relative
+// to dir; ignored ones too, and missing ones are skipped), leaving every
+// other change of the working tree and index alone. It returns the new
+// commit's hash, or "" when the paths hold no change.
+func CommitPaths(ctx context.Context, dir, message string, paths ...string) (string, error) {
+	var present []string
+	for _, p := range paths {
+		if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+			present = append(present, p)
+		}
+	}
+	if len(present) == 0 {
+		return "", nil
+	}
+	if _, err := output(ctx, dir, nil, append([]string{"add", "-f", "-A", "--"}, present...)...); err != nil {
+		return "", err
+	}
+	if _, err := output(ctx, dir, nil, append([]string{"diff", "--cached", "--quiet", "--"}, present...)...); err == nil {
+		return "", nil
+	}
+	return commit(ctx, dir, append([]string{"-m", message, "--"}, present...)...)
+}
+
+// commit runs git commit with args, as the repository's identity or, when
+// it has none, [Identity], and returns the new commit's hash.
+func commit(ctx context.Context, dir string, args ...string) (string, error) {
+	args = append([]string{"commit", "-q"}, args...)
 	if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) == "" {
 		args = append([]string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args...)
 	}
