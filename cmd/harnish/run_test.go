@@ -268,7 +268,8 @@ func TestRunInAGitTree(t *testing.T) {
 	if b := git("branch", "--show-current"); !strings.HasPrefix(b, "harnish/cli-test-") {
 		t.Errorf("branch %q", b)
 	}
-	if got := git("log", "--format=%s", "-3"); got != "feat(p2): T2 — make b\nfeat(p1): T1 — make a\nnotes" {
+	if got := git("log", "--format=%s", "-4"); !strings.HasPrefix(got, "chore(harnish): records of run ") ||
+		!strings.HasSuffix(got, " (completed)\nfeat(p2): T2 — make b\nfeat(p1): T1 — make a\nnotes") {
 		t.Errorf("log:\n%s", got)
 	}
 }
