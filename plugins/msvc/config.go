@@ -175,11 +175,18 @@ func (p Problem) String(file string) string {
 	return b.String() + p.Message
 }
 
-// Error returns "msvc: " and the problems, one a line.
+// maxShown bounds the problems an error message lists.
+const maxShown = 20
+
+// Error returns "msvc: " and the problems, one a line, at most 20 of them.
 func (e *ConfigError) Error() string {
-	lines := make([]string, len(e.Problems))
+	var lines []string
 	for i, p := range e.Problems {
-		lines[i] = p.String(e.File)
+		if i == maxShown {
+			lines = append(lines, fmt.Sprintf("and %d more problems", len(e.Problems)-maxShown))
+			break
+		}
+		lines = append(lines, p.String(e.File))
 	}
 	return "msvc: " + strings.Join(lines, "\n")
 }
@@ -213,19 +220,23 @@ func ParseConfig(data []byte, file string) (*Config, error) {
 	if _, err := dec.Token(); err == nil {
 		return nil, &ConfigError{File: file, Problems: []Problem{w.problem(dec.InputOffset(), "", "more than one JSON value")}}
 	}
-	if len(w.problems) > 0 {
-		return nil, &ConfigError{File: file, Problems: w.problems}
-	}
 	var c Config
 	strict := json.NewDecoder(bytes.NewReader(data))
-	strict.DisallowUnknownFields()
+	if len(w.problems) == 0 {
+		strict.DisallowUnknownFields() // what the walk found, but as a backstop
+	}
 	if err := strict.Decode(&c); err != nil {
+		if len(w.problems) > 0 {
+			return nil, &ConfigError{File: file, Problems: w.problems}
+		}
 		return nil, w.configError(file, err)
 	}
-	if probs := c.problems(); len(probs) > 0 {
-		for i := range probs {
-			probs[i].Line, probs[i].Col = w.place(probs[i].Field)
-		}
+	// Unknown fields and the rules together, so one round of fixes does.
+	probs := c.problems()
+	for i := range probs {
+		probs[i].Line, probs[i].Col = w.place(probs[i].Field)
+	}
+	if probs = append(w.problems, probs...); len(probs) > 0 {
 		return nil, &ConfigError{File: file, Problems: probs}
 	}
 	return &c, nil

@@ -156,6 +156,20 @@ func TestParseConfigRejects(t *testing.T) {
 	}
 }
 
+// An error lists 20 problems at most; the ConfigError has them all.
+func TestConfigErrorLimit(t *testing.T) {
+	in := "{" + strings.Repeat("\"x\": 1,\n", 25) + "\"version\": 1}"
+	_, err := msvc.ParseConfig([]byte(in), "f.json")
+	ce, ok := errors.AsType[*msvc.ConfigError](err)
+	if !ok || len(ce.Problems) != 49 {
+		t.Fatalf("ParseConfig() error = %v; want 49 problems: 25 unknown, 24 given twice", err)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 21 || lines[20] != "and 29 more problems" || !strings.HasPrefix(lines[19], "f.json:11:1: x: unknown field") {
+		t.Errorf("Error() ends %q", lines[18:])
+	}
+}
+
 // A Config built in Go is validated too, without places.
 func TestConfigValidate(t *testing.T) {
 	err := (&msvc.Config{Version: 1, MSBuild: &msvc.MSBuildConfig{Project: "/abs.sln"}}).Validate()

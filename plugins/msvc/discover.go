@@ -36,8 +36,8 @@ type Project struct {
 }
 
 // Discover finds the project in the working tree at root, in this order:
-// the configured projectType (with msbuild.project, or the one solution or
-// project found); CMakePresets.json, CMakeUserPresets.json, CMakeLists.txt
+// the configured projectType (for msbuild, msbuild.project or the one
+// solution or project found), or msbuild.project if set; CMakePresets.json, CMakeUserPresets.json, CMakeLists.txt
 // in the source directory; one solution (.sln or .slnx); one .vcxproj.
 // Several solutions, or several projects and no solution, wrap
 // [ErrAmbiguousProject] and name them; solutions and projects are looked
@@ -54,7 +54,11 @@ func Discover(root string, cfg *Config) (*Project, error) {
 		}
 		return ""
 	}
-	switch cfg.ProjectType {
+	typ := cfg.ProjectType
+	if typ == "" && cfg.MSBuild != nil && cfg.MSBuild.Project != "" {
+		typ = MSBuild // a project named is a choice made
+	}
+	switch typ {
 	case CMake:
 		p := path.Join(filepath.ToSlash(relPath(src)), "CMakeLists.txt")
 		if !isFile(filepath.Join(root, filepath.FromSlash(p))) {

@@ -13,8 +13,8 @@ import (
 )
 
 // fakeTools are the programs the test binary stands in for when copied
-// under their name: vswhere, msbuild and a test program.
-var fakeTools = map[string]bool{"vswhere": true, "msbuild": true, "tests": true}
+// under their name: vswhere, msbuild, cmake and a test program.
+var fakeTools = map[string]bool{"vswhere": true, "msbuild": true, "cmake": true, "tests": true}
 
 // TestMain runs the test binary as a fake tool when it is called by one of
 // their names; see fake.

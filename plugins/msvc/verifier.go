@@ -250,5 +250,3 @@ func fromSource(src, p string) string {
 func remaining(deadline time.Time) time.Duration {
 	return max(time.Until(deadline), time.Nanosecond)
 }
-
-var _ verify.Verifier = (*Verifier)(nil)

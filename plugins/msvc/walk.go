@@ -21,6 +21,7 @@ type walker struct {
 	data     []byte
 	dec      *json.Decoder
 	pos      map[string]int64 // field path -> offset of its value
+	lines    []int64          // offsets where lines start; made when needed
 	problems []Problem
 }
 
@@ -37,6 +38,9 @@ func (w *walker) value(path string, t reflect.Type) error {
 	}
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t == nil {
+		return w.skipValue(tok) // outside the schema: nothing to place
 	}
 	if path == "" && tok != json.Delim('{') {
 		w.problems = append(w.problems, w.problem(start, "", "not a JSON object"))
@@ -99,6 +103,27 @@ func (w *walker) value(path string, t reflect.Type) error {
 	return nil
 }
 
+// skipValue reads the rest of a value that began with tok, without
+// recursion, so that deep nesting costs no more than its length.
+func (w *walker) skipValue(tok json.Token) error {
+	depth := 0
+	for {
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+		var err error
+		if tok, err = w.dec.Token(); err != nil {
+			return err
+		}
+	}
+}
+
 // skip returns the offset of the next token at or after off.
 func (w *walker) skip(off int64) int64 {
 	for off < int64(len(w.data)) && strings.IndexByte(" \t\r\n:,", w.data[off]) >= 0 {
@@ -123,11 +148,17 @@ func (w *walker) place(field string) (line, col int) {
 }
 
 func (w *walker) lineCol(off int64) (line, col int) {
+	if w.lines == nil {
+		w.lines = []int64{0}
+		for i, b := range w.data {
+			if b == '\n' {
+				w.lines = append(w.lines, int64(i)+1)
+			}
+		}
+	}
 	off = min(max(off, 0), int64(len(w.data)))
-	before := w.data[:off]
-	line = 1 + strings.Count(string(before), "\n")
-	lineStart := strings.LastIndexByte(string(before), '\n') + 1
-	return line, 1 + utf8.RuneCount(before[lineStart:])
+	line, _ = slices.BinarySearch(w.lines, off+1) // lines starting at or before off
+	return line, 1 + utf8.RuneCount(w.data[w.lines[line-1]:off])
 }
 
 func (w *walker) problem(off int64, field, msg string) Problem {
