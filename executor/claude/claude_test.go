@@ -128,6 +128,19 @@ func TestExecuteResults(t *testing.T) {
 			}},
 		},
 		{
+			name: "calls rejected before the hooks, and events that are not messages",
+			script: []string{
+				emit(`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/w/a.txt"}},` +
+					`{"type":"tool_use","id":"t2","name":"WebFetch","input":{"url":"http://x"}}]}}`),
+				emit(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,` +
+					`"content":"<tool_use_error>File has not been read yet.</tool_use_error>"}]}}`),
+				emit(`{"type":"system","subtype":"permission_denied","tool_name":"WebFetch","message":"not granted"}`),
+				emit(`{"type":"system","subtype":"hook_response","message":{"weird":true}}`),
+				emit(`{"type":"result","subtype":"success","result":"ok"}`),
+			},
+			want: executor.Result{Status: executor.StatusDone, Summary: "ok"},
+		},
+		{
 			name: "a command the hook never saw ran unguarded",
 			script: []string{
 				emit(`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}},` +
@@ -171,6 +184,12 @@ func TestExecuteErrors(t *testing.T) {
 			name:   "unparsable stream",
 			script: []string{emit(lineInit), "echo 'this is not JSON'", emit(lineResult)},
 			kind:   executor.KindProtocol, tail: "this is not JSON", msg: "line 2 of the stream does not parse",
+			usage: executor.Usage{InputTokens: 125, OutputTokens: 40, CostUSD: 0.0125},
+		},
+		{
+			name:   "an assistant message that does not decode",
+			script: []string{emit(`{"type":"assistant","message":"text"}`), emit(lineResult)},
+			kind:   executor.KindProtocol, msg: "line 1 of the stream: the assistant message does not decode",
 			usage: executor.Usage{InputTokens: 125, OutputTokens: 40, CostUSD: 0.0125},
 		},
 		{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/harnish/harnish/executor"
@@ -54,14 +55,20 @@ func (u *wireUsage) usage() executor.Usage {
 }
 
 // event is one line of `claude -p --output-format stream-json --verbose`.
+// Its message is decoded only for the events that carry a conversation
+// message: other events (system notices, hook events) use the same key for
+// other things, such as a string.
 type event struct {
-	Type    string `json:"type"`
-	Message *struct {
-		ID      string     `json:"id"`
-		Content []block    `json:"content"`
-		Usage   *wireUsage `json:"usage"`
-	} `json:"message"`
+	Type    string          `json:"type"`
+	Message json.RawMessage `json:"message"`
 	resultEvent
+}
+
+// message is the message of an assistant or a user event.
+type message struct {
+	ID      string     `json:"id"`
+	Content []block    `json:"content"`
+	Usage   *wireUsage `json:"usage"`
 }
 
 type block struct {
@@ -134,18 +141,22 @@ func (s *stream) parse(line []byte) {
 		s.fail(fmt.Errorf("line %d of the stream does not parse: %w: %.200q", s.line, err, line))
 		return
 	}
-	switch e.Type {
-	case "assistant":
-		if e.Message == nil {
+	var m message
+	if e.Type == "assistant" || e.Type == "user" {
+		if err := json.Unmarshal(e.Message, &m); err != nil {
+			s.fail(fmt.Errorf("line %d of the stream: the %s message does not decode: %w", s.line, e.Type, err))
 			return
 		}
-		if e.Message.Usage != nil && e.Message.ID != "" {
-			if _, seen := s.usage[e.Message.ID]; !seen {
-				s.order = append(s.order, e.Message.ID)
+	}
+	switch e.Type {
+	case "assistant":
+		if m.Usage != nil && m.ID != "" {
+			if _, seen := s.usage[m.ID]; !seen {
+				s.order = append(s.order, m.ID)
 			}
-			s.usage[e.Message.ID] = e.Message.Usage.usage()
+			s.usage[m.ID] = m.Usage.usage()
 		}
-		for _, b := range e.Message.Content {
+		for _, b := range m.Content {
 			if b.Type != "tool_use" {
 				continue
 			}
@@ -164,10 +175,7 @@ func (s *stream) parse(line []byte) {
 			s.uses = append(s.uses, u)
 		}
 	case "user":
-		if e.Message == nil {
-			return
-		}
-		for _, b := range e.Message.Content {
+		for _, b := range m.Content {
 			if b.Type == "tool_result" {
 				s.results[b.ToolUseID] = toolResult{IsError: b.IsError, Text: contentText(b.Content)}
 			}
@@ -229,16 +237,23 @@ func (s *stream) snapshot() snapshot {
 
 var _ io.WriteCloser = (*stream)(nil)
 
-// calls returns the commands and edits the model made Claude Code run, for
-// the hook check. pending says whether to count a call that has no result in
-// the stream.
+// rejected starts the result of a tool call Claude Code refused before
+// running it, and before its PreToolUse hooks: input that fails validation,
+// an Edit of a file not read, an unknown tool. (A command that ran and
+// failed answers "Exit code N" instead.)
+const rejected = "<tool_use_error>"
+
+// calls returns the commands and edits the model asked Claude Code to run,
+// for the hook check: all but those rejected before the hooks. pending says
+// whether to count a call that has no result in the stream.
 func (s snapshot) calls(pending bool) []agent.Call {
 	var out []agent.Call
 	for _, u := range s.uses {
 		if u.Command == "" && u.Path == "" {
 			continue
 		}
-		if _, done := s.results[u.ID]; !done && !pending {
+		r, done := s.results[u.ID]
+		if !done && !pending || done && r.IsError && strings.HasPrefix(strings.TrimSpace(r.Text), rejected) {
 			continue
 		}
 		out = append(out, agent.Call{Command: u.Command, Path: u.Path})
