@@ -52,8 +52,9 @@ type Config struct {
 	// Platform is the target platform (MSBuild's Platform, CMake's -A with a
 	// Visual Studio generator). Empty means x64.
 	Platform string `json:"platform,omitempty"`
-	// CompilerID is the CMAKE_CXX_COMPILER_ID the build must report (MSVC,
-	// GNU, Clang, ...), or "any" for no check. Empty means MSVC.
+	// CompilerID is the CMAKE_CXX_COMPILER_ID a CMake build must report
+	// (MSVC, GNU, Clang, ...), or "any" for no check. Empty means MSVC; on
+	// Windows, MSVC also requires vswhere to find Visual Studio.
 	CompilerID string `json:"compilerId,omitempty"`
 	// Timeout bounds the whole verification, in seconds (1..86400). Zero
 	// means 1800.

@@ -72,7 +72,7 @@
 //	  "projectType": "cmake",        // cmake | msbuild; default: discovered
 //	  "configuration": "Debug",      // default Debug (with presets: the presets')
 //	  "platform": "x64",             // default x64; MSBuild's Platform, CMake's -A
-//	  "compilerId": "MSVC",          // CMAKE_CXX_COMPILER_ID wanted; "any": none; default MSVC
+//	  "compilerId": "MSVC",          // CMake's CMAKE_CXX_COMPILER_ID wanted; "any": none; default MSVC
 //	  "timeout": 1800,               // seconds for the whole verification, 1..86400; default 1800
 //	  "cmake": {
 //	    "sourceDir": ".",            // where CMakeLists.txt is; default the root
