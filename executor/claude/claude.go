@@ -95,6 +95,12 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
+	root := req.WorkDir
+	if root == "" {
+		if root, err = os.Getwd(); err != nil {
+			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}
+		}
+	}
 	tmp, err := os.MkdirTemp("", "harnish-claude-")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}
@@ -132,7 +138,9 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	env := sortedEnv(e.Env)
 	env = append(env, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
 		"DISABLE_AUTOUPDATER=1")
-	env = append(env, agent.Env(req, hookLog)...)
+	inTree := *req
+	inTree.WorkDir = root
+	env = append(env, agent.Env(&inTree, hookLog)...)
 
 	st := newStream()
 	var out io.Writer = st
@@ -146,9 +154,9 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		transcript, out = f.Name(), io.MultiWriter(st, f)
 	}
 	if e.Logger != nil {
-		e.Logger.Debug("claude: starting", "task", req.Task.ID, "attempt", req.Attempt, "dir", req.WorkDir)
+		e.Logger.Debug("claude: starting", "task", req.Task.ID, "attempt", req.Attempt, "dir", root)
 	}
-	run, runErr := proc.Run(ctx, proc.Spec{Stage: "execute", Argv: argv, Root: req.WorkDir, Env: env,
+	run, runErr := proc.Run(ctx, proc.Spec{Stage: "execute", Argv: argv, Root: root, Env: env,
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
 	st.Close()
 	snap := st.snapshot()
@@ -162,7 +170,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	// killed before it could log: only calls that came back count then.
 	killed := pe != nil && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled)
 	records, logErr := guardrail.ReadHookLog(hookLog)
-	violations := agent.Check(records, snap.calls(!killed), req.WorkDir)
+	violations := agent.Check(records, snap.calls(!killed), root)
 	fail := func(kind executor.ErrorKind, err error) (*executor.Result, error) {
 		return nil, &executor.Error{Kind: kind, Tail: agent.Tail(run.Output), Usage: snap.usage,
 			Violations: violations, Err: err}
@@ -187,7 +195,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return fail(executor.KindProtocol, errors.New("claude: the stream ended without a result event"))
 	}
 	res := &executor.Result{Status: executor.StatusDone, Summary: strings.TrimSpace(snap.result.Result),
-		FilesChanged: snap.filesChanged(req.WorkDir), Transcript: transcript, Usage: snap.usage, Violations: violations}
+		FilesChanged: snap.filesChanged(root), Transcript: transcript, Usage: snap.usage, Violations: violations}
 	if reason, ok := agent.Blocked(snap.result.Result); ok {
 		res.Status, res.Reason = executor.StatusBlocked, reason
 	}

@@ -4,11 +4,14 @@ package claude_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -52,7 +55,6 @@ type run struct {
 func runLoop(t *testing.T, planYAML string, setup func(dir string), script func(dir string) []claudetest.Turn) *run {
 	t.Helper()
 	needClaude(t)
-	t.Setenv("HOME", t.TempDir()) // the test's own, for git and the checks the loop runs
 	r := &run{dir: gitTree(t)}
 	if setup != nil {
 		setup(r.dir)
@@ -358,5 +360,33 @@ func TestExecuteClaudeRejectedCalls(t *testing.T) {
 		if tr := q.ToolResults(); len(tr) != 1 || !tr[0].IsError {
 			t.Errorf("turn %d: tool results %+v, want one error", i+1, tr)
 		}
+	}
+}
+
+// A session that hangs past the deadline (the agent's command never ends)
+// is a timeout, and the command goes with Claude Code's process tree.
+func TestExecuteClaudeHangs(t *testing.T) {
+	needClaude(t)
+	dir := gitTree(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	srv := claudetest.NewServer(t, turn(claudetest.Bash("echo $$ > "+pidFile+"; sleep 300")))
+	ex := srv.Executor()
+	ex.Harnish = harnishBin
+	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Second)
+	defer cancel()
+	_, err := ex.Execute(ctx, &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 1, WorkDir: dir, Prompt: "wait"})
+	ee, ok := errors.AsType[*executor.Error](err)
+	if !ok || ee.Kind != executor.KindTimeout || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Execute: %v, want a timeout wrapping the deadline", err)
+	}
+	if !strings.Contains(ee.Tail, "sleep 300") {
+		t.Errorf("the tail lacks the stream so far:\n%s", ee.Tail)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the command did not start: %v", err)
+	}
+	if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid <= 0 || !gone(pid) {
+		t.Errorf("the agent's command (pid %d) is still running", pid)
 	}
 }

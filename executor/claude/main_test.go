@@ -31,7 +31,8 @@ func TestMain(m *testing.M) {
 }
 
 // needClaude skips the test when Claude Code is not installed, unless
-// HARNISH_REQUIRE_AGENTS=1 says it must be (as in CI): then it fails.
+// HARNISH_REQUIRE_AGENTS=1 says it must be (as in CI): then it fails. The
+// test gets a HOME of its own.
 func needClaude(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("claude"); err != nil {
@@ -40,6 +41,7 @@ func needClaude(t *testing.T) {
 		}
 		t.Skip("claude (Claude Code) is not on PATH; install @anthropic-ai/claude-code or set HARNISH_REQUIRE_AGENTS=1 to require it")
 	}
+	t.Setenv("HOME", t.TempDir()) // the test's own, for git and the checks the loop runs
 }
 
 // gitTree makes a git working tree with one commit.

@@ -23,13 +23,16 @@ const APIKey = "sk-ant-claudetest"
 // API streams. It records every request, so a test can check the prompt it
 // was given and the tool results and hook feedback that came back.
 //
-// Claude Code makes requests of its own besides the agent loop's (a title or
-// a summary of the session, a check of a command, token counting). A
-// request that declares no tools is such a side request: it is answered with
-// a short text, recorded with Side set, and does not consume the script.
-// POST /v1/messages/count_tokens gets a token count, HEAD /api/hello (Claude
-// Code's connectivity check) 200, and anything else 404; [Server.Calls]
-// lists them all.
+// Claude Code may make requests of its own besides the agent loop's (a
+// session title, a summary, token counting). Every request of the agent
+// loop declares the agent's tools, whatever its model (a small main model
+// included), so a request that declares no tools is taken for a side
+// request: it is answered with a short text, recorded with Side set, logged,
+// and does not consume the script. (Claude Code 2.1.328 with -p was seen to
+// make none: HEAD /api/hello, then the agent loop's requests only.) POST
+// /v1/messages/count_tokens gets a token count, HEAD /api/hello (Claude
+// Code's connectivity check) 200, and anything else 404, logged;
+// [Server.Calls] lists them all.
 //
 // A malformed turn (no blocks, an unknown block type) and a request beyond
 // the end of the script fail the test and are answered with HTTP 400, which
@@ -125,6 +128,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
 		s.messages(w, r)
 	default:
+		s.t.Logf("claudetest: no such endpoint: %s %s", r.Method, r.URL)
 		apiError(w, http.StatusNotFound, "not_found_error", "claudetest: no such endpoint: "+r.Method+" "+r.URL.Path)
 	}
 }
@@ -156,6 +160,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	if req.Side {
+		s.t.Logf("claudetest: side request (no tools): model %s, max_tokens %d", req.Model, req.MaxTokens)
 		stream(w, req.Model, fmt.Sprintf("msg_claudetest_side_%p", req),
 			Turn{Blocks: []Block{Text("claudetest: side request")}, Usage: Usage{InputTokens: 1, OutputTokens: 1}})
 		return
