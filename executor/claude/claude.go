@@ -51,9 +51,10 @@ type Executor struct {
 	// Harnish is the harnish program the hooks run. Empty means "harnish"
 	// from PATH. It is resolved to an absolute path before Claude Code starts.
 	Harnish string
-	// PlanFile, when set, is passed to the hooks as --plan, so they judge by
-	// the plan's guardrails and the stop hook runs its task's checks. Empty
-	// leaves the hooks to find the plan in the working tree.
+	// PlanFile, when set, is passed to the hooks as --plan (made absolute),
+	// so they judge by the plan's guardrails and the stop hook runs its
+	// task's checks. Empty leaves the hooks to find the plan in the working
+	// tree.
 	PlanFile string
 	// Model is passed as --model. Empty means Claude Code's default.
 	Model string
@@ -101,6 +102,13 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}
 		}
 	}
+	plan := e.PlanFile
+	if plan != "" {
+		// The hooks run in the working tree; the path is the caller's.
+		if plan, err = filepath.Abs(plan); err != nil {
+			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: plan file: %w", err)}
+		}
+	}
 	tmp, err := os.MkdirTemp("", "harnish-claude-")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}
@@ -115,8 +123,8 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	argv := append([]string{claude}, e.Args...)
 	argv = append(argv, "-p", "--output-format", "stream-json", "--verbose", "--no-session-persistence",
 		"--settings", string(agent.Settings(agent.Hooks{
-			PreToolUse: agent.HookCommand(harnish, "pre-tool-use", "claude", e.PlanFile),
-			Stop:       agent.HookCommand(harnish, "stop", "claude", e.PlanFile),
+			PreToolUse: agent.HookCommand(harnish, "pre-tool-use", "claude", plan),
+			Stop:       agent.HookCommand(harnish, "stop", "claude", plan),
 			Timeout:    hookTimeout(ctx, req.Limits.Deadline),
 		})))
 	tools := e.AllowedTools
@@ -171,14 +179,14 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	killed := pe != nil && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled)
 	records, logErr := guardrail.ReadHookLog(hookLog)
 	violations := agent.Check(records, snap.calls(!killed), root)
-	fail := func(kind executor.ErrorKind, err error) (*executor.Result, error) {
-		return nil, &executor.Error{Kind: kind, Tail: agent.Tail(run.Output), Usage: snap.usage,
-			Violations: violations, Err: err}
-	}
 	if logErr != nil {
 		// Nothing says the hooks guarded anything.
 		violations = append(violations, executor.Violation{Hard: true, Rule: agent.RuleUnguarded,
 			Reason: "the hook log does not read: " + logErr.Error()})
+	}
+	fail := func(kind executor.ErrorKind, err error) (*executor.Result, error) {
+		return nil, &executor.Error{Kind: kind, Tail: agent.Tail(run.Output), Usage: snap.usage,
+			Violations: violations, Err: err}
 	}
 	switch {
 	case killed:

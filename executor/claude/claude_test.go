@@ -348,7 +348,9 @@ func TestExecuteInvocation(t *testing.T) {
 	ex := &claude.Executor{Claude: fakeClaude(t, script), Harnish: harnishBin, PlanFile: "/plans/my plan.yaml",
 		Model: "claude-test", PermissionMode: "acceptEdits", Env: map[string]string{"ANTHROPIC_BASE_URL": "http://127.0.0.1:1"},
 		TranscriptDir: filepath.Join(out, "transcripts")}
-	res, err := ex.Execute(t.Context(), request(dir))
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+	defer cancel()
+	res, err := ex.Execute(ctx, request(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +378,10 @@ func TestExecuteInvocation(t *testing.T) {
 	var s struct {
 		Hooks map[string][]struct {
 			Matcher string
-			Hooks   []struct{ Type, Command string }
+			Hooks   []struct {
+				Type, Command string
+				Timeout       int
+			}
 		}
 	}
 	if err := json.Unmarshal([]byte(settings), &s); err != nil {
@@ -389,6 +394,8 @@ func TestExecuteInvocation(t *testing.T) {
 	for event, want := range wantHooks {
 		if h := s.Hooks[event]; len(h) != 1 || len(h[0].Hooks) != 1 || h[0].Hooks[0].Command != want || h[0].Hooks[0].Type != "command" {
 			t.Errorf("%s hooks %+v, want the command %s", event, h, want)
+		} else if to := h[0].Hooks[0].Timeout; to < 590 || to > 600 {
+			t.Errorf("%s hook timeout %ds, want the attempt's time left, 600s", event, to)
 		}
 	}
 	if !strings.HasPrefix(read("stdin"), "Do the thing.\n") || !strings.Contains(read("stdin"), "HARNISH-BLOCKED:") {

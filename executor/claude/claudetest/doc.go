@@ -17,4 +17,8 @@
 // gave ([Request.Prompt]), the tool results Claude Code sent back (a call a
 // hook blocked comes back as an error result with the hook's reason), and
 // the stop hook's feedback ([Request.Last]).
+//
+// harnish's stop hook refuses every stop while the task's checks fail, and
+// Claude Code then asks the model for another turn: script one for each
+// refusal, or the script runs out and the attempt ends in an API error.
 package claudetest
