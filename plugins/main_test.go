@@ -1,0 +1,216 @@
+package plugins_test
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/harnish/harnish/plugins"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+// binDir holds the test plugin, built once, under several names.
+var binDir string
+
+func TestMain(m *testing.M) {
+	if manifest := os.Getenv("HARNISH_PLUGINS_TEST_HOST"); manifest != "" {
+		runHost(manifest)
+		return
+	}
+	os.Exit(buildAndRun(m))
+}
+
+func buildAndRun(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "harnish-plugins-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	binDir = dir
+	args := []string{"build", "-o", filepath.Join(dir, "testplugin")}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	cmd := exec.Command("go", append(args, "./internal/testplugin")...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building the test plugin:", err)
+		return 1
+	}
+	for _, name := range []string{"testplugin-cookie", "testplugin-proto2", "testplugin-bare"} {
+		if err := os.Link(filepath.Join(dir, "testplugin"), filepath.Join(dir, name)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return m.Run()
+}
+
+// runHost is the test binary re-executed as a host process: it starts the
+// plugin of the manifest, makes a call that hangs, says so on stdout and
+// waits to be killed.
+func runHost(manifest string) {
+	m, err := plugins.LoadManifest(manifest)
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	h, err := plugins.Open(context.Background(), plugins.Config{Manifest: m})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	v, err := h.Verifier(m.Plugins[0].Name)
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Println("calling")
+	_, err = v.Verify(context.Background(), verifyReq("hang", ""))
+	fmt.Println("returned:", err)
+	os.Exit(1)
+}
+
+func sum(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// spec returns a manifest entry for the test plugin under name, with a
+// pidfile setting the plugin writes its pid to.
+func spec(t testing.TB, name string) plugins.Spec {
+	t.Helper()
+	path := filepath.Join(binDir, name)
+	return plugins.Spec{
+		Name:     "tp",
+		Path:     path,
+		SHA256:   sum(t, path),
+		Settings: map[string]string{"pidfile": filepath.Join(t.TempDir(), "pid")},
+	}
+}
+
+// logSink collects log records as "LEVEL msg k=v ..." lines.
+type logSink struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (s *logSink) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.lines = append(s.lines, strings.TrimSpace(string(p)))
+		return len(p), nil
+	}), &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+func (s *logSink) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.lines, "\n")
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func open(t testing.TB, specs ...plugins.Spec) (*plugins.Host, *logSink) {
+	t.Helper()
+	sink := &logSink{}
+	h, err := plugins.Open(t.Context(), plugins.Config{Manifest: &plugins.Manifest{Plugins: specs}, Logger: sink.logger()})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h, sink
+}
+
+func verifyReq(id, objective string) *verify.Request {
+	return &verify.Request{Task: &task.Task{ID: id, Title: "t", Objective: objective}, PhaseID: "p", Attempt: 1}
+}
+
+// readPid waits for the file the test plugin writes its pid (or a child's)
+// to.
+func readPid(t testing.TB, path string) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
+			pid, err := strconv.Atoi(string(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pid
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no pid in %s", path)
+	return 0
+}
+
+func waitFile(t testing.TB, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("%s never appeared", path)
+}
+
+// alive reports whether pid is a live process; a zombie is not alive.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// gone fails the test unless pid is dead within d.
+func gone(t testing.TB, pid int, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d still alive after %v", pid, d)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// lines returns a channel of r's lines.
+func lines(r io.Reader) <-chan string {
+	ch := make(chan string, 16)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}()
+	return ch
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package plugins_test
+
+const raceEnabled = false

@@ -1,0 +1,112 @@
+package plugins
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// procRunner starts a plugin process for go-plugin (its runner.Runner), so
+// that the host, not go-plugin, decides how: in its own process group (job
+// object on Windows) that Kill ends whole, with a lifeline, and with stderr
+// going to our log parser only. go-plugin is handed an empty stderr, so its
+// own stderr parser never sees a byte the plugin wrote.
+type procRunner struct {
+	path   string
+	cmd    *exec.Cmd
+	stdout io.ReadCloser
+	// lifeW is the lifeline's write end; only the host holds it.
+	lifeR, lifeW *os.File
+	grp          *group
+	stderr       *logWriter
+	tail         *syncTail
+}
+
+func newProcRunner(path string, env []string, stderr *logWriter, tail *syncTail) (*procRunner, error) {
+	cmd := exec.Command(path)
+	cmd.Env = env
+	cmd.Stderr = stderr
+	// A grandchild that escaped the group and holds stderr open must not
+	// hang Wait.
+	cmd.WaitDelay = time.Second
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	lifeR, lifeW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	passLifeline(cmd, lifeR)
+	grp, err := newGroup(cmd)
+	if err != nil {
+		lifeR.Close()
+		lifeW.Close()
+		return nil, err
+	}
+	return &procRunner{path: path, cmd: cmd, stdout: stdout, lifeR: lifeR, lifeW: lifeW, grp: grp, stderr: stderr, tail: tail}, nil
+}
+
+func (r *procRunner) Start(context.Context) error {
+	err := r.cmd.Start()
+	r.lifeR.Close()
+	if err != nil {
+		r.release()
+		return err
+	}
+	if err := r.grp.started(r.cmd.Process); err != nil {
+		_ = r.cmd.Process.Kill()
+		return err
+	}
+	return nil
+}
+
+func (r *procRunner) Diagnose(context.Context) string {
+	if t := strings.TrimSpace(r.tail.String()); t != "" {
+		return "plugin stderr: " + t
+	}
+	return ""
+}
+
+func (r *procRunner) Stdout() io.ReadCloser { return r.stdout }
+
+func (r *procRunner) Stderr() io.ReadCloser { return io.NopCloser(strings.NewReader("")) }
+
+func (r *procRunner) Name() string { return r.path }
+
+func (r *procRunner) Wait(context.Context) error {
+	err := r.cmd.Wait()
+	r.stderr.Flush()
+	return err
+}
+
+func (r *procRunner) Kill(context.Context) error {
+	r.grp.kill()
+	return nil
+}
+
+func (r *procRunner) ID() string {
+	if r.cmd.Process == nil {
+		return ""
+	}
+	return strconv.Itoa(r.cmd.Process.Pid)
+}
+
+func (r *procRunner) PluginToHost(network, addr string) (string, string, error) {
+	return network, addr, nil
+}
+
+func (r *procRunner) HostToPlugin(network, addr string) (string, string, error) {
+	return network, addr, nil
+}
+
+// release drops the host's end of the lifeline (the plugin, if still alive,
+// exits) and the group's handle. Call it once the process is dead.
+func (r *procRunner) release() {
+	r.lifeW.Close()
+	r.grp.close()
+}
