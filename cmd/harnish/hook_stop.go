@@ -77,6 +77,13 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 	if t == nil {
 		return logStop(*agent, "", stderr)
 	}
+	if n, ok := stopRefusals(in.StopHookActive); !ok {
+		// The agent has been sent back n times already: let it stop, and the
+		// loop's own verification decide. Refusing forever only burns the
+		// attempt's time.
+		fmt.Fprintf(stderr, "harnish: task %s: the stop was refused %d times; the harness verifies it now\n", t.ID, n)
+		return logStop(*agent, "", stderr)
+	}
 	rep, err := verify.Acceptance{}.Verify(context.Background(), &verify.Request{Task: t, PhaseID: phaseOf(plan, t.ID), WorkDir: root})
 	if errors.Is(err, verify.ErrNoChecks) {
 		return logStop(*agent, "", stderr) // only manual checks: a person decides, at the milestone
@@ -99,6 +106,32 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 		}
 	}
 	return exitHookBlock
+}
+
+// maxStopRefusals is how many times in one attempt the stop hook sends the
+// agent back to work while the checks fail.
+const maxStopRefusals = 3
+
+// stopRefusals returns how many stops of this attempt were refused, and
+// whether one more may be. The count comes from the hook log; without one,
+// only a stop that is not already a continuation (stop_hook_active) may be
+// refused.
+func stopRefusals(active bool) (int, bool) {
+	logPath := os.Getenv(guardrail.EnvHookLog)
+	if logPath == "" {
+		if active {
+			return 1, false
+		}
+		return 0, true
+	}
+	recs, _ := guardrail.ReadHookLog(logPath) // an unreadable log counts none
+	n := 0
+	for _, r := range recs {
+		if r.Event == guardrail.HookStop && r.Refused {
+			n++
+		}
+	}
+	return n, n < maxStopRefusals
 }
 
 // logStop appends the stop hook's answer to the hook log, when

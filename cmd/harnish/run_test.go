@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish/guardrail"
 )
 
 // writeTree writes files (path -> content) under a new temporary directory.
@@ -143,6 +145,24 @@ func TestHookStop(t *testing.T) {
 	}
 	if code, msg := stop("--task", "T9"); code != 2 || !strings.Contains(msg, `the plan has no task "T9"`) {
 		t.Errorf("unknown task: exit %d (%s)", code, msg)
+	}
+	// The agent is sent back at most maxStopRefusals times in one attempt
+	// (counted in the hook log), then the loop's own checks decide.
+	os.Remove(filepath.Join(dir, "a.txt"))
+	t.Setenv(guardrail.EnvHookLog, filepath.Join(t.TempDir(), "hooks.jsonl"))
+	for i := range maxStopRefusals {
+		if code, _ := stop(); code != 2 {
+			t.Fatalf("refusal %d: exit %d", i+1, code)
+		}
+	}
+	if code, msg := stop(); code != 0 || !strings.Contains(msg, "refused 3 times") {
+		t.Errorf("after %d refusals: exit %d (%s), want 0", maxStopRefusals, code, msg)
+	}
+	// Without a hook log, a stop that is already a continuation goes.
+	t.Setenv(guardrail.EnvHookLog, "")
+	input = strings.Replace(input, `"stop_hook_active": false`, `"stop_hook_active": true`, 1)
+	if code, _ := stop(); code != 0 {
+		t.Errorf("stop_hook_active: exit %d, want 0", code)
 	}
 }
 
