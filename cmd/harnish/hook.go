@@ -35,7 +35,9 @@ JSON from standard input and answers in the agent's own protocol.
   harnish hook stop --agent claude|codex [--plan FILE] [--task ID]
       The agent wants to stop. Run the current task's acceptance checks and
       refuse the stop (exit 2, the failing check and its output on standard
-      error, which the agent hands the model) while they fail. The task is
+      error, which the agent hands the model) while they fail, at most 3
+      times in one attempt (counted in $HARNISH_HOOK_LOG; without it, a stop
+      that is already a continuation goes). The task is
       --task, else $HARNISH_TASK_ID, else the task the run recorded in the
       working tree has running; with none, the agent may stop. The plan is
       --plan, else the one the run keeps in .harnish/, else the defaults
