@@ -18,6 +18,8 @@ import (
 
 	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/executor/claude"
+	"github.com/harnish/harnish/executor/codex"
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/gitx"
@@ -39,6 +41,12 @@ harnish/<plan>-<time>, commits each finished task, and refuses to start on
 uncommitted changes (other than the plan file) unless --allow-dirty.
 --rollback undoes a failed attempt's changes before the next attempt. --plan defaults to the first of harnish.yaml, harnish.yml,
 harnish.json, plan.yaml, plan.yml, plan.json in DIR.
+
+The plan's executor is a program (kind command, argv) or an agent CLI:
+kind codex runs "codex exec --json", kind claude "claude -p"; either must be
+on PATH, each attempt gets a fresh CODEX_HOME or HOME, and the agent's hooks
+call back into this harnish ("hook pre-tool-use", "hook stop") with the
+plan kept in .harnish/. A command the hooks never saw stops the run.
 
 --yes approves every milestone gate. Without it, a terminal is asked; with
 no terminal the run ends awaiting approval. --json prints one event per line
@@ -311,8 +319,25 @@ func components(plan *task.Plan, root string) (loop.Config, error) {
 		return cfg, errors.New("the plan names no executor (executor: {kind: command, argv: [...]})")
 	case c.Kind == task.KindCommand:
 		cfg.Executor = &executor.Command{Argv: c.Argv, Env: c.Env}
+	case c.Kind == task.KindCodex || c.Kind == task.KindClaude:
+		// The agent's hooks call this very binary, with the plan the run keeps.
+		self, err := os.Executable()
+		if err != nil {
+			return cfg, fmt.Errorf("the %s executor's hooks need harnish's own path: %w", c.Kind, err)
+		}
+		kept := ""
+		for _, name := range []string{"plan.yaml", "plan.json"} {
+			if p := filepath.Join(root, loop.StateDir, name); kept == "" && fileExists(p) {
+				kept = p
+			}
+		}
+		if c.Kind == task.KindCodex {
+			cfg.Executor = &codex.Executor{Harnish: self, PlanFile: kept, Model: c.Model, Env: c.Env}
+		} else {
+			cfg.Executor = &claude.Executor{Harnish: self, PlanFile: kept, Model: c.Model, Env: c.Env}
+		}
 	default:
-		return cfg, fmt.Errorf("executor kind %q is not available in this harnish yet; use kind command", c.Kind)
+		return cfg, fmt.Errorf("executor kind %q is not available in this harnish yet; use kind command, codex or claude", c.Kind)
 	}
 	if c := plan.Debugger; c != nil {
 		if c.Kind != task.KindCommand {
@@ -331,6 +356,11 @@ func components(plan *task.Plan, root string) (loop.Config, error) {
 		cfg.Reviewer = r
 	}
 	return cfg, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func isGitTree(dir string) bool {

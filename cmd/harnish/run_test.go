@@ -12,7 +12,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/harnish/harnish/executor/claude"
+	"github.com/harnish/harnish/executor/codex"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/task"
 )
 
 // writeTree writes files (path -> content) under a new temporary directory.
@@ -291,5 +295,34 @@ func TestRunInAGitTree(t *testing.T) {
 	if got := git("log", "--format=%s", "-4"); !strings.HasPrefix(got, "chore(harnish): records of run ") ||
 		!strings.HasSuffix(got, " (completed)\nfeat(p2): T2 — make b\nfeat(p1): T1 — make a\nnotes") {
 		t.Errorf("log:\n%s", got)
+	}
+}
+
+// TestAgentExecutors: kinds codex and claude run the agent CLIs, whose hooks
+// call this binary back with the plan the run keeps.
+func TestAgentExecutors(t *testing.T) {
+	root := t.TempDir()
+	kept := filepath.Join(root, loop.StateDir, "plan.yaml")
+	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(kept, []byte(twoTaskPlan), 0o644)
+	self, _ := os.Executable()
+	for _, kind := range []string{task.KindCodex, task.KindClaude} {
+		plan := &task.Plan{Version: "1", Name: "p", Executor: &task.Component{Kind: kind, Model: "m1", Env: map[string]string{"K": "v"}}}
+		cfg, err := components(plan, root)
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		var got [4]any
+		switch ex := cfg.Executor.(type) {
+		case *codex.Executor:
+			got = [4]any{kind == task.KindCodex, ex.Harnish, ex.PlanFile, ex.Model}
+		case *claude.Executor:
+			got = [4]any{kind == task.KindClaude, ex.Harnish, ex.PlanFile, ex.Model}
+		}
+		if want := [4]any{true, self, kept, "m1"}; got != want {
+			t.Errorf("%s: executor %+v, want %+v", kind, got, want)
+		}
 	}
 }
