@@ -1,39 +1,60 @@
-// Package plugins runs harnish components as separate programs: an executor,
-// verifier, reviewer, debugger or guardrail written in any language, shipped
-// as a binary, and loaded by the host without rebuilding it.
+// Package plugins runs harnish components as separate programs: a verifier,
+// reviewer, guardrail or executor written by someone else, shipped as a
+// binary, and loaded by the host without rebuilding it.
 //
-// It will hold both sides of that boundary:
+// It holds both sides of that boundary:
 //
-//   - the host, which starts a plugin named in the plugin manifest, checks its
-//     binary against the manifest's checksum, and hands the loop a plain value
-//     of the component's interface (executor.Executor, verify.Verifier, ...);
-//   - the SDK, plugins.Serve, with which a plugin program offers its
-//     implementation of one of those interfaces;
-//   - the manifest, and version negotiation.
+//   - the host: [Open] starts the plugins a [Manifest] lists, each checked
+//     against the manifest's SHA-256 before it runs, and hands the loop plain
+//     values of the component interfaces ([Host.Verifier], [Host.Reviewer],
+//     [Host.Guardrail], [Host.Executor]);
+//   - the SDK: [Serve], the one call a plugin program's main makes;
+//   - plugins/plugintest, which serves a plugin value in the test's own
+//     process through the same protocol, so an author tests it without
+//     building a binary.
 //
-// Plugins speak gRPC through HashiCorp go-plugin, and only this package knows
-// it: no go-plugin, gRPC or hclog type appears in its exported API or anywhere
-// else in harnish. The protocol definition and its generated code live under
+// Plugins speak gRPC through HashiCorp go-plugin, and only this package
+// knows it: no go-plugin, gRPC or hclog type appears in its API. The
+// protocol (plugins/internal/proto) and its generated code live under
 // plugins/internal/, with hand-written converters to the public types.
 //
+// # Versions
+//
 // Versions come in two layers. go-plugin's integer protocol version is the
-// harnish plugin protocol major; within it, a Describe call returns the
-// plugin's semver, the API versions it supports and its capabilities, which
-// the host checks against its own constraints before using it.
+// protocol major, [ProtocolVersion]: a plugin of another major, or one
+// expecting another host's magic cookie, fails the handshake with an error
+// matching [ErrPluginHandshake]. Within it, Describe returns the plugin's
+// semver, the API versions it supports and its capabilities; the host picks
+// the highest API version it speaks ([APIVersion]'s major) and checks the
+// plugin's version against the manifest's constraint ([ErrPluginVersion]).
 //
-// Errors follow the process boundary. What a component has to say (a failed
-// check, a blocked claim, an answer that does not parse) travels as data in
-// the response. Transport faults are only for crashes, hangs and
-// cancellations, and map to the typed errors of the component's package: a
-// plugin that dies is a "crashed" error, one that does not answer by its
-// deadline a "timeout".
+// # Errors
 //
-// The host is defensive, because a plugin is someone else's code: it sets a
-// deadline on every call, gives the plugin a quiet logger and parses the
-// plugin's stderr into slog itself (go-plugin v1.8.0's own log goroutine
+// What a component has to say (a failed check, a blocked claim, no checks to
+// run, a verify.Error or executor.Error of its own) travels as data in the
+// response and comes back as the same error: the same sentinels match and
+// verify.IsRetryable and executor.IsRetryable give the same answers. A
+// panic in a handler is recovered by Serve and comes back as a crash of
+// that call only. Transport faults are an [*Error]: a plugin that dies is
+// [ErrPluginCrashed] (it is started again on the next call), one that does
+// not answer by its deadline [ErrPluginTimeout]. A verifier, reviewer or
+// executor wraps that in its own package's error type, so the loop's retry
+// rules apply unchanged.
+//
+// # Defences
+//
+// A plugin is someone else's code, so the host is defensive. Every call has
+// a deadline: the caller's, or the manifest's timeout, by default
+// [DefaultTimeout] and [DefaultGuardrailTimeout]. go-plugin's logger is off,
+// and plugin stderr never reaches go-plugin, whose v1.8.0 log goroutine
 // panics on a JSON line whose "@message" is not a string, taking the host
-// down), passes a lifeline so a plugin dies with its host, and kills a
-// plugin's whole process tree.
+// down: the host starts the process itself and parses every line (JSON of
+// any shape, or plain text) into its *slog.Logger, with a "plugin"
+// attribute. The plugin gets a lifeline, a pipe only the host can close, and
+// exits with its process group when the host dies, even by SIGKILL. Each
+// plugin leads its own process group (a job object on Windows), and Close
+// kills the whole tree. There is no process-global state: two hosts in one
+// process do not share plugins.
 //
 // plugins/msvc, the MSVC/CMake verifier, is built on it.
 package plugins

@@ -1,0 +1,140 @@
+package plugins_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/harnish/harnish/plugins"
+	"github.com/harnish/harnish/plugins/internal/pluginpb"
+)
+
+// The benchmarks interleave the measured operation with its baseline in
+// one loop, so both see the same noise, and report medians and their ratio.
+//
+//	go test -run '^$' -bench . -benchtime 200x ./plugins/
+
+const payload = 4 << 10
+
+func median(xs []time.Duration) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return float64(s[len(s)/2])
+}
+
+func report(b *testing.B, ours, base []time.Duration, unit string) {
+	mo, mb := median(ours), median(base)
+	b.ReportMetric(mo, "ns/"+unit)
+	b.ReportMetric(mb, "ns/baseline")
+	b.ReportMetric(mo/mb, "ratio")
+	b.ReportMetric(0, "ns/op")
+}
+
+// bareClient is go-plugin alone: the Verifier service of testplugin-bare,
+// called with a prebuilt request and no conversion.
+type bareClient struct{ plugin.NetRPCUnsupportedPlugin }
+
+func (bareClient) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error { return nil }
+
+func (bareClient) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return pluginpb.NewVerifierClient(c), nil
+}
+
+// BenchmarkVerifyRoundTrip compares a Verify through a Host (conversion,
+// deadline, diagnostics, error mapping) with a bare go-plugin gRPC call
+// carrying the same payload.
+func BenchmarkVerifyRoundTrip(b *testing.B) {
+	h, _ := open(b, spec(b, "testplugin"))
+	v, err := h.Verifier("tp")
+	if err != nil {
+		b.Fatal(err)
+	}
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  plugin.HandshakeConfig{ProtocolVersion: 1, MagicCookieKey: "HARNISH_PLUGIN", MagicCookieValue: "bench"},
+		Plugins:          plugin.PluginSet{"harnish": bareClient{}},
+		Cmd:              exec.Command(filepath.Join(binDir, "testplugin-bare")),
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		Logger:           hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
+	})
+	defer client.Kill()
+	rpc, err := client.Client()
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := rpc.Dispense("harnish")
+	if err != nil {
+		b.Fatal(err)
+	}
+	bare := raw.(pluginpb.VerifierClient)
+
+	req := verifyReq("ok", strings.Repeat("x", payload))
+	tj, _ := json.Marshal(req.Task)
+	breq := &pluginpb.VerifyRequest{TaskJson: tj, PhaseId: req.PhaseID, Attempt: 1}
+	ctx := b.Context()
+	var ours, base []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := bare.Verify(ctx, breq); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		rep, err := v.Verify(ctx, req)
+		if err != nil || !rep.Passed {
+			b.Fatal(rep, err)
+		}
+		t2 := time.Now()
+		base, ours = append(base, t1.Sub(t0)), append(ours, t2.Sub(t1))
+	}
+	report(b, ours, base, "verify")
+}
+
+// BenchmarkStartToFirstCall compares starting a plugin through Open (its
+// checksum, handshake, Describe) up to the end of its first Verify with
+// running the same binary to an immediate exit.
+func BenchmarkStartToFirstCall(b *testing.B) {
+	s := spec(b, "testplugin")
+	m := &plugins.Manifest{Plugins: []plugins.Spec{s}}
+	req := verifyReq("ok", "")
+	ctx := b.Context()
+	var ours, base, hash []time.Duration
+	for b.Loop() {
+		th := time.Now()
+		sum(b, s.Path)
+		hash = append(hash, time.Since(th))
+		t0 := time.Now()
+		cmd := exec.Command(s.Path)
+		cmd.Env = append(os.Environ(), "HARNISH_TESTPLUGIN_EXIT=1")
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		h, err := plugins.Open(ctx, plugins.Config{Manifest: m})
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, _ := h.Verifier("tp")
+		if _, err := v.Verify(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		h.Close()
+		base, ours = append(base, t1.Sub(t0)), append(ours, t2.Sub(t1))
+	}
+	report(b, ours, base, "start")
+	// The checksum is most of the difference: SHA-256 of the whole binary,
+	// which no start may skip.
+	b.ReportMetric(median(hash), "ns/checksum")
+	b.ReportMetric((median(ours)-median(hash))/median(base), "ratio-without-checksum")
+}

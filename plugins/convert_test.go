@@ -1,0 +1,280 @@
+package plugins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/plugins/internal/pluginpb"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+// wire sends m through its binary form, as the transport does.
+func wire[M proto.Message](t *testing.T, m M) M {
+	t.Helper()
+	b, err := proto.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := m.ProtoReflect().New().Interface().(M)
+	if err := proto.Unmarshal(b, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var fullTask = &task.Task{
+	ID: "T1", Title: "divide", Objective: "add divide()", Files: []string{"calc.go"}, DependsOn: []string{"T0"},
+	Acceptance: []task.Check{
+		{Run: []string{"go", "test", "./..."}, Dir: "sub", Timeout: task.Duration(time.Minute)},
+		{Sh: "go vet ./..."},
+		{GoTest: &task.GoTestCheck{Packages: []string{"./calc/..."}, Flags: []string{"-race"}, MinTests: 2}},
+		{CMake: &task.CMakeCheck{Preset: "dev"}},
+		{Manual: "looks right"},
+	},
+	Tags: []string{"calc"}, Budget: task.Budget{Attempts: 5, TaskTimeout: task.Duration(10 * time.Minute)}, Status: task.StatusDoing,
+}
+
+func TestVerifyRoundTrip(t *testing.T) {
+	reqs := []*verify.Request{
+		{Task: fullTask, PhaseID: "api", WorkDir: "/w", Attempt: 2},
+		{Task: fullTask, Checks: []task.Check{{Run: []string{"make"}}}},
+		{Task: fullTask, Checks: []task.Check{}},
+		{},
+	}
+	for i, want := range reqs {
+		p, err := verifyRequestToPB(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := verifyRequestFromPB(wire(t, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("request %d (-want +got):\n%s", i, diff)
+		}
+	}
+	reports := []*verify.Report{
+		{Passed: true, Checks: []verify.CheckResult{{Name: "a", Passed: true}}},
+		{Checks: []verify.CheckResult{{
+			Name: "ctest", Stage: "test", Argv: []string{"ctest"}, Dir: "b", ExitCode: -1, Duration: 1500 * time.Millisecond,
+			OutputTail: "boom\n", TestsRun: 4, TestsPassed: 1, TestsFailed: 2, TestsSkipped: 1,
+		}}, Fingerprint: verify.Fingerprint{Class: verify.ClassTest, Hash: "ff", Summary: "2 failed"}},
+		{Passed: true},
+	}
+	for i, want := range reports {
+		got, err := reportFromPB(wire(t, reportToPB(want)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("report %d (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+func TestReviewRoundTrip(t *testing.T) {
+	req := &verify.ReviewRequest{Task: fullTask, PhaseID: "p", WorkDir: "/w", Attempt: 3, Diff: "--- a\n+++ b\n", Files: []string{"a", "b"}}
+	p, err := reviewRequestToPB(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotReq, err := reviewRequestFromPB(wire(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(req, gotReq); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+	rev := &verify.Review{Findings: []verify.Finding{
+		{Severity: verify.SeverityCritical, File: "a.go", Line: 3, Message: "nil deref", Rule: "nil"},
+		{Severity: verify.SeverityLow, Message: "style"},
+	}}
+	got, err := reviewFromPB(wire(t, reviewToPB(rev)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(rev, got); diff != "" {
+		t.Errorf("review (-want +got):\n%s", diff)
+	}
+}
+
+func TestGuardrailRoundTrip(t *testing.T) {
+	actions := []guardrail.Action{
+		{Kind: guardrail.KindCommand, Command: "rm -rf /", Shell: guardrail.ShellPowerShell, Task: "T1"},
+		{Kind: guardrail.KindEdit, Path: "a/b.go", Diff: "@@ -1 +1 @@"},
+		{Kind: guardrail.KindInstall, Ecosystem: "npm", Package: "zod@3"},
+	}
+	for _, a := range actions {
+		if diff := cmp.Diff(a, actionFromPB(wire(t, actionToPB(a)))); diff != "" {
+			t.Errorf("action (-want +got):\n%s", diff)
+		}
+	}
+	for _, d := range []guardrail.Decision{{}, {Level: guardrail.Soft, Rule: "r", Reason: "why", Match: "m"}, {Level: guardrail.Hard, Rule: "h"}} {
+		got, err := decisionFromPB(wire(t, decisionToPB(d)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(d, got); diff != "" {
+			t.Errorf("decision (-want +got):\n%s", diff)
+		}
+	}
+}
+
+func TestExecutorRoundTrip(t *testing.T) {
+	req := &executor.Request{
+		Task: fullTask, PhaseID: "p", Attempt: 2, WorkDir: "/w", Prompt: "do",
+		Parts: executor.PromptParts{
+			Spec:      "spec",
+			Handoffs:  []executor.Handoff{{TaskID: "T0", Text: "done"}},
+			Failures:  []executor.Failure{{Attempt: 1, Class: "test", Fingerprint: "ab", Summary: "s", OutputTail: "o"}},
+			Findings:  []executor.Finding{{Severity: "critical", File: "f", Line: 2, Message: "m", Rule: "r"}},
+			Diagnosis: &executor.Diagnosis{Found: true, RootCause: "rc", Fix: "fix", FiveWhys: []string{"1", "2"}, Usage: executor.Usage{InputTokens: 3}},
+			Warnings:  []executor.Warning{{Rule: "w", Reason: "r"}},
+			Assets:    []executor.Asset{{Type: "pattern", Slug: "s", Title: "t", Text: "x"}},
+		},
+		Limits: executor.Limits{Deadline: time.Unix(1700000000, 123), Tokens: 1000, CostUSD: 1.5},
+	}
+	for _, want := range []*executor.Request{req, {Task: fullTask, Attempt: 1}} {
+		p, err := executeRequestToPB(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := executeRequestFromPB(wire(t, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("request (-want +got):\n%s", diff)
+		}
+	}
+	for _, want := range []*executor.Result{
+		{Status: executor.StatusDone, Summary: "s", FilesChanged: []string{"a"}, Transcript: "/t", Usage: executor.Usage{InputTokens: 1, OutputTokens: 2, CostUSD: 0.5}, Generalizable: true},
+		{Status: executor.StatusBlocked, Reason: "need a key"},
+		{Status: "bogus"},
+	} {
+		if diff := cmp.Diff(want, resultFromPB(wire(t, resultToPB(want))), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("result (-want +got):\n%s", diff)
+		}
+	}
+}
+
+func TestDecodeErrorsNameTheField(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"task json", func() error {
+			_, err := verifyRequestFromPB(&pluginpb.VerifyRequest{TaskJson: []byte("{")})
+			return err
+		}(), "field task_json"},
+		{"checks json", func() error {
+			_, err := verifyRequestFromPB(&pluginpb.VerifyRequest{ChecksJson: []byte(`{"run": 1}`)})
+			return err
+		}(), "field checks_json"},
+		{"null check", func() error {
+			_, err := reportFromPB(&pluginpb.VerifyResponse{Passed: true, Checks: []*pluginpb.CheckResult{{}, nil}})
+			return err
+		}(), "field checks[1]: null"},
+		{"severity", func() error {
+			_, err := reviewFromPB(&pluginpb.ReviewResponse{Findings: []*pluginpb.Finding{{Severity: "high"}, {Severity: "dire"}}})
+			return err
+		}(), "field findings[1].severity"},
+		{"level", func() error { _, err := decisionFromPB(&pluginpb.CheckResponse{Level: "maybe"}); return err }(), "field level"},
+	}
+	for _, tt := range tests {
+		if tt.err == nil || !strings.Contains(tt.err.Error(), tt.want) {
+			t.Errorf("%s: error %v does not contain %q", tt.name, tt.err, tt.want)
+		}
+	}
+}
+
+// The errors of a plugin's implementation keep their meaning on the host:
+// the same sentinels, kinds, fields and retryability.
+func TestDiagnosticRoundTrip(t *testing.T) {
+	tests := []struct {
+		name    string
+		err     error
+		rebuild func(*pluginpb.Diagnostic) error
+		is      []error
+		check   func(t *testing.T, err error)
+	}{
+		{name: "no checks", err: fmt.Errorf("lint: %w", verify.ErrNoChecks), rebuild: verifyDiag,
+			is: []error{verify.ErrNoChecks}},
+		{name: "verify.Error", err: &verify.Error{Kind: verify.KindProtocol, Check: "c", Tail: "t", Err: errors.New("inner")}, rebuild: verifyDiag,
+			is: []error{verify.ErrProtocol}, check: func(t *testing.T, err error) {
+				want := `verify: protocol: check "c": plugin "p": inner`
+				if err.Error() != want {
+					t.Errorf("got %q, want %q", err, want)
+				}
+				if verify.IsRetryable(err) {
+					t.Error("protocol error retryable")
+				}
+			}},
+		{name: "verify.Error zero kind", err: &verify.Error{}, rebuild: verifyDiag, is: []error{verify.ErrCrashed},
+			check: func(t *testing.T, err error) {
+				if err.Error() != "verify: crashed" {
+					t.Errorf("got %q", err)
+				}
+			}},
+		{name: "executor unavailable", err: fmt.Errorf("wrap: %w", &executor.Error{Kind: executor.KindUnavailable, Tail: "t", Usage: executor.Usage{CostUSD: 2}}),
+			rebuild: execDiag, is: []error{executor.ErrUnavailable}, check: func(t *testing.T, err error) {
+				if executor.IsRetryable(err) {
+					t.Error("unavailable retryable")
+				}
+				e, _ := errors.AsType[*executor.Error](err)
+				if e.Usage.CostUSD != 2 || e.Tail != "t" {
+					t.Errorf("got %#v", e)
+				}
+			}},
+		{name: "executor timeout", err: &executor.Error{Kind: executor.KindTimeout}, rebuild: execDiag, is: []error{executor.ErrTimeout},
+			check: func(t *testing.T, err error) {
+				if !executor.IsRetryable(err) {
+					t.Error("timeout not retryable")
+				}
+			}},
+		{name: "canceled", err: fmt.Errorf("x: %w", context.Canceled), rebuild: execDiag, is: []error{context.Canceled},
+			check: func(t *testing.T, err error) {
+				if executor.IsRetryable(err) {
+					t.Error("cancellation retryable")
+				}
+			}},
+		{name: "deadline", err: context.DeadlineExceeded, rebuild: verifyDiag, is: []error{context.DeadlineExceeded}},
+		{name: "plain", err: errors.New("boom"), rebuild: execDiag, check: func(t *testing.T, err error) {
+			if err.Error() != `plugin "p": boom` || !executor.IsRetryable(err) {
+				t.Errorf("got %q", err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.rebuild(wire(t, diagnosticOf(tt.err)))
+			for _, target := range tt.is {
+				if !errors.Is(err, target) {
+					t.Errorf("%v is not %v", err, target)
+				}
+			}
+			if tt.check != nil {
+				tt.check(t, err)
+			}
+		})
+	}
+	if diagnosticOf(nil) != nil {
+		t.Error("diagnostic of nil error")
+	}
+}
+
+func verifyDiag(d *pluginpb.Diagnostic) error { return verifyErrorOf("p", d) }
+func execDiag(d *pluginpb.Diagnostic) error   { return executorErrorOf("p", d) }
