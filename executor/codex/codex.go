@@ -37,14 +37,17 @@ const (
 //
 // The final agent message is the summary; a line "HARNISH-BLOCKED: <reason>"
 // in it claims blocked (the prompt tells the agent so), anything else claims
-// done. A run that crashes, times out or prints a stream that does not parse
+// done. FilesChanged lists the files Codex's own patches changed; what a
+// shell command wrote is not in Codex's stream (the loop audits the real
+// diff). Usage adds up the turns' input and output tokens. A run that crashes, times out or prints a stream that does not parse
 // is an [*executor.Error] with the stream's tail and the usage so far.
 //
 // The zero value runs "codex" and "harnish" from PATH with Codex's own
 // provider and model. An Executor is safe for concurrent use: each call has
 // its own CODEX_HOME and hook log.
 type Executor struct {
-	// Codex is the codex program. Empty means "codex" from PATH.
+	// Codex is the codex program. Empty means "codex" from PATH. A relative
+	// path resolves from the current directory.
 	Codex string
 	// Harnish is the harnish program the hooks run. Empty means "harnish"
 	// from PATH. It is resolved to an absolute path before the run.
@@ -87,6 +90,9 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: errors.New("codex: the request has no task")}
 	}
 	codexPath, err := exec.LookPath(or(e.Codex, "codex"))
+	if err == nil {
+		codexPath, err = filepath.Abs(codexPath)
+	}
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: the codex CLI: %w", err)}
 	}
