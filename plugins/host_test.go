@@ -1,3 +1,5 @@
+//go:build linux
+
 package plugins_test
 
 import (
@@ -6,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -385,6 +388,32 @@ func TestCloseKillsTree(t *testing.T) {
 	if _, err := v.Verify(t.Context(), verifyReq("ok", "")); !errors.Is(err, plugins.ErrPluginUnavailable) {
 		t.Errorf("call after Close: %v, want unavailable", err)
 	}
+}
+
+// A grandchild that left the plugin's process group cannot be killed with
+// it, but must not make Close wait for it either.
+func TestCloseEscapedGrandchild(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	s := spec(t, "testplugin")
+	h, _ := open(t, s)
+	pid := readPid(t, s.Settings["pidfile"])
+	v, _ := h.Verifier("tp")
+	go v.Verify(context.WithoutCancel(t.Context()), verifyReq("escape", ""))
+	child := readPid(t, s.Settings["pidfile"]+".child")
+	t.Cleanup(func() { _ = syscall.Kill(child, syscall.SIGKILL) })
+	waitFile(t, s.Settings["pidfile"]+".busy")
+	// The grandchild must hold the plugin's stdout, or this proves nothing.
+	if l, _ := os.Readlink("/proc/" + strconv.Itoa(child) + "/fd/1"); !strings.HasPrefix(l, "pipe:") {
+		t.Fatalf("grandchild's stdout is %q, not the plugin's pipe", l)
+	}
+	start := time.Now()
+	h.Close()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	gone(t, pid, 2*time.Second)
 }
 
 // A host SIGKILLed mid-call cannot stop its plugin; the lifeline must.

@@ -34,6 +34,9 @@ type instance struct {
 	info Info
 }
 
+// stdoutGrace is how long stopping a plugin waits for its stdout to close.
+const stdoutGrace = time.Second
+
 // startTimeout bounds the handshake and Describe of a starting plugin.
 const startTimeout = time.Minute
 
@@ -78,13 +81,18 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		StartTimeout: timeout,
 	})
 	stop := func() {
-		if r != nil {
-			r.grp.kill()
+		if r == nil {
+			client.Kill()
+			return
 		}
+		r.grp.kill()
+		// go-plugin reads stdout to EOF before it reaps the process; a
+		// grandchild that left the group and holds stdout would keep Kill
+		// waiting for ever, so our end of the pipe is closed after a grace.
+		t := time.AfterFunc(stdoutGrace, func() { _ = r.stdout.Close() })
 		client.Kill()
-		if r != nil {
-			r.release()
-		}
+		t.Stop()
+		r.release()
 	}
 	inst := &instance{
 		alive: func() bool { return !client.Exited() },

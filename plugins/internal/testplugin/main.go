@@ -8,6 +8,7 @@
 //	exit                  os.Exit mid-call
 //	hang                  never answers, ignoring its context
 //	spawn                 starts a grandchild (sleep), reports its pid, hangs
+//	escape                the same, but the grandchild leaves the group
 //	stderr                writes hostile JSON and garbage to stderr, then passes
 //	nochecks, verror      implementation errors that must cross as data
 //
@@ -106,6 +107,16 @@ func (s *state) Verify(ctx context.Context, req *verify.Request) (*verify.Report
 		select {}
 	case "spawn":
 		cmd := exec.Command("sleep", "60")
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		_ = os.WriteFile(s.pidfile+".child", []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+		s.busy()
+		select {}
+	case "escape":
+		// A grandchild that leaves the process group, holding stdout.
+		cmd := exec.Command("setsid", "sleep", "60")
+		cmd.Stdout = os.NewFile(1, "stdout")
 		if err := cmd.Start(); err != nil {
 			return nil, err
 		}
