@@ -92,17 +92,6 @@ func (e *e2e) has(t *testing.T, prefixes ...string) {
 	}
 }
 
-func expect(substrings ...string) func(*codextest.Request) error {
-	return func(r *codextest.Request) error {
-		for _, s := range substrings {
-			if !r.Contains(s) {
-				return fmt.Errorf("the request does not contain %q", s)
-			}
-		}
-		return nil
-	}
-}
-
 func turn(items ...codextest.Item) codextest.Turn { return codextest.Turn{Items: items} }
 
 // TestLoopCompletes: two tasks, edited by the agent through its own tools (a
@@ -131,9 +120,9 @@ phases:
           - run: [grep, -qx, world, b.txt]
 `
 	e := runLoop(t, plan, nil,
-		codextest.Turn{Items: []codextest.Item{codextest.ApplyPatch(addA)}, Expect: expect("a.txt holds hello")},
+		codextest.Turn{Items: []codextest.Item{codextest.ApplyPatch(addA)}, Expect: codextest.Containing("a.txt holds hello")},
 		turn(codextest.Message("Wrote a.txt.")),
-		codextest.Turn{Items: []codextest.Item{codextest.Shell(`printf 'world\n' > b.txt`)}, Expect: expect("b.txt holds world")},
+		codextest.Turn{Items: []codextest.Item{codextest.Shell(`printf 'world\n' > b.txt`)}, Expect: codextest.Containing("b.txt holds world")},
 		turn(codextest.Message("Wrote b.txt.")),
 	)
 	if e.err != nil || e.res.Outcome != loop.Completed {
@@ -173,7 +162,7 @@ phases:
 	},
 		turn(codextest.Shell("rm -r keep")),
 		codextest.Turn{Items: []codextest.Item{codextest.Message("Tidied.")},
-			Expect: expect("harnish guardrail fs.recursive-delete blocked this")},
+			Expect: codextest.Containing("harnish guardrail fs.recursive-delete blocked this")},
 	)
 	if !errors.Is(e.err, loop.ErrStoppedByGuardrail) || e.res.Outcome != loop.StoppedByGuardrail {
 		t.Fatalf("outcome %s (%s): %v\n%s", e.res.Outcome, e.res.Reason, e.err, strings.Join(e.lines, "\n"))
@@ -231,10 +220,10 @@ phases:
 		// Attempt 1.
 		turn(codextest.Shell(`printf 'hullo\n' > a.txt`)),
 		turn(codextest.Message("Done.")),
-		codextest.Turn{Items: []codextest.Item{codextest.Message("Done, I am sure.")}, Expect: expect(refused)},
+		codextest.Turn{Items: []codextest.Item{codextest.Message("Done, I am sure.")}, Expect: codextest.Containing(refused)},
 		// Attempt 2.
 		codextest.Turn{Items: []codextest.Item{codextest.ApplyPatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-hullo\n+hello\n*** End Patch\n")},
-			Expect: expect("hullo")},
+			Expect: codextest.Containing("hullo")},
 		turn(codextest.Message("Fixed.")),
 	)
 	if e.err != nil || e.res.Outcome != loop.Completed {

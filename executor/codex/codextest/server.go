@@ -26,6 +26,19 @@ type Turn struct {
 	Expect func(*Request) error
 }
 
+// Containing returns an expectation for [Turn.Expect]: the request's body
+// contains each of substrings (as text; JSON escapes are accounted for).
+func Containing(substrings ...string) func(*Request) error {
+	return func(r *Request) error {
+		for _, s := range substrings {
+			if !r.Contains(s) {
+				return fmt.Errorf("the request does not contain %q", s)
+			}
+		}
+		return nil
+	}
+}
+
 // Usage is the token usage a turn reports.
 type Usage struct {
 	InputTokens  int64

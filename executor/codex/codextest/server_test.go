@@ -99,7 +99,8 @@ const secondRequest = `{"model":"test-model","stream":true,"input":[
 func TestServerStreams(t *testing.T) {
 	s := codextest.NewServer(t,
 		codextest.Turn{Items: []codextest.Item{codextest.Message("Looking."), codextest.Shell("ls -la")}, Usage: codextest.Usage{InputTokens: 10, OutputTokens: 3}},
-		codextest.Turn{Items: []codextest.Item{codextest.ApplyPatch("*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n")}},
+		codextest.Turn{Items: []codextest.Item{codextest.ApplyPatch("*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n")},
+			Expect: codextest.Containing("be good", "Do T1.")},
 		codextest.Turn{Items: []codextest.Item{codextest.Message("Done.")},
 			Expect: func(r *codextest.Request) error {
 				if got := r.ToolOutputs(); len(got) != 1 || got[0] != "blocked by harnish" {
@@ -192,6 +193,9 @@ func TestServerRefuses(t *testing.T) {
 		{"expectation", []codextest.Turn{{Items: []codextest.Item{codextest.Message("x")},
 			Expect: func(*codextest.Request) error { return errors.New("no failure summary") }}}, firstRequest,
 			"turn 0: the request is not what the script expects: no failure summary"},
+		{"containing", []codextest.Turn{{Items: []codextest.Item{codextest.Message("x")},
+			Expect: codextest.Containing("Do T1.", "Previous attempts")}}, firstRequest,
+			`turn 0: the request is not what the script expects: the request does not contain "Previous attempts"`},
 		{"body not JSON", []codextest.Turn{{Items: []codextest.Item{codextest.Message("x")}}}, "{", "request 0: body does not parse"},
 	}
 	for _, tt := range tests {
