@@ -189,15 +189,15 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		}
 		return fail(executor.KindProtocol, res.Stdout, errors.New(msg))
 	}
-	out2 := &executor.Result{Status: executor.StatusDone, Summary: strings.TrimSpace(st.final),
+	result := &executor.Result{Status: executor.StatusDone, Summary: strings.TrimSpace(st.final),
 		FilesChanged: st.files, Usage: st.usage, Violations: violations}
 	if reason, ok := agent.Blocked(st.final); ok {
-		out2.Status, out2.Reason = executor.StatusBlocked, reason
+		result.Status, result.Reason = executor.StatusBlocked, reason
 	}
 	if transcript != nil {
-		out2.Transcript = transcript.Name()
+		result.Transcript = transcript.Name()
 	}
-	return out2, nil
+	return result, nil
 }
 
 // argv is the command line of one run, the prompt read from stdin.
