@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -69,6 +70,13 @@ func Open(ctx context.Context, cfg Config) (*Host, error) {
 		if seen[s.Name] {
 			return nil, fmt.Errorf("plugins: plugin %d: duplicate name %q", i, s.Name)
 		}
+		// The file hashed must be the file run: a bare name would be
+		// looked up in PATH by exec but read from the current directory.
+		abs, err := filepath.Abs(s.Path)
+		if err != nil {
+			return nil, fmt.Errorf("plugins: plugin %q: path: %w", s.Name, err)
+		}
+		s.Path = abs
 		seen[s.Name] = true
 		specs[i] = s
 	}

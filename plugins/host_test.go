@@ -374,6 +374,48 @@ func TestStartFaults(t *testing.T) {
 	}
 }
 
+// go-plugin's start does not watch a context; Open does.
+func TestOpenCancelledWhileStarting(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "startpid")
+	t.Setenv("HARNISH_TESTPLUGIN_PIDFILE", pidfile)
+	s := spec(t, "testplugin-slow")
+	m := &plugins.Manifest{Plugins: []plugins.Spec{s}}
+	ctx, cancel := context.WithCancelCause(t.Context())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := plugins.Open(ctx, plugins.Config{Manifest: m})
+		errc <- err
+	}()
+	pid := readPid(t, pidfile)
+	stopped := errors.New("user gave up")
+	cancel(stopped)
+	select {
+	case err := <-errc:
+		if !errors.Is(err, stopped) {
+			t.Errorf("got %v, want the cancellation's cause", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Open did not return after the cancellation")
+	}
+	gone(t, pid, 2*time.Second)
+
+	if _, err := plugins.Open(ctx, plugins.Config{Manifest: m}); !errors.Is(err, stopped) {
+		t.Errorf("Open with a done context: %v", err)
+	}
+}
+
+// A relative path in a hand-made Spec is the file in the current directory,
+// for the checksum and for exec alike.
+func TestRelativePath(t *testing.T) {
+	s := spec(t, "testplugin")
+	t.Chdir(binDir)
+	s.Path = "testplugin"
+	h, _ := open(t, s)
+	if got := h.Plugins()[0].Version; got != "1.2.3" {
+		t.Errorf("version %q", got)
+	}
+}
+
 func TestCloseKillsTree(t *testing.T) {
 	s := spec(t, "testplugin")
 	h, _ := open(t, s)

@@ -51,7 +51,7 @@ func buildAndRun(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "building the test plugin:", err)
 		return 1
 	}
-	for _, name := range []string{"testplugin-cookie", "testplugin-proto2", "testplugin-bare"} {
+	for _, name := range []string{"testplugin-cookie", "testplugin-proto2", "testplugin-bare", "testplugin-slow"} {
 		if err := os.Link(filepath.Join(dir, "testplugin"), filepath.Join(dir, name)); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

@@ -36,7 +36,9 @@ type Spec struct {
 	// Name identifies the plugin: letters, digits, '.', '_' and '-'.
 	Name string
 	// Path is the plugin's executable. [ParseManifest] makes it absolute,
-	// resolving it against the manifest's directory.
+	// resolving it against the manifest's directory; [Open] resolves a
+	// relative path of a Spec made by hand against the current directory,
+	// never through PATH.
 	Path string
 	// SHA256 is the hex SHA-256 of the executable, checked before every
 	// start.

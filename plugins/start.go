@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
@@ -61,7 +62,12 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 
 	tail := newSyncTail()
 	stderr := newLogWriter(logCtx, log, spec.Name, "stderr", tail)
-	var r *procRunner
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("plugins: %q: %w", spec.Name, context.Cause(ctx))
+	}
+	// rp is set by go-plugin's call of RunnerFunc, read by stop and by the
+	// cancellation below.
+	var rp atomic.Pointer[procRunner]
 	timeout := startTimeout
 	if d, ok := ctx.Deadline(); ok {
 		timeout = min(timeout, time.Until(d))
@@ -71,9 +77,12 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		Plugins:          plugin.PluginSet{pluginKey: &grpcPlugin{}},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
-			var err error
-			r, err = newProcRunner(spec.Path, cmd.Env, stderr, tail)
-			return r, err
+			r, err := newProcRunner(spec.Path, cmd.Env, stderr, tail)
+			if err != nil {
+				return nil, err
+			}
+			rp.Store(r)
+			return r, nil
 		},
 		Logger:       quietLogger(),
 		SyncStdout:   newLogWriter(logCtx, log, spec.Name, "stdout", nil),
@@ -81,6 +90,7 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		StartTimeout: timeout,
 	})
 	stop := func() {
+		r := rp.Load()
 		if r == nil {
 			client.Kill()
 			return
@@ -99,7 +109,18 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		stop:  stop,
 		tail:  tail.String,
 	}
+	// go-plugin's start does not watch ctx; killing the process ends it.
+	unwatch := context.AfterFunc(ctx, func() {
+		if r := rp.Load(); r != nil {
+			r.grp.kill()
+		}
+	})
 	rpc, err := client.Client()
+	unwatch()
+	if ctx.Err() != nil {
+		stop()
+		return nil, fmt.Errorf("plugins: %q: %w", spec.Name, context.Cause(ctx))
+	}
 	if err != nil {
 		stop()
 		return nil, startFault(spec.Name, err, tail.String())

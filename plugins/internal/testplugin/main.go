@@ -13,7 +13,7 @@
 //	nochecks, verror      implementation errors that must cross as data
 //
 // Names: testplugin-cookie and testplugin-proto2 fail the handshake;
-// testplugin-bare serves the Verifier service with go-plugin alone (the
+// testplugin-slow takes 30 s to start; testplugin-bare serves the Verifier service with go-plugin alone (the
 // benchmark's baseline). HARNISH_TESTPLUGIN_EXIT=1 exits at once;
 // HARNISH_TESTPLUGIN_PIDFILE names a file to write the pid to at start.
 package main
@@ -51,6 +51,8 @@ func main() {
 		serveRaw(plugin.HandshakeConfig{ProtocolVersion: 1, MagicCookieKey: "OTHER_HOST", MagicCookieValue: "x"})
 	case strings.HasSuffix(name, "-proto2"):
 		serveRaw(plugin.HandshakeConfig{ProtocolVersion: 2, MagicCookieKey: "HARNISH_PLUGIN", MagicCookieValue: os.Getenv("HARNISH_PLUGIN")})
+	case strings.HasSuffix(name, "-slow"):
+		time.Sleep(30 * time.Second)
 	case strings.HasSuffix(name, "-bare"):
 		serveRaw(plugin.HandshakeConfig{ProtocolVersion: 1, MagicCookieKey: "HARNISH_PLUGIN", MagicCookieValue: os.Getenv("HARNISH_PLUGIN")})
 	default:
