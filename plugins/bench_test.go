@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +62,7 @@ func BenchmarkVerifyRoundTrip(b *testing.B) {
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  plugin.HandshakeConfig{ProtocolVersion: 1, MagicCookieKey: "HARNISH_PLUGIN", MagicCookieValue: "bench"},
 		Plugins:          plugin.PluginSet{"harnish": bareClient{}},
-		Cmd:              exec.Command(filepath.Join(binDir, "testplugin-bare")),
+		Cmd:              exec.Command(bin(b, "testplugin-bare")),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Logger:           hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
 	})

@@ -408,7 +408,7 @@ func TestOpenCancelledWhileStarting(t *testing.T) {
 // for the checksum and for exec alike.
 func TestRelativePath(t *testing.T) {
 	s := spec(t, "testplugin")
-	t.Chdir(binDir)
+	t.Chdir(filepath.Dir(s.Path))
 	s.Path = "testplugin"
 	h, _ := open(t, s)
 	if got := h.Plugins()[0].Version; got != "1.2.3" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -41,7 +42,7 @@ func openInProcess(ctx context.Context, name string, p Plugin, settings map[stri
 		inst := &instance{
 			conn:  conn,
 			alive: func() bool { return true },
-			stop:  func() { conn.Close(); srv.Stop() },
+			stop:  sync.OnceFunc(func() { conn.Close(); srv.Stop() }),
 			tail:  func() string { return "" },
 		}
 		if inst.info, err = describe(ctx, conn, spec); err != nil {

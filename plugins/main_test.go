@@ -22,42 +22,55 @@ import (
 	"github.com/harnish/harnish/verify"
 )
 
-// binDir holds the test plugin, built once, under several names.
-var binDir string
+// binDir holds the test plugin, built on first use under several names.
+var (
+	binDir    string
+	buildOnce sync.Once
+	buildErr  error
+)
 
 func TestMain(m *testing.M) {
 	if manifest := os.Getenv("HARNISH_PLUGINS_TEST_HOST"); manifest != "" {
 		runHost(manifest)
 		return
 	}
-	os.Exit(buildAndRun(m))
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
 }
 
-func buildAndRun(m *testing.M) int {
+// bin returns the path of the test plugin under name, building it once.
+// Tests that need no plugin (the fuzzer's workers among them) never build.
+func bin(t testing.TB, name string) string {
+	t.Helper()
+	buildOnce.Do(func() { binDir, buildErr = build() })
+	if buildErr != nil {
+		t.Fatalf("building the test plugin: %v", buildErr)
+	}
+	return filepath.Join(binDir, name)
+}
+
+func build() (string, error) {
 	dir, err := os.MkdirTemp("", "harnish-plugins-test")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+		return "", err
 	}
-	defer os.RemoveAll(dir)
-	binDir = dir
 	args := []string{"build", "-o", filepath.Join(dir, "testplugin")}
 	if raceEnabled {
 		args = append(args, "-race")
 	}
-	cmd := exec.Command("go", append(args, "./internal/testplugin")...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the test plugin:", err)
-		return 1
+	out, err := exec.Command("go", append(args, "./internal/testplugin")...).CombinedOutput()
+	if err != nil {
+		return dir, fmt.Errorf("%v\n%s", err, out)
 	}
 	for _, name := range []string{"testplugin-cookie", "testplugin-proto2", "testplugin-bare", "testplugin-slow"} {
 		if err := os.Link(filepath.Join(dir, "testplugin"), filepath.Join(dir, name)); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
+			return dir, err
 		}
 	}
-	return m.Run()
+	return dir, nil
 }
 
 // runHost is the test binary re-executed as a host process: it starts the
@@ -99,7 +112,7 @@ func sum(t testing.TB, path string) string {
 // pidfile setting the plugin writes its pid to.
 func spec(t testing.TB, name string) plugins.Spec {
 	t.Helper()
-	path := filepath.Join(binDir, name)
+	path := bin(t, name)
 	return plugins.Spec{
 		Name:     "tp",
 		Path:     path,

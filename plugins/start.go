@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -106,8 +107,10 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 	}
 	inst := &instance{
 		alive: func() bool { return !client.Exited() },
-		stop:  stop,
-		tail:  tail.String,
+		// A crash seen by two calls at once, or by a call and Close, stops
+		// it twice; the second waits for the first.
+		stop: sync.OnceFunc(stop),
+		tail: tail.String,
 	}
 	// go-plugin's start does not watch ctx; killing the process ends it.
 	unwatch := context.AfterFunc(ctx, func() {
@@ -118,21 +121,21 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 	rpc, err := client.Client()
 	unwatch()
 	if ctx.Err() != nil {
-		stop()
+		inst.stop()
 		return nil, fmt.Errorf("plugins: %q: %w", spec.Name, context.Cause(ctx))
 	}
 	if err != nil {
-		stop()
+		inst.stop()
 		return nil, startFault(spec.Name, err, tail.String())
 	}
 	raw, err := rpc.Dispense(pluginKey)
 	if err != nil {
-		stop()
+		inst.stop()
 		return nil, fault(KindProtocol, err)
 	}
 	inst.conn = raw.(*grpc.ClientConn)
 	if inst.info, err = describe(ctx, inst.conn, spec); err != nil {
-		stop()
+		inst.stop()
 		return nil, err
 	}
 	return inst, nil
