@@ -6,14 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/internal/agent"
@@ -79,20 +74,16 @@ type Executor struct {
 	Logger *slog.Logger
 }
 
-// defaultHookTimeout bounds each hook when the attempt has no deadline; the
-// stop hook runs the task's checks, which may take a while.
-const defaultHookTimeout = 30 * time.Minute
-
 // Execute runs Claude Code for one attempt.
 func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executor.Result, error) {
 	if req.Task == nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: errors.New("claude: the request has no task")}
 	}
-	claude, err := lookPath(e.Claude, "claude")
+	claude, err := agent.LookPath(e.Claude, "claude")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
-	harnish, err := lookPath(e.Harnish, "harnish")
+	harnish, err := agent.LookPath(e.Harnish, "harnish")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
@@ -125,7 +116,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		"--settings", string(agent.Settings(agent.Hooks{
 			PreToolUse: agent.HookCommand(harnish, "pre-tool-use", "claude", plan),
 			Stop:       agent.HookCommand(harnish, "stop", "claude", plan),
-			Timeout:    hookTimeout(ctx, req.Limits.Deadline),
+			Timeout:    agent.HookTimeout(ctx, req.Limits.Deadline),
 		})))
 	tools := e.AllowedTools
 	if tools == nil {
@@ -143,7 +134,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		argv = append(argv, "--model", e.Model)
 	}
 
-	env := sortedEnv(e.Env)
+	env := agent.SortedEnv(e.Env)
 	env = append(env, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
 		"DISABLE_AUTOUPDATER=1")
 	inTree := *req
@@ -230,57 +221,13 @@ func resultError(r *resultEvent) error {
 	return fmt.Errorf("claude: the session ended in error (%s): %s", r.Subtype, msg)
 }
 
-// hookTimeout is how long, in seconds, a hook may run: the attempt's time
-// left, so a stop hook's checks can use all of it.
-func hookTimeout(ctx context.Context, deadline time.Time) int {
-	d := defaultHookTimeout
-	if dl, ok := ctx.Deadline(); ok && (deadline.IsZero() || dl.Before(deadline)) {
-		deadline = dl
-	}
-	if !deadline.IsZero() {
-		d = time.Until(deadline)
-	}
-	return max(1, int(math.Ceil(d.Seconds())))
-}
-
-func lookPath(prog, def string) (string, error) {
-	if prog == "" {
-		prog = def
-	}
-	p, err := exec.LookPath(prog)
-	if err != nil {
-		return "", fmt.Errorf("claude: %s: %w", def, err)
-	}
-	return filepath.Abs(p)
-}
-
 func (e *Executor) createTranscript(req *executor.Request) (*os.File, error) {
 	if err := os.MkdirAll(e.TranscriptDir, 0o755); err != nil {
 		return nil, fmt.Errorf("claude: transcript: %w", err)
 	}
-	name := "claude-" + safeName(req.Task.ID) + "-" + strconv.Itoa(req.Attempt) + "-*.jsonl"
-	f, err := os.CreateTemp(e.TranscriptDir, name)
+	f, err := os.CreateTemp(e.TranscriptDir, agent.TranscriptPattern("claude", req))
 	if err != nil {
 		return nil, fmt.Errorf("claude: transcript: %w", err)
 	}
 	return f, nil
-}
-
-// safeName keeps a task ID usable in a file name.
-func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == '*' || r < ' ' {
-			return '_'
-		}
-		return r
-	}, s)
-}
-
-func sortedEnv(m map[string]string) []string {
-	env := make([]string, 0, len(m)+10)
-	for k, v := range m {
-		env = append(env, k+"="+v)
-	}
-	sort.Strings(env)
-	return env
 }

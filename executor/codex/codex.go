@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -89,17 +88,11 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if req.Task == nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: errors.New("codex: the request has no task")}
 	}
-	codexPath, err := exec.LookPath(or(e.Codex, "codex"))
-	if err == nil {
-		codexPath, err = filepath.Abs(codexPath)
-	}
+	codexPath, err := agent.LookPath(e.Codex, "codex")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: the codex CLI: %w", err)}
 	}
-	harnish, err := exec.LookPath(or(e.Harnish, "harnish"))
-	if err == nil {
-		harnish, err = filepath.Abs(harnish)
-	}
+	harnish, err := agent.LookPath(e.Harnish, "harnish")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: the harnish program for the hooks: %w", err)}
 	}
@@ -126,6 +119,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	hooks := agent.Settings(agent.Hooks{
 		PreToolUse: agent.HookCommand(harnish, "pre-tool-use", "codex", plan),
 		Stop:       agent.HookCommand(harnish, "stop", "codex", plan),
+		Timeout:    agent.HookTimeout(ctx, req.Limits.Deadline),
 	})
 	if err := os.Mkdir(home, 0o700); err == nil {
 		err = os.WriteFile(filepath.Join(home, "hooks.json"), hooks, 0o600)
@@ -141,7 +135,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	var transcript *os.File
 	if e.TranscriptDir != "" {
 		if err := os.MkdirAll(e.TranscriptDir, 0o755); err == nil {
-			transcript, err = os.CreateTemp(e.TranscriptDir, fmt.Sprintf("codex-%s-%d-*.jsonl", safeName(req.Task.ID), req.Attempt))
+			transcript, err = os.CreateTemp(e.TranscriptDir, agent.TranscriptPattern("codex", req))
 		}
 		if err != nil {
 			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: transcript: %w", err)}
@@ -154,7 +148,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if transcript != nil {
 		out = &keepGoing{primary: lines, extra: transcript} // a transcript that fails to write must not cut the stream
 	}
-	env := append(sortedEnv(e.Env), agent.Env(req, hookLog)...)
+	env := append(agent.SortedEnv(e.Env), agent.Env(req, hookLog)...)
 	env = append(env, "CODEX_HOME="+home)
 	res, runErr := proc.Run(ctx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
@@ -280,22 +274,4 @@ func tomlString(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == '*' || r < ' ' {
-			return '_'
-		}
-		return r
-	}, s)
-}
-
-func sortedEnv(m map[string]string) []string {
-	env := make([]string, 0, len(m)+7)
-	for k, v := range m {
-		env = append(env, k+"="+v)
-	}
-	sort.Strings(env)
-	return env
 }

@@ -225,8 +225,9 @@ func TestExecuteInvocation(t *testing.T) {
 		t.Errorf("prompt on stdin:\n%s", got)
 	}
 	plan := filepath.Join(work, "plan.yaml")
-	wantHooks := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/bin/true hook pre-tool-use --agent codex --plan ` + plan + `"}]}],` +
-		`"Stop":[{"hooks":[{"type":"command","command":"/bin/true hook stop --agent codex --plan ` + plan + `"}]}]}}`
+	// No deadline: each hook may run agent.DefaultHookTimeout.
+	wantHooks := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/bin/true hook pre-tool-use --agent codex --plan ` + plan + `","timeout":1800}]}],` +
+		`"Stop":[{"hooks":[{"type":"command","command":"/bin/true hook stop --agent codex --plan ` + plan + `","timeout":1800}]}]}}`
 	if got := read("hooks.json"); got != wantHooks {
 		t.Errorf("hooks.json:\n%s\nwant\n%s", got, wantHooks)
 	}

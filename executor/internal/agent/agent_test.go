@@ -1,10 +1,12 @@
 package agent_test
 
 import (
+	"context"
 	"encoding/json"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -190,5 +192,29 @@ func TestLineWriter(t *testing.T) {
 				t.Errorf("lines (-want +got):\n%s\nLong = %t", diff, w.Long)
 			}
 		})
+	}
+}
+
+func TestHookTimeout(t *testing.T) {
+	if got := agent.HookTimeout(context.Background(), time.Time{}); got != 1800 {
+		t.Errorf("no deadline: %d", got)
+	}
+	if got := agent.HookTimeout(context.Background(), time.Now().Add(90*time.Second)); got < 89 || got > 90 {
+		t.Errorf("90s left: %d", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if got := agent.HookTimeout(ctx, time.Now().Add(time.Hour)); got < 9 || got > 10 {
+		t.Errorf("ctx's 10s are earlier: %d", got)
+	}
+	if got := agent.HookTimeout(context.Background(), time.Now().Add(-time.Second)); got != 1 {
+		t.Errorf("past the deadline: %d, want at least 1", got)
+	}
+}
+
+func TestTranscriptPattern(t *testing.T) {
+	req := &executor.Request{Task: &task.Task{ID: "a/b*c"}, Attempt: 2}
+	if got := agent.TranscriptPattern("codex", req); got != "codex-a_b_c-2-*.jsonl" {
+		t.Errorf("got %q", got)
 	}
 }

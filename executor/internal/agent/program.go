@@ -1,0 +1,68 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/harnish/harnish/executor"
+)
+
+// LookPath finds prog (def when prog is empty) as exec.LookPath does and
+// makes it absolute, since the agent runs in another directory.
+func LookPath(prog, def string) (string, error) {
+	if prog == "" {
+		prog = def
+	}
+	p, err := exec.LookPath(prog)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(p)
+}
+
+// SortedEnv returns m as KEY=VALUE entries in a stable order.
+func SortedEnv(m map[string]string) []string {
+	env := make([]string, 0, len(m)+8)
+	for k, v := range m {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	return env
+}
+
+// DefaultHookTimeout bounds each hook when the attempt has no deadline.
+const DefaultHookTimeout = 30 * time.Minute
+
+// HookTimeout is how long, in whole seconds, a hook may run: the attempt's
+// time left (the earlier of ctx's deadline and deadline), so a stop hook's
+// checks can use all of it.
+func HookTimeout(ctx context.Context, deadline time.Time) int {
+	d := DefaultHookTimeout
+	if dl, ok := ctx.Deadline(); ok && (deadline.IsZero() || dl.Before(deadline)) {
+		deadline = dl
+	}
+	if !deadline.IsZero() {
+		d = time.Until(deadline)
+	}
+	return max(1, int(math.Ceil(d.Seconds())))
+}
+
+// TranscriptPattern is the os.CreateTemp pattern of an attempt's
+// transcript: "<agent>-<task>-<attempt>-*.jsonl", the task ID made safe for
+// a file name.
+func TranscriptPattern(agentName string, req *executor.Request) string {
+	id := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == '*' || r < ' ' {
+			return '_'
+		}
+		return r
+	}, req.Task.ID)
+	return fmt.Sprintf("%s-%s-%s-*.jsonl", agentName, id, strconv.Itoa(req.Attempt))
+}
