@@ -2,7 +2,6 @@ package plugins_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -78,8 +77,11 @@ func BenchmarkVerifyRoundTrip(b *testing.B) {
 	bare := raw.(pluginpb.VerifierClient)
 
 	req := verifyReq("ok", strings.Repeat("x", payload))
-	tj, _ := json.Marshal(req.Task)
-	breq := &pluginpb.VerifyRequest{TaskJson: tj, PhaseId: req.PhaseID, Attempt: 1}
+	breq := &pluginpb.VerifyRequest{
+		Task:    &pluginpb.Task{Id: req.Task.ID, Title: req.Task.Title, Objective: req.Task.Objective, Budget: &pluginpb.Budget{}},
+		PhaseId: req.PhaseID,
+		Attempt: 1,
+	}
 	ctx := b.Context()
 	var ours, base []time.Duration
 	b.ResetTimer()

@@ -1,7 +1,6 @@
 package plugins
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -16,60 +15,107 @@ import (
 // name the offending field, because what they decode comes from another
 // program.
 
-func taskToPB(t *task.Task) ([]byte, error) {
+func taskToPB(t *task.Task) *pluginpb.Task {
 	if t == nil {
-		return nil, nil
+		return nil
 	}
-	b, err := json.Marshal(t)
-	if err != nil {
-		return nil, fmt.Errorf("task: %w", err)
+	return &pluginpb.Task{
+		Id:         t.ID,
+		Title:      t.Title,
+		Objective:  t.Objective,
+		Files:      t.Files,
+		DependsOn:  t.DependsOn,
+		Acceptance: checksToPB(t.Acceptance),
+		Tags:       t.Tags,
+		Budget: &pluginpb.Budget{
+			Attempts:      int64(t.Budget.Attempts),
+			TaskTimeoutNs: int64(t.Budget.TaskTimeout),
+			Cycles:        int64(t.Budget.Cycles),
+			RunTimeoutNs:  int64(t.Budget.RunTimeout),
+			Tokens:        t.Budget.Tokens,
+			CostUsd:       t.Budget.CostUSD,
+		},
+		Status: string(t.Status),
 	}
-	return b, nil
 }
 
-func taskFromPB(b []byte) (*task.Task, error) {
-	if len(b) == 0 {
-		return nil, nil
+func taskFromPB(p *pluginpb.Task) *task.Task {
+	if p == nil {
+		return nil
 	}
-	t := new(task.Task)
-	if err := json.Unmarshal(b, t); err != nil {
-		return nil, fmt.Errorf("field task_json: %w", err)
+	b := p.GetBudget()
+	return &task.Task{
+		ID:         p.GetId(),
+		Title:      p.GetTitle(),
+		Objective:  p.GetObjective(),
+		Files:      p.GetFiles(),
+		DependsOn:  p.GetDependsOn(),
+		Acceptance: checksFromPB(p.GetAcceptance()),
+		Tags:       p.GetTags(),
+		Budget: task.Budget{
+			Attempts:    int(b.GetAttempts()),
+			TaskTimeout: task.Duration(b.GetTaskTimeoutNs()),
+			Cycles:      int(b.GetCycles()),
+			RunTimeout:  task.Duration(b.GetRunTimeoutNs()),
+			Tokens:      b.GetTokens(),
+			CostUSD:     b.GetCostUsd(),
+		},
+		Status: task.Status(p.GetStatus()),
 	}
-	return t, nil
 }
 
-func verifyRequestToPB(r *verify.Request) (*pluginpb.VerifyRequest, error) {
-	tj, err := taskToPB(r.Task)
-	if err != nil {
-		return nil, err
+func checksToPB(cs []task.Check) []*pluginpb.Check {
+	var out []*pluginpb.Check
+	for _, c := range cs {
+		pc := &pluginpb.Check{Run: c.Run, Sh: c.Sh, Manual: c.Manual, Dir: c.Dir, TimeoutNs: int64(c.Timeout)}
+		if g := c.GoTest; g != nil {
+			pc.Gotest = &pluginpb.GoTestCheck{Packages: g.Packages, Flags: g.Flags, MinTests: int64(g.MinTests)}
+		}
+		if m := c.CMake; m != nil {
+			pc.Cmake = &pluginpb.CMakeCheck{Preset: m.Preset, BuildDir: m.BuildDir, Config: m.Config, CompilerId: m.CompilerID}
+		}
+		out = append(out, pc)
 	}
-	var cj []byte
+	return out
+}
+
+func checksFromPB(ps []*pluginpb.Check) []task.Check {
+	var out []task.Check
+	for _, p := range ps {
+		c := task.Check{Run: p.GetRun(), Sh: p.GetSh(), Manual: p.GetManual(), Dir: p.GetDir(), Timeout: task.Duration(p.GetTimeoutNs())}
+		if g := p.GetGotest(); g != nil {
+			c.GoTest = &task.GoTestCheck{Packages: g.GetPackages(), Flags: g.GetFlags(), MinTests: int(g.GetMinTests())}
+		}
+		if m := p.GetCmake(); m != nil {
+			c.CMake = &task.CMakeCheck{Preset: m.GetPreset(), BuildDir: m.GetBuildDir(), Config: m.GetConfig(), CompilerID: m.GetCompilerId()}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func verifyRequestToPB(r *verify.Request) *pluginpb.VerifyRequest {
+	p := &pluginpb.VerifyRequest{
+		Task:    taskToPB(r.Task),
+		PhaseId: r.PhaseID,
+		WorkDir: r.WorkDir,
+		Attempt: int64(r.Attempt),
+	}
 	if r.Checks != nil {
-		if cj, err = json.Marshal(r.Checks); err != nil {
-			return nil, fmt.Errorf("checks: %w", err)
-		}
+		p.Checks = &pluginpb.Checks{Items: checksToPB(r.Checks)}
 	}
-	return &pluginpb.VerifyRequest{
-		TaskJson:   tj,
-		PhaseId:    r.PhaseID,
-		ChecksJson: cj,
-		WorkDir:    r.WorkDir,
-		Attempt:    int64(r.Attempt),
-	}, nil
+	return p
 }
 
-func verifyRequestFromPB(p *pluginpb.VerifyRequest) (*verify.Request, error) {
-	t, err := taskFromPB(p.GetTaskJson())
-	if err != nil {
-		return nil, err
-	}
-	r := &verify.Request{Task: t, PhaseID: p.GetPhaseId(), WorkDir: p.GetWorkDir(), Attempt: int(p.GetAttempt())}
-	if len(p.GetChecksJson()) > 0 {
-		if err := json.Unmarshal(p.GetChecksJson(), &r.Checks); err != nil {
-			return nil, fmt.Errorf("field checks_json: %w", err)
+func verifyRequestFromPB(p *pluginpb.VerifyRequest) *verify.Request {
+	r := &verify.Request{Task: taskFromPB(p.GetTask()), PhaseID: p.GetPhaseId(), WorkDir: p.GetWorkDir(), Attempt: int(p.GetAttempt())}
+	if cs := p.GetChecks(); cs != nil {
+		r.Checks = checksFromPB(cs.GetItems())
+		if r.Checks == nil {
+			r.Checks = []task.Check{}
 		}
 	}
-	return r, nil
+	return r
 }
 
 func reportToPB(r *verify.Report) *pluginpb.VerifyResponse {
@@ -130,34 +176,26 @@ func reportFromPB(p *pluginpb.VerifyResponse) (*verify.Report, error) {
 	return r, nil
 }
 
-func reviewRequestToPB(r *verify.ReviewRequest) (*pluginpb.ReviewRequest, error) {
-	tj, err := taskToPB(r.Task)
-	if err != nil {
-		return nil, err
-	}
+func reviewRequestToPB(r *verify.ReviewRequest) *pluginpb.ReviewRequest {
 	return &pluginpb.ReviewRequest{
-		TaskJson: tj,
-		PhaseId:  r.PhaseID,
-		WorkDir:  r.WorkDir,
-		Attempt:  int64(r.Attempt),
-		Diff:     r.Diff,
-		Files:    r.Files,
-	}, nil
+		Task:    taskToPB(r.Task),
+		PhaseId: r.PhaseID,
+		WorkDir: r.WorkDir,
+		Attempt: int64(r.Attempt),
+		Diff:    r.Diff,
+		Files:   r.Files,
+	}
 }
 
-func reviewRequestFromPB(p *pluginpb.ReviewRequest) (*verify.ReviewRequest, error) {
-	t, err := taskFromPB(p.GetTaskJson())
-	if err != nil {
-		return nil, err
-	}
+func reviewRequestFromPB(p *pluginpb.ReviewRequest) *verify.ReviewRequest {
 	return &verify.ReviewRequest{
-		Task:    t,
+		Task:    taskFromPB(p.GetTask()),
 		PhaseID: p.GetPhaseId(),
 		WorkDir: p.GetWorkDir(),
 		Attempt: int(p.GetAttempt()),
 		Diff:    p.GetDiff(),
 		Files:   p.GetFiles(),
-	}, nil
+	}
 }
 
 func reviewToPB(r *verify.Review) *pluginpb.ReviewResponse {
@@ -242,12 +280,8 @@ func usageFromPB(p *pluginpb.Usage) executor.Usage {
 	return executor.Usage{InputTokens: p.GetInputTokens(), OutputTokens: p.GetOutputTokens(), CostUSD: p.GetCostUsd()}
 }
 
-func executeRequestToPB(r *executor.Request) (*pluginpb.ExecuteRequest, error) {
-	tj, err := taskToPB(r.Task)
-	if err != nil {
-		return nil, err
-	}
-	parts := &pluginpb.PromptParts{Spec: r.Parts.Spec}
+func executeRequestToPB(r *executor.Request) *pluginpb.ExecuteRequest {
+	parts := &pluginpb.PromptParts{Spec: r.Parts.Spec, Prohibitions: r.Parts.Prohibitions}
 	for _, h := range r.Parts.Handoffs {
 		parts.Handoffs = append(parts.Handoffs, &pluginpb.Handoff{TaskId: h.TaskID, Text: h.Text})
 	}
@@ -275,23 +309,19 @@ func executeRequestToPB(r *executor.Request) (*pluginpb.ExecuteRequest, error) {
 		limits.DeadlineUnixNs = r.Limits.Deadline.UnixNano()
 	}
 	return &pluginpb.ExecuteRequest{
-		TaskJson: tj,
-		PhaseId:  r.PhaseID,
-		Attempt:  int64(r.Attempt),
-		WorkDir:  r.WorkDir,
-		Prompt:   r.Prompt,
-		Parts:    parts,
-		Limits:   limits,
-	}, nil
+		Task:    taskToPB(r.Task),
+		PhaseId: r.PhaseID,
+		Attempt: int64(r.Attempt),
+		WorkDir: r.WorkDir,
+		Prompt:  r.Prompt,
+		Parts:   parts,
+		Limits:  limits,
+	}
 }
 
-func executeRequestFromPB(p *pluginpb.ExecuteRequest) (*executor.Request, error) {
-	t, err := taskFromPB(p.GetTaskJson())
-	if err != nil {
-		return nil, err
-	}
+func executeRequestFromPB(p *pluginpb.ExecuteRequest) *executor.Request {
 	r := &executor.Request{
-		Task:    t,
+		Task:    taskFromPB(p.GetTask()),
 		PhaseID: p.GetPhaseId(),
 		Attempt: int(p.GetAttempt()),
 		WorkDir: p.GetWorkDir(),
@@ -299,6 +329,7 @@ func executeRequestFromPB(p *pluginpb.ExecuteRequest) (*executor.Request, error)
 	}
 	pp := p.GetParts()
 	r.Parts.Spec = pp.GetSpec()
+	r.Parts.Prohibitions = pp.GetProhibitions()
 	for _, h := range pp.GetHandoffs() {
 		r.Parts.Handoffs = append(r.Parts.Handoffs, executor.Handoff{TaskID: h.GetTaskId(), Text: h.GetText()})
 	}
@@ -326,7 +357,7 @@ func executeRequestFromPB(p *pluginpb.ExecuteRequest) (*executor.Request, error)
 	if ns := l.GetDeadlineUnixNs(); ns != 0 {
 		r.Limits.Deadline = time.Unix(0, ns)
 	}
-	return r, nil
+	return r
 }
 
 func resultToPB(r *executor.Result) *pluginpb.ExecuteResponse {
@@ -337,6 +368,7 @@ func resultToPB(r *executor.Result) *pluginpb.ExecuteResponse {
 		FilesChanged:  r.FilesChanged,
 		Transcript:    r.Transcript,
 		Usage:         usageToPB(r.Usage),
+		Violations:    violationsToPB(r.Violations),
 		Generalizable: r.Generalizable,
 	}
 }
@@ -351,6 +383,23 @@ func resultFromPB(p *pluginpb.ExecuteResponse) *executor.Result {
 		FilesChanged:  p.GetFilesChanged(),
 		Transcript:    p.GetTranscript(),
 		Usage:         usageFromPB(p.GetUsage()),
+		Violations:    violationsFromPB(p.GetViolations()),
 		Generalizable: p.GetGeneralizable(),
 	}
+}
+
+func violationsToPB(vs []executor.Violation) []*pluginpb.Violation {
+	var out []*pluginpb.Violation
+	for _, v := range vs {
+		out = append(out, &pluginpb.Violation{Hard: v.Hard, Rule: v.Rule, Reason: v.Reason, Action: v.Action})
+	}
+	return out
+}
+
+func violationsFromPB(ps []*pluginpb.Violation) []executor.Violation {
+	var out []executor.Violation
+	for _, p := range ps {
+		out = append(out, executor.Violation{Hard: p.GetHard(), Rule: p.GetRule(), Reason: p.GetReason(), Action: p.GetAction()})
+	}
+	return out
 }

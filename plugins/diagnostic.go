@@ -31,6 +31,7 @@ func diagnosticOf(err error) *pluginpb.Diagnostic {
 	}
 	if e, ok := errors.AsType[*executor.Error](err); ok {
 		d.Kind, d.Tail, d.Usage, d.Message = string(orCrashed(string(e.Kind))), e.Tail, usageToPB(e.Usage), messageOf(e.Err)
+		d.Violations = violationsToPB(e.Violations)
 		return d
 	}
 	switch {
@@ -101,7 +102,7 @@ func verifyErrorOf(plugin string, d *pluginpb.Diagnostic) error {
 func executorErrorOf(plugin string, d *pluginpb.Diagnostic) error {
 	switch k := executor.ErrorKind(d.GetKind()); k {
 	case executor.KindCrashed, executor.KindTimeout, executor.KindProtocol, executor.KindUnavailable:
-		return &executor.Error{Kind: k, Tail: d.GetTail(), Usage: usageFromPB(d.GetUsage()), Err: cause(plugin, d)}
+		return &executor.Error{Kind: k, Tail: d.GetTail(), Usage: usageFromPB(d.GetUsage()), Violations: violationsFromPB(d.GetViolations()), Err: cause(plugin, d)}
 	}
 	return remote(plugin, d)
 }

@@ -20,10 +20,7 @@ import (
 type remoteVerifier struct{ hd *handle }
 
 func (r remoteVerifier) Verify(ctx context.Context, req *verify.Request) (*verify.Report, error) {
-	preq, err := verifyRequestToPB(req)
-	if err != nil {
-		return nil, err
-	}
+	preq := verifyRequestToPB(req)
 	resp, err := call(ctx, r.hd, CapVerifier, func(ctx context.Context, c grpc.ClientConnInterface) (*pluginpb.VerifyResponse, error) {
 		return pluginpb.NewVerifierClient(c).Verify(ctx, preq)
 	})
@@ -43,10 +40,7 @@ func (r remoteVerifier) Verify(ctx context.Context, req *verify.Request) (*verif
 type remoteReviewer struct{ hd *handle }
 
 func (r remoteReviewer) Review(ctx context.Context, req *verify.ReviewRequest) (*verify.Review, error) {
-	preq, err := reviewRequestToPB(req)
-	if err != nil {
-		return nil, err
-	}
+	preq := reviewRequestToPB(req)
 	resp, err := call(ctx, r.hd, CapReviewer, func(ctx context.Context, c grpc.ClientConnInterface) (*pluginpb.ReviewResponse, error) {
 		return pluginpb.NewReviewerClient(c).Review(ctx, preq)
 	})
@@ -88,10 +82,7 @@ func (r remoteGuardrail) Check(ctx context.Context, a guardrail.Action) (guardra
 type remoteExecutor struct{ hd *handle }
 
 func (r remoteExecutor) Execute(ctx context.Context, req *executor.Request) (*executor.Result, error) {
-	preq, err := executeRequestToPB(req)
-	if err != nil {
-		return nil, err
-	}
+	preq := executeRequestToPB(req)
 	resp, err := call(ctx, r.hd, CapExecutor, func(ctx context.Context, c grpc.ClientConnInterface) (*pluginpb.ExecuteResponse, error) {
 		return pluginpb.NewExecutorClient(c).Execute(ctx, preq)
 	})

@@ -79,11 +79,7 @@ type verifierServer struct {
 
 func (s *verifierServer) Verify(ctx context.Context, req *pluginpb.VerifyRequest) (resp *pluginpb.VerifyResponse, _ error) {
 	defer recovered(func(d *pluginpb.Diagnostic) { resp = &pluginpb.VerifyResponse{Diagnostic: d} })
-	r, err := verifyRequestFromPB(req)
-	if err != nil {
-		return &pluginpb.VerifyResponse{Diagnostic: protocolDiagnostic(err)}, nil
-	}
-	rep, err := s.v.Verify(ctx, r)
+	rep, err := s.v.Verify(ctx, verifyRequestFromPB(req))
 	switch {
 	case err != nil:
 		return &pluginpb.VerifyResponse{Diagnostic: diagnosticOf(err)}, nil
@@ -100,11 +96,7 @@ type reviewerServer struct {
 
 func (s *reviewerServer) Review(ctx context.Context, req *pluginpb.ReviewRequest) (resp *pluginpb.ReviewResponse, _ error) {
 	defer recovered(func(d *pluginpb.Diagnostic) { resp = &pluginpb.ReviewResponse{Diagnostic: d} })
-	r, err := reviewRequestFromPB(req)
-	if err != nil {
-		return &pluginpb.ReviewResponse{Diagnostic: protocolDiagnostic(err)}, nil
-	}
-	rev, err := s.r.Review(ctx, r)
+	rev, err := s.r.Review(ctx, reviewRequestFromPB(req))
 	switch {
 	case err != nil:
 		return &pluginpb.ReviewResponse{Diagnostic: diagnosticOf(err)}, nil
@@ -135,11 +127,7 @@ type executorServer struct {
 
 func (s *executorServer) Execute(ctx context.Context, req *pluginpb.ExecuteRequest) (resp *pluginpb.ExecuteResponse, _ error) {
 	defer recovered(func(d *pluginpb.Diagnostic) { resp = &pluginpb.ExecuteResponse{Diagnostic: d} })
-	r, err := executeRequestFromPB(req)
-	if err != nil {
-		return &pluginpb.ExecuteResponse{Diagnostic: protocolDiagnostic(err)}, nil
-	}
-	res, err := s.e.Execute(ctx, r)
+	res, err := s.e.Execute(ctx, executeRequestFromPB(req))
 	switch {
 	case err != nil:
 		return &pluginpb.ExecuteResponse{Diagnostic: diagnosticOf(err)}, nil

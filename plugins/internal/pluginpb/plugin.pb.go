@@ -44,7 +44,9 @@ type Diagnostic struct {
 	// check names the check that was running (verify errors).
 	Check string `protobuf:"bytes,4,opt,name=check,proto3" json:"check,omitempty"`
 	// usage is what an executor spent before failing.
-	Usage         *Usage `protobuf:"bytes,5,opt,name=usage,proto3" json:"usage,omitempty"`
+	Usage *Usage `protobuf:"bytes,5,opt,name=usage,proto3" json:"usage,omitempty"`
+	// violations are the guardrail decisions made before an executor failed.
+	Violations    []*Violation `protobuf:"bytes,6,rep,name=violations,proto3" json:"violations,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -110,6 +112,13 @@ func (x *Diagnostic) GetCheck() string {
 func (x *Diagnostic) GetUsage() *Usage {
 	if x != nil {
 		return x.Usage
+	}
+	return nil
+}
+
+func (x *Diagnostic) GetViolations() []*Violation {
+	if x != nil {
+		return x.Violations
 	}
 	return nil
 }
@@ -248,25 +257,482 @@ func (x *DescribeResponse) GetDiagnostic() *Diagnostic {
 	return nil
 }
 
-// Task is carried as its JSON form, the plan schema, which is versioned
-// and validated on its own; mirroring it field by field here would only
-// duplicate that schema.
+// Task mirrors task.Task; the converters' tests fail when task.Task gains
+// a field this does not carry.
+type Task struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Title         string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Objective     string                 `protobuf:"bytes,3,opt,name=objective,proto3" json:"objective,omitempty"`
+	Files         []string               `protobuf:"bytes,4,rep,name=files,proto3" json:"files,omitempty"`
+	DependsOn     []string               `protobuf:"bytes,5,rep,name=depends_on,json=dependsOn,proto3" json:"depends_on,omitempty"`
+	Acceptance    []*Check               `protobuf:"bytes,6,rep,name=acceptance,proto3" json:"acceptance,omitempty"`
+	Tags          []string               `protobuf:"bytes,7,rep,name=tags,proto3" json:"tags,omitempty"`
+	Budget        *Budget                `protobuf:"bytes,8,opt,name=budget,proto3" json:"budget,omitempty"`
+	Status        string                 `protobuf:"bytes,9,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Task) Reset() {
+	*x = Task{}
+	mi := &file_plugin_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Task) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Task) ProtoMessage() {}
+
+func (x *Task) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Task.ProtoReflect.Descriptor instead.
+func (*Task) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Task) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Task) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Task) GetObjective() string {
+	if x != nil {
+		return x.Objective
+	}
+	return ""
+}
+
+func (x *Task) GetFiles() []string {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *Task) GetDependsOn() []string {
+	if x != nil {
+		return x.DependsOn
+	}
+	return nil
+}
+
+func (x *Task) GetAcceptance() []*Check {
+	if x != nil {
+		return x.Acceptance
+	}
+	return nil
+}
+
+func (x *Task) GetTags() []string {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+func (x *Task) GetBudget() *Budget {
+	if x != nil {
+		return x.Budget
+	}
+	return nil
+}
+
+func (x *Task) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+// Check mirrors task.Check: exactly one of run, sh, manual, gotest, cmake.
+type Check struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Run           []string               `protobuf:"bytes,1,rep,name=run,proto3" json:"run,omitempty"`
+	Sh            string                 `protobuf:"bytes,2,opt,name=sh,proto3" json:"sh,omitempty"`
+	Manual        string                 `protobuf:"bytes,3,opt,name=manual,proto3" json:"manual,omitempty"`
+	Gotest        *GoTestCheck           `protobuf:"bytes,4,opt,name=gotest,proto3" json:"gotest,omitempty"`
+	Cmake         *CMakeCheck            `protobuf:"bytes,5,opt,name=cmake,proto3" json:"cmake,omitempty"`
+	Dir           string                 `protobuf:"bytes,6,opt,name=dir,proto3" json:"dir,omitempty"`
+	TimeoutNs     int64                  `protobuf:"varint,7,opt,name=timeout_ns,json=timeoutNs,proto3" json:"timeout_ns,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Check) Reset() {
+	*x = Check{}
+	mi := &file_plugin_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Check) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Check) ProtoMessage() {}
+
+func (x *Check) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Check.ProtoReflect.Descriptor instead.
+func (*Check) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Check) GetRun() []string {
+	if x != nil {
+		return x.Run
+	}
+	return nil
+}
+
+func (x *Check) GetSh() string {
+	if x != nil {
+		return x.Sh
+	}
+	return ""
+}
+
+func (x *Check) GetManual() string {
+	if x != nil {
+		return x.Manual
+	}
+	return ""
+}
+
+func (x *Check) GetGotest() *GoTestCheck {
+	if x != nil {
+		return x.Gotest
+	}
+	return nil
+}
+
+func (x *Check) GetCmake() *CMakeCheck {
+	if x != nil {
+		return x.Cmake
+	}
+	return nil
+}
+
+func (x *Check) GetDir() string {
+	if x != nil {
+		return x.Dir
+	}
+	return ""
+}
+
+func (x *Check) GetTimeoutNs() int64 {
+	if x != nil {
+		return x.TimeoutNs
+	}
+	return 0
+}
+
+type GoTestCheck struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Packages      []string               `protobuf:"bytes,1,rep,name=packages,proto3" json:"packages,omitempty"`
+	Flags         []string               `protobuf:"bytes,2,rep,name=flags,proto3" json:"flags,omitempty"`
+	MinTests      int64                  `protobuf:"varint,3,opt,name=min_tests,json=minTests,proto3" json:"min_tests,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GoTestCheck) Reset() {
+	*x = GoTestCheck{}
+	mi := &file_plugin_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GoTestCheck) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GoTestCheck) ProtoMessage() {}
+
+func (x *GoTestCheck) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GoTestCheck.ProtoReflect.Descriptor instead.
+func (*GoTestCheck) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *GoTestCheck) GetPackages() []string {
+	if x != nil {
+		return x.Packages
+	}
+	return nil
+}
+
+func (x *GoTestCheck) GetFlags() []string {
+	if x != nil {
+		return x.Flags
+	}
+	return nil
+}
+
+func (x *GoTestCheck) GetMinTests() int64 {
+	if x != nil {
+		return x.MinTests
+	}
+	return 0
+}
+
+type CMakeCheck struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Preset        string                 `protobuf:"bytes,1,opt,name=preset,proto3" json:"preset,omitempty"`
+	BuildDir      string                 `protobuf:"bytes,2,opt,name=build_dir,json=buildDir,proto3" json:"build_dir,omitempty"`
+	Config        string                 `protobuf:"bytes,3,opt,name=config,proto3" json:"config,omitempty"`
+	CompilerId    string                 `protobuf:"bytes,4,opt,name=compiler_id,json=compilerId,proto3" json:"compiler_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CMakeCheck) Reset() {
+	*x = CMakeCheck{}
+	mi := &file_plugin_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CMakeCheck) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CMakeCheck) ProtoMessage() {}
+
+func (x *CMakeCheck) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CMakeCheck.ProtoReflect.Descriptor instead.
+func (*CMakeCheck) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *CMakeCheck) GetPreset() string {
+	if x != nil {
+		return x.Preset
+	}
+	return ""
+}
+
+func (x *CMakeCheck) GetBuildDir() string {
+	if x != nil {
+		return x.BuildDir
+	}
+	return ""
+}
+
+func (x *CMakeCheck) GetConfig() string {
+	if x != nil {
+		return x.Config
+	}
+	return ""
+}
+
+func (x *CMakeCheck) GetCompilerId() string {
+	if x != nil {
+		return x.CompilerId
+	}
+	return ""
+}
+
+type Budget struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Attempts      int64                  `protobuf:"varint,1,opt,name=attempts,proto3" json:"attempts,omitempty"`
+	TaskTimeoutNs int64                  `protobuf:"varint,2,opt,name=task_timeout_ns,json=taskTimeoutNs,proto3" json:"task_timeout_ns,omitempty"`
+	Cycles        int64                  `protobuf:"varint,3,opt,name=cycles,proto3" json:"cycles,omitempty"`
+	RunTimeoutNs  int64                  `protobuf:"varint,4,opt,name=run_timeout_ns,json=runTimeoutNs,proto3" json:"run_timeout_ns,omitempty"`
+	Tokens        int64                  `protobuf:"varint,5,opt,name=tokens,proto3" json:"tokens,omitempty"`
+	CostUsd       float64                `protobuf:"fixed64,6,opt,name=cost_usd,json=costUsd,proto3" json:"cost_usd,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Budget) Reset() {
+	*x = Budget{}
+	mi := &file_plugin_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Budget) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Budget) ProtoMessage() {}
+
+func (x *Budget) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Budget.ProtoReflect.Descriptor instead.
+func (*Budget) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Budget) GetAttempts() int64 {
+	if x != nil {
+		return x.Attempts
+	}
+	return 0
+}
+
+func (x *Budget) GetTaskTimeoutNs() int64 {
+	if x != nil {
+		return x.TaskTimeoutNs
+	}
+	return 0
+}
+
+func (x *Budget) GetCycles() int64 {
+	if x != nil {
+		return x.Cycles
+	}
+	return 0
+}
+
+func (x *Budget) GetRunTimeoutNs() int64 {
+	if x != nil {
+		return x.RunTimeoutNs
+	}
+	return 0
+}
+
+func (x *Budget) GetTokens() int64 {
+	if x != nil {
+		return x.Tokens
+	}
+	return 0
+}
+
+func (x *Budget) GetCostUsd() float64 {
+	if x != nil {
+		return x.CostUsd
+	}
+	return 0
+}
+
+// Checks wraps a list so that "no list" (the task's acceptance checks) and
+// "an empty list" stay apart.
+type Checks struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Items         []*Check               `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Checks) Reset() {
+	*x = Checks{}
+	mi := &file_plugin_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Checks) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Checks) ProtoMessage() {}
+
+func (x *Checks) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Checks.ProtoReflect.Descriptor instead.
+func (*Checks) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Checks) GetItems() []*Check {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
 type VerifyRequest struct {
-	state    protoimpl.MessageState `protogen:"open.v1"`
-	TaskJson []byte                 `protobuf:"bytes,1,opt,name=task_json,json=taskJson,proto3" json:"task_json,omitempty"`
-	PhaseId  string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
-	// checks_json is the JSON array of checks to run; empty means the task's
-	// acceptance checks.
-	ChecksJson    []byte `protobuf:"bytes,3,opt,name=checks_json,json=checksJson,proto3" json:"checks_json,omitempty"`
-	WorkDir       string `protobuf:"bytes,4,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
-	Attempt       int64  `protobuf:"varint,5,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Task    *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
+	PhaseId string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
+	// checks unset means the task's acceptance checks.
+	Checks        *Checks `protobuf:"bytes,3,opt,name=checks,proto3" json:"checks,omitempty"`
+	WorkDir       string  `protobuf:"bytes,4,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
+	Attempt       int64   `protobuf:"varint,5,opt,name=attempt,proto3" json:"attempt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *VerifyRequest) Reset() {
 	*x = VerifyRequest{}
-	mi := &file_plugin_proto_msgTypes[3]
+	mi := &file_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -278,7 +744,7 @@ func (x *VerifyRequest) String() string {
 func (*VerifyRequest) ProtoMessage() {}
 
 func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[3]
+	mi := &file_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -291,12 +757,12 @@ func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyRequest.ProtoReflect.Descriptor instead.
 func (*VerifyRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{3}
+	return file_plugin_proto_rawDescGZIP(), []int{9}
 }
 
-func (x *VerifyRequest) GetTaskJson() []byte {
+func (x *VerifyRequest) GetTask() *Task {
 	if x != nil {
-		return x.TaskJson
+		return x.Task
 	}
 	return nil
 }
@@ -308,9 +774,9 @@ func (x *VerifyRequest) GetPhaseId() string {
 	return ""
 }
 
-func (x *VerifyRequest) GetChecksJson() []byte {
+func (x *VerifyRequest) GetChecks() *Checks {
 	if x != nil {
-		return x.ChecksJson
+		return x.Checks
 	}
 	return nil
 }
@@ -349,7 +815,7 @@ type CheckResult struct {
 
 func (x *CheckResult) Reset() {
 	*x = CheckResult{}
-	mi := &file_plugin_proto_msgTypes[4]
+	mi := &file_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -361,7 +827,7 @@ func (x *CheckResult) String() string {
 func (*CheckResult) ProtoMessage() {}
 
 func (x *CheckResult) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[4]
+	mi := &file_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -374,7 +840,7 @@ func (x *CheckResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckResult.ProtoReflect.Descriptor instead.
 func (*CheckResult) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{4}
+	return file_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CheckResult) GetName() string {
@@ -472,7 +938,7 @@ type Fingerprint struct {
 
 func (x *Fingerprint) Reset() {
 	*x = Fingerprint{}
-	mi := &file_plugin_proto_msgTypes[5]
+	mi := &file_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -484,7 +950,7 @@ func (x *Fingerprint) String() string {
 func (*Fingerprint) ProtoMessage() {}
 
 func (x *Fingerprint) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[5]
+	mi := &file_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -497,7 +963,7 @@ func (x *Fingerprint) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fingerprint.ProtoReflect.Descriptor instead.
 func (*Fingerprint) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{5}
+	return file_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Fingerprint) GetClass() string {
@@ -533,7 +999,7 @@ type VerifyResponse struct {
 
 func (x *VerifyResponse) Reset() {
 	*x = VerifyResponse{}
-	mi := &file_plugin_proto_msgTypes[6]
+	mi := &file_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -545,7 +1011,7 @@ func (x *VerifyResponse) String() string {
 func (*VerifyResponse) ProtoMessage() {}
 
 func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[6]
+	mi := &file_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -558,7 +1024,7 @@ func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyResponse.ProtoReflect.Descriptor instead.
 func (*VerifyResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{6}
+	return file_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *VerifyResponse) GetPassed() bool {
@@ -591,7 +1057,7 @@ func (x *VerifyResponse) GetDiagnostic() *Diagnostic {
 
 type ReviewRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	TaskJson      []byte                 `protobuf:"bytes,1,opt,name=task_json,json=taskJson,proto3" json:"task_json,omitempty"`
+	Task          *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
 	PhaseId       string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
 	WorkDir       string                 `protobuf:"bytes,3,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
 	Attempt       int64                  `protobuf:"varint,4,opt,name=attempt,proto3" json:"attempt,omitempty"`
@@ -603,7 +1069,7 @@ type ReviewRequest struct {
 
 func (x *ReviewRequest) Reset() {
 	*x = ReviewRequest{}
-	mi := &file_plugin_proto_msgTypes[7]
+	mi := &file_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -615,7 +1081,7 @@ func (x *ReviewRequest) String() string {
 func (*ReviewRequest) ProtoMessage() {}
 
 func (x *ReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[7]
+	mi := &file_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -628,12 +1094,12 @@ func (x *ReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRequest.ProtoReflect.Descriptor instead.
 func (*ReviewRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{7}
+	return file_plugin_proto_rawDescGZIP(), []int{13}
 }
 
-func (x *ReviewRequest) GetTaskJson() []byte {
+func (x *ReviewRequest) GetTask() *Task {
 	if x != nil {
-		return x.TaskJson
+		return x.Task
 	}
 	return nil
 }
@@ -687,7 +1153,7 @@ type Finding struct {
 
 func (x *Finding) Reset() {
 	*x = Finding{}
-	mi := &file_plugin_proto_msgTypes[8]
+	mi := &file_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -699,7 +1165,7 @@ func (x *Finding) String() string {
 func (*Finding) ProtoMessage() {}
 
 func (x *Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[8]
+	mi := &file_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -712,7 +1178,7 @@ func (x *Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Finding.ProtoReflect.Descriptor instead.
 func (*Finding) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{8}
+	return file_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Finding) GetSeverity() string {
@@ -760,7 +1226,7 @@ type ReviewResponse struct {
 
 func (x *ReviewResponse) Reset() {
 	*x = ReviewResponse{}
-	mi := &file_plugin_proto_msgTypes[9]
+	mi := &file_plugin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -772,7 +1238,7 @@ func (x *ReviewResponse) String() string {
 func (*ReviewResponse) ProtoMessage() {}
 
 func (x *ReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[9]
+	mi := &file_plugin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -785,7 +1251,7 @@ func (x *ReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewResponse.ProtoReflect.Descriptor instead.
 func (*ReviewResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{9}
+	return file_plugin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ReviewResponse) GetFindings() []*Finding {
@@ -818,7 +1284,7 @@ type Action struct {
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_plugin_proto_msgTypes[10]
+	mi := &file_plugin_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -830,7 +1296,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[10]
+	mi := &file_plugin_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -843,7 +1309,7 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{10}
+	return file_plugin_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Action) GetKind() string {
@@ -911,7 +1377,7 @@ type CheckRequest struct {
 
 func (x *CheckRequest) Reset() {
 	*x = CheckRequest{}
-	mi := &file_plugin_proto_msgTypes[11]
+	mi := &file_plugin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -923,7 +1389,7 @@ func (x *CheckRequest) String() string {
 func (*CheckRequest) ProtoMessage() {}
 
 func (x *CheckRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[11]
+	mi := &file_plugin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -936,7 +1402,7 @@ func (x *CheckRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRequest.ProtoReflect.Descriptor instead.
 func (*CheckRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{11}
+	return file_plugin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CheckRequest) GetAction() *Action {
@@ -960,7 +1426,7 @@ type CheckResponse struct {
 
 func (x *CheckResponse) Reset() {
 	*x = CheckResponse{}
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -972,7 +1438,7 @@ func (x *CheckResponse) String() string {
 func (*CheckResponse) ProtoMessage() {}
 
 func (x *CheckResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -985,7 +1451,7 @@ func (x *CheckResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckResponse.ProtoReflect.Descriptor instead.
 func (*CheckResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{12}
+	return file_plugin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CheckResponse) GetLevel() string {
@@ -1034,7 +1500,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1046,7 +1512,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1059,7 +1525,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{13}
+	return file_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Usage) GetInputTokens() int64 {
@@ -1093,7 +1559,7 @@ type Handoff struct {
 
 func (x *Handoff) Reset() {
 	*x = Handoff{}
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1105,7 +1571,7 @@ func (x *Handoff) String() string {
 func (*Handoff) ProtoMessage() {}
 
 func (x *Handoff) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1118,7 +1584,7 @@ func (x *Handoff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
 func (*Handoff) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{14}
+	return file_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Handoff) GetTaskId() string {
@@ -1148,7 +1614,7 @@ type Failure struct {
 
 func (x *Failure) Reset() {
 	*x = Failure{}
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1160,7 +1626,7 @@ func (x *Failure) String() string {
 func (*Failure) ProtoMessage() {}
 
 func (x *Failure) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1173,7 +1639,7 @@ func (x *Failure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Failure.ProtoReflect.Descriptor instead.
 func (*Failure) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{15}
+	return file_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Failure) GetAttempt() int64 {
@@ -1224,7 +1690,7 @@ type PromptFinding struct {
 
 func (x *PromptFinding) Reset() {
 	*x = PromptFinding{}
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1236,7 +1702,7 @@ func (x *PromptFinding) String() string {
 func (*PromptFinding) ProtoMessage() {}
 
 func (x *PromptFinding) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1249,7 +1715,7 @@ func (x *PromptFinding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PromptFinding.ProtoReflect.Descriptor instead.
 func (*PromptFinding) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{16}
+	return file_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *PromptFinding) GetSeverity() string {
@@ -1300,7 +1766,7 @@ type Diagnosis struct {
 
 func (x *Diagnosis) Reset() {
 	*x = Diagnosis{}
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1312,7 +1778,7 @@ func (x *Diagnosis) String() string {
 func (*Diagnosis) ProtoMessage() {}
 
 func (x *Diagnosis) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1325,7 +1791,7 @@ func (x *Diagnosis) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnosis.ProtoReflect.Descriptor instead.
 func (*Diagnosis) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{17}
+	return file_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Diagnosis) GetFound() bool {
@@ -1373,7 +1839,7 @@ type Warning struct {
 
 func (x *Warning) Reset() {
 	*x = Warning{}
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1385,7 +1851,7 @@ func (x *Warning) String() string {
 func (*Warning) ProtoMessage() {}
 
 func (x *Warning) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1398,7 +1864,7 @@ func (x *Warning) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Warning.ProtoReflect.Descriptor instead.
 func (*Warning) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{18}
+	return file_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Warning) GetRule() string {
@@ -1427,7 +1893,7 @@ type Asset struct {
 
 func (x *Asset) Reset() {
 	*x = Asset{}
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1439,7 +1905,7 @@ func (x *Asset) String() string {
 func (*Asset) ProtoMessage() {}
 
 func (x *Asset) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1452,7 +1918,7 @@ func (x *Asset) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Asset.ProtoReflect.Descriptor instead.
 func (*Asset) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{19}
+	return file_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Asset) GetType() string {
@@ -1492,13 +1958,14 @@ type PromptParts struct {
 	Diagnosis     *Diagnosis             `protobuf:"bytes,5,opt,name=diagnosis,proto3" json:"diagnosis,omitempty"`
 	Warnings      []*Warning             `protobuf:"bytes,6,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	Assets        []*Asset               `protobuf:"bytes,7,rep,name=assets,proto3" json:"assets,omitempty"`
+	Prohibitions  []string               `protobuf:"bytes,8,rep,name=prohibitions,proto3" json:"prohibitions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PromptParts) Reset() {
 	*x = PromptParts{}
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1510,7 +1977,7 @@ func (x *PromptParts) String() string {
 func (*PromptParts) ProtoMessage() {}
 
 func (x *PromptParts) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1523,7 +1990,7 @@ func (x *PromptParts) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PromptParts.ProtoReflect.Descriptor instead.
 func (*PromptParts) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{20}
+	return file_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *PromptParts) GetSpec() string {
@@ -1575,6 +2042,13 @@ func (x *PromptParts) GetAssets() []*Asset {
 	return nil
 }
 
+func (x *PromptParts) GetProhibitions() []string {
+	if x != nil {
+		return x.Prohibitions
+	}
+	return nil
+}
+
 type Limits struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// deadline_unix_ns is 0 for no deadline.
@@ -1587,7 +2061,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1599,7 +2073,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1612,7 +2086,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{21}
+	return file_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Limits) GetDeadlineUnixNs() int64 {
@@ -1638,7 +2112,7 @@ func (x *Limits) GetCostUsd() float64 {
 
 type ExecuteRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	TaskJson      []byte                 `protobuf:"bytes,1,opt,name=task_json,json=taskJson,proto3" json:"task_json,omitempty"`
+	Task          *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
 	PhaseId       string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
 	Attempt       int64                  `protobuf:"varint,3,opt,name=attempt,proto3" json:"attempt,omitempty"`
 	WorkDir       string                 `protobuf:"bytes,4,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
@@ -1651,7 +2125,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1663,7 +2137,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1676,12 +2150,12 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{22}
+	return file_plugin_proto_rawDescGZIP(), []int{28}
 }
 
-func (x *ExecuteRequest) GetTaskJson() []byte {
+func (x *ExecuteRequest) GetTask() *Task {
 	if x != nil {
-		return x.TaskJson
+		return x.Task
 	}
 	return nil
 }
@@ -1738,13 +2212,14 @@ type ExecuteResponse struct {
 	Usage         *Usage                 `protobuf:"bytes,6,opt,name=usage,proto3" json:"usage,omitempty"`
 	Generalizable bool                   `protobuf:"varint,7,opt,name=generalizable,proto3" json:"generalizable,omitempty"`
 	Diagnostic    *Diagnostic            `protobuf:"bytes,8,opt,name=diagnostic,proto3" json:"diagnostic,omitempty"`
+	Violations    []*Violation           `protobuf:"bytes,9,rep,name=violations,proto3" json:"violations,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ExecuteResponse) Reset() {
 	*x = ExecuteResponse{}
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1756,7 +2231,7 @@ func (x *ExecuteResponse) String() string {
 func (*ExecuteResponse) ProtoMessage() {}
 
 func (x *ExecuteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1769,7 +2244,7 @@ func (x *ExecuteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteResponse.ProtoReflect.Descriptor instead.
 func (*ExecuteResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{23}
+	return file_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ExecuteResponse) GetStatus() string {
@@ -1828,18 +2303,97 @@ func (x *ExecuteResponse) GetDiagnostic() *Diagnostic {
 	return nil
 }
 
+func (x *ExecuteResponse) GetViolations() []*Violation {
+	if x != nil {
+		return x.Violations
+	}
+	return nil
+}
+
+// Violation is a guardrail decision made while an attempt ran.
+type Violation struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Hard          bool                   `protobuf:"varint,1,opt,name=hard,proto3" json:"hard,omitempty"`
+	Rule          string                 `protobuf:"bytes,2,opt,name=rule,proto3" json:"rule,omitempty"`
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	Action        string                 `protobuf:"bytes,4,opt,name=action,proto3" json:"action,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Violation) Reset() {
+	*x = Violation{}
+	mi := &file_plugin_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Violation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Violation) ProtoMessage() {}
+
+func (x *Violation) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Violation.ProtoReflect.Descriptor instead.
+func (*Violation) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *Violation) GetHard() bool {
+	if x != nil {
+		return x.Hard
+	}
+	return false
+}
+
+func (x *Violation) GetRule() string {
+	if x != nil {
+		return x.Rule
+	}
+	return ""
+}
+
+func (x *Violation) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *Violation) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
 var File_plugin_proto protoreflect.FileDescriptor
 
 const file_plugin_proto_rawDesc = "" +
 	"\n" +
-	"\fplugin.proto\x12\x11harnish.plugin.v1\"\x94\x01\n" +
+	"\fplugin.proto\x12\x11harnish.plugin.v1\"\xd2\x01\n" +
 	"\n" +
 	"Diagnostic\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x12\n" +
 	"\x04tail\x18\x03 \x01(\tR\x04tail\x12\x14\n" +
 	"\x05check\x18\x04 \x01(\tR\x05check\x12.\n" +
-	"\x05usage\x18\x05 \x01(\v2\x18.harnish.plugin.v1.UsageR\x05usage\"\xbd\x01\n" +
+	"\x05usage\x18\x05 \x01(\v2\x18.harnish.plugin.v1.UsageR\x05usage\x12<\n" +
+	"\n" +
+	"violations\x18\x06 \x03(\v2\x1c.harnish.plugin.v1.ViolationR\n" +
+	"violations\"\xbd\x01\n" +
 	"\x0fDescribeRequest\x12L\n" +
 	"\bsettings\x18\x01 \x03(\v20.harnish.plugin.v1.DescribeRequest.SettingsEntryR\bsettings\x12\x1f\n" +
 	"\vapi_version\x18\x02 \x01(\tR\n" +
@@ -1854,12 +2408,53 @@ const file_plugin_proto_rawDesc = "" +
 	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\x12=\n" +
 	"\n" +
 	"diagnostic\x18\x05 \x01(\v2\x1d.harnish.plugin.v1.DiagnosticR\n" +
-	"diagnostic\"\x9d\x01\n" +
-	"\rVerifyRequest\x12\x1b\n" +
-	"\ttask_json\x18\x01 \x01(\fR\btaskJson\x12\x19\n" +
-	"\bphase_id\x18\x02 \x01(\tR\aphaseId\x12\x1f\n" +
-	"\vchecks_json\x18\x03 \x01(\fR\n" +
-	"checksJson\x12\x19\n" +
+	"diagnostic\"\x98\x02\n" +
+	"\x04Task\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x1c\n" +
+	"\tobjective\x18\x03 \x01(\tR\tobjective\x12\x14\n" +
+	"\x05files\x18\x04 \x03(\tR\x05files\x12\x1d\n" +
+	"\n" +
+	"depends_on\x18\x05 \x03(\tR\tdependsOn\x128\n" +
+	"\n" +
+	"acceptance\x18\x06 \x03(\v2\x18.harnish.plugin.v1.CheckR\n" +
+	"acceptance\x12\x12\n" +
+	"\x04tags\x18\a \x03(\tR\x04tags\x121\n" +
+	"\x06budget\x18\b \x01(\v2\x19.harnish.plugin.v1.BudgetR\x06budget\x12\x16\n" +
+	"\x06status\x18\t \x01(\tR\x06status\"\xdf\x01\n" +
+	"\x05Check\x12\x10\n" +
+	"\x03run\x18\x01 \x03(\tR\x03run\x12\x0e\n" +
+	"\x02sh\x18\x02 \x01(\tR\x02sh\x12\x16\n" +
+	"\x06manual\x18\x03 \x01(\tR\x06manual\x126\n" +
+	"\x06gotest\x18\x04 \x01(\v2\x1e.harnish.plugin.v1.GoTestCheckR\x06gotest\x123\n" +
+	"\x05cmake\x18\x05 \x01(\v2\x1d.harnish.plugin.v1.CMakeCheckR\x05cmake\x12\x10\n" +
+	"\x03dir\x18\x06 \x01(\tR\x03dir\x12\x1d\n" +
+	"\n" +
+	"timeout_ns\x18\a \x01(\x03R\ttimeoutNs\"\\\n" +
+	"\vGoTestCheck\x12\x1a\n" +
+	"\bpackages\x18\x01 \x03(\tR\bpackages\x12\x14\n" +
+	"\x05flags\x18\x02 \x03(\tR\x05flags\x12\x1b\n" +
+	"\tmin_tests\x18\x03 \x01(\x03R\bminTests\"z\n" +
+	"\n" +
+	"CMakeCheck\x12\x16\n" +
+	"\x06preset\x18\x01 \x01(\tR\x06preset\x12\x1b\n" +
+	"\tbuild_dir\x18\x02 \x01(\tR\bbuildDir\x12\x16\n" +
+	"\x06config\x18\x03 \x01(\tR\x06config\x12\x1f\n" +
+	"\vcompiler_id\x18\x04 \x01(\tR\n" +
+	"compilerId\"\xbd\x01\n" +
+	"\x06Budget\x12\x1a\n" +
+	"\battempts\x18\x01 \x01(\x03R\battempts\x12&\n" +
+	"\x0ftask_timeout_ns\x18\x02 \x01(\x03R\rtaskTimeoutNs\x12\x16\n" +
+	"\x06cycles\x18\x03 \x01(\x03R\x06cycles\x12$\n" +
+	"\x0erun_timeout_ns\x18\x04 \x01(\x03R\frunTimeoutNs\x12\x16\n" +
+	"\x06tokens\x18\x05 \x01(\x03R\x06tokens\x12\x19\n" +
+	"\bcost_usd\x18\x06 \x01(\x01R\acostUsd\"8\n" +
+	"\x06Checks\x12.\n" +
+	"\x05items\x18\x01 \x03(\v2\x18.harnish.plugin.v1.CheckR\x05items\"\xbf\x01\n" +
+	"\rVerifyRequest\x12+\n" +
+	"\x04task\x18\x01 \x01(\v2\x17.harnish.plugin.v1.TaskR\x04task\x12\x19\n" +
+	"\bphase_id\x18\x02 \x01(\tR\aphaseId\x121\n" +
+	"\x06checks\x18\x03 \x01(\v2\x19.harnish.plugin.v1.ChecksR\x06checks\x12\x19\n" +
 	"\bwork_dir\x18\x04 \x01(\tR\aworkDir\x12\x18\n" +
 	"\aattempt\x18\x05 \x01(\x03R\aattempt\"\xdc\x02\n" +
 	"\vCheckResult\x12\x12\n" +
@@ -1888,9 +2483,9 @@ const file_plugin_proto_rawDesc = "" +
 	"\vfingerprint\x18\x03 \x01(\v2\x1e.harnish.plugin.v1.FingerprintR\vfingerprint\x12=\n" +
 	"\n" +
 	"diagnostic\x18\x04 \x01(\v2\x1d.harnish.plugin.v1.DiagnosticR\n" +
-	"diagnostic\"\xa6\x01\n" +
-	"\rReviewRequest\x12\x1b\n" +
-	"\ttask_json\x18\x01 \x01(\fR\btaskJson\x12\x19\n" +
+	"diagnostic\"\xb6\x01\n" +
+	"\rReviewRequest\x12+\n" +
+	"\x04task\x18\x01 \x01(\v2\x17.harnish.plugin.v1.TaskR\x04task\x12\x19\n" +
 	"\bphase_id\x18\x02 \x01(\tR\aphaseId\x12\x19\n" +
 	"\bwork_dir\x18\x03 \x01(\tR\aworkDir\x12\x18\n" +
 	"\aattempt\x18\x04 \x01(\x03R\aattempt\x12\x12\n" +
@@ -1960,7 +2555,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x14\n" +
 	"\x05title\x18\x03 \x01(\tR\x05title\x12\x12\n" +
-	"\x04text\x18\x04 \x01(\tR\x04text\"\xf5\x02\n" +
+	"\x04text\x18\x04 \x01(\tR\x04text\"\x99\x03\n" +
 	"\vPromptParts\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x126\n" +
 	"\bhandoffs\x18\x02 \x03(\v2\x1a.harnish.plugin.v1.HandoffR\bhandoffs\x126\n" +
@@ -1968,19 +2563,20 @@ const file_plugin_proto_rawDesc = "" +
 	"\bfindings\x18\x04 \x03(\v2 .harnish.plugin.v1.PromptFindingR\bfindings\x12:\n" +
 	"\tdiagnosis\x18\x05 \x01(\v2\x1c.harnish.plugin.v1.DiagnosisR\tdiagnosis\x126\n" +
 	"\bwarnings\x18\x06 \x03(\v2\x1a.harnish.plugin.v1.WarningR\bwarnings\x120\n" +
-	"\x06assets\x18\a \x03(\v2\x18.harnish.plugin.v1.AssetR\x06assets\"e\n" +
+	"\x06assets\x18\a \x03(\v2\x18.harnish.plugin.v1.AssetR\x06assets\x12\"\n" +
+	"\fprohibitions\x18\b \x03(\tR\fprohibitions\"e\n" +
 	"\x06Limits\x12(\n" +
 	"\x10deadline_unix_ns\x18\x01 \x01(\x03R\x0edeadlineUnixNs\x12\x16\n" +
 	"\x06tokens\x18\x02 \x01(\x03R\x06tokens\x12\x19\n" +
-	"\bcost_usd\x18\x03 \x01(\x01R\acostUsd\"\xfe\x01\n" +
-	"\x0eExecuteRequest\x12\x1b\n" +
-	"\ttask_json\x18\x01 \x01(\fR\btaskJson\x12\x19\n" +
+	"\bcost_usd\x18\x03 \x01(\x01R\acostUsd\"\x8e\x02\n" +
+	"\x0eExecuteRequest\x12+\n" +
+	"\x04task\x18\x01 \x01(\v2\x17.harnish.plugin.v1.TaskR\x04task\x12\x19\n" +
 	"\bphase_id\x18\x02 \x01(\tR\aphaseId\x12\x18\n" +
 	"\aattempt\x18\x03 \x01(\x03R\aattempt\x12\x19\n" +
 	"\bwork_dir\x18\x04 \x01(\tR\aworkDir\x12\x16\n" +
 	"\x06prompt\x18\x05 \x01(\tR\x06prompt\x124\n" +
 	"\x05parts\x18\x06 \x01(\v2\x1e.harnish.plugin.v1.PromptPartsR\x05parts\x121\n" +
-	"\x06limits\x18\a \x01(\v2\x19.harnish.plugin.v1.LimitsR\x06limits\"\xb5\x02\n" +
+	"\x06limits\x18\a \x01(\v2\x19.harnish.plugin.v1.LimitsR\x06limits\"\xf3\x02\n" +
 	"\x0fExecuteResponse\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x18\n" +
@@ -1993,7 +2589,15 @@ const file_plugin_proto_rawDesc = "" +
 	"\rgeneralizable\x18\a \x01(\bR\rgeneralizable\x12=\n" +
 	"\n" +
 	"diagnostic\x18\b \x01(\v2\x1d.harnish.plugin.v1.DiagnosticR\n" +
-	"diagnostic2_\n" +
+	"diagnostic\x12<\n" +
+	"\n" +
+	"violations\x18\t \x03(\v2\x1c.harnish.plugin.v1.ViolationR\n" +
+	"violations\"c\n" +
+	"\tViolation\x12\x12\n" +
+	"\x04hard\x18\x01 \x01(\bR\x04hard\x12\x12\n" +
+	"\x04rule\x18\x02 \x01(\tR\x04rule\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x16\n" +
+	"\x06action\x18\x04 \x01(\tR\x06action2_\n" +
 	"\bDescribe\x12S\n" +
 	"\bDescribe\x12\".harnish.plugin.v1.DescribeRequest\x1a#.harnish.plugin.v1.DescribeResponse2Y\n" +
 	"\bVerifier\x12M\n" +
@@ -2017,71 +2621,89 @@ func file_plugin_proto_rawDescGZIP() []byte {
 	return file_plugin_proto_rawDescData
 }
 
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_plugin_proto_goTypes = []any{
 	(*Diagnostic)(nil),       // 0: harnish.plugin.v1.Diagnostic
 	(*DescribeRequest)(nil),  // 1: harnish.plugin.v1.DescribeRequest
 	(*DescribeResponse)(nil), // 2: harnish.plugin.v1.DescribeResponse
-	(*VerifyRequest)(nil),    // 3: harnish.plugin.v1.VerifyRequest
-	(*CheckResult)(nil),      // 4: harnish.plugin.v1.CheckResult
-	(*Fingerprint)(nil),      // 5: harnish.plugin.v1.Fingerprint
-	(*VerifyResponse)(nil),   // 6: harnish.plugin.v1.VerifyResponse
-	(*ReviewRequest)(nil),    // 7: harnish.plugin.v1.ReviewRequest
-	(*Finding)(nil),          // 8: harnish.plugin.v1.Finding
-	(*ReviewResponse)(nil),   // 9: harnish.plugin.v1.ReviewResponse
-	(*Action)(nil),           // 10: harnish.plugin.v1.Action
-	(*CheckRequest)(nil),     // 11: harnish.plugin.v1.CheckRequest
-	(*CheckResponse)(nil),    // 12: harnish.plugin.v1.CheckResponse
-	(*Usage)(nil),            // 13: harnish.plugin.v1.Usage
-	(*Handoff)(nil),          // 14: harnish.plugin.v1.Handoff
-	(*Failure)(nil),          // 15: harnish.plugin.v1.Failure
-	(*PromptFinding)(nil),    // 16: harnish.plugin.v1.PromptFinding
-	(*Diagnosis)(nil),        // 17: harnish.plugin.v1.Diagnosis
-	(*Warning)(nil),          // 18: harnish.plugin.v1.Warning
-	(*Asset)(nil),            // 19: harnish.plugin.v1.Asset
-	(*PromptParts)(nil),      // 20: harnish.plugin.v1.PromptParts
-	(*Limits)(nil),           // 21: harnish.plugin.v1.Limits
-	(*ExecuteRequest)(nil),   // 22: harnish.plugin.v1.ExecuteRequest
-	(*ExecuteResponse)(nil),  // 23: harnish.plugin.v1.ExecuteResponse
-	nil,                      // 24: harnish.plugin.v1.DescribeRequest.SettingsEntry
+	(*Task)(nil),             // 3: harnish.plugin.v1.Task
+	(*Check)(nil),            // 4: harnish.plugin.v1.Check
+	(*GoTestCheck)(nil),      // 5: harnish.plugin.v1.GoTestCheck
+	(*CMakeCheck)(nil),       // 6: harnish.plugin.v1.CMakeCheck
+	(*Budget)(nil),           // 7: harnish.plugin.v1.Budget
+	(*Checks)(nil),           // 8: harnish.plugin.v1.Checks
+	(*VerifyRequest)(nil),    // 9: harnish.plugin.v1.VerifyRequest
+	(*CheckResult)(nil),      // 10: harnish.plugin.v1.CheckResult
+	(*Fingerprint)(nil),      // 11: harnish.plugin.v1.Fingerprint
+	(*VerifyResponse)(nil),   // 12: harnish.plugin.v1.VerifyResponse
+	(*ReviewRequest)(nil),    // 13: harnish.plugin.v1.ReviewRequest
+	(*Finding)(nil),          // 14: harnish.plugin.v1.Finding
+	(*ReviewResponse)(nil),   // 15: harnish.plugin.v1.ReviewResponse
+	(*Action)(nil),           // 16: harnish.plugin.v1.Action
+	(*CheckRequest)(nil),     // 17: harnish.plugin.v1.CheckRequest
+	(*CheckResponse)(nil),    // 18: harnish.plugin.v1.CheckResponse
+	(*Usage)(nil),            // 19: harnish.plugin.v1.Usage
+	(*Handoff)(nil),          // 20: harnish.plugin.v1.Handoff
+	(*Failure)(nil),          // 21: harnish.plugin.v1.Failure
+	(*PromptFinding)(nil),    // 22: harnish.plugin.v1.PromptFinding
+	(*Diagnosis)(nil),        // 23: harnish.plugin.v1.Diagnosis
+	(*Warning)(nil),          // 24: harnish.plugin.v1.Warning
+	(*Asset)(nil),            // 25: harnish.plugin.v1.Asset
+	(*PromptParts)(nil),      // 26: harnish.plugin.v1.PromptParts
+	(*Limits)(nil),           // 27: harnish.plugin.v1.Limits
+	(*ExecuteRequest)(nil),   // 28: harnish.plugin.v1.ExecuteRequest
+	(*ExecuteResponse)(nil),  // 29: harnish.plugin.v1.ExecuteResponse
+	(*Violation)(nil),        // 30: harnish.plugin.v1.Violation
+	nil,                      // 31: harnish.plugin.v1.DescribeRequest.SettingsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
-	13, // 0: harnish.plugin.v1.Diagnostic.usage:type_name -> harnish.plugin.v1.Usage
-	24, // 1: harnish.plugin.v1.DescribeRequest.settings:type_name -> harnish.plugin.v1.DescribeRequest.SettingsEntry
-	0,  // 2: harnish.plugin.v1.DescribeResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
-	4,  // 3: harnish.plugin.v1.VerifyResponse.checks:type_name -> harnish.plugin.v1.CheckResult
-	5,  // 4: harnish.plugin.v1.VerifyResponse.fingerprint:type_name -> harnish.plugin.v1.Fingerprint
-	0,  // 5: harnish.plugin.v1.VerifyResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
-	8,  // 6: harnish.plugin.v1.ReviewResponse.findings:type_name -> harnish.plugin.v1.Finding
-	0,  // 7: harnish.plugin.v1.ReviewResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
-	10, // 8: harnish.plugin.v1.CheckRequest.action:type_name -> harnish.plugin.v1.Action
-	0,  // 9: harnish.plugin.v1.CheckResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
-	13, // 10: harnish.plugin.v1.Diagnosis.usage:type_name -> harnish.plugin.v1.Usage
-	14, // 11: harnish.plugin.v1.PromptParts.handoffs:type_name -> harnish.plugin.v1.Handoff
-	15, // 12: harnish.plugin.v1.PromptParts.failures:type_name -> harnish.plugin.v1.Failure
-	16, // 13: harnish.plugin.v1.PromptParts.findings:type_name -> harnish.plugin.v1.PromptFinding
-	17, // 14: harnish.plugin.v1.PromptParts.diagnosis:type_name -> harnish.plugin.v1.Diagnosis
-	18, // 15: harnish.plugin.v1.PromptParts.warnings:type_name -> harnish.plugin.v1.Warning
-	19, // 16: harnish.plugin.v1.PromptParts.assets:type_name -> harnish.plugin.v1.Asset
-	20, // 17: harnish.plugin.v1.ExecuteRequest.parts:type_name -> harnish.plugin.v1.PromptParts
-	21, // 18: harnish.plugin.v1.ExecuteRequest.limits:type_name -> harnish.plugin.v1.Limits
-	13, // 19: harnish.plugin.v1.ExecuteResponse.usage:type_name -> harnish.plugin.v1.Usage
-	0,  // 20: harnish.plugin.v1.ExecuteResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
-	1,  // 21: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
-	3,  // 22: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
-	7,  // 23: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
-	11, // 24: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
-	22, // 25: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
-	2,  // 26: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
-	6,  // 27: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
-	9,  // 28: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
-	12, // 29: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
-	23, // 30: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
-	26, // [26:31] is the sub-list for method output_type
-	21, // [21:26] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	19, // 0: harnish.plugin.v1.Diagnostic.usage:type_name -> harnish.plugin.v1.Usage
+	30, // 1: harnish.plugin.v1.Diagnostic.violations:type_name -> harnish.plugin.v1.Violation
+	31, // 2: harnish.plugin.v1.DescribeRequest.settings:type_name -> harnish.plugin.v1.DescribeRequest.SettingsEntry
+	0,  // 3: harnish.plugin.v1.DescribeResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	4,  // 4: harnish.plugin.v1.Task.acceptance:type_name -> harnish.plugin.v1.Check
+	7,  // 5: harnish.plugin.v1.Task.budget:type_name -> harnish.plugin.v1.Budget
+	5,  // 6: harnish.plugin.v1.Check.gotest:type_name -> harnish.plugin.v1.GoTestCheck
+	6,  // 7: harnish.plugin.v1.Check.cmake:type_name -> harnish.plugin.v1.CMakeCheck
+	4,  // 8: harnish.plugin.v1.Checks.items:type_name -> harnish.plugin.v1.Check
+	3,  // 9: harnish.plugin.v1.VerifyRequest.task:type_name -> harnish.plugin.v1.Task
+	8,  // 10: harnish.plugin.v1.VerifyRequest.checks:type_name -> harnish.plugin.v1.Checks
+	10, // 11: harnish.plugin.v1.VerifyResponse.checks:type_name -> harnish.plugin.v1.CheckResult
+	11, // 12: harnish.plugin.v1.VerifyResponse.fingerprint:type_name -> harnish.plugin.v1.Fingerprint
+	0,  // 13: harnish.plugin.v1.VerifyResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	3,  // 14: harnish.plugin.v1.ReviewRequest.task:type_name -> harnish.plugin.v1.Task
+	14, // 15: harnish.plugin.v1.ReviewResponse.findings:type_name -> harnish.plugin.v1.Finding
+	0,  // 16: harnish.plugin.v1.ReviewResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	16, // 17: harnish.plugin.v1.CheckRequest.action:type_name -> harnish.plugin.v1.Action
+	0,  // 18: harnish.plugin.v1.CheckResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	19, // 19: harnish.plugin.v1.Diagnosis.usage:type_name -> harnish.plugin.v1.Usage
+	20, // 20: harnish.plugin.v1.PromptParts.handoffs:type_name -> harnish.plugin.v1.Handoff
+	21, // 21: harnish.plugin.v1.PromptParts.failures:type_name -> harnish.plugin.v1.Failure
+	22, // 22: harnish.plugin.v1.PromptParts.findings:type_name -> harnish.plugin.v1.PromptFinding
+	23, // 23: harnish.plugin.v1.PromptParts.diagnosis:type_name -> harnish.plugin.v1.Diagnosis
+	24, // 24: harnish.plugin.v1.PromptParts.warnings:type_name -> harnish.plugin.v1.Warning
+	25, // 25: harnish.plugin.v1.PromptParts.assets:type_name -> harnish.plugin.v1.Asset
+	3,  // 26: harnish.plugin.v1.ExecuteRequest.task:type_name -> harnish.plugin.v1.Task
+	26, // 27: harnish.plugin.v1.ExecuteRequest.parts:type_name -> harnish.plugin.v1.PromptParts
+	27, // 28: harnish.plugin.v1.ExecuteRequest.limits:type_name -> harnish.plugin.v1.Limits
+	19, // 29: harnish.plugin.v1.ExecuteResponse.usage:type_name -> harnish.plugin.v1.Usage
+	0,  // 30: harnish.plugin.v1.ExecuteResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	30, // 31: harnish.plugin.v1.ExecuteResponse.violations:type_name -> harnish.plugin.v1.Violation
+	1,  // 32: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
+	9,  // 33: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
+	13, // 34: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
+	17, // 35: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
+	28, // 36: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
+	2,  // 37: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
+	12, // 38: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
+	15, // 39: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
+	18, // 40: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
+	29, // 41: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
+	37, // [37:42] is the sub-list for method output_type
+	32, // [32:37] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -2095,7 +2717,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   25,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   5,
 		},

@@ -203,5 +203,5 @@ type rawVerifier struct {
 }
 
 func (rawVerifier) Verify(_ context.Context, req *pluginpb.VerifyRequest) (*pluginpb.VerifyResponse, error) {
-	return &pluginpb.VerifyResponse{Passed: true, Checks: []*pluginpb.CheckResult{{Name: "echo", Passed: true, OutputTail: string(req.GetTaskJson())}}}, nil
+	return &pluginpb.VerifyResponse{Passed: true, Checks: []*pluginpb.CheckResult{{Name: "echo", Passed: true, OutputTail: req.GetTask().GetObjective()}}}, nil
 }
