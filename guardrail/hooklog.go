@@ -1,7 +1,6 @@
 package guardrail
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -49,10 +48,6 @@ type HookRecord struct {
 	Reason  string `json:"reason,omitempty"`
 }
 
-// maxHookRecord bounds one line of the hook log; a command larger than this
-// would have been refused by the hook before it was logged.
-const maxHookRecord = 32 << 20
-
 // AppendHookRecord appends r to the hook log at path as one line, written
 // with a single write so hooks running side by side do not interleave.
 func AppendHookRecord(path string, r HookRecord) error {
@@ -77,7 +72,7 @@ func AppendHookRecord(path string, r HookRecord) error {
 // ReadHookLog reads the records of the hook log at path, in order. A file
 // that does not exist holds no records. A line that does not decode is an
 // error naming the file and line, except a last line without its newline,
-// which a hook killed mid-write leaves and which is skipped.
+// which a hook killed mid-write leaves: it is skipped unless it decodes whole.
 func ReadHookLog(path string) ([]HookRecord, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -86,25 +81,28 @@ func ReadHookLog(path string) ([]HookRecord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("guardrail: hook log: %w", err)
 	}
+	// A last line without its newline is a hook killed mid-write: a record
+	// only if it decodes whole.
+	var torn []byte
+	if i := bytes.LastIndexByte(data, '\n'); i < len(data)-1 {
+		data, torn = data[:i+1], data[i+1:]
+	}
 	var out []HookRecord
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, maxHookRecord)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
+	n := 0
+	for line := range bytes.Lines(data) {
+		n++
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var r HookRecord
 		if err := json.Unmarshal(line, &r); err != nil {
-			if !bytes.HasSuffix(data, []byte("\n")) && bytes.HasSuffix(data, line) {
-				break // a torn last line: the hook died writing it
-			}
 			return out, fmt.Errorf("guardrail: %s:%d: %w", path, n, err)
 		}
 		out = append(out, r)
 	}
-	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("guardrail: %s: %w", path, err)
+	var r HookRecord
+	if len(torn) > 0 && json.Unmarshal(torn, &r) == nil {
+		out = append(out, r)
 	}
 	return out, nil
 }

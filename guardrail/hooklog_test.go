@@ -1,6 +1,8 @@
 package guardrail_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,4 +61,42 @@ func TestHookLog(t *testing.T) {
 	if _, err := guardrail.ReadHookLog(bad); err == nil || !strings.Contains(err.Error(), bad+":2:") {
 		t.Errorf("bad line: %v", err)
 	}
+}
+
+// FuzzReadHookLog: any file reads without a panic; a log of records
+// written by AppendHookRecord, followed by any torn tail without a newline,
+// reads back as those records.
+func FuzzReadHookLog(f *testing.F) {
+	f.Add([]byte(`{"event":"stop","agent":"claude","refused":true}`+"\n"), []byte(`{"event":"pre`))
+	f.Add([]byte("not json\n"), []byte(""))
+	f.Add([]byte(`{"decision":{"level":"bogus"}}`+"\n"), []byte("{"))
+	f.Fuzz(func(t *testing.T, data, tail []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "any.jsonl")
+		os.WriteFile(path, data, 0o600)
+		guardrail.ReadHookLog(path)
+
+		good := filepath.Join(dir, "good.jsonl")
+		r := guardrail.HookRecord{Event: guardrail.HookPreToolUse, Agent: "codex", Tool: "Bash", Command: string(data),
+			Decision: guardrail.Decision{Level: guardrail.Soft, Rule: "r", Reason: string(tail)}}
+		if err := guardrail.AppendHookRecord(good, r); err != nil {
+			t.Fatal(err)
+		}
+		if bytes.IndexByte(tail, '\n') < 0 {
+			fh, _ := os.OpenFile(good, os.O_APPEND|os.O_WRONLY, 0)
+			fh.Write(tail)
+			fh.Close()
+		}
+		recs, err := guardrail.ReadHookLog(good)
+		if err != nil {
+			t.Fatalf("ReadHookLog: %v", err)
+		}
+		// JSON carries text: invalid UTF-8 comes back as U+FFFD, byte by byte.
+		var want string
+		b, _ := json.Marshal(string(data))
+		json.Unmarshal(b, &want)
+		if len(recs) == 0 || recs[0].Command != want || recs[0].Decision.Level != guardrail.Soft {
+			t.Fatalf("records %+v", recs)
+		}
+	})
 }

@@ -184,7 +184,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return fail(executor.KindProtocol, res.Stdout, errors.New(msg))
 	}
 	result := &executor.Result{Status: executor.StatusDone, Summary: strings.TrimSpace(st.final),
-		FilesChanged: st.files, Usage: st.usage, Violations: violations}
+		FilesChanged: st.filesChanged(), Usage: st.usage, Violations: violations}
 	if reason, ok := agent.Blocked(st.final); ok {
 		result.Status, result.Reason = executor.StatusBlocked, reason
 	}

@@ -122,6 +122,19 @@ func (s *stream) item(typ string, it *item) {
 	}
 }
 
+// filesChanged returns the files changed inside the working tree: what
+// [executor.Result.FilesChanged] holds. Changes outside it stay in files,
+// for the hook check, but are not the tree's.
+func (s *stream) filesChanged() []string {
+	var out []string
+	for _, f := range s.files {
+		if filepath.IsLocal(filepath.FromSlash(f)) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // calls returns the tool calls the stream shows, for the hook check.
 func (s *stream) calls() []agent.Call {
 	var out []agent.Call

@@ -1,0 +1,59 @@
+package codex
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzStream feeds the event-stream parser arbitrary lines: it never
+// panics, and reports only files inside the working tree.
+func FuzzStream(f *testing.F) {
+	for _, seed := range []string{
+		`{"type":"thread.started","thread_id":"t"}`,
+		`{"type":"item.completed","item":{"id":"i1","type":"command_execution","command":"/bin/bash -lc 'ls -la'","status":"completed"}}`,
+		`{"type":"item.completed","item":{"id":"i2","type":"file_change","changes":[{"path":"/work/a.txt","kind":"add"},{"path":"/etc/passwd","kind":"update"}],"status":"completed"}}`,
+		`{"type":"item.completed","item":{"id":"i3","type":"agent_message","text":"done"}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":2,"output_tokens":5}}`,
+		`{"type":"turn.failed","error":{"message":"boom"}}`,
+		`not json`,
+		`{"type":"item.started","item":{"id":"x","type":"command_execution","command":"bash -c \"echo $(rm -rf /)\""}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := newStream("/work")
+		for line := range bytes.SplitSeq(data, []byte("\n")) {
+			s.line(line)
+		}
+		for _, p := range s.filesChanged() {
+			if !filepath.IsLocal(filepath.FromSlash(p)) {
+				t.Errorf("file %q is outside the working tree", p)
+			}
+		}
+		if calls := s.calls(); len(calls) != len(s.commands)+len(s.files) {
+			t.Errorf("%d calls for %d commands and %d files", len(calls), len(s.commands), len(s.files))
+		}
+	})
+}
+
+// FuzzUnwrapShell: a script Codex wraps as /bin/bash -lc '<script>' comes
+// back as the script the hook saw, and unwrapping anything never panics.
+func FuzzUnwrapShell(f *testing.F) {
+	for _, seed := range []string{"ls -la", `echo "hi"`, "it's", "a\nb", "", "$(rm -rf /)"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, script string) {
+		unwrapShell(script)
+		// Codex reports commands in JSON strings: valid UTF-8, no NUL.
+		if script == "" || strings.ContainsRune(script, 0) || !utf8.ValidString(script) {
+			return
+		}
+		wrapped := "/bin/bash -lc '" + strings.ReplaceAll(script, "'", `'\''`) + "'"
+		if got := unwrapShell(wrapped); got != script {
+			t.Errorf("unwrapShell(%q) = %q, want %q", wrapped, got, script)
+		}
+	})
+}
