@@ -270,6 +270,7 @@ func TestCrashReportsStderr(t *testing.T) {
 func TestHostileStderr(t *testing.T) {
 	s := spec(t, "testplugin")
 	h, sink := open(t, s)
+	pid := readPid(t, s.Settings["pidfile"])
 	v, _ := h.Verifier("tp")
 	if _, err := v.Verify(t.Context(), verifyReq("stderr", "")); err != nil {
 		t.Fatal(err)
@@ -292,6 +293,20 @@ func TestHostileStderr(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+	}
+	h.Close()
+	gone(t, pid, 2*time.Second)
+}
+
+// The trap is real: the same plugin line, given to go-plugin's own stderr
+// handling, takes its host down. (If this starts failing, go-plugin fixed
+// it; the host's own parsing stays, for the lines it logs.)
+func TestGoPluginStderrTrap(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "HARNISH_PLUGINS_TEST_TRAP="+bin(t, "testplugin-bare"))
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "interface conversion") || strings.Contains(string(out), "survived") {
+		t.Errorf("go-plugin's default stderr handling survived a non-string @message (err %v):\n%s", err, out)
 	}
 }
 

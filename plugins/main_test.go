@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-plugin"
+
 	"github.com/harnish/harnish/plugins"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -32,6 +34,10 @@ var (
 func TestMain(m *testing.M) {
 	if manifest := os.Getenv("HARNISH_PLUGINS_TEST_HOST"); manifest != "" {
 		runHost(manifest)
+		return
+	}
+	if path := os.Getenv("HARNISH_PLUGINS_TEST_TRAP"); path != "" {
+		runTrap(path)
 		return
 	}
 	code := m.Run()
@@ -96,6 +102,27 @@ func runHost(manifest string) {
 	_, err = v.Verify(context.Background(), verifyReq("hang", ""))
 	fmt.Println("returned:", err)
 	os.Exit(1)
+}
+
+// runTrap is the test binary re-executed as a host that configures
+// go-plugin the ordinary way (its default logger, its own stderr handling)
+// and starts a plugin that writes {"@message": 42} to stderr.
+func runTrap(path string) {
+	cmd := exec.Command(path)
+	cmd.Env = append(os.Environ(), "HARNISH_TESTPLUGIN_HOSTILE=1")
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  plugin.HandshakeConfig{ProtocolVersion: 1, MagicCookieKey: "HARNISH_PLUGIN", MagicCookieValue: "trap"},
+		Plugins:          plugin.PluginSet{"harnish": bareClient{}},
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+	})
+	defer client.Kill()
+	if _, err := client.Client(); err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	time.Sleep(2 * time.Second)
+	fmt.Println("survived")
 }
 
 func sum(t testing.TB, path string) string {

@@ -15,7 +15,8 @@
 // Names: testplugin-cookie and testplugin-proto2 fail the handshake;
 // testplugin-slow takes 30 s to start; testplugin-bare serves the Verifier service with go-plugin alone (the
 // benchmark's baseline). HARNISH_TESTPLUGIN_EXIT=1 exits at once;
-// HARNISH_TESTPLUGIN_PIDFILE names a file to write the pid to at start.
+// HARNISH_TESTPLUGIN_PIDFILE names a file to write the pid to at start;
+// HARNISH_TESTPLUGIN_HOSTILE=1 writes a hostile JSON line to stderr first.
 package main
 
 import (
@@ -42,6 +43,9 @@ import (
 func main() {
 	if os.Getenv("HARNISH_TESTPLUGIN_EXIT") == "1" {
 		return
+	}
+	if os.Getenv("HARNISH_TESTPLUGIN_HOSTILE") == "1" {
+		fmt.Fprintln(os.Stderr, `{"@message": 42, "@level":"info"}`)
 	}
 	if f := os.Getenv("HARNISH_TESTPLUGIN_PIDFILE"); f != "" {
 		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
