@@ -17,7 +17,10 @@ import (
 // wrapping its context's cause).
 func call[T any](ctx context.Context, hd *handle, c Capability, rpc func(context.Context, grpc.ClientConnInterface) (T, error)) (T, error) {
 	var zero T
-	if ctx.Err() != nil {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return zero, &Error{Plugin: hd.spec.Name, Kind: KindTimeout, Err: context.Cause(ctx)}
+	case ctx.Err() != nil:
 		return zero, fmt.Errorf("plugins: %q: %w", hd.spec.Name, context.Cause(ctx))
 	}
 	inst, err := hd.get(ctx)

@@ -325,6 +325,21 @@ func TestCallTimeoutFromSpec(t *testing.T) {
 	}
 }
 
+func TestDoneContextBeforeTheCall(t *testing.T) {
+	h, _ := open(t, spec(t, "testplugin"))
+	v, _ := h.Verifier("tp")
+	expired, cancel := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+	defer cancel()
+	if _, err := v.Verify(expired, verifyReq("ok", "")); !errors.Is(err, plugins.ErrPluginTimeout) || !verify.IsRetryable(err) {
+		t.Errorf("expired context: %v, want a retryable timeout", err)
+	}
+	cancelled, cancel2 := context.WithCancel(t.Context())
+	cancel2()
+	if _, err := v.Verify(cancelled, verifyReq("ok", "")); !errors.Is(err, context.Canceled) || verify.IsRetryable(err) {
+		t.Errorf("cancelled context: %v, want context.Canceled, not retryable", err)
+	}
+}
+
 func TestCancelWrapsCause(t *testing.T) {
 	s := spec(t, "testplugin")
 	h, _ := open(t, s)
