@@ -152,10 +152,7 @@ func CommitAll(ctx context.Context, dir, message string, skip ...string) (string
 	if _, err := output(ctx, dir, nil, add...); err != nil {
 		return "", err
 	}
-	if _, err := output(ctx, dir, nil, "diff", "--cached", "--quiet"); err == nil {
-		return "", nil // nothing staged
-	}
-	return commit(ctx, dir, "-m", message)
+	return commit(ctx, dir, message, nil)
 }
 
 // CommitPaths commits the given paths only (files or directories, relative
@@ -175,21 +172,30 @@ func CommitPaths(ctx context.Context, dir, message string, paths ...string) (str
 	if _, err := output(ctx, dir, nil, append([]string{"add", "-f", "-A", "--"}, present...)...); err != nil {
 		return "", err
 	}
-	if _, err := output(ctx, dir, nil, append([]string{"diff", "--cached", "--quiet", "--"}, present...)...); err == nil {
-		return "", nil
-	}
-	return commit(ctx, dir, append([]string{"-m", message, "--"}, present...)...)
+	return commit(ctx, dir, message, present)
 }
 
-// commit runs git commit with args, as the repository's identity or, when
-// it has none, [Identity], and returns the new commit's hash.
-func commit(ctx context.Context, dir string, args ...string) (string, error) {
-	args = append([]string{"commit", "-q"}, args...)
-	if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) == "" {
-		args = append([]string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args...)
+// commit commits what is staged (of paths, when given) as the repository's
+// identity or, when it has none, [Identity], and returns the new commit's
+// hash, or "" when nothing was staged. Both of those are rare, so they are
+// looked into only when the commit fails: a commit is two git processes.
+func commit(ctx context.Context, dir, message string, paths []string) (string, error) {
+	args := []string{"commit", "-q", "-m", message}
+	if paths != nil {
+		args = append(append(args, "--"), paths...)
 	}
-	if _, err := output(ctx, dir, nil, args...); err != nil {
-		return "", err
+	// useConfigOnly: no identity guessed from the host name; ours instead.
+	if _, err := output(ctx, dir, nil, append([]string{"-c", "user.useConfigOnly=true"}, args...)...); err != nil {
+		if _, derr := output(ctx, dir, nil, append([]string{"diff", "--cached", "--quiet", "--"}, paths...)...); derr == nil {
+			return "", nil // nothing staged
+		}
+		if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) != "" {
+			return "", err // not for want of an identity: a hook refused, say
+		}
+		anon := append([]string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args...)
+		if _, err := output(ctx, dir, nil, anon...); err != nil {
+			return "", err
+		}
 	}
 	hash, err := output(ctx, dir, nil, "rev-parse", "HEAD")
 	return strings.TrimSpace(hash), err

@@ -186,3 +186,40 @@ func TestRestore(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitRefused: a pre-commit hook that refuses is an error, not
+// "nothing to commit", and CommitPaths commits its paths only.
+func TestCommitRefused(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@localhost"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run("init", "-q")
+	run("config", "user.email", "t@localhost")
+	run("config", "user.name", "t")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("b\n"), 0o644)
+	ctx := context.Background()
+	if hash, err := gitx.CommitPaths(ctx, dir, "records", "b.txt", "missing.txt"); err != nil || hash == "" {
+		t.Fatalf("CommitPaths: %q, %v", hash, err)
+	}
+	if got := run("show", "--name-only", "--format=%s", "HEAD"); got != "records\n\nb.txt" {
+		t.Errorf("CommitPaths committed:\n%s", got)
+	}
+	if hash, err := gitx.CommitPaths(ctx, dir, "again", "b.txt"); err != nil || hash != "" {
+		t.Errorf("CommitPaths with nothing new: %q, %v", hash, err)
+	}
+	hook := filepath.Join(dir, ".git", "hooks", "pre-commit")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho refused >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if hash, err := gitx.CommitAll(ctx, dir, "task"); err == nil || hash != "" {
+		t.Errorf("CommitAll past a refusing hook: %q, %v", hash, err)
+	}
+}
