@@ -19,6 +19,8 @@
 //	    Judge a command, or a unified diff, by the guardrails.
 //	hook pre-tool-use|stop --agent claude|codex
 //	    Answer an agent CLI's hook in its own protocol.
+//	plugins list|check [--manifest FILE] [--dir DIR] [--json]
+//	    Show the plugins of the manifest, or start them and check each.
 //	help [COMMAND]
 //	    Print usage.
 //
@@ -61,6 +63,7 @@ var commands = []*command{
 	assetsCommand,
 	guardCommand,
 	hookCommand,
+	pluginsCommand,
 }
 
 func main() {

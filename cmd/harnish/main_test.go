@@ -20,6 +20,7 @@ Commands:
   assets query|record|compress|purge|stats|import [flags]         query and record the experience the loop learns from
   guard check|diff [flags]                                        judge a command or a diff by the guardrails
   hook pre-tool-use|stop --agent claude|codex                     answer an agent's hook: guardrails before a tool call, checks before a stop
+  plugins list|check [--manifest FILE] [--dir DIR] [--json]       show the plugins of the manifest, or start them and check each
 
 Run "harnish help <command>" for more about a command.
 `

@@ -24,6 +24,7 @@ import (
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/plugins"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -236,10 +237,13 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		return exitError
 	}
 	stateDir := filepath.Join(root, loop.StateDir)
-	cfg, err := components(plan, root)
+	cfg, host, err := components(plan, root)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
 		return exitError
+	}
+	if host != nil {
+		defer host.Close()
 	}
 	if isGitTree(root) {
 		cfg.CommitTasks, cfg.Rollback = !f.noCommit, f.rollback
@@ -307,23 +311,44 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 
 // components builds the executor, verifier, reviewer and debugger a plan
 // names, and the edit guard its guardrail settings ask for. The verifier
-// always runs the tasks' own acceptance checks.
-func components(plan *task.Plan, root string) (loop.Config, error) {
+// always runs the tasks' own acceptance checks. Components of kind plugin
+// come from the working tree's plugin manifest; the host that runs them is
+// returned for the caller to close.
+func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error) {
 	g, err := guardrail.NewEditGuard(guardrail.PlanEditConfig(plan, os.DirFS(root)))
 	if err != nil {
-		return loop.Config{}, err
+		return loop.Config{}, nil, err
 	}
 	cfg := loop.Config{Verifier: verify.Acceptance{}, Guardrail: g}
-	switch c := plan.Executor; {
-	case c == nil:
-		return cfg, errors.New("the plan names no executor (executor: {kind: command, argv: [...]})")
-	case c.Kind == task.KindCommand:
+	if plan.Executor == nil {
+		return cfg, nil, errors.New("the plan names no executor (executor: {kind: command, argv: [...]})")
+	}
+	if plan.Debugger != nil && plan.Debugger.Kind != task.KindCommand {
+		return cfg, nil, fmt.Errorf("debugger kind %q is not available in this harnish; use kind command", plan.Debugger.Kind)
+	}
+	isPlugin := func(c *task.Component) bool { return c != nil && c.Kind == task.KindPlugin }
+	host, err := openPlugins(root, isPlugin(plan.Executor) || isPlugin(plan.Reviewer))
+	if err != nil {
+		return cfg, nil, err
+	}
+	fail := func(err error) (loop.Config, *plugins.Host, error) {
+		if host != nil {
+			host.Close()
+		}
+		return cfg, nil, err
+	}
+	switch c := plan.Executor; c.Kind {
+	case task.KindCommand:
 		cfg.Executor = &executor.Command{Argv: c.Argv, Env: c.Env}
-	case c.Kind == task.KindCodex || c.Kind == task.KindClaude:
+	case task.KindPlugin:
+		if cfg.Executor, err = host.Executor(c.Plugin); err != nil {
+			return fail(err)
+		}
+	case task.KindCodex, task.KindClaude:
 		// The agent's hooks call this very binary, with the plan the run keeps.
 		self, err := os.Executable()
 		if err != nil {
-			return cfg, fmt.Errorf("the %s executor's hooks need harnish's own path: %w", c.Kind, err)
+			return fail(fmt.Errorf("the %s executor's hooks need harnish's own path: %w", c.Kind, err))
 		}
 		kept := ""
 		for _, name := range []string{"plan.yaml", "plan.json"} {
@@ -337,25 +362,27 @@ func components(plan *task.Plan, root string) (loop.Config, error) {
 			cfg.Executor = &claude.Executor{Harnish: self, PlanFile: kept, Model: c.Model, Env: c.Env}
 		}
 	default:
-		return cfg, fmt.Errorf("executor kind %q is not available in this harnish yet; use kind command, codex or claude", c.Kind)
+		return fail(fmt.Errorf("executor kind %q is not available in this harnish", c.Kind))
 	}
 	if c := plan.Debugger; c != nil {
-		if c.Kind != task.KindCommand {
-			return cfg, fmt.Errorf("debugger kind %q is not available in this harnish yet; use kind command", c.Kind)
-		}
 		cfg.Debugger = &executor.CommandDebugger{Argv: c.Argv, Env: c.Env}
 	}
-	if c := plan.Reviewer; c != nil {
-		if c.Kind != task.KindCommand {
-			return cfg, fmt.Errorf("reviewer kind %q is not available in this harnish yet; use kind command", c.Kind)
-		}
+	switch c := plan.Reviewer; {
+	case c == nil:
+	case c.Kind == task.KindCommand:
 		r := &verify.CommandReviewer{Argv: c.Argv}
 		for k, v := range c.Env {
 			r.Env = append(r.Env, k+"="+v)
 		}
 		cfg.Reviewer = r
+	case c.Kind == task.KindPlugin:
+		if cfg.Reviewer, err = host.Reviewer(c.Plugin); err != nil {
+			return fail(err)
+		}
+	default:
+		return fail(fmt.Errorf("reviewer kind %q is not available in this harnish; use kind command or plugin", c.Kind))
 	}
-	return cfg, nil
+	return cfg, host, nil
 }
 
 func fileExists(path string) bool {

@@ -310,7 +310,7 @@ func TestAgentExecutors(t *testing.T) {
 	self, _ := os.Executable()
 	for _, kind := range []string{task.KindCodex, task.KindClaude} {
 		plan := &task.Plan{Version: "1", Name: "p", Executor: &task.Component{Kind: kind, Model: "m1", Env: map[string]string{"K": "v"}}}
-		cfg, err := components(plan, root)
+		cfg, _, err := components(plan, root)
 		if err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
