@@ -38,8 +38,9 @@ const (
 // in it claims blocked (the prompt tells the agent so), anything else claims
 // done. FilesChanged lists the files Codex's own patches changed; what a
 // shell command wrote is not in Codex's stream (the loop audits the real
-// diff). Usage adds up the turns' input and output tokens. A run that crashes, times out or prints a stream that does not parse
-// is an [*executor.Error] with the stream's tail and the usage so far.
+// diff). Usage adds up the turns' input and output tokens. A run that
+// crashes, times out or prints a stream that does not parse is an
+// [*executor.Error] with the stream's tail and the usage so far.
 //
 // The zero value runs "codex" and "harnish" from PATH with Codex's own
 // provider and model. An Executor is safe for concurrent use: each call has
