@@ -54,8 +54,9 @@ func benchScript(tb testing.TB) *codextest.Server {
 
 // byHand runs codex exec with the command line codex.Executor uses (see its
 // doc), in a fresh CODEX_HOME, then the acceptance check with sh; with
-// hooks, CODEX_HOME holds the same hooks.json harnish writes.
-func byHand(b *testing.B, work, planFile string, hooks bool) time.Duration {
+// hooks, CODEX_HOME holds the same hooks.json harnish writes; with commit,
+// the change is committed with git add and git commit, as a person would.
+func byHand(b *testing.B, work, planFile string, hooks, commit bool) time.Duration {
 	srv := benchScript(b)
 	home := b.TempDir()
 	hookLog := filepath.Join(b.TempDir(), "hooks.jsonl")
@@ -89,6 +90,15 @@ func byHand(b *testing.B, work, planFile string, hooks bool) time.Duration {
 	check.Dir = work
 	if out, err := check.CombinedOutput(); err != nil {
 		b.Fatalf("check by hand: %v\n%s", err, out)
+	}
+	if commit {
+		for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", "feat(p1): T1 — hello"}} {
+			git := exec.Command("git", args...)
+			git.Dir = work
+			if out, err := git.CombinedOutput(); err != nil {
+				b.Fatalf("git %v by hand: %v\n%s", args, err, out)
+			}
+		}
 	}
 	return time.Since(start)
 }
@@ -135,22 +145,34 @@ func viaHarnish(b *testing.B, work, planFile string) (total, execute time.Durati
 //
 // It reports medians over the iterations: ratio (harnish total / by hand),
 // hooks-ratio (by hand with hooks / by hand), harnish-ms and hand-ms (the
-// two totals), hooks-ms (what the hooks added to the run by hand) and
-// loop-ms (the loop's time outside Execute: the check, records, the commit).
+// two totals), hooks-ms (what the hooks added to the run by hand),
+// loop-ms (the loop's time outside Execute: the check, records, the
+// commits), alike-ratio (harnish total / by hand with the same hooks and a
+// git commit of the change: what the person gets from harnish, done by
+// hand) and spawn-ms (starting and waiting for /bin/true: what every
+// process harnish or git starts costs on this machine).
 func BenchmarkOverhead(b *testing.B) {
 	needCodex(b)
 	planFile := filepath.Join(b.TempDir(), "harnish.yaml")
 	if err := os.WriteFile(planFile, []byte(benchPlan), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	var ratio, hooksRatio, harnishMs, handMs, hooksMs, loopMs []float64
+	var ratio, hooksRatio, harnishMs, handMs, hooksMs, loopMs, alikeRatio, spawnMs []float64
 	i := 0
 	for b.Loop() {
-		var total, execute, hand, withHooks time.Duration
+		var total, execute, hand, withHooks, alike, spawn time.Duration
 		runs := []func(){
 			func() { total, execute = viaHarnish(b, gitTree(b), planFile) },
-			func() { hand = byHand(b, gitTree(b), planFile, false) },
-			func() { withHooks = byHand(b, gitTree(b), planFile, true) },
+			func() { hand = byHand(b, gitTree(b), planFile, false, false) },
+			func() { withHooks = byHand(b, gitTree(b), planFile, true, false) },
+			func() { alike = byHand(b, gitTree(b), planFile, true, true) },
+			func() {
+				start := time.Now()
+				if err := exec.Command("true").Run(); err != nil {
+					b.Fatal(err)
+				}
+				spawn = time.Since(start)
+			},
 		}
 		if i%2 == 1 {
 			slices.Reverse(runs)
@@ -165,6 +187,8 @@ func BenchmarkOverhead(b *testing.B) {
 		handMs = append(handMs, ms(hand))
 		hooksMs = append(hooksMs, ms(withHooks-hand))
 		loopMs = append(loopMs, ms(total-execute))
+		alikeRatio = append(alikeRatio, total.Seconds()/alike.Seconds())
+		spawnMs = append(spawnMs, ms(spawn))
 	}
 	b.ReportMetric(median(ratio), "ratio")
 	b.ReportMetric(median(hooksRatio), "hooks-ratio")
@@ -172,6 +196,8 @@ func BenchmarkOverhead(b *testing.B) {
 	b.ReportMetric(median(handMs), "hand-ms")
 	b.ReportMetric(median(hooksMs), "hooks-ms")
 	b.ReportMetric(median(loopMs), "loop-ms")
+	b.ReportMetric(median(alikeRatio), "alike-ratio")
+	b.ReportMetric(median(spawnMs), "spawn-ms")
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }

@@ -142,15 +142,29 @@ func Branch(ctx context.Context, dir, name string) error {
 // with the repository's identity or, when it has none, [Identity]. It
 // returns the new commit's hash, or "" when there was nothing to commit.
 func CommitAll(ctx context.Context, dir, message string, skip ...string) (string, error) {
-	add := []string{"add", "-A", "--", "."}
-	for _, s := range skip {
-		// An ignored path is left out anyway, and git refuses to be told so.
-		if _, err := output(ctx, dir, nil, "check-ignore", "-q", s); err != nil {
-			add = append(add, ":(exclude)"+s)
+	add := func(skip []string) error {
+		args := []string{"add", "-A", "--", "."}
+		for _, s := range skip {
+			args = append(args, ":(exclude)"+s)
 		}
+		_, err := output(ctx, dir, nil, args...)
+		return err
 	}
-	if _, err := output(ctx, dir, nil, add...); err != nil {
-		return "", err
+	if err := add(skip); err != nil {
+		// git refuses to be told to leave out a path it ignores anyway; only
+		// then is it worth asking which skip paths those are.
+		var keep []string
+		for _, s := range skip {
+			if _, ierr := output(ctx, dir, nil, "check-ignore", "-q", s); ierr != nil {
+				keep = append(keep, s)
+			}
+		}
+		if len(keep) == len(skip) {
+			return "", err
+		}
+		if err := add(keep); err != nil {
+			return "", err
+		}
 	}
 	return commit(ctx, dir, message, nil)
 }
