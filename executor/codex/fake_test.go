@@ -55,13 +55,6 @@ func fake(t *testing.T) (*codex.Executor, string, string) {
 	return &codex.Executor{Codex: bin, Harnish: "/bin/true", Env: map[string]string{"FAKE_DIR": rec}}, rec, work
 }
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func request(work string) *executor.Request {
 	return &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 2, WorkDir: work, Prompt: "Do T1."}
 }

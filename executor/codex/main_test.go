@@ -70,3 +70,10 @@ func gitTree(t testing.TB) string {
 	}
 	return dir
 }
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
