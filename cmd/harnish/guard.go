@@ -194,10 +194,20 @@ func loadGuardPlan(file, dir string) (*task.Plan, string, error) {
 // commandConfig turns a plan's guardrail settings (nil: the defaults) into
 // the command guard's configuration for the working tree at root.
 func commandConfig(plan *task.Plan, root string) guardrail.CommandConfig {
-	cfg := guardrail.CommandConfig{Root: root}
+	cfg := guardrail.CommandConfig{Root: root, Protected: guardrail.NewProtected(protectedPaths(plan)...)}
 	if plan != nil {
-		cfg.Protected = guardrail.NewProtected(plan.Guardrails.Protected...)
 		cfg.Packages = plan.Guardrails.Packages
 	}
 	return cfg
+}
+
+// protectedPaths are the paths no action may delete, move or overwrite,
+// besides the state directory: the plan's, and the plugin manifest, since
+// an agent that rewrote it would choose the code the next run starts.
+func protectedPaths(plan *task.Plan) []string {
+	var paths []string
+	if plan != nil {
+		paths = append(paths, plan.Guardrails.Protected...)
+	}
+	return append(paths, manifestName)
 }

@@ -117,6 +117,7 @@ func judgeDiff(g *guardrail.EditGuard, diff, taskID string, asJSON bool, stdout,
 // guardrail.PlanEditConfig), with the scope of taskID alone when it is set.
 func editConfig(plan *task.Plan, taskID string, tree fs.FS) (guardrail.EditConfig, error) {
 	cfg := guardrail.PlanEditConfig(plan, tree)
+	cfg.Protected = guardrail.NewProtected(protectedPaths(plan)...)
 	if taskID == "" || plan == nil {
 		cfg.Scope = nil
 		return cfg, nil

@@ -141,10 +141,11 @@ func checkPlugin(s plugins.Spec, stderr io.Writer) (plugins.Info, error) {
 	return h.Plugins()[0], nil
 }
 
-// openPlugins starts the plugins of the working tree's manifest, or returns
-// nil when the plan names none.
-func openPlugins(root string, needed bool) (*plugins.Host, error) {
-	if !needed {
+// openPlugins starts the plugins of the working tree's manifest that the
+// plan names, and no others: one the plan does not use must not stop the
+// run. It returns nil when the plan names none.
+func openPlugins(root string, named []string) (*plugins.Host, error) {
+	if len(named) == 0 {
 		return nil, nil
 	}
 	path := filepath.Join(root, manifestName)
@@ -155,6 +156,17 @@ func openPlugins(root string, needed bool) (*plugins.Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	used := &plugins.Manifest{}
+	for _, s := range m.Plugins {
+		if slices.Contains(named, s.Name) {
+			used.Plugins = append(used.Plugins, s)
+		}
+	}
+	for _, name := range named {
+		if !slices.ContainsFunc(used.Plugins, func(s plugins.Spec) bool { return s.Name == name }) {
+			return nil, fmt.Errorf("the plan names plugin %q, which %s does not list", name, path)
+		}
+	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return plugins.Open(cmdContext(), plugins.Config{Manifest: m, Logger: logger})
+	return plugins.Open(cmdContext(), plugins.Config{Manifest: used, Logger: logger})
 }

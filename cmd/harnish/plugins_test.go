@@ -72,12 +72,41 @@ func TestRunWithPlugin(t *testing.T) {
 	}
 	dir := writeTree(t, map[string]string{"agent.sh": agentScript})
 	_, sum := buildPlugin(t, dir)
-	os.WriteFile(filepath.Join(dir, manifestName), []byte("plugins:\n  - name: fixme\n    path: bin/no-fixme\n    sha256: "+sum+"\n"), 0o644)
-	plan := strings.Replace(twoTaskPlan, "executor:", "reviewer: {kind: plugin, plugin: fixme}\nexecutor:", 1)
-	os.WriteFile(filepath.Join(dir, "harnish.yaml"), []byte(plan), 0o644)
+	// A broken plugin the plan does not use is not started.
+	os.WriteFile(filepath.Join(dir, manifestName), []byte("plugins:\n  - name: fixme\n    path: bin/no-fixme\n    sha256: "+sum+"\n"+
+		"  - name: broken\n    path: bin/missing\n    sha256: "+strings.Repeat("0", 64)+"\n"), 0o644)
+	for _, tt := range []struct{ plugin, want string }{
+		{"fixme", `"fixme": unavailable: plugin serves [verifier], not reviewer`},
+		{"absent", `the plan names plugin "absent", which ` + filepath.Join(dir, manifestName) + " does not list"},
+	} {
+		plan := strings.Replace(twoTaskPlan, "executor:", "reviewer: {kind: plugin, plugin: "+tt.plugin+"}\nexecutor:", 1)
+		os.WriteFile(filepath.Join(dir, "harnish.yaml"), []byte(plan), 0o644)
+		var out, errb bytes.Buffer
+		if code := run([]string{"run", "--dir", dir, "--yes", "--allow-dirty"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("%s: exit %d, want 1 and %q:\n%s%s", tt.plugin, code, tt.want, out.String(), errb.String())
+		}
+	}
+}
+
+// TestManifestProtected: an agent may not rewrite the plugin manifest, which
+// chooses the code the next run starts: not by a command, nor in a diff.
+func TestManifestProtected(t *testing.T) {
+	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	if code := run([]string{"run", "--dir", dir, "--yes", "--allow-dirty"}, &out, &errb); code != 1 ||
-		!strings.Contains(errb.String(), "fixme") || !strings.Contains(errb.String(), "review") {
-		t.Errorf("exit %d, want 1 naming the plugin and what it lacks:\n%s%s", code, out.String(), errb.String())
+	if code := run([]string{"guard", "check", "--", "rm -f " + manifestName}, &out, &errb); code != 2 {
+		t.Errorf("guard check rm: exit %d, want 2\n%s%s", code, out.String(), errb.String())
+	}
+	patch := "diff --git a/" + manifestName + " b/" + manifestName + "\n--- a/" + manifestName + "\n+++ b/" + manifestName +
+		"\n@@ -1 +1 @@\n-plugins: []\n+plugins: [{name: x}]\n"
+	os.WriteFile(filepath.Join(dir, "p.diff"), []byte(patch), 0o644)
+	stdin, _ := os.Open(filepath.Join(dir, "p.diff"))
+	defer stdin.Close()
+	old := os.Stdin
+	os.Stdin = stdin
+	defer func() { os.Stdin = old }()
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"guard", "diff"}, &out, &errb); code != 2 || !strings.Contains(out.String()+errb.String(), "protected") {
+		t.Errorf("guard diff: exit %d, want 2\n%s%s", code, out.String(), errb.String())
 	}
 }

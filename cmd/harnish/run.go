@@ -315,7 +315,9 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 // come from the working tree's plugin manifest; the host that runs them is
 // returned for the caller to close.
 func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error) {
-	g, err := guardrail.NewEditGuard(guardrail.PlanEditConfig(plan, os.DirFS(root)))
+	editCfg := guardrail.PlanEditConfig(plan, os.DirFS(root))
+	editCfg.Protected = guardrail.NewProtected(protectedPaths(plan)...)
+	g, err := guardrail.NewEditGuard(editCfg)
 	if err != nil {
 		return loop.Config{}, nil, err
 	}
@@ -326,8 +328,13 @@ func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error
 	if plan.Debugger != nil && plan.Debugger.Kind != task.KindCommand {
 		return cfg, nil, fmt.Errorf("debugger kind %q is not available in this harnish; use kind command", plan.Debugger.Kind)
 	}
-	isPlugin := func(c *task.Component) bool { return c != nil && c.Kind == task.KindPlugin }
-	host, err := openPlugins(root, isPlugin(plan.Executor) || isPlugin(plan.Reviewer))
+	var named []string
+	for _, c := range []*task.Component{plan.Executor, plan.Reviewer} {
+		if c != nil && c.Kind == task.KindPlugin {
+			named = append(named, c.Plugin)
+		}
+	}
+	host, err := openPlugins(root, named)
 	if err != nil {
 		return cfg, nil, err
 	}
