@@ -30,7 +30,8 @@ JSON from standard input and answers in the agent's own protocol.
       call's tool_input.command is judged by the command rules (Codex's
       apply_patch commands also by the edit rules, file by file); Write,
       Edit, MultiEdit and NotebookEdit calls by the edit rules on their
-      path. Other tools are allowed.
+      path; Codex's apply_patch tool by the edit rules on each file its
+      patch names. Other tools are allowed.
 
   harnish hook stop --agent claude|codex [--plan FILE] [--task ID]
       The agent wants to stop. Run the current task's acceptance checks and
@@ -143,6 +144,18 @@ func decodeHookCall(r io.Reader) ([]guardrail.Action, hookInput, error) {
 			return nil, in, fmt.Errorf("%s call without a file path", in.ToolName)
 		}
 		return []guardrail.Action{{Kind: guardrail.KindEdit, Path: p}}, in, nil
+	case "apply_patch":
+		// Codex's freeform patch tool: tool_input.command is the patch itself,
+		// without the word apply_patch.
+		paths := patchFilePaths(ti.Command)
+		if len(paths) == 0 {
+			return nil, in, fmt.Errorf("%s call names no file in tool_input.command", in.ToolName)
+		}
+		var acts []guardrail.Action
+		for _, p := range paths {
+			acts = append(acts, guardrail.Action{Kind: guardrail.KindEdit, Path: p})
+		}
+		return acts, in, nil
 	}
 	return nil, in, nil
 }
@@ -155,8 +168,14 @@ func applyPatchPaths(command string) []string {
 	if !strings.Contains(command, "apply_patch") {
 		return nil
 	}
+	return patchFilePaths(command)
+}
+
+// patchFilePaths returns the files a patch in apply_patch's format adds,
+// updates, deletes or moves.
+func patchFilePaths(patch string) []string {
 	var out []string
-	sc := bufio.NewScanner(strings.NewReader(command))
+	sc := bufio.NewScanner(strings.NewReader(patch))
 	sc.Buffer(nil, maxHookInput)
 	for sc.Scan() {
 		if m := applyPatchFile.FindStringSubmatch(strings.TrimSpace(sc.Text())); m != nil {
@@ -178,6 +197,10 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 		if logPath := os.Getenv(guardrail.EnvHookLog); logPath != "" {
 			r := guardrail.HookRecord{Time: time.Now().UTC(), Event: guardrail.HookPreToolUse, Agent: agent,
 				Tool: call.ToolName, Decision: d}
+			if call.ToolName == "apply_patch" {
+				// The patch names every file it edits; the executor reads them back.
+				r.Command = patchInput(call)
+			}
 			for _, a := range acts {
 				if a.Kind == guardrail.KindCommand && r.Command == "" {
 					r.Command = a.Command
@@ -272,6 +295,13 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 		}
 	}
 	return verdict(worst, warnings.String())
+}
+
+// patchInput returns the patch of an apply_patch call.
+func patchInput(call hookInput) string {
+	var ti toolInput
+	_ = json.Unmarshal(call.ToolInput, &ti) // decoded once already
+	return ti.Command
 }
 
 // relativeTo returns p relative to root, slash-separated, and whether it is

@@ -98,3 +98,54 @@ func TestCodexUnguarded(t *testing.T) {
 		t.Errorf("violations (-want +got):\n%s", diff)
 	}
 }
+
+// TestCodexPatchTool drives Codex's own freeform apply_patch tool (which a
+// model like codextest.PatchModel gets): the hook judges the patch file by
+// file, so an edit of .harnish/ is blocked, and an edit it allowed is not
+// reported unguarded.
+func TestCodexPatchTool(t *testing.T) {
+	needCodex(t)
+	t.Parallel()
+	tests := []struct {
+		name   string
+		patch  string
+		file   string // the file the patch writes
+		wrote  bool
+		want   []executor.Violation
+		output string // in what the model is told, when blocked
+	}{
+		{name: "allowed", patch: addA, file: "a.txt", wrote: true},
+		{name: "protected", patch: "*** Begin Patch\n*** Add File: .harnish/state.json\n+{}\n*** End Patch\n",
+			file: ".harnish/state.json", output: "edit.protected",
+			want: []executor.Violation{{Hard: true, Rule: "edit.protected"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := codextest.NewServer(t,
+				codextest.Turn{Items: []codextest.Item{codextest.Patch(tt.patch)}},
+				codextest.Turn{Items: []codextest.Item{codextest.Message("done")}},
+			)
+			work := gitTree(t)
+			ex := newExecutor(t, srv)
+			ex.Model = codextest.PatchModel
+			res, err := ex.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: work, Prompt: "p"})
+			if err != nil {
+				t.Fatalf("Execute: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(work, tt.file)); (err == nil) != tt.wrote {
+				t.Errorf("%s written: %v, want %v", tt.file, err == nil, tt.wrote)
+			}
+			var got []executor.Violation
+			for _, v := range res.Violations {
+				got = append(got, executor.Violation{Hard: v.Hard, Rule: v.Rule})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("violations (-want +got):\n%s\nall: %+v", diff, res.Violations)
+			}
+			if reqs := srv.Requests(); len(reqs) != 2 || !strings.Contains(strings.Join(reqs[1].ToolOutputs(), "\n"), tt.output) {
+				t.Errorf("the model was not told %q: %d requests", tt.output, len(reqs))
+			}
+		})
+	}
+}

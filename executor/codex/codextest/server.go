@@ -45,10 +45,10 @@ type Usage struct {
 	OutputTokens int64
 }
 
-// Item is one output item of a turn. Make one with [Shell], [ApplyPatch] or
-// [Message].
+// Item is one output item of a turn. Make one with [Shell], [ApplyPatch],
+// [Patch] or [Message].
 type Item struct {
-	kind string // "shell" or "message"
+	kind string // "shell", "patch" or "message"
 	text string
 }
 
@@ -63,6 +63,15 @@ func ApplyPatch(patch string) Item {
 	return Shell("apply_patch <<'PATCH'\n" + strings.TrimRight(patch, "\n") + "\nPATCH")
 }
 
+// Patch is a call of the freeform apply_patch tool Codex declares for a
+// model that has one (such as [PatchModel]): a custom_tool_call named
+// apply_patch whose input is patch, the text from "*** Begin Patch" to
+// "*** End Patch" inclusive. Codex declares no such tool for [Model]; give the
+// executor PatchModel to use it.
+func Patch(patch string) Item {
+	return Item{kind: kindPatch, text: strings.TrimRight(patch, "\n") + "\n"}
+}
+
 // Message is the assistant's text message; the last one of a conversation is
 // the agent's final message.
 func Message(text string) Item { return Item{kind: kindMessage, text: text} }
@@ -70,6 +79,7 @@ func Message(text string) Item { return Item{kind: kindMessage, text: text} }
 const (
 	kindShell   = "shell"
 	kindMessage = "message"
+	kindPatch   = "patch"
 )
 
 // Request is one request the server received.
@@ -108,11 +118,12 @@ func (r *Request) UserText() string {
 }
 
 // ToolOutputs returns the outputs of the tool calls the request reports back
-// to the model (function_call_output items), in order.
+// to the model (function_call_output and custom_tool_call_output items), in
+// order.
 func (r *Request) ToolOutputs() []string {
 	var out []string
 	for _, it := range r.Input() {
-		if it["type"] != "function_call_output" {
+		if it["type"] != "function_call_output" && it["type"] != "custom_tool_call_output" {
 			continue
 		}
 		switch o := it["output"].(type) {
@@ -156,6 +167,10 @@ func contentText(v any) string {
 // Model is the model name tests give Codex: one it has no metadata for, so
 // it declares the generic exec_command shell tool the script calls.
 const Model = "test-model"
+
+// PatchModel is a model name Codex knows to take a freeform apply_patch tool
+// (besides exec_command), so that a script can send [Patch] items.
+const PatchModel = "gpt-5.5"
 
 // Server is a scripted model speaking the Responses API on 127.0.0.1: each
 // POST .../responses is answered by the next [Turn] of its script, streamed
@@ -238,8 +253,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for i, it := range turn.Items {
-		if it.kind != kindShell && it.kind != kindMessage {
-			s.refuse(w, "turn %d item %d: unknown item (make items with Shell, ApplyPatch or Message)", req.N, i)
+		if it.kind != kindShell && it.kind != kindMessage && it.kind != kindPatch {
+			s.refuse(w, "turn %d item %d: unknown item (make items with Shell, ApplyPatch, Patch or Message)", req.N, i)
 			return
 		}
 	}
@@ -296,6 +311,11 @@ func (s *Server) stream(w http.ResponseWriter, n int, turn Turn) {
 			args := marshal(map[string]string{"cmd": it.text})
 			item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d_%d", n, i),
 				"call_id": fmt.Sprintf("call_%d_%d", n, i), "name": "exec_command", "arguments": args,
+				"status": "completed"}
+			send("response.output_item.added", map[string]any{"output_index": i, "item": item})
+		case kindPatch:
+			item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%d_%d", n, i),
+				"call_id": fmt.Sprintf("call_%d_%d", n, i), "name": "apply_patch", "input": it.text,
 				"status": "completed"}
 			send("response.output_item.added", map[string]any{"output_index": i, "item": item})
 		case kindMessage:

@@ -101,6 +101,9 @@ func TestCheck(t *testing.T) {
 		Decision: guardrail.Decision{Level: guardrail.Soft, Rule: "edit.scope", Reason: "outside the scope"}}
 	stop := guardrail.HookRecord{Event: guardrail.HookStop, Refused: true, Reason: "checks fail"}
 	patch := allow("apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: /w/b/c.go\n*** End Patch\nPATCH")
+	// Codex's freeform apply_patch tool: the record's command is the patch.
+	tool := guardrail.HookRecord{Event: guardrail.HookPreToolUse, Tool: "apply_patch", Path: "a.txt",
+		Command: "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: /w/b/c.go\n*** End Patch\n"}
 	unguarded := func(action string) executor.Violation {
 		v := executor.Violation{Hard: true, Rule: agent.RuleUnguarded, Action: action}
 		return v
@@ -126,6 +129,10 @@ func TestCheck(t *testing.T) {
 		{"edits by patch and by path", []guardrail.HookRecord{patch, soft},
 			[]agent.Call{{Path: "/w/a.txt"}, {Path: "b/c.go"}, {Path: "notes.txt"}},
 			[]executor.Violation{{Rule: "edit.scope", Reason: "outside the scope", Action: "/w/notes.txt"}}},
+		{"edits by the apply_patch tool", []guardrail.HookRecord{tool},
+			[]agent.Call{{Path: "/w/a.txt"}, {Path: "b/c.go"}}, nil},
+		{"apply_patch tool edit unseen", []guardrail.HookRecord{tool}, []agent.Call{{Path: "d.txt"}},
+			[]executor.Violation{unguarded("d.txt")}},
 		{"edit unseen", []guardrail.HookRecord{patch}, []agent.Call{{Path: "/w/other.txt"}},
 			[]executor.Violation{unguarded("/w/other.txt")}},
 	}

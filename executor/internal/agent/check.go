@@ -34,7 +34,8 @@ type Call struct {
 //
 // A command call is seen when a record has the same command. An edit is seen
 // when a record names the same file as its path, or is an apply_patch
-// command whose patch names it. root is the working tree, against which
+// command or a call of Codex's apply_patch tool (Tool "apply_patch", the
+// patch as its command) whose patch names it. root is the working tree, against which
 // relative paths resolve.
 func Check(records []guardrail.HookRecord, calls []Call, root string) []executor.Violation {
 	var out []executor.Violation
@@ -44,7 +45,13 @@ func Check(records []guardrail.HookRecord, calls []Call, root string) []executor
 		if r.Event != guardrail.HookPreToolUse {
 			continue
 		}
-		if r.Command != "" {
+		switch {
+		case r.Tool == "apply_patch":
+			// Codex's patch tool: the record's command is the patch.
+			for _, p := range patchFiles(r.Command) {
+				paths[absPath(root, p)] = true
+			}
+		case r.Command != "":
 			commands[r.Command] = true
 			for _, p := range patchPaths(r.Command) {
 				paths[absPath(root, p)] = true
@@ -83,8 +90,13 @@ func patchPaths(command string) []string {
 	if !strings.Contains(command, "apply_patch") {
 		return nil
 	}
+	return patchFiles(command)
+}
+
+// patchFiles returns the files a patch in apply_patch's format names.
+func patchFiles(patch string) []string {
 	var out []string
-	for _, m := range patchFile.FindAllStringSubmatch(command, -1) {
+	for _, m := range patchFile.FindAllStringSubmatch(patch, -1) {
 		out = append(out, m[1])
 	}
 	return out
