@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -16,6 +17,7 @@ import (
 // going to our log parser only. go-plugin is handed an empty stderr, so its
 // own stderr parser never sees a byte the plugin wrote.
 type procRunner struct {
+	bin    *pinned
 	path   string
 	cmd    *exec.Cmd
 	stdout io.ReadCloser
@@ -24,10 +26,14 @@ type procRunner struct {
 	grp          *group
 	stderr       *logWriter
 	tail         *syncTail
+	releaseOnce  sync.Once
 }
 
-func newProcRunner(path string, env []string, stderr *logWriter, tail *syncTail) (*procRunner, error) {
-	cmd := exec.Command(path)
+// newProcRunner runs bin, the binary checked; path, the manifest's, is its
+// name and the plugin's argv[0].
+func newProcRunner(bin *pinned, path string, env []string, stderr *logWriter, tail *syncTail) (*procRunner, error) {
+	cmd := exec.Command(bin.path)
+	cmd.Args[0] = path
 	cmd.Env = env
 	cmd.Stderr = stderr
 	// A grandchild that escaped the group and holds stderr open must not
@@ -48,19 +54,28 @@ func newProcRunner(path string, env []string, stderr *logWriter, tail *syncTail)
 		lifeW.Close()
 		return nil, err
 	}
-	return &procRunner{path: path, cmd: cmd, stdout: stdout, lifeR: lifeR, lifeW: lifeW, grp: grp, stderr: stderr, tail: tail}, nil
+	return &procRunner{bin: bin, path: path, cmd: cmd, stdout: stdout, lifeR: lifeR, lifeW: lifeW, grp: grp, stderr: stderr, tail: tail}, nil
 }
 
 func (r *procRunner) Start(context.Context) error {
 	err := r.cmd.Start()
 	r.lifeR.Close()
+	changed := r.bin.started()
 	if err != nil {
 		r.release()
 		return err
 	}
 	if err := r.grp.started(r.cmd.Process); err != nil {
 		_ = r.cmd.Process.Kill()
+		_ = r.cmd.Wait()
+		r.release()
 		return err
+	}
+	if changed != nil {
+		r.grp.kill()
+		_ = r.cmd.Wait()
+		r.release()
+		return changed
 	}
 	return nil
 }
@@ -106,7 +121,10 @@ func (r *procRunner) HostToPlugin(network, addr string) (string, string, error) 
 
 // release drops the host's end of the lifeline (the plugin, if still alive,
 // exits) and the group's handle. Call it once the process is dead.
+// It runs once, however many paths reach it.
 func (r *procRunner) release() {
-	r.lifeW.Close()
-	r.grp.close()
+	r.releaseOnce.Do(func() {
+		r.lifeW.Close()
+		r.grp.close()
+	})
 }

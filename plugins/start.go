@@ -2,13 +2,11 @@ package plugins
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -52,18 +50,17 @@ func quietLogger() hclog.Logger {
 func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *slog.Logger) (*instance, error) {
 	fault := func(k Kind, err error) error { return &Error{Plugin: spec.Name, Kind: k, Err: err} }
 	want, _ := hex.DecodeString(spec.SHA256) // validated
-	sc := &plugin.SecureConfig{Checksum: want, Hash: sha256.New()}
-	ok, err := sc.Check(spec.Path)
-	switch {
-	case err != nil:
-		return nil, fault(KindUnavailable, err)
-	case !ok:
-		return nil, fault(KindChecksum, fmt.Errorf("%s has sha256 %s, the manifest says %s", spec.Path, fileSHA256(spec.Path), spec.SHA256))
+	bin, err := pinBinary(spec.Name, spec.Path, want)
+	if err != nil {
+		return nil, err
 	}
+	// Once the process runs, only its copy (if any) is left to remove.
+	defer bin.started()
 
 	tail := newSyncTail()
 	stderr := newLogWriter(logCtx, log, spec.Name, "stderr", tail)
 	if err := ctx.Err(); err != nil {
+		bin.remove()
 		return nil, fmt.Errorf("plugins: %q: %w", spec.Name, context.Cause(ctx))
 	}
 	// rp is set by go-plugin's call of RunnerFunc, read by stop and by the
@@ -78,7 +75,7 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		Plugins:          plugin.PluginSet{pluginKey: &grpcPlugin{}},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
-			r, err := newProcRunner(spec.Path, cmd.Env, stderr, tail)
+			r, err := newProcRunner(bin, spec.Path, cmd.Env, stderr, tail)
 			if err != nil {
 				return nil, err
 			}
@@ -91,6 +88,7 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		StartTimeout: timeout,
 	})
 	stop := func() {
+		defer bin.remove()
 		r := rp.Load()
 		if r == nil {
 			client.Kill()
@@ -123,6 +121,10 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 	if ctx.Err() != nil {
 		inst.stop()
 		return nil, fmt.Errorf("plugins: %q: %w", spec.Name, context.Cause(ctx))
+	}
+	if errors.Is(err, errBinaryChanged) {
+		inst.stop()
+		return nil, fault(KindChecksum, fmt.Errorf("%s: %w", spec.Path, err))
 	}
 	if err != nil {
 		inst.stop()
@@ -164,19 +166,6 @@ func startFault(name string, err error, tail string) error {
 		err = fmt.Errorf("%w; stderr: %s", err, tail)
 	}
 	return &Error{Plugin: name, Kind: kind, Err: err}
-}
-
-func fileSHA256(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return "?"
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "?"
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // describe asks the plugin who it is, hands it its settings and checks its

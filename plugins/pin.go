@@ -1,0 +1,96 @@
+package plugins
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// pinned is a plugin binary checked against its checksum and held so that
+// the file run is the file hashed: a path swapped, a symlink flipped or a
+// file rewritten after the check does not reach exec.
+type pinned struct {
+	// path is what to exec: the open descriptor on Linux, a private copy
+	// elsewhere.
+	path string
+	// started runs once the process has been started (or failed to): it
+	// drops what only the exec needed and reports a binary that changed
+	// between the hash and the exec.
+	started func() error
+	// remove runs once the process is dead.
+	remove func()
+}
+
+// errBinaryChanged: the binary changed after it was hashed.
+var errBinaryChanged = errors.New("binary changed between its checksum and its start")
+
+// afterHash, when set, runs between the checksum and the start; tests use
+// it to swap the binary at the worst moment.
+var afterHash func(path string)
+
+// forceCopy makes Linux pin by copy too, so tests cover both ways.
+var forceCopy bool
+
+// pinBinary opens path once, hashes that open file and returns what to
+// exec; a checksum other than want is a [KindChecksum] error naming both.
+func pinBinary(name, path string, want []byte) (*pinned, error) {
+	fault := func(k Kind, err error) error { return &Error{Plugin: name, Kind: k, Err: err} }
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fault(KindUnavailable, err)
+	}
+	p, got, err := pinOpen(f, path)
+	if err != nil {
+		f.Close()
+		return nil, fault(KindUnavailable, err)
+	}
+	p.started = sync.OnceValue(p.started)
+	p.remove = sync.OnceFunc(p.remove)
+	if !bytes.Equal(got, want) {
+		p.started()
+		p.remove()
+		return nil, fault(KindChecksum, fmt.Errorf("%s has sha256 %s, the manifest says %s", path, hex.EncodeToString(got), hex.EncodeToString(want)))
+	}
+	if afterHash != nil {
+		afterHash(path)
+	}
+	return p, nil
+}
+
+// pinCopy copies f, hashing what it copies, into a private directory, and
+// pins the copy; f is closed.
+func pinCopy(f *os.File, path string) (*pinned, []byte, error) {
+	defer f.Close()
+	dir, err := os.MkdirTemp("", "harnish-plugin-")
+	if err != nil {
+		return nil, nil, err
+	}
+	// The base name is kept: it is the plugin's argv[0], and Windows runs
+	// only names ending in .exe.
+	dst := filepath.Join(dir, filepath.Base(path))
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	h := sha256.New()
+	_, err = io.Copy(io.MultiWriter(h, out), f)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return &pinned{
+		path:    dst,
+		started: func() error { return nil },
+		remove:  func() { os.RemoveAll(dir) },
+	}, h.Sum(nil), nil
+}
