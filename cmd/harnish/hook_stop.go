@@ -69,19 +69,22 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 			return exitHookBlock
 		}
 	}
-	plan, t, err := stopTask(root, *planFile, *taskID)
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
-		return exitHookBlock
-	}
-	if t == nil {
-		return logStop(*agent, "", stderr)
-	}
 	if n, ok := stopRefusals(in.StopHookActive); !ok {
 		// The agent has been sent back n times already: let it stop, and the
 		// loop's own verification decide. Refusing forever only burns the
 		// attempt's time.
-		fmt.Fprintf(stderr, "harnish: task %s: the stop was refused %d times; the harness verifies it now\n", t.ID, n)
+		fmt.Fprintf(stderr, "harnish: the stop was refused %d times; the harness verifies the task now\n", n)
+		return logStop(*agent, "", stderr)
+	}
+	plan, t, err := stopTask(root, *planFile, *taskID)
+	if err != nil {
+		// Refused, and counted like any refusal, so that a plan or task that
+		// does not load cannot hold the agent forever.
+		fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
+		logStop(*agent, "the task cannot be loaded: "+err.Error(), stderr)
+		return exitHookBlock
+	}
+	if t == nil {
 		return logStop(*agent, "", stderr)
 	}
 	rep, err := verify.Acceptance{}.Verify(context.Background(), &verify.Request{Task: t, PhaseID: phaseOf(plan, t.ID), WorkDir: root})

@@ -143,3 +143,54 @@ func FuzzDecodeHookInput(f *testing.F) {
 		}
 	})
 }
+
+// TestHookStopCannotLoad: a stop refused because the plan or the task does
+// not load is counted like any refusal, and the cap lets the agent go.
+func TestHookStopCannotLoad(t *testing.T) {
+	broken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, "plan.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	planned := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan})
+	tests := []struct {
+		name, dir string
+		args      []string
+		wantErr   string
+	}{
+		{"plan does not load", broken, nil, "harnish hook stop: "},
+		{"unknown task", planned, []string{"--task", "T9"}, `harnish hook stop: the plan has no task "T9"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			logPath := filepath.Join(t.TempDir(), "hooks.jsonl")
+			t.Setenv(guardrail.EnvHookLog, logPath)
+			t.Setenv("HARNISH_TASK_ID", "T1")
+			t.Setenv("HARNISH_WORKDIR", "")
+			input := `{"hook_event_name": "Stop", "stop_hook_active": true, "cwd": "` + tt.dir + `"}`
+			for i := range maxStopRefusals + 1 {
+				var stderr bytes.Buffer
+				code := hookStop(append([]string{"--agent", "codex"}, tt.args...), strings.NewReader(input), &stderr)
+				if i < maxStopRefusals {
+					if code != 2 || !strings.HasPrefix(stderr.String(), tt.wantErr) {
+						t.Fatalf("stop %d: exit %d, stderr %q", i+1, code, stderr.String())
+					}
+				} else if code != 0 {
+					t.Fatalf("stop %d, after %d refusals: exit %d (%s), want 0", i+1, maxStopRefusals, code, stderr.String())
+				}
+			}
+			recs, err := guardrail.ReadHookLog(logPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			refused := 0
+			for _, r := range recs {
+				if r.Event == guardrail.HookStop && r.Refused {
+					refused++
+				}
+			}
+			if refused != maxStopRefusals {
+				t.Errorf("%d refusals logged, want %d: %+v", refused, maxStopRefusals, recs)
+			}
+		})
+	}
+}
