@@ -45,6 +45,23 @@ func call[T any](ctx context.Context, hd *handle, c Capability, rpc func(context
 	return zero, transportFault(ctx, cctx, hd.spec.Name, err, tail, timeoutErr)
 }
 
+// MaxReplySize is the largest reply the host reads from a plugin, 16 MiB.
+// go-plugin lets a connection receive up to 2 GiB; a plugin's reply beyond
+// this fails its call with [ErrPluginProtocol] instead.
+const MaxReplySize = 16 << 20
+
+// limitedConn adds the host's reply limit to every call on a plugin's
+// connection; a per-call option wins over go-plugin's dial default.
+type limitedConn struct{ grpc.ClientConnInterface }
+
+func (c limitedConn) Invoke(ctx context.Context, method string, args, reply any, opts ...grpc.CallOption) error {
+	return c.ClientConnInterface.Invoke(ctx, method, args, reply, append(opts, grpc.MaxCallRecvMsgSize(MaxReplySize))...)
+}
+
+func (c limitedConn) NewStream(ctx context.Context, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+	return c.ClientConnInterface.NewStream(ctx, desc, method, append(opts, grpc.MaxCallRecvMsgSize(MaxReplySize))...)
+}
+
 // transportFault classifies err from an RPC made with cctx, derived from
 // the caller's ctx; timeoutErr says which deadline was in force.
 func transportFault(ctx, cctx context.Context, name string, err error, tail string, timeoutErr error) error {
@@ -61,6 +78,8 @@ func transportFault(ctx, cctx context.Context, name string, err error, tail stri
 		// The plugin's side saw the propagated deadline pass a moment before
 		// ours did.
 		return fault(KindTimeout, timeoutErr)
+	case codes.ResourceExhausted:
+		return fault(KindProtocol, fmt.Errorf("reply larger than the host's limit of %d MiB (%s)", MaxReplySize>>20, st.Message()))
 	case codes.Unimplemented:
 		return fault(KindUnavailable, errors.New(st.Message()))
 	case codes.Unavailable, codes.Canceled, codes.Aborted:

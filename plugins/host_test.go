@@ -525,3 +525,17 @@ func TestHostKilledPluginDies(t *testing.T) {
 	_ = cmd.Wait()
 	gone(t, pid, 2*time.Second)
 }
+
+// A plugin cannot make the host read a reply beyond MaxReplySize; the call
+// fails as a protocol fault naming the limit, and the plugin stays usable.
+func TestReplyLimit(t *testing.T) {
+	h, _ := open(t, spec(t, "testplugin"))
+	v, _ := h.Verifier("tp")
+	_, err := v.Verify(t.Context(), verifyReq("huge", ""))
+	if !errors.Is(err, plugins.ErrPluginProtocol) || !errors.Is(err, verify.ErrProtocol) || !strings.Contains(err.Error(), "limit of 16 MiB") {
+		t.Errorf("got %v, want a protocol fault naming the 16 MiB limit", err)
+	}
+	if _, err := v.Verify(t.Context(), verifyReq("ok", "")); err != nil {
+		t.Errorf("call after the oversized reply: %v", err)
+	}
+}

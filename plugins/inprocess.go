@@ -40,12 +40,12 @@ func openInProcess(ctx context.Context, name string, p Plugin, settings map[stri
 			return nil, fmt.Errorf("plugins: in-process %q: %w", name, err)
 		}
 		inst := &instance{
-			conn:  conn,
+			conn:  limitedConn{conn},
 			alive: func() bool { return true },
 			stop:  sync.OnceFunc(func() { conn.Close(); srv.Stop() }),
 			tail:  func() string { return "" },
 		}
-		if inst.info, err = describe(ctx, conn, spec); err != nil {
+		if inst.info, err = describe(ctx, inst.conn, spec); err != nil {
 			inst.stop()
 			return nil, err
 		}

@@ -135,7 +135,7 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		inst.stop()
 		return nil, fault(KindProtocol, err)
 	}
-	inst.conn = raw.(*grpc.ClientConn)
+	inst.conn = limitedConn{raw.(*grpc.ClientConn)}
 	if inst.info, err = describe(ctx, inst.conn, spec); err != nil {
 		inst.stop()
 		return nil, err

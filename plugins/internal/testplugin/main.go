@@ -3,6 +3,7 @@
 // task ID of each request:
 //
 //	ok, fail              a report, passing or failing
+//	huge                  a reply larger than plugins.MaxReplySize
 //	panic                 a panic in the handler (Serve recovers it)
 //	crash                 a panic in a goroutine: the process dies
 //	exit                  os.Exit mid-call
@@ -100,6 +101,9 @@ func (s *state) Verify(ctx context.Context, req *verify.Request) (*verify.Report
 			Checks:      []verify.CheckResult{{Name: "go test", Argv: []string{"go", "test"}, ExitCode: 1, Duration: time.Second, TestsRun: 3, TestsFailed: 1}},
 			Fingerprint: verify.Fingerprint{Class: verify.ClassTest, Hash: "abc", Summary: "TestX failed"},
 		}, nil
+	case "huge":
+		// A reply beyond the host's limit.
+		return &verify.Report{Passed: true, Checks: []verify.CheckResult{{Name: "huge", Passed: true, OutputTail: strings.Repeat("x", plugins.MaxReplySize+1)}}}, nil
 	case "panic":
 		panic("handler panic")
 	case "crash":
