@@ -164,6 +164,10 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	case runErr == nil:
 	case errors.As(runErr, &pe) && (pe.Kind == proc.KindStart || pe.Kind == proc.KindConfined):
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Tail: agent.Tail(res.Output), Err: fmt.Errorf("codex: %w", runErr)}
+	case errors.Is(ctx.Err(), context.Canceled):
+		// Cancelled, not timed out: the caller stopped the run, and nothing
+		// should retry it.
+		return nil, agent.Cancelled("codex", ctx)
 	case ctx.Err() != nil, errors.As(runErr, &pe) && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled):
 		return fail(executor.KindTimeout, res.Output, fmt.Errorf("codex: %w", runErr))
 	default:

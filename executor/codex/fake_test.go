@@ -326,3 +326,42 @@ func alive(pid int) bool {
 	i := strings.LastIndexByte(string(stat), ')')
 	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
+
+// TestExecuteCancelled: a run the caller cancels is not a timeout: the
+// error is the context's cause, not a retryable *executor.Error; a deadline
+// stays a timeout.
+func TestExecuteCancelled(t *testing.T) {
+	stopped := errors.New("stopped by the test")
+	tests := []struct {
+		name    string
+		ctx     func() (context.Context, func())
+		timeout bool
+		cause   error
+	}{
+		{"cancelled", func() (context.Context, func()) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			time.AfterFunc(time.Second, func() { cancel(stopped) })
+			return ctx, func() { cancel(nil) }
+		}, false, stopped},
+		{"deadline", func() (context.Context, func()) {
+			return context.WithTimeout(context.Background(), time.Second)
+		}, true, context.DeadlineExceeded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex, rec, work := fake(t)
+			write(t, filepath.Join(rec, "stream"), started)
+			write(t, filepath.Join(rec, "hang"), "")
+			ctx, cancel := tt.ctx()
+			defer cancel()
+			_, err := ex.Execute(ctx, request(work))
+			_, isExec := errors.AsType[*executor.Error](err)
+			if isExec != tt.timeout || errors.Is(err, executor.ErrTimeout) != tt.timeout || !errors.Is(err, tt.cause) {
+				t.Errorf("Execute: %v (an *executor.Error: %v); want a timeout: %v, wrapping %v", err, isExec, tt.timeout, tt.cause)
+			}
+			if executor.IsRetryable(err) != tt.timeout {
+				t.Errorf("Execute: %v: retryable %v", err, executor.IsRetryable(err))
+			}
+		})
+	}
+}
