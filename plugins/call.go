@@ -42,7 +42,13 @@ func call[T any](ctx context.Context, hd *handle, c Capability, rpc func(context
 	if status.Code(err) == codes.Unavailable || !inst.alive() {
 		tail = hd.lost(inst)
 	}
-	return zero, transportFault(ctx, cctx, hd.spec.Name, err, tail, timeoutErr)
+	fault := transportFault(ctx, cctx, hd.spec.Name, err, tail, timeoutErr)
+	if e, ok := errors.AsType[*Error](fault); ok && e.Kind == KindTimeout {
+		// The plugin may still be at work on the abandoned call, with
+		// whatever it started: end its tree; the next call starts afresh.
+		hd.lost(inst)
+	}
+	return zero, fault
 }
 
 // MaxReplySize is the largest reply the host reads from a plugin, 16 MiB.

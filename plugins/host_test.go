@@ -211,10 +211,14 @@ func TestProcessFaults(t *testing.T) {
 		timeout time.Duration
 		is      []error
 		restart bool
+		child   bool // the call starts a grandchild that must die too
 	}{
 		{id: "crash", is: []error{plugins.ErrPluginCrashed, verify.ErrCrashed}, restart: true},
 		{id: "exit", is: []error{plugins.ErrPluginCrashed, verify.ErrCrashed}, restart: true},
-		{id: "hang", timeout: 300 * time.Millisecond, is: []error{plugins.ErrPluginTimeout, verify.ErrTimeout}},
+		// A timed-out call ends the plugin and what it started, so no
+		// abandoned work goes on; the next call starts a fresh one.
+		{id: "hang", timeout: 300 * time.Millisecond, is: []error{plugins.ErrPluginTimeout, verify.ErrTimeout}, restart: true},
+		{id: "spawn", timeout: 300 * time.Millisecond, is: []error{plugins.ErrPluginTimeout, verify.ErrTimeout}, restart: true, child: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
@@ -240,6 +244,9 @@ func TestProcessFaults(t *testing.T) {
 			}
 			if pe, ok := errors.AsType[*plugins.Error](err); !ok || pe.Plugin != "tp" {
 				t.Errorf("error %v: no *plugins.Error naming the plugin", err)
+			}
+			if tt.child {
+				gone(t, readPid(t, s.Settings["pidfile"]+".child"), 2*time.Second)
 			}
 			if tt.restart {
 				gone(t, pid, 2*time.Second)
