@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
 )
 
@@ -45,9 +46,12 @@ JSON from standard input and answers in the agent's own protocol.
       below.
 
 The policy is the plan given by --plan, or else the first of harnish.yaml,
-harnish.yml, harnish.json, plan.yaml, plan.yml, plan.json in the hook's cwd
-(the working tree); with none, the defaults: only .harnish/ is protected and
-no package may be installed.
+harnish.yml, harnish.json, plan.yaml, plan.yml, plan.json in the working
+tree: $HARNISH_WORKDIR (which harnish sets for the agent) when it is an
+absolute path, else the hook's cwd. A command whose cwd is elsewhere is
+judged as run there (cd CWD && ...), and relative edit paths resolve from
+the cwd; paths are protected relative to the working tree. With no plan,
+the defaults: only .harnish/ is protected and no package may be installed.
 
 Exit status 0 allows the call (soft decisions are written to standard error
 as warnings); 2 blocks it, with the reason on standard error, which the
@@ -246,11 +250,17 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 	if len(acts) == 0 {
 		return verdict(guardrail.Decision{}, "")
 	}
-	root := call.Cwd
-	if root == "" || !filepath.IsAbs(root) {
-		if root, err = os.Getwd(); err != nil {
-			return block("cannot judge the tool call: %v", err)
-		}
+	root, err := hookRoot(call.Cwd)
+	if err != nil {
+		return block("cannot judge the tool call: %v", err)
+	}
+	// The directory the call runs in: Codex passes a command's own workdir,
+	// which may be below the working tree (or elsewhere).
+	cwd := call.Cwd
+	if cwd == "" {
+		cwd = root
+	} else if !filepath.IsAbs(cwd) {
+		cwd = filepath.Join(root, cwd)
 	}
 	plan, _, err := loadGuardPlan(*planFile, root)
 	if err != nil {
@@ -272,8 +282,18 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 	var worst guardrail.Decision
 	var warnings strings.Builder
 	for _, a := range acts {
+		orig := a.Command
+		if a.Kind == guardrail.KindCommand && filepath.Clean(cwd) != filepath.Clean(root) {
+			// The command guard resolves paths against the root and follows
+			// cd: say where the command runs.
+			a.Command = "cd " + shellQuote(cwd) + " && {\n" + a.Command + "\n}"
+		}
 		if a.Kind == guardrail.KindEdit {
-			rel, inTree := relativeTo(root, a.Path)
+			p := a.Path
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(cwd, p)
+			}
+			rel, inTree := relativeTo(root, p)
 			if !inTree {
 				continue // outside the working tree: not the edit rules' business
 			}
@@ -283,7 +303,7 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 		switch d.Level {
 		case guardrail.Hard:
 			msg := fmt.Sprintf("harnish guardrail %s blocked this: %s", d.Rule, d.Reason)
-			if d.Match != "" && d.Match != a.Command {
+			if d.Match != "" && d.Match != a.Command && d.Match != orig {
 				msg += fmt.Sprintf(" (in %q)", d.Match)
 			}
 			return verdict(d, msg+"\n")
@@ -295,6 +315,24 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 		}
 	}
 	return verdict(worst, warnings.String())
+}
+
+// hookRoot returns the working tree a hook guards: $HARNISH_WORKDIR, which
+// harnish's executors set, when it is absolute; else the hook's cwd when it
+// is absolute; else the current directory.
+func hookRoot(cwd string) (string, error) {
+	if w := os.Getenv(executor.EnvWorkDir); w != "" && filepath.IsAbs(w) {
+		return filepath.Clean(w), nil
+	}
+	if cwd != "" && filepath.IsAbs(cwd) {
+		return filepath.Clean(cwd), nil
+	}
+	return os.Getwd()
+}
+
+// shellQuote quotes s as one word for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // patchInput returns the patch of an apply_patch call.

@@ -62,12 +62,10 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish hook stop: decoding the hook input: %v\n", err)
 		return exitHookBlock
 	}
-	root := in.Cwd
-	if root == "" {
-		if root, err = os.Getwd(); err != nil {
-			fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
-			return exitHookBlock
-		}
+	root, err := hookRoot(in.Cwd)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
+		return exitHookBlock
 	}
 	if n, ok := stopRefusals(in.StopHookActive); !ok {
 		// The agent has been sent back n times already: let it stop, and the

@@ -98,6 +98,7 @@ func TestHookPreToolUse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			logPath := filepath.Join(t.TempDir(), "hooks.jsonl")
 			t.Setenv(guardrail.EnvHookLog, logPath)
+			t.Setenv("HARNISH_WORKDIR", "")
 			var stderr bytes.Buffer
 			status := hookPreToolUse(tt.args, strings.NewReader(tt.stdin), &stderr)
 			if status != tt.wantStatus {
@@ -116,6 +117,73 @@ func TestHookPreToolUse(t *testing.T) {
 				t.Errorf("stderr = %q, want it to start with %q", got, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestHookWorkdir: a call that runs below the working tree (Codex passes a
+// command's workdir as the hook's cwd) is judged against the tree that
+// $HARNISH_WORKDIR names: its plan, its protected paths.
+func TestHookWorkdir(t *testing.T) {
+	tree, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeGuardPlan(t, tree, "harnish.yaml", "  protected: [secrets/]\n")
+	sub := filepath.Join(tree, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		tool       string
+		input      map[string]any
+		cwd        string
+		wantStatus int
+		wantErr    string
+	}{
+		{"state from below", "Bash", map[string]any{"command": "rm -f ../.harnish/state.json"}, sub, 2, "harnish guardrail fs.protected blocked this"},
+		{"plan's protected path from below", "Bash", map[string]any{"command": "rm ../secrets/k"}, sub, 2, "harnish guardrail fs.protected blocked this"},
+		{"multi-line command from below", "Bash", map[string]any{"command": "ls\nrm -f ../.harnish/state.json"}, sub, 2, "harnish guardrail fs.protected blocked this"},
+		{"harmless command from below", "Bash", map[string]any{"command": "rm -f x.txt"}, sub, 0, ""},
+		{"relative edit from below", "Write", map[string]any{"file_path": "../.harnish/state.json", "content": "{}"}, sub, 2, "harnish guardrail edit.protected blocked this"},
+		{"patch from below", "apply_patch", map[string]any{"command": "*** Begin Patch\n*** Add File: ../.harnish/x\n+a\n*** End Patch\n"}, sub, 2, "harnish guardrail edit.protected blocked this"},
+		{"harmless patch from below", "apply_patch", map[string]any{"command": "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"}, sub, 0, ""},
+		{"at the root", "Bash", map[string]any{"command": "rm secrets/k"}, tree, 2, "harnish guardrail fs.protected blocked this"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(guardrail.EnvHookLog, filepath.Join(t.TempDir(), "hooks.jsonl"))
+			t.Setenv("HARNISH_WORKDIR", tree)
+			var stderr bytes.Buffer
+			status := hookPreToolUse([]string{"--agent", "codex"}, strings.NewReader(hookCall(t, tt.tool, tt.input, tt.cwd)), &stderr)
+			if status != tt.wantStatus || !strings.HasPrefix(stderr.String(), tt.wantErr) || (tt.wantErr == "" && stderr.Len() > 0) {
+				t.Errorf("status %d, stderr %q; want %d, %q", status, stderr.String(), tt.wantStatus, tt.wantErr)
+			}
+			recs, err := guardrail.ReadHookLog(os.Getenv(guardrail.EnvHookLog))
+			if err != nil || len(recs) != 1 || recs[0].Command != tt.input["command"] && tt.tool != "Write" {
+				t.Errorf("hook log: %v, %+v: want the command as the agent gave it", err, recs)
+			}
+		})
+	}
+}
+
+// TestHookStopWorkdir: the stop hook finds the plan and runs the checks in
+// the tree $HARNISH_WORKDIR names, whatever its cwd (relative included).
+func TestHookStopWorkdir(t *testing.T) {
+	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan})
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(guardrail.EnvHookLog, "")
+	t.Setenv("HARNISH_TASK_ID", "T1")
+	t.Setenv("HARNISH_WORKDIR", dir)
+	for _, cwd := range []string{"sub", filepath.Join(dir, "sub")} {
+		var stderr bytes.Buffer
+		input := `{"hook_event_name": "Stop", "cwd": "` + cwd + `"}`
+		if code := hookStop([]string{"--agent", "codex"}, strings.NewReader(input), &stderr); code != 2 ||
+			!strings.Contains(stderr.String(), "harnish: task T1 is not done") {
+			t.Errorf("cwd %q: exit %d, stderr %q; want the checks of T1 to fail", cwd, code, stderr.String())
+		}
 	}
 }
 

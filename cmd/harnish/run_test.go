@@ -133,6 +133,7 @@ func TestHookStop(t *testing.T) {
 		return code, errb.String()
 	}
 	t.Setenv("HARNISH_TASK_ID", "")
+	t.Setenv("HARNISH_WORKDIR", "")
 	if code, msg := stop(); code != 0 {
 		t.Errorf("no task known: exit %d (%s), want 0", code, msg)
 	}
