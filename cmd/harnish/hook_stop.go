@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/harnish/harnish/executor"
@@ -85,7 +87,11 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 	if t == nil {
 		return logStop(*agent, "", stderr)
 	}
-	rep, err := verify.Acceptance{}.Verify(context.Background(), &verify.Request{Task: t, PhaseID: phaseOf(plan, t.ID), WorkDir: root})
+	// An agent that gives up on its hook terminates it: the checks' processes
+	// must end with it, not outlive it.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	rep, err := verify.Acceptance{}.Verify(ctx, &verify.Request{Task: t, PhaseID: phaseOf(plan, t.ID), WorkDir: root})
 	if errors.Is(err, verify.ErrNoChecks) {
 		return logStop(*agent, "", stderr) // only manual checks: a person decides, at the milestone
 	}

@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -261,4 +266,81 @@ func TestHookStopCannotLoad(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHookStopTerminated: an agent that terminates its stop hook ends the
+// checks the hook runs too, not only the hook.
+func TestHookStopTerminated(t *testing.T) {
+	if testing.Short() || runtime.GOOS != "linux" {
+		t.Skip("builds the binary; reads /proc")
+	}
+	bin := filepath.Join(t.TempDir(), "harnish")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	plan := `version: 1
+name: slow
+phases:
+  - id: p1
+    tasks:
+      - id: T1
+        title: slow check
+        acceptance: [{sh: "echo $$ > check.pid; exec sleep 120"}]
+`
+	dir := writeTree(t, map[string]string{"harnish.yaml": plan})
+	cmd := exec.Command(bin, "hook", "stop", "--agent", "codex", "--task", "T1")
+	cmd.Stdin = strings.NewReader(`{"hook_event_name": "Stop", "cwd": "` + dir + `"}`)
+	cmd.Env = append(os.Environ(), "HARNISH_WORKDIR="+dir, guardrail.EnvHookLog+"=")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(dir, "check.pid")
+	var pid int
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if b, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(b), "\n") {
+			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the check never started: %s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the hook outlived SIGTERM by 30s")
+	}
+	for range 50 {
+		if processGone(pid) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill() // the test's own leftover
+	}
+	t.Errorf("the check's process %d outlived the terminated hook (stderr %q)", pid, stderr.String())
+}
+
+// processGone reports whether pid no longer runs: it does not exist, or is
+// a zombie nobody reaped (in a container without an init, an orphan stays
+// one).
+func processGone(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	return i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z")
 }
