@@ -94,7 +94,7 @@ type startFunc func(ctx context.Context) (*instance, error)
 func openWith(ctx context.Context, specs []Spec, starts map[string]startFunc) (*Host, error) {
 	h := &Host{handles: map[string]*handle{}}
 	for _, s := range specs {
-		hd := &handle{spec: s, start: starts[s.Name]}
+		hd := newHandle(s, starts[s.Name])
 		h.handles[s.Name] = hd
 		h.names = append(h.names, s.Name)
 		if _, err := hd.get(ctx); err != nil {
@@ -181,32 +181,98 @@ type handle struct {
 	spec  Spec
 	start startFunc
 
+	// sem is the start lock, one slot, held while the instance is
+	// replaced: a start can take a minute, so it is taken with the
+	// caller's context, which a sync.Mutex would ignore.
+	sem chan struct{}
+
+	// mu guards the fields below and is never held across a start, so
+	// Plugins, lookups and Close do not wait for one.
 	mu     sync.Mutex
 	inst   *instance
 	info   Info
 	closed bool
+	// cancelStart cancels the start in progress, if any.
+	cancelStart context.CancelCauseFunc
 }
 
-// get returns the running instance, starting it if it is not running.
-func (hd *handle) get(ctx context.Context) (*instance, error) {
+func newHandle(s Spec, start startFunc) *handle {
+	return &handle{spec: s, start: start, sem: make(chan struct{}, 1)}
+}
+
+func (hd *handle) closedErr() error {
+	return &Error{Plugin: hd.spec.Name, Kind: KindUnavailable, Err: errClosed}
+}
+
+// running returns the instance if it can answer, or an error if the
+// handle is closed.
+func (hd *handle) running() (*instance, error) {
 	hd.mu.Lock()
 	defer hd.mu.Unlock()
 	if hd.closed {
-		return nil, &Error{Plugin: hd.spec.Name, Kind: KindUnavailable, Err: errClosed}
+		return nil, hd.closedErr()
 	}
 	if hd.inst != nil && hd.inst.alive() {
 		return hd.inst, nil
 	}
-	if hd.inst != nil {
-		hd.inst.stop()
-		hd.inst = nil
+	return nil, nil
+}
+
+// get returns the running instance, starting it if it is not running. A
+// caller that finds another's start in progress waits for it only as long
+// as its ctx allows.
+func (hd *handle) get(ctx context.Context) (*instance, error) {
+	if inst, err := hd.running(); inst != nil || err != nil {
+		return inst, err
 	}
-	inst, err := hd.start(ctx)
-	if err != nil {
+	select {
+	case hd.sem <- struct{}{}:
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, &Error{Plugin: hd.spec.Name, Kind: KindTimeout,
+				Err: fmt.Errorf("waiting for the plugin to start: %w", context.Cause(ctx))}
+		}
+		return nil, fmt.Errorf("plugins: %q: %w", hd.spec.Name, context.Cause(ctx))
+	}
+	defer func() { <-hd.sem }()
+	if inst, err := hd.running(); inst != nil || err != nil {
+		return inst, err
+	}
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	hd.mu.Lock()
+	old := hd.inst
+	hd.inst = nil
+	hd.cancelStart = cancel
+	hd.mu.Unlock()
+	if old != nil {
+		old.stop()
+	}
+	inst, err := hd.start(sctx)
+	hd.mu.Lock()
+	hd.cancelStart = nil
+	closed := hd.closed
+	if err == nil && !closed {
+		hd.inst, hd.info = inst, inst.info
+	}
+	hd.mu.Unlock()
+	switch {
+	case closed:
+		if err == nil {
+			inst.stop()
+		}
+		return nil, hd.closedErr()
+	case err != nil:
 		return nil, err
 	}
-	hd.inst, hd.info = inst, inst.info
 	return inst, nil
+}
+
+// isClosed reports whether Close has run.
+func (hd *handle) isClosed() bool {
+	hd.mu.Lock()
+	defer hd.mu.Unlock()
+	return hd.closed
 }
 
 // lost stops inst after a crash, so the next call starts a fresh one, and
@@ -221,13 +287,23 @@ func (hd *handle) lost(inst *instance) string {
 	return inst.tail()
 }
 
+// close marks the handle closed, kills a start in progress (which then
+// ends promptly), and stops the instance.
 func (hd *handle) close() {
 	hd.mu.Lock()
-	defer hd.mu.Unlock()
 	hd.closed = true
-	if hd.inst != nil {
-		hd.inst.stop()
-		hd.inst = nil
+	if hd.cancelStart != nil {
+		hd.cancelStart(errClosed)
+	}
+	hd.mu.Unlock()
+	hd.sem <- struct{}{}
+	defer func() { <-hd.sem }()
+	hd.mu.Lock()
+	inst := hd.inst
+	hd.inst = nil
+	hd.mu.Unlock()
+	if inst != nil {
+		inst.stop()
 	}
 }
 
