@@ -97,9 +97,13 @@ func (s *stream) item(typ string, it *item) {
 			s.final = it.Text
 		}
 	case "command_execution":
-		// A command that started counts, whether or not it completed.
-		if it.Command != "" && !s.seenCmd[it.ID] {
-			s.seenCmd[it.ID] = true
+		// A command that started counts, whether or not it completed: once
+		// per item ID. An item without an ID counts each time it shows (an
+		// extra call the hook did not see is unguarded, not hidden).
+		if it.Command != "" && (it.ID == "" || !s.seenCmd[it.ID]) {
+			if it.ID != "" {
+				s.seenCmd[it.ID] = true
+			}
 			s.commands = append(s.commands, unwrapShell(it.Command))
 		}
 	case "file_change":
