@@ -38,6 +38,11 @@ func call[T any](ctx context.Context, hd *handle, c Capability, rpc func(context
 	if err == nil {
 		return out, nil
 	}
+	if hd.isClosed() {
+		// Close ended the call ("client connection is closing"): not a
+		// crash of the plugin.
+		return zero, hd.closedErr()
+	}
 	var tail string
 	if status.Code(err) == codes.Unavailable || !inst.alive() {
 		tail = hd.lost(inst)

@@ -469,6 +469,24 @@ func TestCloseKillsTree(t *testing.T) {
 	}
 }
 
+// A call that Close cuts short is not a crash: the host closed.
+func TestCallRacingClose(t *testing.T) {
+	s := spec(t, "testplugin")
+	h, _ := open(t, s)
+	v, _ := h.Verifier("tp")
+	errc := make(chan error, 1)
+	go func() {
+		_, err := v.Verify(context.WithoutCancel(t.Context()), verifyReq("hang", ""))
+		errc <- err
+	}()
+	waitFile(t, s.Settings["pidfile"]+".busy")
+	h.Close()
+	err := <-errc
+	if !errors.Is(err, plugins.ErrPluginUnavailable) || errors.Is(err, plugins.ErrPluginCrashed) || !strings.Contains(err.Error(), "host closed") {
+		t.Errorf("call cut short by Close: %v, want unavailable: host closed", err)
+	}
+}
+
 // A grandchild that left the plugin's process group cannot be killed with
 // it, but must not make Close wait for it either.
 func TestCloseEscapedGrandchild(t *testing.T) {

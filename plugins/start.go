@@ -230,4 +230,6 @@ func negotiateAPI(offered []string) (string, error) {
 	return best.String(), nil
 }
 
-var errClosed = errors.New("host is closed")
+// errClosed is the cause of an [ErrPluginUnavailable] from a call made
+// after Close, or cut short by it.
+var errClosed = errors.New("host closed")
