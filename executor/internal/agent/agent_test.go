@@ -115,8 +115,14 @@ func TestCheck(t *testing.T) {
 		want    []executor.Violation
 	}{
 		{"nothing", nil, nil, nil},
-		{"all seen", []guardrail.HookRecord{allow("ls"), allow("go test ./..."), stop},
+		{"all seen", []guardrail.HookRecord{allow("ls"), allow("go test ./..."), allow("ls"), stop},
 			[]agent.Call{{Command: "ls"}, {Command: "go test ./..."}, {Command: "ls"}}, nil},
+		{"one record sees one call", []guardrail.HookRecord{allow("ls"), allow("go test ./...")},
+			[]agent.Call{{Command: "ls"}, {Command: "go test ./..."}, {Command: "ls"}, {Command: "ls"}},
+			[]executor.Violation{unguarded("ls"), unguarded("ls")}},
+		{"one record sees one edit", []guardrail.HookRecord{soft},
+			[]agent.Call{{Path: "notes.txt"}, {Path: "/w/notes.txt"}},
+			[]executor.Violation{{Rule: "edit.scope", Reason: "outside the scope", Action: "/w/notes.txt"}, unguarded("/w/notes.txt")}},
 		{"hook never ran", nil, []agent.Call{{Command: "ls"}, {Path: "a.txt"}},
 			[]executor.Violation{unguarded("ls"), unguarded("a.txt")}},
 		{"one unseen", []guardrail.HookRecord{allow("ls")}, []agent.Call{{Command: "ls"}, {Command: "cat x"}},

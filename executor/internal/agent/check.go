@@ -32,33 +32,36 @@ type Call struct {
 // no pre-tool-use record shows, since such a call ran without harnish's
 // guard (a hook an agent skipped silently, or one that never started).
 //
-// A command call is seen when a record has the same command. An edit is seen
+// A command call is seen when a record has the same command, and each
+// record sees one call: n calls of a command need n records. An edit is seen
 // when a record names the same file as its path, or is an apply_patch
 // command or a call of Codex's apply_patch tool (Tool "apply_patch", the
-// patch as its command) whose patch names it. root is the working tree, against which
+// patch as its command) whose patch names it, again one record per edit. root is the working tree, against which
 // relative paths resolve.
 func Check(records []guardrail.HookRecord, calls []Call, root string) []executor.Violation {
 	var out []executor.Violation
-	commands := map[string]bool{}
-	paths := map[string]bool{}
+	// How many times the hook judged each command and each file: each call
+	// the stream shows takes one.
+	commands := map[string]int{}
+	paths := map[string]int{}
 	for _, r := range records {
 		if r.Event != guardrail.HookPreToolUse {
 			continue
 		}
+		var patched []string
 		switch {
 		case r.Tool == "apply_patch":
 			// Codex's patch tool: the record's command is the patch.
-			for _, p := range patchFiles(r.Command) {
-				paths[absPath(root, p)] = true
-			}
+			patched = patchFiles(r.Command)
 		case r.Command != "":
-			commands[r.Command] = true
-			for _, p := range patchPaths(r.Command) {
-				paths[absPath(root, p)] = true
-			}
+			commands[r.Command]++
+			patched = patchPaths(r.Command)
 		}
-		if r.Path != "" {
-			paths[absPath(root, r.Path)] = true
+		for _, p := range patched {
+			paths[absPath(root, p)]++
+		}
+		if r.Path != "" && len(patched) == 0 {
+			paths[absPath(root, r.Path)]++ // a patch's record names its first file as its path too
 		}
 		if r.Decision.Level == guardrail.Allow {
 			continue
@@ -72,10 +75,14 @@ func Check(records []guardrail.HookRecord, calls []Call, root string) []executor
 	}
 	for _, c := range calls {
 		switch {
-		case c.Command != "" && !commands[c.Command]:
+		case c.Command != "" && commands[c.Command] > 0:
+			commands[c.Command]--
+		case c.Command == "" && c.Path != "" && paths[absPath(root, c.Path)] > 0:
+			paths[absPath(root, c.Path)]--
+		case c.Command != "":
 			out = append(out, executor.Violation{Hard: true, Rule: RuleUnguarded, Action: c.Command,
 				Reason: "the agent ran a command harnish's pre-tool-use hook never judged: its hooks did not run"})
-		case c.Command == "" && c.Path != "" && !paths[absPath(root, c.Path)]:
+		case c.Path != "":
 			out = append(out, executor.Violation{Hard: true, Rule: RuleUnguarded, Action: c.Path,
 				Reason: "the agent changed a file through a tool call harnish's pre-tool-use hook never judged: its hooks did not run"})
 		}
