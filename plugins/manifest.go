@@ -23,7 +23,7 @@ import (
 //	    path: bin/harnish-msvc     # relative to the manifest's directory
 //	    sha256: 9f86d08...         # hex digest of the binary; required
 //	    version: ">= 1.2, < 2"     # semver constraint on the plugin; optional
-//	    timeout: 45m               # per-call deadline; optional
+//	    timeout: 45m               # per-call deadline, covering the plugin's own; optional
 //	    settings: {generator: Ninja}
 //
 // Unknown fields are errors.
@@ -50,7 +50,10 @@ type Spec struct {
 	Settings map[string]string
 	// Timeout bounds every call to the plugin, in addition to the caller's
 	// context. Zero means DefaultTimeout, and DefaultGuardrailTimeout for
-	// guardrail checks.
+	// guardrail checks. A plugin with a time limit of its own (msvc's
+	// "timeout", up to 24 h) is cut at this one: set it to cover the
+	// plugin's. The start's Describe and Configure get at most
+	// DefaultGuardrailTimeout, whatever Timeout says.
 	Timeout time.Duration
 }
 

@@ -35,6 +35,11 @@ type Plugin struct {
 	// Configure, if set, receives the manifest's settings each time the host
 	// starts the plugin, before any call. An error makes the plugin
 	// unavailable to the host.
+	//
+	// It runs within the host's Describe, whose deadline is the manifest's
+	// timeout capped at [DefaultGuardrailTimeout] (30 s): starting a
+	// plugin must stay quick however long its calls may take, so Configure
+	// should check its settings, not do the work; ctx carries the deadline.
 	Configure func(ctx context.Context, settings map[string]string) error
 }
 

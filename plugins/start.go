@@ -172,6 +172,8 @@ func startFault(name string, err error, tail string) error {
 // versions against the host's and the manifest's constraints.
 func describe(ctx context.Context, conn grpc.ClientConnInterface, spec Spec) (Info, error) {
 	fault := func(k Kind, err error) error { return &Error{Plugin: spec.Name, Kind: k, Err: err} }
+	// Starting stays quick whatever the calls may take: the manifest's
+	// timeout, capped at DefaultGuardrailTimeout (documented on Configure).
 	timeout := DefaultGuardrailTimeout
 	if spec.Timeout > 0 {
 		timeout = min(timeout, spec.Timeout)

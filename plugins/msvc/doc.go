@@ -27,6 +27,17 @@
 // fingerprint of the stage that failed, as [verify.CMake] and
 // [verify.Command] make them. The timeout bounds all stages together.
 //
+// The host bounds each call too: by the manifest's timeout, or
+// [github.com/harnish/harnish/plugins.DefaultTimeout] (30 minutes) if it
+// sets none, whatever this configuration says. A configured timeout beyond
+// 30 minutes (up to 86400 s) needs a manifest timeout covering it, with a
+// margin, or the host cuts the verification first and reports a plugin
+// timeout:
+//
+//	plugins:
+//	  - name: msvc
+//	    timeout: 2h10m   # config "timeout": 7200
+//
 // # Discovery
 //
 // The project is, in this order: the configured projectType (cmake: the
