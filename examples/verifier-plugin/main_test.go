@@ -41,8 +41,9 @@ func TestNoFixme(t *testing.T) {
 		{map[string]string{"a.go": "package a // FIXME\n"}, false},
 	} {
 		rep, err := v.Verify(context.Background(), &verify.Request{Task: tk, WorkDir: tree(t, tt.files)})
-		if err != nil || rep.Passed != tt.pass {
+		if err != nil || rep == nil || rep.Passed != tt.pass {
 			t.Errorf("%v: passed %v, %v; want %v", tt.files, rep != nil && rep.Passed, err, tt.pass)
+			continue
 		}
 		if !tt.pass && (rep.Fingerprint.Summary != "FIXME left in a.go" || rep.Fingerprint.Class != verify.ClassLint) {
 			t.Errorf("fingerprint %+v", rep.Fingerprint)
