@@ -172,7 +172,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	violations := agent.Check(records, snap.calls(!killed), root)
 	if logErr != nil {
 		// Nothing says the hooks guarded anything.
-		violations = append(violations, executor.Violation{Hard: true, Rule: agent.RuleUnguarded,
+		violations = append(violations, executor.Violation{Hard: true, Rule: agent.RuleUnguarded, Action: hookLog,
 			Reason: "the hook log does not read: " + logErr.Error()})
 	}
 	fail := func(kind executor.ErrorKind, err error) (*executor.Result, error) {

@@ -456,3 +456,30 @@ func TestExecuteCancelled(t *testing.T) {
 		})
 	}
 }
+
+// A hook log that does not read is a hard violation that names the log.
+func TestExecuteHookLogUnreadable(t *testing.T) {
+	ex := &claude.Executor{Harnish: harnishBin, Claude: fakeClaude(t,
+		`rm -f "$HARNISH_HOOK_LOG"; mkdir "$HARNISH_HOOK_LOG"; echo "$HARNISH_HOOK_LOG" > log-path`+"\n"+emit(lineInit)+"\n"+emit(lineResult))}
+	dir := t.TempDir()
+	res, err := ex.Execute(t.Context(), request(dir))
+	if err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	logPath, err := os.ReadFile(filepath.Join(dir, "log-path"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, v := range res.Violations {
+		if v.Rule == "hook.unguarded" && v.Hard && strings.Contains(v.Reason, "hook log") {
+			found = true
+			if v.Action != strings.TrimSpace(string(logPath)) {
+				t.Errorf("violation %+v: want the hook log %s as its action", v, logPath)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no hook-log violation in %+v", res.Violations)
+	}
+}
