@@ -309,12 +309,20 @@ func TestHostileStderr(t *testing.T) {
 // handling, takes its host down. (If this starts failing, go-plugin fixed
 // it; the host's own parsing stays, for the lines it logs.)
 func TestGoPluginStderrTrap(t *testing.T) {
+	// The crashed host cannot stop its plugin, which has no lifeline: the
+	// plugin writes its pid at start, and the test ends it.
+	pidfile := filepath.Join(t.TempDir(), "pid")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "HARNISH_PLUGINS_TEST_TRAP="+bin(t, "testplugin-bare"))
+	cmd.Env = append(os.Environ(), "HARNISH_PLUGINS_TEST_TRAP="+bin(t, "testplugin-bare"), "HARNISH_TESTPLUGIN_PIDFILE="+pidfile)
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "interface conversion") || strings.Contains(string(out), "survived") {
 		t.Errorf("go-plugin's default stderr handling survived a non-string @message (err %v):\n%s", err, out)
 	}
+	pid := readPid(t, pidfile)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("killing the orphaned plugin %d: %v", pid, err)
+	}
+	gone(t, pid, 2*time.Second)
 }
 
 func TestCallTimeoutFromSpec(t *testing.T) {
