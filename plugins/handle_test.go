@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -103,5 +104,37 @@ func TestSlowRestartDoesNotBlock(t *testing.T) {
 				tt.restartErr(t, <-restarted)
 			}
 		})
+	}
+}
+
+type guardFunc func(context.Context, guardrail.Action) (guardrail.Decision, error)
+
+func (f guardFunc) Check(ctx context.Context, a guardrail.Action) (guardrail.Decision, error) {
+	return f(ctx, a)
+}
+
+// Configure runs under the start's Describe, whose deadline is at most
+// DefaultGuardrailTimeout, as Plugin.Configure documents.
+func TestConfigureDeadline(t *testing.T) {
+	var left time.Duration
+	p := Plugin{
+		Name: "p", Version: "1.0.0",
+		Guardrail: guardFunc(func(context.Context, guardrail.Action) (guardrail.Decision, error) { return guardrail.Decision{}, nil }),
+		Configure: func(ctx context.Context, _ map[string]string) error {
+			d, ok := ctx.Deadline()
+			if !ok {
+				return errors.New("no deadline")
+			}
+			left = time.Until(d)
+			return nil
+		},
+	}
+	h, err := openInProcess(t.Context(), "p", p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if left <= 0 || left > DefaultGuardrailTimeout {
+		t.Errorf("Configure had %v, want at most %v", left, DefaultGuardrailTimeout)
 	}
 }
