@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
@@ -32,7 +35,10 @@ JSON from standard input and answers in the agent's own protocol.
       apply_patch commands also by the edit rules, file by file); Write,
       Edit, MultiEdit and NotebookEdit calls by the edit rules on their
       path; Codex's apply_patch tool by the edit rules on each file its
-      patch names. Other tools are allowed.
+      patch names. Other tools are allowed. For Codex, a command that
+      starts a shell or REPL with no script (bash, python3, node...) is
+      blocked (hook.interactive): what Codex writes to it later
+      (write_stdin) reaches no hook.
 
   harnish hook stop --agent claude|codex [--plan FILE] [--task ID]
       The agent wants to stop. Run the current task's acceptance checks and
@@ -250,6 +256,17 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 	if len(acts) == 0 {
 		return verdict(guardrail.Decision{}, "")
 	}
+	if agent == "codex" {
+		for _, a := range acts {
+			if prog, ok := interactiveProgram(a.Command); a.Kind == guardrail.KindCommand && ok {
+				// What the model would type into it later (write_stdin) never
+				// reaches a hook: refuse the session itself.
+				d := guardrail.Decision{Level: guardrail.Hard, Rule: ruleInteractive,
+					Reason: prog + " started without a script reads its commands from a terminal no hook judges; run the commands themselves, or " + prog + " with -c or a script file"}
+				return verdict(d, fmt.Sprintf("harnish guardrail %s blocked this: %s\n", d.Rule, d.Reason))
+			}
+		}
+	}
 	root, err := hookRoot(call.Cwd)
 	if err != nil {
 		return block("cannot judge the tool call: %v", err)
@@ -315,6 +332,55 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 		}
 	}
 	return verdict(worst, warnings.String())
+}
+
+// ruleInteractive is the rule of a Codex command that starts an interactive
+// shell or REPL, whose input (Codex's write_stdin) no hook sees.
+const ruleInteractive = "hook.interactive"
+
+// interactivePrograms are the shells and REPLs that, started with no
+// script, read commands from their standard input.
+var interactivePrograms = regexp.MustCompile(`^(?:bash|sh|zsh|dash|ksh|mksh|fish|csh|tcsh|ash|busybox|python[0-9.]*|ipython[0-9.]*|pypy[0-9.]*|node|nodejs|irb|ruby|perl|php|lua[0-9.]*|tclsh|wish|R|julia|ghci|sqlite3|psql|mysql|osascript|pwsh|powershell)$`)
+
+// interactiveProgram reports whether command is a shell or REPL started
+// bare (options at most, stdin not redirected), and which program it is.
+func interactiveProgram(command string) (string, bool) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return "", false
+	}
+	st := f.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return "", false
+	}
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrInOut:
+			return "", false // stdin is a file or a here-document, not the terminal
+		}
+	}
+	var words []string
+	for _, w := range call.Args {
+		lit := w.Lit()
+		if lit == "" {
+			return "", false
+		}
+		words = append(words, lit)
+	}
+	for len(words) > 1 && (words[0] == "exec" || words[0] == "command" || path.Base(words[0]) == "env") {
+		words = words[1:]
+	}
+	prog := path.Base(words[0])
+	if !interactivePrograms.MatchString(prog) {
+		return "", false
+	}
+	for _, w := range words[1:] {
+		if !strings.HasPrefix(w, "-") || w == "-c" || w == "-e" {
+			return "", false // a script, or code to run
+		}
+	}
+	return prog, true
 }
 
 // hookRoot returns the working tree a hook guards: $HARNISH_WORKDIR, which
