@@ -149,3 +149,48 @@ func TestCodexPatchTool(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexShellArgs: exec_command calls with a workdir below the tree or an
+// interactive session are judged as what they are: overwriting the state
+// from a subdirectory is blocked, and so is a bare shell on a tty
+// (what Codex would write to it reaches no hook).
+func TestCodexShellArgs(t *testing.T) {
+	needCodex(t)
+	t.Parallel()
+	tests := []struct {
+		name string
+		item codextest.Item
+		rule string
+	}{
+		{"workdir below the tree", codextest.ShellWith("echo x > ../.harnish/state.json", map[string]any{"workdir": "sub"}), "fs.protected"},
+		{"bare shell on a tty", codextest.ShellWith("bash", map[string]any{"tty": true}), "hook.interactive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := codextest.NewServer(t, turn(tt.item), turn(codextest.Message("done")))
+			work := gitTree(t)
+			for _, d := range []string{"sub", ".harnish"} {
+				if err := os.Mkdir(filepath.Join(work, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(t, filepath.Join(work, ".harnish", "state.json"), "{}")
+			ex := newExecutor(t, srv)
+			res, err := ex.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: work, Prompt: "p"})
+			if err != nil {
+				t.Fatalf("Execute: %v", err)
+			}
+			if b, err := os.ReadFile(filepath.Join(work, ".harnish", "state.json")); err != nil || string(b) != "{}" {
+				t.Errorf("the state is %q, %v; want it untouched", b, err)
+			}
+			var rules []string
+			for _, v := range res.Violations {
+				rules = append(rules, v.Rule)
+			}
+			if diff := cmp.Diff([]string{tt.rule}, rules); diff != "" {
+				t.Errorf("violation rules (-want +got):\n%s\n%+v", diff, res.Violations)
+			}
+		})
+	}
+}

@@ -50,11 +50,19 @@ type Usage struct {
 type Item struct {
 	kind string // "shell", "patch" or "message"
 	text string
+	args map[string]any // more arguments of a shell call
 }
 
 // Shell is a call of the shell tool Codex declares for a model it does not
 // know, exec_command, with cmd as its command line.
 func Shell(cmd string) Item { return Item{kind: kindShell, text: cmd} }
+
+// ShellWith is a call of exec_command with cmd and more of its arguments,
+// such as "workdir" (where the command runs) or "tty" (an interactive
+// session).
+func ShellWith(cmd string, args map[string]any) Item {
+	return Item{kind: kindShell, text: cmd, args: args}
+}
 
 // ApplyPatch is an apply_patch edit, sent the way a model without a patch
 // tool sends it: through exec_command, as a heredoc. patch is the body
@@ -308,7 +316,13 @@ func (s *Server) stream(w http.ResponseWriter, n int, turn Turn) {
 		var item map[string]any
 		switch it.kind {
 		case kindShell:
-			args := marshal(map[string]string{"cmd": it.text})
+			fields := map[string]any{"cmd": it.text}
+			for k, v := range it.args {
+				if k != "cmd" {
+					fields[k] = v
+				}
+			}
+			args := marshal(fields)
 			item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d_%d", n, i),
 				"call_id": fmt.Sprintf("call_%d_%d", n, i), "name": "exec_command", "arguments": args,
 				"status": "completed"}
