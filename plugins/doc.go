@@ -43,9 +43,15 @@
 //
 // # Defences
 //
-// A plugin is someone else's code, so the host is defensive. Every call has
+// A plugin is someone else's code, so the host is defensive. The file run
+// is the file hashed: the host opens the binary once, hashes that open file
+// and executes it (through /proc/self/fd on Linux, elsewhere a private copy
+// made while hashing), so a path or symlink swapped after the check runs
+// nothing unchecked. A reply is read up to [MaxReplySize]. Every call has
 // a deadline: the caller's, or the manifest's timeout, by default
-// [DefaultTimeout] and [DefaultGuardrailTimeout]. go-plugin's logger is off,
+// [DefaultTimeout] and [DefaultGuardrailTimeout]; a call past it ends the
+// plugin's process tree, so no abandoned work goes on, and the next call
+// starts a fresh one. go-plugin's logger is off,
 // and plugin stderr never reaches go-plugin, whose v1.8.0 log goroutine
 // panics on a JSON line whose "@message" is not a string, taking the host
 // down: the host starts the process itself and parses every line (JSON of
