@@ -149,7 +149,9 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if transcript != nil {
 		out = &keepGoing{primary: lines, extra: transcript} // a transcript that fails to write must not cut the stream
 	}
-	env := append(agent.SortedEnv(e.Env), agent.Env(req, hookLog)...)
+	inTree := *req
+	inTree.WorkDir = workDir // absolute: the hooks take it as the tree they guard
+	env := append(agent.SortedEnv(e.Env), agent.Env(&inTree, hookLog)...)
 	env = append(env, "CODEX_HOME="+home)
 	res, runErr := proc.Run(ctx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -361,6 +362,33 @@ func TestExecuteCancelled(t *testing.T) {
 			}
 			if executor.IsRetryable(err) != tt.timeout {
 				t.Errorf("Execute: %v: retryable %v", err, executor.IsRetryable(err))
+			}
+		})
+	}
+}
+
+// TestExecuteRelativeWorkDir: the hooks get the working tree as an absolute
+// $HARNISH_WORKDIR, whatever the request gives.
+func TestExecuteRelativeWorkDir(t *testing.T) {
+	for _, name := range []string{"relative", "empty"} {
+		t.Run(name, func(t *testing.T) {
+			ex, rec, work := fake(t)
+			write(t, filepath.Join(rec, "stream"), started+message("ok")+turnDone)
+			req := request(filepath.Base(work))
+			t.Chdir(filepath.Dir(work))
+			if name == "empty" {
+				req.WorkDir = ""
+				t.Chdir(work)
+			}
+			if _, err := ex.Execute(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(rec, "env"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(strings.Split(string(b), "\n"), "HARNISH_WORKDIR="+work) {
+				t.Errorf("env lacks HARNISH_WORKDIR=%s:\n%s", work, b)
 			}
 		})
 	}
