@@ -14,9 +14,12 @@ import (
 // inherits the descriptor with the fork, and execve resolves the path
 // before close-on-exec closes it. A write into the same file between the
 // hash and the exec changes its ctime, checked once the process started.
-// Without /proc it copies, as elsewhere.
+// Scripts, and systems without /proc, get a copy, as elsewhere.
 func pinOpen(f *os.File, path string) (*pinned, []byte, error) {
-	if forceCopy {
+	// A script's interpreter would open /proc/self/fd/N after the exec
+	// closed it: scripts run from a copy.
+	var magic [2]byte
+	if n, _ := f.ReadAt(magic[:], 0); forceCopy || n == 2 && string(magic[:]) == "#!" {
 		return pinCopy(f, path)
 	}
 	// os/exec's child moves its files to fds 0..n and may park them just

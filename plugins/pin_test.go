@@ -98,3 +98,18 @@ func TestChecksumTOCTOU(t *testing.T) {
 		}
 	}
 }
+
+// A plugin that is a script (here a wrapper of the test plugin) runs too:
+// its interpreter could not open a /proc/self/fd path closed on exec.
+func TestScriptPlugin(t *testing.T) {
+	s := spec(t, "testplugin")
+	script := filepath.Join(t.TempDir(), "wrapper")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec "+s.Path+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.Path, s.SHA256 = script, sum(t, script)
+	h, _ := open(t, s)
+	if got := h.Plugins()[0].Version; got != "1.2.3" {
+		t.Errorf("version %q", got)
+	}
+}
