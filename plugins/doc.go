@@ -44,10 +44,11 @@
 // # Defences
 //
 // A plugin is someone else's code, so the host is defensive. The file run
-// is the file hashed: the host opens the binary once, hashes that open file
-// and executes it (through /proc/self/fd on Linux, elsewhere a private copy
-// made while hashing), so a path or symlink swapped after the check runs
-// nothing unchecked. A reply is read up to [MaxReplySize]. Every call has
+// is the file hashed: the host reads the binary once, hashing it as it
+// copies it into a sealed memfd (Linux) or a private directory (elsewhere,
+// and for scripts), and executes that copy, so a path swapped, a symlink
+// flipped or a file rewritten in place after the check runs nothing
+// unchecked. A reply is read up to [MaxReplySize]. Every call has
 // a deadline: the caller's, or the manifest's timeout, by default
 // [DefaultTimeout] and [DefaultGuardrailTimeout]; a call past it ends the
 // plugin's process tree, so no abandoned work goes on, and the next call

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,19 +15,15 @@ import (
 // the file run is the file hashed: a path swapped, a symlink flipped or a
 // file rewritten after the check does not reach exec.
 type pinned struct {
-	// path is what to exec: the open descriptor on Linux, a private copy
+	// path is what to exec: a sealed memfd on Linux, a private copy
 	// elsewhere.
 	path string
 	// started runs once the process has been started (or failed to): it
-	// drops what only the exec needed and reports a binary that changed
-	// between the hash and the exec.
-	started func() error
+	// drops what only the exec needed.
+	started func()
 	// remove runs once the process is dead.
 	remove func()
 }
-
-// errBinaryChanged: the binary changed after it was hashed.
-var errBinaryChanged = errors.New("binary changed between its checksum and its start")
 
 // afterHash, when set, runs between the checksum and the start; tests use
 // it to swap the binary at the worst moment.
@@ -50,7 +45,7 @@ func pinBinary(name, path string, want []byte) (*pinned, error) {
 		f.Close()
 		return nil, fault(KindUnavailable, err)
 	}
-	p.started = sync.OnceValue(p.started)
+	p.started = sync.OnceFunc(p.started)
 	p.remove = sync.OnceFunc(p.remove)
 	if !bytes.Equal(got, want) {
 		p.started()
@@ -90,7 +85,7 @@ func pinCopy(f *os.File, path string) (*pinned, []byte, error) {
 	}
 	return &pinned{
 		path:    dst,
-		started: func() error { return nil },
+		started: func() {},
 		remove:  func() { os.RemoveAll(dir) },
 	}, h.Sum(nil), nil
 }

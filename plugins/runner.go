@@ -60,7 +60,7 @@ func newProcRunner(bin *pinned, path string, env []string, stderr *logWriter, ta
 func (r *procRunner) Start(context.Context) error {
 	err := r.cmd.Start()
 	r.lifeR.Close()
-	changed := r.bin.started()
+	r.bin.started()
 	if err != nil {
 		r.release()
 		return err
@@ -70,12 +70,6 @@ func (r *procRunner) Start(context.Context) error {
 		_ = r.cmd.Wait()
 		r.release()
 		return err
-	}
-	if changed != nil {
-		r.grp.kill()
-		_ = r.cmd.Wait()
-		r.release()
-		return changed
 	}
 	return nil
 }

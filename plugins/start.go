@@ -122,10 +122,6 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		inst.stop()
 		return nil, fmt.Errorf("plugins: %q: %w", spec.Name, context.Cause(ctx))
 	}
-	if errors.Is(err, errBinaryChanged) {
-		inst.stop()
-		return nil, fault(KindChecksum, fmt.Errorf("%s: %w", spec.Path, err))
-	}
 	if err != nil {
 		inst.stop()
 		return nil, startFault(spec.Name, err, tail.String())
