@@ -379,9 +379,16 @@ func interactiveProgram(command string) (string, bool) {
 		if !strings.HasPrefix(w, "-") || w == "-c" || w == "-e" {
 			return "", false // a script, or code to run
 		}
+		if infoFlags[w] || w == "-v" && (prog == "node" || prog == "nodejs") {
+			return "", false // prints its version or help and exits
+		}
 	}
 	return prog, true
 }
+
+// infoFlags make a shell or REPL print something and exit, never read
+// commands: agents run "python3 --version" all the time.
+var infoFlags = map[string]bool{"--version": true, "-version": true, "-V": true, "--help": true, "-help": true, "-h": true}
 
 // hookRoot returns the working tree a hook guards: $HARNISH_WORKDIR, which
 // harnish's executors set, when it is absolute; else the hook's cwd when it
