@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/harnish/harnish/internal/proc"
 )
 
 // procRunner starts a plugin process for go-plugin (its runner.Runner), so
@@ -23,7 +25,7 @@ type procRunner struct {
 	stdout io.ReadCloser
 	// lifeW is the lifeline's write end; only the host holds it.
 	lifeR, lifeW *os.File
-	grp          *group
+	grp          *proc.Group
 	stderr       *logWriter
 	tail         *syncTail
 	releaseOnce  sync.Once
@@ -48,7 +50,7 @@ func newProcRunner(bin *pinned, path string, env []string, stderr *logWriter, ta
 		return nil, err
 	}
 	passLifeline(cmd, lifeR)
-	grp, err := newGroup(cmd)
+	grp, err := proc.NewGroup(cmd)
 	if err != nil {
 		lifeR.Close()
 		lifeW.Close()
@@ -65,7 +67,7 @@ func (r *procRunner) Start(context.Context) error {
 		r.release()
 		return err
 	}
-	if err := r.grp.started(r.cmd.Process); err != nil {
+	if err := r.grp.Started(r.cmd.Process); err != nil {
 		_ = r.cmd.Process.Kill()
 		_ = r.cmd.Wait()
 		r.release()
@@ -94,7 +96,7 @@ func (r *procRunner) Wait(context.Context) error {
 }
 
 func (r *procRunner) Kill(context.Context) error {
-	r.grp.kill()
+	r.grp.Kill(nil)
 	return nil
 }
 
@@ -119,6 +121,6 @@ func (r *procRunner) HostToPlugin(network, addr string) (string, string, error) 
 func (r *procRunner) release() {
 	r.releaseOnce.Do(func() {
 		r.lifeW.Close()
-		r.grp.close()
+		r.grp.Close()
 	})
 }

@@ -94,7 +94,7 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 			client.Kill()
 			return
 		}
-		r.grp.kill()
+		r.grp.Kill(nil)
 		// go-plugin reads stdout to EOF before it reaps the process; a
 		// grandchild that left the group and holds stdout would keep Kill
 		// waiting for ever, so our end of the pipe is closed after a grace.
@@ -113,7 +113,7 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 	// go-plugin's start does not watch ctx; killing the process ends it.
 	unwatch := context.AfterFunc(ctx, func() {
 		if r := rp.Load(); r != nil {
-			r.grp.kill()
+			r.grp.Kill(nil)
 		}
 	})
 	rpc, err := client.Client()

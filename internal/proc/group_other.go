@@ -5,18 +5,32 @@ package proc
 import (
 	"os"
 	"os/exec"
+	"sync/atomic"
 )
 
-// group on systems without process groups or job objects covers only the
+// Group on systems without process groups or job objects covers only the
 // command itself.
-type group struct{}
+type Group struct{ p atomic.Pointer[os.Process] }
 
-func newGroup(*exec.Cmd) (*group, error) { return &group{}, nil }
+// NewGroup prepares cmd; there is nothing to prepare here.
+func NewGroup(*exec.Cmd) (*Group, error) { return &Group{}, nil }
 
-func (g *group) started(*os.Process) error { return nil }
+// Started records the started command p.
+func (g *Group) Started(p *os.Process) error { g.p.Store(p); return nil }
 
-func (g *group) terminate(p *os.Process) error { return p.Kill() }
+// Terminate ends the command: p, or the one Started recorded when nil.
+func (g *Group) Terminate(p *os.Process) error {
+	if p == nil {
+		p = g.p.Load()
+	}
+	if p == nil {
+		return nil
+	}
+	return p.Kill()
+}
 
-func (g *group) kill(*os.Process) {}
+// Kill is Terminate, since nothing softer reaches a tree here.
+func (g *Group) Kill(p *os.Process) { _ = g.Terminate(p) }
 
-func (g *group) close() {}
+// Close releases what the group holds.
+func (g *Group) Close() {}

@@ -5,18 +5,25 @@ package proc
 import (
 	"os"
 	"os/exec"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
 
-// group is a Job Object holding the command and every process it starts.
+// Group is a Job Object holding the command and every process it starts.
 // Closing the job's last handle kills them all (KILL_ON_JOB_CLOSE), so the
-// tree dies with the runner too.
-type group struct{ job windows.Handle }
+// tree dies with its holder too.
+type Group struct {
+	job  windows.Handle
+	p    atomic.Pointer[os.Process]
+	once sync.Once
+}
 
-func newGroup(cmd *exec.Cmd) (*group, error) {
+// NewGroup prepares cmd, before it starts, to go into a new job.
+func NewGroup(cmd *exec.Cmd) (*Group, error) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return nil, err
@@ -31,14 +38,18 @@ func newGroup(cmd *exec.Cmd) (*group, error) {
 		windows.CloseHandle(job)
 		return nil, err
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP}
-	return &group{job: job}, nil
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.CreationFlags |= windows.CREATE_NEW_PROCESS_GROUP
+	return &Group{job: job}, nil
 }
 
-// started puts the running command in the job. A child it starts before
+// Started puts the running command in the job. A child it starts before
 // this returns escapes the job; Windows offers no way around that short of
 // starting the process suspended, which os/exec does not expose.
-func (g *group) started(p *os.Process) error {
+func (g *Group) Started(p *os.Process) error {
+	g.p.Store(p)
 	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(p.Pid))
 	if err != nil {
 		return err
@@ -47,15 +58,24 @@ func (g *group) started(p *os.Process) error {
 	return windows.AssignProcessToJobObject(g.job, h)
 }
 
-// terminate ends the job at once: Windows has no SIGTERM for console
-// programs that the runner could send to a whole tree.
-func (g *group) terminate(p *os.Process) error {
+// Terminate ends the job at once: Windows has no SIGTERM for console
+// programs that could be sent to a whole tree. p is the command when the
+// caller has it; nil means the one Started recorded.
+func (g *Group) Terminate(p *os.Process) error {
 	if err := windows.TerminateJobObject(g.job, 1); err != nil {
+		if p == nil {
+			p = g.p.Load()
+		}
+		if p == nil {
+			return err
+		}
 		return p.Kill()
 	}
 	return nil
 }
 
-func (g *group) kill(*os.Process) { _ = windows.TerminateJobObject(g.job, 1) }
+// Kill ends the job; p is as for Terminate.
+func (g *Group) Kill(p *os.Process) { _ = g.Terminate(p) }
 
-func (g *group) close() { windows.CloseHandle(g.job) }
+// Close releases the job's handle, once, which kills what is left in it.
+func (g *Group) Close() { g.once.Do(func() { windows.CloseHandle(g.job) }) }

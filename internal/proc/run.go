@@ -106,12 +106,12 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), s.Env...), EnvGuard+"=1")
 	cmd.Stdin = s.Stdin
-	g, err := newGroup(cmd)
+	g, err := NewGroup(cmd)
 	if err != nil {
 		return fail(KindStart, fmt.Errorf("%w: %w", ErrStart, err))
 	}
-	defer g.close()
-	cmd.Cancel = func() error { return g.terminate(cmd.Process) }
+	defer g.Close()
+	cmd.Cancel = func() error { return g.Terminate(cmd.Process) }
 	cmd.WaitDelay = grace // for the stdin copier, and SIGKILL after SIGTERM
 	o, err := newOutput(s.Stdout)
 	if err != nil {
@@ -127,14 +127,14 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		return fail(KindStart, fmt.Errorf("%w: %w", ErrStart, err))
 	}
 	res.Pid = cmd.Process.Pid
-	groupErr := g.started(cmd.Process)
+	groupErr := g.Started(cmd.Process)
 	if groupErr != nil {
-		_ = g.terminate(cmd.Process) // a tree we could not contain must not run
+		_ = g.Terminate(cmd.Process) // a tree we could not contain must not run
 	}
 	waitErr := cmd.Wait()
 	// The command has exited; whatever it left running goes with it, so
 	// that its output ends too.
-	g.kill(cmd.Process)
+	g.Kill(cmd.Process)
 	o.wait(grace)
 	res.Duration = time.Since(start)
 	res.Stdout, res.Stderr, res.Output = o.tails()
