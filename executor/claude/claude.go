@@ -12,7 +12,6 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/internal/agent"
-	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/proc"
 )
 
@@ -46,10 +45,10 @@ type Executor struct {
 	// Harnish is the harnish program the hooks run. Empty means "harnish"
 	// from PATH. It is resolved to an absolute path before Claude Code starts.
 	Harnish string
-	// PlanFile, when set, is passed to the hooks as --plan (made absolute),
-	// so they judge by the plan's guardrails and the stop hook runs its
-	// task's checks. Empty leaves the hooks to find the plan in the working
-	// tree.
+	// PlanFile, when set, is passed to the hooks as --plan, so they judge
+	// by the plan's guardrails and the stop hook runs its task's checks; a
+	// relative path resolves from the working tree. Empty leaves the hooks
+	// to find the plan in the working tree.
 	PlanFile string
 	// Model is passed as --model. Empty means Claude Code's default.
 	Model string
@@ -87,18 +86,9 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
-	root := req.WorkDir
-	if root == "" {
-		if root, err = os.Getwd(); err != nil {
-			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}
-		}
-	}
-	plan := e.PlanFile
-	if plan != "" {
-		// The hooks run in the working tree; the path is the caller's.
-		if plan, err = filepath.Abs(plan); err != nil {
-			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: plan file: %w", err)}
-		}
+	root, plan, err := agent.Paths(req, e.PlanFile)
+	if err != nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}
 	}
 	tmp, err := os.MkdirTemp("", "harnish-claude-")
 	if err != nil {
@@ -168,13 +158,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	// A call killed mid-way has no result yet, and its hook may have been
 	// killed before it could log: only calls that came back count then.
 	killed := pe != nil && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled)
-	records, logErr := guardrail.ReadHookLog(hookLog)
-	violations := agent.Check(records, snap.calls(!killed), root)
-	if logErr != nil {
-		// Nothing says the hooks guarded anything.
-		violations = append(violations, executor.Violation{Hard: true, Rule: agent.RuleUnguarded, Action: hookLog,
-			Reason: "the hook log does not read: " + logErr.Error()})
-	}
+	violations := agent.CheckLog(hookLog, snap.calls(!killed), root)
 	fail := func(kind executor.ErrorKind, err error) (*executor.Result, error) {
 		return nil, &executor.Error{Kind: kind, Tail: agent.Tail(run.Output), Usage: snap.usage,
 			Violations: violations, Err: err}

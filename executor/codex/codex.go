@@ -14,7 +14,6 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/internal/agent"
-	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/proc"
 )
 
@@ -97,18 +96,9 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: the harnish program for the hooks: %w", err)}
 	}
-	workDir := req.WorkDir
-	if workDir == "" {
-		if workDir, err = os.Getwd(); err != nil {
-			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
-		}
-	}
-	if workDir, err = filepath.Abs(workDir); err != nil {
+	workDir, plan, err := agent.Paths(req, e.PlanFile)
+	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
-	}
-	plan := e.PlanFile
-	if plan != "" && !filepath.IsAbs(plan) {
-		plan = filepath.Join(workDir, plan)
 	}
 
 	tmp, err := os.MkdirTemp("", "harnish-codex-")
@@ -157,7 +147,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
 	lines.Flush()
 
-	violations := e.violations(hookLog, st, workDir)
+	violations := agent.CheckLog(hookLog, st.calls(), workDir)
 	fail := func(kind executor.ErrorKind, tail string, err error) (*executor.Result, error) {
 		return nil, &executor.Error{Kind: kind, Tail: agent.Tail(tail), Usage: st.usage, Violations: violations, Err: err}
 	}
@@ -239,17 +229,6 @@ func (e *Executor) argv(codexPath, workDir string) ([]string, error) {
 	}
 	argv = append(argv, e.Args...)
 	return append(argv, "-"), nil
-}
-
-// violations reads the hook log and checks it against the stream. A log
-// that cannot be read leaves the hooks unproven: a hard violation.
-func (e *Executor) violations(hookLog string, st *stream, workDir string) []executor.Violation {
-	records, err := guardrail.ReadHookLog(hookLog)
-	if err != nil {
-		return []executor.Violation{{Hard: true, Rule: agent.RuleUnguarded, Action: hookLog,
-			Reason: "the hook log cannot be read, so whether the hooks ran is unknown: " + err.Error()}}
-	}
-	return agent.Check(records, st.calls(), workDir)
 }
 
 // keepGoing writes to primary, and to extra until extra fails.

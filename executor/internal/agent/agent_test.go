@@ -3,7 +3,9 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -229,5 +231,39 @@ func TestTranscriptPattern(t *testing.T) {
 	req := &executor.Request{Task: &task.Task{ID: "a/b*c"}, Attempt: 2}
 	if got := agent.TranscriptPattern("codex", req); got != "codex-a_b_c-2-*.jsonl" {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestPaths(t *testing.T) {
+	wd, _ := os.Getwd()
+	tests := []struct {
+		workDir, planFile, root, plan string
+	}{
+		{"", "", wd, ""},
+		{"/w", "plan.yaml", "/w", "/w/plan.yaml"},
+		{"/w", "/p/plan.yaml", "/w", "/p/plan.yaml"},
+		{"rel", "sub/plan.yaml", filepath.Join(wd, "rel"), filepath.Join(wd, "rel", "sub/plan.yaml")},
+	}
+	for _, tt := range tests {
+		root, plan, err := agent.Paths(&executor.Request{WorkDir: tt.workDir}, tt.planFile)
+		if err != nil || root != tt.root || plan != tt.plan {
+			t.Errorf("Paths(%q, %q) = %q, %q, %v; want %q, %q", tt.workDir, tt.planFile, root, plan, err, tt.root, tt.plan)
+		}
+	}
+}
+
+// TestCheckLog: a missing log is no records (every call unguarded); one that
+// does not read adds a hard violation naming it.
+func TestCheckLog(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.jsonl")
+	if got := agent.CheckLog(missing, []agent.Call{{Command: "ls"}}, dir); len(got) != 1 || !got[0].Hard || got[0].Action != "ls" {
+		t.Errorf("missing log: %+v", got)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte("not json\n"), 0o600)
+	got := agent.CheckLog(bad, nil, dir)
+	if len(got) != 1 || !got[0].Hard || got[0].Rule != agent.RuleUnguarded || got[0].Action != bad {
+		t.Errorf("bad log: %+v", got)
 	}
 }

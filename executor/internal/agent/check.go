@@ -115,3 +115,16 @@ func absPath(root, p string) string {
 	}
 	return filepath.Clean(p)
 }
+
+// CheckLog reads the hook log at path and checks it against calls, as
+// [Check] does. A log that does not read leaves the hooks unproven: one more
+// hard [RuleUnguarded] violation, naming the log.
+func CheckLog(path string, calls []Call, root string) []executor.Violation {
+	records, err := guardrail.ReadHookLog(path)
+	violations := Check(records, calls, root)
+	if err != nil {
+		violations = append(violations, executor.Violation{Hard: true, Rule: RuleUnguarded, Action: path,
+			Reason: "the hook log does not read, so whether the hooks ran is unknown: " + err.Error()})
+	}
+	return violations
+}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -65,4 +66,17 @@ func TranscriptPattern(agentName string, req *executor.Request) string {
 		return r
 	}, req.Task.ID)
 	return fmt.Sprintf("%s-%s-%s-*.jsonl", agentName, id, strconv.Itoa(req.Attempt))
+}
+
+// Paths returns the absolute working tree of req (the current directory
+// when it names none), which the agent runs in and its hooks guard, and the
+// plan file made absolute, a relative one resolving from that tree.
+func Paths(req *executor.Request, planFile string) (root, plan string, err error) {
+	if root, err = filepath.Abs(cmp.Or(req.WorkDir, ".")); err != nil {
+		return "", "", err
+	}
+	if plan = planFile; plan != "" && !filepath.IsAbs(plan) {
+		plan = filepath.Join(root, plan)
+	}
+	return root, plan, nil
 }
