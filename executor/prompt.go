@@ -103,12 +103,12 @@ func RenderWithin(p PromptParts, budget int) string {
 	if budget <= 0 {
 		return render(p.Spec, secs)
 	}
-	for _, i := range trimOrder(secs) {
-		for size() > budget && len(secs[i].items) > secs[i].keep {
-			secs[i].drop()
+	for _, key := range trimmable {
+		for s := find(secs, key); size() > budget && len(s.items) > s.keep; {
+			s.drop()
 		}
 	}
-	if last := secs[lastFailure]; size() > budget && len(last.items) > 0 {
+	if last := find(secs, "last"); size() > budget && len(last.items) > 0 {
 		last.items[0] = trimTail(last.items[0], size()-budget)
 	}
 	return render(p.Spec, secs)
@@ -140,10 +140,6 @@ func (s *section) String() string {
 	}
 	return "\n## " + s.title + "\n" + strings.Join(s.items, "")
 }
-
-// lastFailure is the index of the last failure's section, whose output tail
-// trimTail may shorten.
-const lastFailure = 2
 
 // sections lays out every section after the spec, in prompt order.
 func sections(p PromptParts) []*section {
@@ -196,14 +192,13 @@ func sections(p PromptParts) []*section {
 	return []*section{prohibitions, handoffs, last, earlier, findings, diagnosis, warnings, assets}
 }
 
-// trimOrder returns the indexes of the trimmable sections, least important
-// first.
-func trimOrder(secs []*section) []int {
-	var out []int
-	for _, key := range []string{"assets", "handoffs", "warnings", "earlier", "findings"} {
-		out = append(out, slices.IndexFunc(secs, func(s *section) bool { return s.key == key }))
-	}
-	return out
+// trimmable are the keys of the sections that may be trimmed, least
+// important first.
+var trimmable = []string{"assets", "handoffs", "warnings", "earlier", "findings"}
+
+// find returns the section of secs with key.
+func find(secs []*section, key string) *section {
+	return secs[slices.IndexFunc(secs, func(s *section) bool { return s.key == key })]
 }
 
 // render writes the spec and the sections, then a line naming what was left

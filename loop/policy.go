@@ -384,10 +384,11 @@ func (d *decision) attempt(phase string, t *task.Task) Step {
 	step := Step{Kind: StepAttempt, Phase: phase, Task: t.ID, Attempt: n,
 		TimeLeft: b.TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}
 	// runCaps ended the run before the attempt if either were used up.
-	if rb := d.runBudget(); rb.Tokens > 0 {
+	rb := d.runBudget()
+	if rb.Tokens > 0 {
 		step.TokensLeft = rb.Tokens - d.st.Tokens
 	}
-	if rb := d.runBudget(); rb.CostUSD > 0 {
+	if rb.CostUSD > 0 {
 		step.CostLeft = rb.CostUSD - d.st.CostUSD
 	}
 	return step

@@ -219,13 +219,22 @@ func keepPlan(stateDir, file string) error {
 }
 
 func loadKeptPlan(stateDir string) (*task.Plan, error) {
+	if path := keptPlanFile(stateDir); path != "" {
+		return task.Load(path)
+	}
+	return nil, fmt.Errorf("no plan.yaml or plan.json in %s: start a run with \"harnish run\"", stateDir)
+}
+
+// keptPlanFile returns the path of the plan the run keeps in stateDir, or
+// "" when it keeps none.
+func keptPlanFile(stateDir string) string {
 	for _, name := range []string{"plan.yaml", "plan.json"} {
 		path := filepath.Join(stateDir, name)
 		if _, err := os.Stat(path); err == nil {
-			return task.Load(path)
+			return path
 		}
 	}
-	return nil, fmt.Errorf("no plan.yaml or plan.json in %s: start a run with \"harnish run\"", stateDir)
+	return ""
 }
 
 // drive builds the loop from the plan and runs it until it ends or the user
@@ -357,12 +366,7 @@ func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error
 		if err != nil {
 			return fail(fmt.Errorf("the %s executor's hooks need harnish's own path: %w", c.Kind, err))
 		}
-		kept := ""
-		for _, name := range []string{"plan.yaml", "plan.json"} {
-			if p := filepath.Join(root, loop.StateDir, name); kept == "" && fileExists(p) {
-				kept = p
-			}
-		}
+		kept := keptPlanFile(filepath.Join(root, loop.StateDir))
 		if c.Kind == task.KindCodex {
 			cfg.Executor = &codex.Executor{Harnish: self, PlanFile: kept, Model: c.Model, Env: c.Env}
 		} else {
@@ -390,11 +394,6 @@ func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error
 		return fail(fmt.Errorf("reviewer kind %q is not available in this harnish; use kind command or plugin", c.Kind))
 	}
 	return cfg, host, nil
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 func isGitTree(dir string) bool {
