@@ -211,8 +211,101 @@ func commit(ctx context.Context, dir, message string, paths []string) (string, e
 			return "", err
 		}
 	}
-	hash, err := output(ctx, dir, nil, "rev-parse", "HEAD")
-	return strings.TrimSpace(hash), err
+	return head(ctx, dir)
+}
+
+// head returns the commit HEAD names at dir. Where git keeps it plainly (a
+// loose ref or a detached HEAD) it is read from git's files: a git process
+// costs more than the rest of a commit's bookkeeping. Anything else (packed
+// refs, reftable, $GIT_DIR) is git's to answer.
+func head(ctx context.Context, dir string) (string, error) {
+	if h, ok := readHead(dir); ok {
+		return h, nil
+	}
+	out, err := output(ctx, dir, nil, "rev-parse", "HEAD")
+	return strings.TrimSpace(out), err
+}
+
+// readHead reads HEAD from the repository git finds from dir: the nearest
+// .git above it, a directory or, in a linked worktree, a file naming one.
+func readHead(dir string) (string, bool) {
+	for _, v := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE"} {
+		if os.Getenv(v) != "" {
+			return "", false
+		}
+	}
+	gitDir, ok := findGitDir(dir)
+	if !ok {
+		return "", false
+	}
+	h, err := readTrimmed(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", false
+	}
+	if isHash(h) {
+		return h, true
+	}
+	ref, ok := strings.CutPrefix(h, "ref: ")
+	if !ok || !strings.HasPrefix(ref, "refs/heads/") {
+		return "", false
+	}
+	// Branches live in the common directory, which a worktree names.
+	common := gitDir
+	if c, err := readTrimmed(filepath.Join(gitDir, "commondir")); err == nil {
+		common = c
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+	}
+	h, err = readTrimmed(filepath.Join(common, filepath.FromSlash(ref)))
+	return h, err == nil && isHash(h)
+}
+
+func findGitDir(dir string) (string, bool) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		p := filepath.Join(d, ".git")
+		if fi, err := os.Stat(p); err == nil {
+			if fi.IsDir() {
+				return p, true
+			}
+			s, err := readTrimmed(p)
+			g, ok := strings.CutPrefix(s, "gitdir: ")
+			if err != nil || !ok {
+				return "", false
+			}
+			if !filepath.IsAbs(g) {
+				g = filepath.Join(d, g)
+			}
+			return g, true
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", false
+		}
+		d = up
+	}
+}
+
+func readTrimmed(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	return strings.TrimSpace(string(b)), err
+}
+
+// isHash reports whether s is a full SHA-1 or SHA-256 object name.
+func isHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Restore puts the working tree back as the snapshot tree had it, except
