@@ -1,7 +1,6 @@
 package plugins
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
@@ -34,8 +33,7 @@ func pinOpen(f *os.File, path string) (*pinned, []byte, error) {
 		return nil, nil, err
 	}
 	m := os.NewFile(uintptr(fd), path)
-	h := sha256.New()
-	_, err = io.Copy(io.MultiWriter(h, m), f)
+	sum, err := copyHashed(m, f)
 	f.Close()
 	if err == nil {
 		_, err = unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE)
@@ -56,5 +54,5 @@ func pinOpen(f *os.File, path string) (*pinned, []byte, error) {
 		path:    self,
 		started: func() { m.Close() },
 		remove:  func() {},
-	}, h.Sum(nil), nil
+	}, sum, nil
 }
