@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -113,7 +114,7 @@ func (s Scope) Valid() bool {
 	return s == ScopeGeneric || s == ScopeProject || s == ScopeTeam
 }
 
-var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`)
+var slugPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`) })
 
 // Validate checks what a caller must get right in an asset: a known type, a
 // title, well-formed tags and slug, a known scope, a schema version this
@@ -130,7 +131,7 @@ func (a *Asset) Validate() error {
 	if !a.Type.Valid() {
 		add("unknown type %q", a.Type)
 	}
-	if a.Slug != "" && !slugPattern.MatchString(a.Slug) {
+	if a.Slug != "" && !slugPattern().MatchString(a.Slug) {
 		add("malformed slug %q", a.Slug)
 	}
 	if strings.TrimSpace(a.Title) == "" {

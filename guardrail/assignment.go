@@ -3,6 +3,7 @@ package guardrail
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -29,12 +30,18 @@ var notCredential = map[string]bool{
 var (
 	// typeThenAssign skips a type between a name and "=" in code:
 	// "password: str = ", "password string = ".
-	typeThenAssign = regexp.MustCompile(`^(?::\s*)?[A-Za-z_*\[\]][\w\[\].*|, ]*?\s*=[^=]`)
+	typeThenAssign = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?::\s*)?[A-Za-z_*\[\]][\w\[\].*|, ]*?\s*=[^=]`)
+	})
 	// reference is an unquoted value that names something else: var.x,
 	// local.db.password, settings.SECRET.
-	reference = regexp.MustCompile(`^[A-Za-z_][\w\-]*(?:\.[A-Za-z_][\w\-]*)+$`)
+	reference = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z_][\w\-]*(?:\.[A-Za-z_][\w\-]*)+$`)
+	})
 	// envName is an environment variable's name, given as a value.
-	envName = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+	envName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+	})
 )
 
 // referencePrefixes start values that point at a secret store.
@@ -145,7 +152,7 @@ func assignedValue(text string, i int, code bool) (vs, ve int, ok bool) {
 		i++
 	case code:
 		// A typed declaration: "password string = ".
-		m := typeThenAssign.FindStringIndex(text[i:])
+		m := typeThenAssign().FindStringIndex(text[i:])
 		if m == nil {
 			return 0, 0, false
 		}
@@ -156,7 +163,7 @@ func assignedValue(text string, i int, code bool) (vs, ve int, ok bool) {
 	i = skipSpace(text, i)
 	if code && i < len(text) && text[i] != '"' && text[i] != '\'' && text[i] != '`' {
 		// "password: str = ..." in Python: a type annotation first.
-		m := typeThenAssign.FindStringIndex(text[i:])
+		m := typeThenAssign().FindStringIndex(text[i:])
 		if m == nil {
 			return 0, 0, false
 		}
@@ -192,7 +199,7 @@ func assignedValue(text string, i int, code bool) (vs, ve int, ok bool) {
 		ve--
 	}
 	v := text[vs:ve]
-	if strings.ContainsAny(v, "()") || reference.MatchString(v) || !literal(v) {
+	if strings.ContainsAny(v, "()") || reference().MatchString(v) || !literal(v) {
 		return 0, 0, false
 	}
 	return vs, ve, true
@@ -224,7 +231,7 @@ func skipSpace(text string, i int) int {
 // literal reports whether v, an assigned value, is a credential rather than
 // a placeholder, a reference or a setting.
 func literal(v string) bool {
-	if utf8.RuneCountInString(v) < 4 || isPlaceholder(v) || envName.MatchString(v) {
+	if utf8.RuneCountInString(v) < 4 || isPlaceholder(v) || envName().MatchString(v) {
 		return false
 	}
 	lv := strings.ToLower(v)

@@ -3,6 +3,7 @@ package guardrail
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // allowed reports whether the plan allows installing pkg of ecosystem.
@@ -15,7 +16,7 @@ func (g *CommandGuard) allowed(ecosystem, pkg string) bool {
 	return false
 }
 
-var pypiSeparators = regexp.MustCompile(`[-_.]+`)
+var pypiSeparators = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-_.]+`) })
 
 // packageMatches compares an allowlist entry with a package name the way
 // the ecosystem does.
@@ -26,7 +27,7 @@ func packageMatches(ecosystem, allowed, pkg string) bool {
 		allowed = strings.TrimSuffix(allowed, "/...")
 		return pkg == allowed || strings.HasPrefix(pkg, allowed+"/")
 	case "pypi":
-		norm := func(s string) string { return strings.ToLower(pypiSeparators.ReplaceAllString(s, "-")) }
+		norm := func(s string) string { return strings.ToLower(pypiSeparators().ReplaceAllString(s, "-")) }
 		return norm(allowed) == norm(pkg)
 	}
 	return strings.EqualFold(allowed, pkg)

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -154,12 +155,13 @@ func containsFold(subs ...string) func(string, func() string) bool {
 	}
 }
 
-// token finds matches of re whose submatch group (0: the whole match) is not
-// a placeholder; body picks the part judged as placeholder, after a prefix.
-func token(re *regexp.Regexp, group, prefix int) func(text, next string, code bool) []found {
+// token finds matches of re's regexp whose submatch group (0: the whole
+// match) is not a placeholder; body picks the part judged as placeholder,
+// after a prefix.
+func token(re func() *regexp.Regexp, group, prefix int) func(text, next string, code bool) []found {
 	return func(text, _ string, _ bool) []found {
 		var out []found
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range re().FindAllStringSubmatchIndex(text, -1) {
 			s, e := m[2*group], m[2*group+1]
 			if s < 0 {
 				continue
@@ -174,21 +176,50 @@ func token(re *regexp.Regexp, group, prefix int) func(text, next string, code bo
 	}
 }
 
+// The detectors' patterns, compiled when a line first passes their filter.
 var (
-	awsKeyID      = regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)
-	awsSecret     = regexp.MustCompile(`(?i)(?:aws_?secret(?:_?access)?_?key|secret_?access_?key)["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`)
-	gcpKey        = regexp.MustCompile(`"private_key"\s*:\s*"(-----BEGIN [A-Z ]*PRIVATE KEY-----[^"]*)"`)
-	azureKey      = regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})`)
-	githubToken   = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b`)
-	gitlabToken   = regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-.]{20,}`)
-	slackToken    = regexp.MustCompile(`\bxox[abprs]-[0-9]+-[A-Za-z0-9-]{10,}`)
-	slackWebhook  = regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`)
-	privateKey    = regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
-	jwt           = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
-	urlCreds      = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:@/'"<>]*:([^\s@/'"<>]+)@[A-Za-z0-9\[]`)
-	basicAuth     = regexp.MustCompile(`\b[Bb]asic\s+([A-Za-z0-9+/]{8,}={0,2})`)
-	keyMaterial   = regexp.MustCompile(`[A-Za-z0-9+/]{32,}`)
-	pemHeaderLine = regexp.MustCompile(`^\s*["']?(?:Proc-Type|DEK-Info|Comment|Version):`)
+	awsKeyID = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)
+	})
+	awsSecret = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:aws_?secret(?:_?access)?_?key|secret_?access_?key)["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`)
+	})
+	gcpKey = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"private_key"\s*:\s*"(-----BEGIN [A-Z ]*PRIVATE KEY-----[^"]*)"`)
+	})
+	azureKey = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})`)
+	})
+	githubToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b`)
+	})
+	gitlabToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-.]{20,}`)
+	})
+	slackToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bxox[abprs]-[0-9]+-[A-Za-z0-9-]{10,}`)
+	})
+	slackWebhook = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`)
+	})
+	privateKey = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+	})
+	jwt = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
+	})
+	urlCreds = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:@/'"<>]*:([^\s@/'"<>]+)@[A-Za-z0-9\[]`)
+	})
+	basicAuth = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b[Bb]asic\s+([A-Za-z0-9+/]{8,}={0,2})`)
+	})
+	keyMaterial = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[A-Za-z0-9+/]{32,}`)
+	})
+	pemHeaderLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*["']?(?:Proc-Type|DEK-Info|Comment|Version):`)
+	})
 )
 
 // azuriteKey is the documented, public account key of the Azure storage
@@ -200,12 +231,12 @@ var detectors = []detector{
 		rule: RuleSecretGCP, what: "GCP service-account private key",
 		maybe: contains(`"private_key"`),
 		find: func(text, _ string, _ bool) []found {
-			m := gcpKey.FindStringSubmatchIndex(text)
+			m := gcpKey().FindStringSubmatchIndex(text)
 			if m == nil {
 				return nil
 			}
 			body := text[m[2]:m[3]]
-			if !keyMaterial.MatchString(body) || strings.Contains(body, "...") {
+			if !keyMaterial().MatchString(body) || strings.Contains(body, "...") {
 				return nil
 			}
 			return []found{{Secret: Secret{Masked: mask(body)}, start: m[2], end: m[3]}}
@@ -215,17 +246,17 @@ var detectors = []detector{
 		rule: RuleSecretPrivateKey, what: "private key",
 		maybe: contains("PRIVATE KEY"),
 		find: func(text, next string, _ bool) []found {
-			loc := privateKey.FindStringIndex(text)
+			loc := privateKey().FindStringIndex(text)
 			if loc == nil {
 				return nil
 			}
 			// A key needs its body: on this line (a "\n"-escaped string) or
 			// on the next. A marker alone is code that looks for keys.
 			body := text[loc[1]:]
-			if !keyMaterial.MatchString(body) && !keyMaterial.MatchString(next) && !pemHeaderLine.MatchString(next) {
+			if !keyMaterial().MatchString(body) && !keyMaterial().MatchString(next) && !pemHeaderLine().MatchString(next) {
 				return nil
 			}
-			if m := keyMaterial.FindString(body + " " + next); m != "" && isPlaceholder(m) {
+			if m := keyMaterial().FindString(body + " " + next); m != "" && isPlaceholder(m) {
 				return nil
 			}
 			if strings.Contains(body, "...") || strings.Contains(next, "...") {
@@ -258,7 +289,7 @@ var detectors = []detector{
 		maybe: contains("eyJ"),
 		find: func(text, _ string, _ bool) []found {
 			var out []found
-			for _, loc := range jwt.FindAllStringIndex(text, -1) {
+			for _, loc := range jwt().FindAllStringIndex(text, -1) {
 				v := text[loc[0]:loc[1]]
 				header, _, _ := strings.Cut(v, ".")
 				h, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(header, "="))
@@ -277,7 +308,7 @@ var detectors = []detector{
 		},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
-			for _, m := range urlCreds.FindAllStringSubmatchIndex(text, -1) {
+			for _, m := range urlCreds().FindAllStringSubmatchIndex(text, -1) {
 				pw := text[m[2]:m[3]]
 				if isPlaceholder(pw) {
 					continue
@@ -292,7 +323,7 @@ var detectors = []detector{
 		maybe: containsFold("authorization", "basic "),
 		find: func(text, _ string, _ bool) []found {
 			var out []found
-			for _, m := range basicAuth.FindAllStringSubmatchIndex(text, -1) {
+			for _, m := range basicAuth().FindAllStringSubmatchIndex(text, -1) {
 				enc := text[m[2]:m[3]]
 				dec, err := base64.StdEncoding.DecodeString(enc)
 				if err != nil {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
@@ -264,12 +265,12 @@ func (p manifestParser) spec(n *yaml.Node, field string) (Spec, error) {
 	return s, nil
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+$`) })
 
 // validate checks s, returning the offending field's key.
 func (s *Spec) validate() (field string, err error) {
 	switch {
-	case !validName.MatchString(s.Name):
+	case !validName().MatchString(s.Name):
 		return "name", fmt.Errorf("invalid plugin name %q: use letters, digits, '.', '_' and '-'", s.Name)
 	case s.Path == "":
 		return "path", errors.New("missing")

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -136,12 +137,12 @@ func checkVersion(name string, root *yaml.Node) *Problem {
 	return nil
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 func yamlProblem(name string, err error) error {
 	msg := err.Error()
 	p := Problem{File: name, Message: strings.TrimPrefix(msg, "yaml: "), Err: ErrSyntax}
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		p.Line, _ = strconv.Atoi(m[1])
 		p.Message = m[2]
 		// yaml.v3 numbers the lines of scanner errors from 1 but those of

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
@@ -16,7 +17,7 @@ import (
 const SchemaMajor = 1
 
 // idPattern keeps IDs and plan names safe as file names and in commit messages.
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // Validate checks the plan's meaning: version, unique IDs, dependencies that
 // exist and form no cycle, budgets within bounds, well-formed checks and
@@ -125,7 +126,7 @@ func (v *validator) id(field, id string) bool {
 	switch {
 	case id == "":
 		v.errorf(field, "required")
-	case !idPattern.MatchString(id):
+	case !idPattern().MatchString(id):
 		v.errorf(field, "%q is not a valid ID: use letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters", id)
 	default:
 		return true
@@ -459,7 +460,7 @@ func (v *validator) goTest(field string, g *GoTestCheck) {
 }
 
 // cmakeName matches preset names, configurations and compiler IDs.
-var cmakeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$`)
+var cmakeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$`) })
 
 // cmake checks a cmake check's options; nil is fine.
 func (v *validator) cmake(field string, c *CMakeCheck) {
@@ -472,7 +473,7 @@ func (v *validator) cmake(field string, c *CMakeCheck) {
 		{"config", c.Config, "a configuration such as Release"},
 		{"compiler_id", c.CompilerID, "a compiler ID such as GNU, Clang or MSVC"},
 	} {
-		if (f.value != "" || written(f.name)) && !cmakeName.MatchString(f.value) {
+		if (f.value != "" || written(f.name)) && !cmakeName().MatchString(f.value) {
 			v.errorf(field+"."+f.name, "%q is not %s", f.value, f.what)
 		}
 	}

@@ -4,31 +4,44 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
 	// infraPattern: the check could not run for reasons outside the change.
-	infraPattern = regexp.MustCompile(`(?im)command not found|executable file not found|no such file or directory.*(?:exec|command)|` +
-		`no space left on device|connection refused|network is unreachable|temporary failure in name resolution|` +
-		`could not resolve host|i/o timeout|cannot allocate memory|out of memory|killed by signal 9|` +
-		`dial tcp|TLS handshake timeout|proxyconnect|^\S*sh: (?:\d+: )?\S+: not found`)
+	infraPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)command not found|executable file not found|no such file or directory.*(?:exec|command)|` +
+			`no space left on device|connection refused|network is unreachable|temporary failure in name resolution|` +
+			`could not resolve host|i/o timeout|cannot allocate memory|out of memory|killed by signal 9|` +
+			`dial tcp|TLS handshake timeout|proxyconnect|^\S*sh: (?:\d+: )?\S+: not found`)
+	})
 	// timeoutPattern: the tests ran out of time.
-	timeoutPattern = regexp.MustCompile(`(?m)panic: test timed out after|\*\*\*Timeout\b|^\s*\d+ - .+ \(Timeout\)\s*$`)
+	timeoutPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)panic: test timed out after|\*\*\*Timeout\b|^\s*\d+ - .+ \(Timeout\)\s*$`)
+	})
 	// lintPattern: a linter, vet or formatter objected.
-	lintPattern = regexp.MustCompile(`(?i)\bvet: |possible misuse of|call has arguments but no formatting directives|` +
-		`wrong type for|of wrong type|possible Printf formatting directive|copies lock value|passes lock by value|unreachable code|result of .* call not used|` +
-		`self-assignment of|composite literal uses unkeyed fields|the cancel function .* not used|struct field tag|` +
-		`\b(?:golangci-lint|staticcheck|revive|eslint|ruff|flake8|pylint|clippy|shellcheck|prettier)\b|would reformat|` +
-		`\bgofmt\b|is not gofmt(?:ed|-ed)`)
+	lintPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bvet: |possible misuse of|call has arguments but no formatting directives|` +
+			`wrong type for|of wrong type|possible Printf formatting directive|copies lock value|passes lock by value|unreachable code|result of .* call not used|` +
+			`self-assignment of|composite literal uses unkeyed fields|the cancel function .* not used|struct field tag|` +
+			`\b(?:golangci-lint|staticcheck|revive|eslint|ruff|flake8|pylint|clippy|shellcheck|prettier)\b|would reformat|` +
+			`\bgofmt\b|is not gofmt(?:ed|-ed)`)
+	})
 	// compilePattern: the code does not build, for certain.
-	compilePattern = regexp.MustCompile(`(?m)^CMake Error|\[build failed\]|\[setup failed\]|^# \S+.*\n\S+\.go:\d+:\d+: |` +
-		`\.(?:c|cc|cpp|cxx|h|hpp|hxx|rs|java|kt|ts|tsx|swift|cs)[:(]\d+\S*:? (?:fatal )?error\b|` +
-		`undefined reference to|\bld returned \d+ exit status|\berror (?:C|LNK|MSB)\d{4}:|\berror TS\d{4}:|` +
-		`(?i)compil(?:e|ation) (?:error|failed|terminated)`)
+	compilePattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^CMake Error|\[build failed\]|\[setup failed\]|^# \S+.*\n\S+\.go:\d+:\d+: |` +
+			`\.(?:c|cc|cpp|cxx|h|hpp|hxx|rs|java|kt|ts|tsx|swift|cs)[:(]\d+\S*:? (?:fatal )?error\b|` +
+			`undefined reference to|\bld returned \d+ exit status|\berror (?:C|LNK|MSB)\d{4}:|\berror TS\d{4}:|` +
+			`(?i)compil(?:e|ation) (?:error|failed|terminated)`)
+	})
 	// testPattern: tests ran and failed.
-	testPattern = regexp.MustCompile(`(?m)^\s*--- FAIL|^FAIL\b|\btests? failed\b|\bAssertionError\b|\b\d+ failed\b|^not ok \d+`)
+	testPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*--- FAIL|^FAIL\b|\btests? failed\b|\bAssertionError\b|\b\d+ failed\b|^not ok \d+`)
+	})
 	// weakCompilePattern: probably a build error, when no test failed.
-	weakCompilePattern = regexp.MustCompile(`(?m)\berror(?:\[E\d+\])?: |\bsyntax error\b|\bSyntaxError\b`)
+	weakCompilePattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)\berror(?:\[E\d+\])?: |\bsyntax error\b|\bSyntaxError\b`)
+	})
 )
 
 // linters are programs whose failing is a lint failure, whatever they print.
@@ -47,17 +60,17 @@ var linters = map[string]bool{
 // themselves.
 func Classify(argv []string, output string) FailureClass {
 	switch {
-	case infraPattern.MatchString(output):
+	case infraPattern().MatchString(output):
 		return ClassInfra
-	case timeoutPattern.MatchString(output):
+	case timeoutPattern().MatchString(output):
 		return ClassTimeout
-	case isLinter(argv), lintPattern.MatchString(output):
+	case isLinter(argv), lintPattern().MatchString(output):
 		return ClassLint
-	case compilePattern.MatchString(output):
+	case compilePattern().MatchString(output):
 		return ClassCompile
-	case testPattern.MatchString(output):
+	case testPattern().MatchString(output):
 		return ClassTest
-	case weakCompilePattern.MatchString(output):
+	case weakCompilePattern().MatchString(output):
 		return ClassCompile
 	}
 	return ClassTest

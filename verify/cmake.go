@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -105,7 +106,7 @@ func (c *CMake) Verify(ctx context.Context, req *Request) (*Report, error) {
 	}
 	if !o.result.Passed {
 		class := ClassCompile
-		if infraPattern.MatchString(o.result.OutputTail) || noCompiler.MatchString(o.result.OutputTail) {
+		if infraPattern().MatchString(o.result.OutputTail) || noCompiler().MatchString(o.result.OutputTail) {
 			class = ClassInfra
 		}
 		return fail(o, class, cmakeErrors(o.result.OutputTail), "configure failed: "+firstCMakeError(o.result.OutputTail))
@@ -192,15 +193,23 @@ func (c *CMake) Verify(ctx context.Context, req *Request) (*Report, error) {
 }
 
 var (
-	builtLine  = regexp.MustCompile(`(?m)^-- Build files have been written to: (.+?)\s*$`)
-	noCompiler = regexp.MustCompile(`No CMAKE_\w+_COMPILER could be found|CMAKE_\w+_COMPILER not set`)
-	cmakeError = regexp.MustCompile(`^CMake Error`)
-	compilerRE = regexp.MustCompile(`^set\(CMAKE_CXX_COMPILER_ID "([^"]*)"\)`)
+	builtLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^-- Build files have been written to: (.+?)\s*$`)
+	})
+	noCompiler = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`No CMAKE_\w+_COMPILER could be found|CMAKE_\w+_COMPILER not set`)
+	})
+	cmakeError = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^CMake Error`)
+	})
+	compilerRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^set\(CMAKE_CXX_COMPILER_ID "([^"]*)"\)`)
+	})
 )
 
 // builtTree returns the build tree cmake says it configured, or "".
 func builtTree(stdout string) string {
-	m := builtLine.FindAllStringSubmatch(stdout, -1)
+	m := builtLine().FindAllStringSubmatch(stdout, -1)
 	if len(m) == 0 {
 		return ""
 	}
@@ -221,7 +230,7 @@ func compilerID(tree string) (string, error) {
 			continue
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			if m := compilerRE.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			if m := compilerRE().FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 				return m[1], nil
 			}
 		}
@@ -253,7 +262,7 @@ func cmakeErrors(out string) string {
 	in := false
 	for _, line := range strings.Split(out, "\n") {
 		switch {
-		case cmakeError.MatchString(line):
+		case cmakeError().MatchString(line):
 			in = true
 		case in && line != "" && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t"):
 			in = false
@@ -271,7 +280,7 @@ func cmakeErrors(out string) string {
 func firstCMakeError(out string) string {
 	lines := strings.Split(cmakeErrors(out), "\n")
 	for i, l := range lines {
-		if cmakeError.MatchString(l) && i+1 < len(lines) {
+		if cmakeError().MatchString(l) && i+1 < len(lines) {
 			if next := strings.TrimSpace(lines[i+1]); next != "" {
 				return strings.TrimSpace(l) + " " + next
 			}

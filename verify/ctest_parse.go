@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ParseCTestList reads the output of ctest --show-only=json-v1 and returns
@@ -47,8 +48,12 @@ type CTestSummary struct {
 }
 
 var (
-	ctestTotals = regexp.MustCompile(`(?m)^\d+% tests passed, (\d+) tests? failed out of (\d+)`)
-	ctestFailed = regexp.MustCompile(`^\s*\d+\s+-\s+(.+?)\s+\(([^()]+)\)\s*$`)
+	ctestTotals = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\d+% tests passed, (\d+) tests? failed out of (\d+)`)
+	})
+	ctestFailed = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\d+\s+-\s+(.+?)\s+\(([^()]+)\)\s*$`)
+	})
 )
 
 // ParseCTestOutput reads the summary at the end of ctest's output: the
@@ -56,7 +61,7 @@ var (
 // "The following tests FAILED:".
 func ParseCTestOutput(out string) CTestSummary {
 	var s CTestSummary
-	m := ctestTotals.FindAllStringSubmatch(out, -1)
+	m := ctestTotals().FindAllStringSubmatch(out, -1)
 	if len(m) == 0 {
 		return s
 	}
@@ -69,7 +74,7 @@ func ParseCTestOutput(out string) CTestSummary {
 		return s
 	}
 	for _, line := range strings.Split(list, "\n")[1:] {
-		f := ctestFailed.FindStringSubmatch(line)
+		f := ctestFailed().FindStringSubmatch(line)
 		if f == nil {
 			break
 		}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -170,7 +171,9 @@ func decodeHookCall(r io.Reader) ([]guardrail.Action, hookInput, error) {
 	return nil, in, nil
 }
 
-var applyPatchFile = regexp.MustCompile(`^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$`)
+var applyPatchFile = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$`)
+})
 
 // applyPatchPaths returns the files an apply_patch command (Codex's way of
 // editing files through its shell tool) adds, updates, deletes or moves.
@@ -188,7 +191,7 @@ func patchFilePaths(patch string) []string {
 	sc := bufio.NewScanner(strings.NewReader(patch))
 	sc.Buffer(nil, maxHookInput)
 	for sc.Scan() {
-		if m := applyPatchFile.FindStringSubmatch(strings.TrimSpace(sc.Text())); m != nil {
+		if m := applyPatchFile().FindStringSubmatch(strings.TrimSpace(sc.Text())); m != nil {
 			out = append(out, strings.TrimSpace(m[1]))
 		}
 	}
@@ -340,7 +343,9 @@ const ruleInteractive = "hook.interactive"
 
 // interactivePrograms are the shells and REPLs that, started with no
 // script, read commands from their standard input.
-var interactivePrograms = regexp.MustCompile(`^(?:bash|sh|zsh|dash|ksh|mksh|fish|csh|tcsh|ash|busybox|python[0-9.]*|ipython[0-9.]*|pypy[0-9.]*|node|nodejs|irb|ruby|perl|php|lua[0-9.]*|tclsh|wish|R|julia|ghci|sqlite3|psql|mysql|osascript|pwsh|powershell)$`)
+var interactivePrograms = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:bash|sh|zsh|dash|ksh|mksh|fish|csh|tcsh|ash|busybox|python[0-9.]*|ipython[0-9.]*|pypy[0-9.]*|node|nodejs|irb|ruby|perl|php|lua[0-9.]*|tclsh|wish|R|julia|ghci|sqlite3|psql|mysql|osascript|pwsh|powershell)$`)
+})
 
 // interactiveProgram reports whether command is a shell or REPL started
 // bare (options at most, stdin not redirected), and which program it is.
@@ -372,7 +377,7 @@ func interactiveProgram(command string) (string, bool) {
 		words = words[1:]
 	}
 	prog := path.Base(words[0])
-	if !interactivePrograms.MatchString(prog) {
+	if !interactivePrograms().MatchString(prog) {
 		return "", false
 	}
 	for _, w := range words[1:] {

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -253,9 +254,15 @@ func (c *Config) Validate() error {
 }
 
 var (
-	identifier = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
-	compilerRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-	driveRE    = regexp.MustCompile(`^[A-Za-z]:`)
+	identifier = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+	})
+	compilerRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+	})
+	driveRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z]:`)
+	})
 )
 
 // problems returns what is wrong with c, without places.
@@ -272,13 +279,13 @@ func (c *Config) problems() []Problem {
 	default:
 		add("projectType", "%q is not one of cmake, msbuild", c.ProjectType)
 	}
-	if c.Configuration != "" && !identifier.MatchString(c.Configuration) {
+	if c.Configuration != "" && !identifier().MatchString(c.Configuration) {
 		add("configuration", "%q is not a configuration name such as Debug", c.Configuration)
 	}
-	if c.Platform != "" && !identifier.MatchString(c.Platform) {
+	if c.Platform != "" && !identifier().MatchString(c.Platform) {
 		add("platform", "%q is not a platform name such as x64", c.Platform)
 	}
-	if c.CompilerID != "" && !compilerRE.MatchString(c.CompilerID) {
+	if c.CompilerID != "" && !compilerRE().MatchString(c.CompilerID) {
 		add("compilerId", "%q is not a compiler ID such as MSVC, GNU or Clang, or any", c.CompilerID)
 	}
 	if c.Timeout < 0 || c.Timeout > maxTimeout {
@@ -373,7 +380,7 @@ func checkPath(add func(field, format string, args ...any), field, p string) boo
 		msg = "contains a NUL byte"
 	case strings.HasPrefix(slashed, "//"):
 		msg = "is a UNC path"
-	case driveRE.MatchString(p):
+	case driveRE().MatchString(p):
 		msg = "is a drive path"
 	case strings.HasPrefix(slashed, "/") || filepath.IsAbs(p):
 		msg = "is an absolute path"

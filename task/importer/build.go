@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/harnish/harnish/task"
 )
@@ -148,13 +149,13 @@ func (b *builder) resolve(t *taskDraft, phase int, phaseOf map[string]int) error
 	return nil
 }
 
-var problemTask = regexp.MustCompile(`^phases\[(\d+)\]\.tasks\[(\d+)\]\.?`)
+var problemTask = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^phases\[(\d+)\]\.tasks\[(\d+)\]\.?`) })
 
 // locate turns a validation problem of the built plan into an error at the
 // task it concerns.
 func (b *builder) locate(prob task.Problem, drafts [][]*taskDraft) error {
 	msg := prob.Message
-	if m := problemTask.FindStringSubmatch(prob.Field); m != nil {
+	if m := problemTask().FindStringSubmatch(prob.Field); m != nil {
 		i, _ := strconv.Atoi(m[1])
 		j, _ := strconv.Atoi(m[2])
 		t := drafts[i][j]

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/harnish/harnish/task"
@@ -73,20 +74,48 @@ type mdParser struct {
 }
 
 var (
-	mdDelimRow  = regexp.MustCompile(`^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$`)
-	mdListItem  = regexp.MustCompile(`^(\s*)([-*+]|\d+[.)])(\s+|$)(.*)$`)
-	mdCheckbox  = regexp.MustCompile(`^\[([ xX])\](\s+|$)`)
-	mdMarker    = regexp.MustCompile("`((?i:cc|pm|cursor):[^`\\s]+|(?i:blocked))`")
-	mdBareMark  = regexp.MustCompile("(?i)(?:^|[^a-z])((?:cc|pm|cursor):[^\\s|,()（）\\[\\]`*]+|blocked)")
-	mdTaskID    = regexp.MustCompile(`^([A-Za-z]*[0-9][A-Za-z0-9._-]*):\s+`)
-	mdDepends   = regexp.MustCompile(`(?i)\bdepends:\s*([A-Za-z0-9._,-]+)`)
-	mdParallel  = regexp.MustCompile(`\[P\]`)
-	mdLabel     = regexp.MustCompile(`(?i)^(?:dod|ac|acceptance(?: criteria)?|done when|完了条件|受入条件|受け入れ条件)\s*[:：]\s*(.+)$`)
-	mdProject   = regexp.MustCompile(`(?i)^\s*(?:#+|>)?\s*\**(?:project|プロジェクト)\**\s*[:：]\s*\**\s*(.*?)\s*$`)
-	mdPhaseName = regexp.MustCompile(`(?i)^(?:phase|フェーズ)\s*([A-Za-z0-9][A-Za-z0-9._-]*)`)
-	mdEnum      = regexp.MustCompile(`\(([a-z])\)\s*`)
-	mdBreak     = regexp.MustCompile(`(?i)<br\s*/?>`)
-	mdDepSplit  = regexp.MustCompile(`[,、\s]+`)
+	mdDelimRow = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$`)
+	})
+	mdListItem = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\s*)([-*+]|\d+[.)])(\s+|$)(.*)$`)
+	})
+	mdCheckbox = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\[([ xX])\](\s+|$)`)
+	})
+	mdMarker = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("`((?i:cc|pm|cursor):[^`\\s]+|(?i:blocked))`")
+	})
+	mdBareMark = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?i)(?:^|[^a-z])((?:cc|pm|cursor):[^\\s|,()（）\\[\\]`*]+|blocked)")
+	})
+	mdTaskID = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-Za-z]*[0-9][A-Za-z0-9._-]*):\s+`)
+	})
+	mdDepends = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bdepends:\s*([A-Za-z0-9._,-]+)`)
+	})
+	mdParallel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\[P\]`)
+	})
+	mdLabel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:dod|ac|acceptance(?: criteria)?|done when|完了条件|受入条件|受け入れ条件)\s*[:：]\s*(.+)$`)
+	})
+	mdProject = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(?:#+|>)?\s*\**(?:project|プロジェクト)\**\s*[:：]\s*\**\s*(.*?)\s*$`)
+	})
+	mdPhaseName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:phase|フェーズ)\s*([A-Za-z0-9][A-Za-z0-9._-]*)`)
+	})
+	mdEnum = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\(([a-z])\)\s*`)
+	})
+	mdBreak = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)<br\s*/?>`)
+	})
+	mdDepSplit = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[,、\s]+`)
+	})
 )
 
 // markers maps the status markers (in lower case) to statuses. A blocked task
@@ -131,14 +160,14 @@ func (m *mdParser) parse(data []byte) error {
 			}
 			continue
 		}
-		if f := mdFence.FindStringSubmatch(line); f != nil {
+		if f := mdFence().FindStringSubmatch(line); f != nil {
 			fence = f[1]
 			continue
 		}
-		if p := mdProject.FindStringSubmatch(line); p != nil && m.project == "" {
+		if p := mdProject().FindStringSubmatch(line); p != nil && m.project == "" {
 			m.project = p[1]
 		}
-		if h := mdHeading.FindStringSubmatch(line); h != nil {
+		if h := mdHeading().FindStringSubmatch(line); h != nil {
 			item = nil
 			hd := mdHeadingInfo{level: len(h[1]), text: h[2], at: pos{lineNo, 1}, parent: len(m.headings) - 1}
 			for hd.parent >= 0 && m.headings[hd.parent].level >= hd.level {
@@ -150,7 +179,7 @@ func (m *mdParser) parse(data []byte) error {
 			m.headings = append(m.headings, hd)
 			continue
 		}
-		if strings.HasPrefix(trimmed, "|") && i+1 < len(lines) && mdDelimRow.MatchString(lines[i+1]) && strings.Contains(lines[i+1], "-") {
+		if strings.HasPrefix(trimmed, "|") && i+1 < len(lines) && mdDelimRow().MatchString(lines[i+1]) && strings.Contains(lines[i+1], "-") {
 			item = nil
 			next, err := m.table(lines, i)
 			if err != nil {
@@ -159,7 +188,7 @@ func (m *mdParser) parse(data []byte) error {
 			i = next - 1
 			continue
 		}
-		if li := mdListItem.FindStringSubmatch(line); li != nil {
+		if li := mdListItem().FindStringSubmatch(line); li != nil {
 			indent := indentWidth(li[1])
 			if item != nil && indent > item.indent {
 				if _, ok := findMarker(li[4]); !ok {
@@ -223,7 +252,7 @@ func indentWidth(ws string) int {
 // findMarker finds the first status marker in a code span of a list item.
 // It returns the marker and its byte range (backticks included).
 func findMarker(s string) ([]int, bool) {
-	loc := mdMarker.FindStringSubmatchIndex(s)
+	loc := mdMarker().FindStringSubmatchIndex(s)
 	return loc, loc != nil
 }
 
@@ -231,7 +260,7 @@ func findMarker(s string) ([]int, bool) {
 // checkbox; it returns nil for any other item.
 func (m *mdParser) listItem(text string, indent int, at pos, line string) (*mdEntry, error) {
 	t := &taskDraft{at: at, field: "task"}
-	checkbox := mdCheckbox.FindStringSubmatch(text)
+	checkbox := mdCheckbox().FindStringSubmatch(text)
 	if checkbox != nil {
 		text = text[len(checkbox[0]):]
 	}
@@ -254,16 +283,16 @@ func (m *mdParser) listItem(text string, indent int, at pos, line string) (*mdEn
 		t.Status = task.StatusDone
 	}
 	text = strings.TrimSpace(text)
-	if id := mdTaskID.FindStringSubmatch(text); id != nil {
+	if id := mdTaskID().FindStringSubmatch(text); id != nil {
 		t.rawID = id[1]
 		text = text[len(id[0]):]
 	}
-	if d := mdDepends.FindStringSubmatchIndex(text); d != nil {
+	if d := mdDepends().FindStringSubmatchIndex(text); d != nil {
 		t.deps = splitDeps(text[d[2]:d[3]])
 		t.depAt, t.depF = at, "depends"
 		text = text[:d[0]] + text[d[1]:]
 	}
-	text = mdParallel.ReplaceAllString(text, "")
+	text = mdParallel().ReplaceAllString(text, "")
 	t.Title = strings.Join(strings.Fields(text), " ")
 	if t.Title == "" {
 		return nil, errorf(m.file, at, "task", "a task needs a title")
@@ -277,10 +306,10 @@ func (m *mdParser) listItem(text string, indent int, at pos, line string) (*mdEn
 // labelled so ("DoD: ..."), part of the objective otherwise.
 func (m *mdParser) detail(e *mdEntry, text string) {
 	text = strings.TrimSpace(text)
-	if c := mdCheckbox.FindStringSubmatch(text); c != nil {
+	if c := mdCheckbox().FindStringSubmatch(text); c != nil {
 		text = strings.TrimSpace(text[len(c[0]):])
 	}
-	if l := mdLabel.FindStringSubmatch(text); l != nil {
+	if l := mdLabel().FindStringSubmatch(text); l != nil {
 		e.draft.Acceptance = addCriterion(e.draft.Acceptance, l[1])
 		return
 	}
@@ -426,7 +455,7 @@ func (m *mdParser) row(cells []mdCell, cols mdColumns, lineNo int) error {
 
 func (m *mdParser) cellStatus(c mdCell, field string, lineNo int) (task.Status, error) {
 	var raw string
-	if mk := mdBareMark.FindStringSubmatch(c.text); mk != nil {
+	if mk := mdBareMark().FindStringSubmatch(c.text); mk != nil {
 		raw = mk[1]
 	}
 	if raw == "" {
@@ -463,8 +492,8 @@ func titleOf(text string) (title, objective string) {
 // enumeration "(a) ... (b) ...".
 func dodItems(text string) []string {
 	var out []string
-	for _, part := range mdBreak.Split(text, -1) {
-		locs := mdEnum.FindAllStringSubmatchIndex(part, -1)
+	for _, part := range mdBreak().Split(text, -1) {
+		locs := mdEnum().FindAllStringSubmatchIndex(part, -1)
 		// Keep only the enumeration that runs (a), (b), (c)... from the start.
 		var cuts [][]int
 		want := byte('a')
@@ -498,7 +527,7 @@ func trimItem(s string) string {
 
 func splitDeps(s string) []string {
 	var out []string
-	for _, d := range mdDepSplit.Split(strings.TrimSpace(s), -1) {
+	for _, d := range mdDepSplit().Split(strings.TrimSpace(s), -1) {
 		d = strings.Trim(d, "`*")
 		switch strings.ToLower(d) {
 		case "", "-", "—", "–", "なし", "none", "n/a":
@@ -519,7 +548,7 @@ func (m *mdParser) phaseLevel() int {
 	}
 	level := 7
 	for _, h := range m.headings {
-		if h.hasTasks && mdPhaseName.MatchString(cleanHeading(h.text)) {
+		if h.hasTasks && mdPhaseName().MatchString(cleanHeading(h.text)) {
 			level = min(level, h.level)
 		}
 	}
@@ -528,14 +557,14 @@ func (m *mdParser) phaseLevel() int {
 
 // cleanHeading drops status markers and decoration from a heading.
 func cleanHeading(text string) string {
-	text = mdMarker.ReplaceAllString(text, "")
+	text = mdMarker().ReplaceAllString(text, "")
 	return strings.Join(strings.Fields(text), " ")
 }
 
 // headingID is "phase-2" for "Phase 2: ...", else the heading as an ID.
 func headingID(text string) string {
 	text = cleanHeading(text)
-	if p := mdPhaseName.FindStringSubmatch(text); p != nil {
+	if p := mdPhaseName().FindStringSubmatch(text); p != nil {
 		return "phase-" + p[1]
 	}
 	return text

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnish/harnish/task"
 )
@@ -191,10 +192,18 @@ func fileError(name string, err error) error {
 }
 
 var (
-	mdHeading = regexp.MustCompile(`^ {0,3}(#{1,6})(?:\s+(.*?))?\s*$`)
-	acHeading = regexp.MustCompile(`(?i)acceptance|\bAC\b|수락 ?기준|인수 ?조건|완료 ?조건|受け?入れ?条件|完了条件`)
-	mdFence   = regexp.MustCompile("^ {0,3}(```+|~~~+)\\s*([^\\s`]*)")
-	mdItem    = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(.*)$`)
+	mdHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^ {0,3}(#{1,6})(?:\s+(.*?))?\s*$`)
+	})
+	acHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)acceptance|\bAC\b|수락 ?기준|인수 ?조건|완료 ?조건|受け?入れ?条件|完了条件`)
+	})
+	mdFence = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^ {0,3}(```+|~~~+)\\s*([^\\s`]*)")
+	})
+	mdItem = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+(.*)$`)
+	})
 )
 
 // stepChecks finds the acceptance criteria of a step description: under a
@@ -218,21 +227,21 @@ func stepChecks(md string) []task.Check {
 			block = append(block, line)
 			continue
 		}
-		if m := mdFence.FindStringSubmatch(line); m != nil {
+		if m := mdFence().FindStringSubmatch(line); m != nil {
 			fence, lang = m[1], strings.ToLower(m[2])
 			continue
 		}
-		if m := mdHeading.FindStringSubmatch(line); m != nil {
+		if m := mdHeading().FindStringSubmatch(line); m != nil {
 			level := len(m[1])
 			switch {
-			case acHeading.MatchString(m[2]):
+			case acHeading().MatchString(m[2]):
 				section = level
 			case section > 0 && level <= section:
 				section = 0
 			}
 			continue
 		}
-		if m := mdItem.FindStringSubmatch(line); m != nil && section > 0 {
+		if m := mdItem().FindStringSubmatch(line); m != nil && section > 0 {
 			checks = addCriterion(checks, m[1])
 		}
 	}

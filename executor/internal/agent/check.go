@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
@@ -90,7 +91,9 @@ func Check(records []guardrail.HookRecord, calls []Call, root string) []executor
 	return out
 }
 
-var patchFile = regexp.MustCompile(`(?m)^\s*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$`)
+var patchFile = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$`)
+})
 
 // patchPaths returns the files an apply_patch command names.
 func patchPaths(command string) []string {
@@ -103,7 +106,7 @@ func patchPaths(command string) []string {
 // patchFiles returns the files a patch in apply_patch's format names.
 func patchFiles(patch string) []string {
 	var out []string
-	for _, m := range patchFile.FindAllStringSubmatch(patch, -1) {
+	for _, m := range patchFile().FindAllStringSubmatch(patch, -1) {
 		out = append(out, m[1])
 	}
 	return out

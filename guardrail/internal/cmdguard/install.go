@@ -3,6 +3,7 @@ package cmdguard
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
 )
@@ -170,8 +171,12 @@ func (e *evaluator) pipInstall(k *call, a []shell.Word) {
 }
 
 var (
-	pypiSpec = regexp.MustCompile(`^[A-Za-z0-9._-]+`)
-	pypiSep  = regexp.MustCompile(`[-_.]+`)
+	pypiSpec = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9._-]+`)
+	})
+	pypiSep = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[-_.]+`)
+	})
 )
 
 // pypiName returns the normalized project name of a requirement (PEP 503).
@@ -179,11 +184,11 @@ func pypiName(s string) string {
 	if strings.Contains(s, "://") {
 		return s
 	}
-	name := pypiSpec.FindString(s)
+	name := pypiSpec().FindString(s)
 	if name == "" {
 		return s
 	}
-	return strings.ToLower(pypiSep.ReplaceAllString(name, "-"))
+	return strings.ToLower(pypiSep().ReplaceAllString(name, "-"))
 }
 
 func cargoCommand(e *evaluator, k *call) {

@@ -3,6 +3,7 @@ package cmdguard
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 func init() {
@@ -12,9 +13,15 @@ func init() {
 }
 
 var (
-	sqlBlockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
-	sqlLineComment  = regexp.MustCompile(`(?m)(--|#).*$`)
-	sqlDrop         = regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+|temp\s+)?(?:table|database|schema)\b`)
+	sqlBlockComment = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)/\*.*?\*/`)
+	})
+	sqlLineComment = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)(--|#).*$`)
+	})
+	sqlDrop = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+|temp\s+)?(?:table|database|schema)\b`)
+	})
 )
 
 // sqlDropIn returns the DROP TABLE, DATABASE or SCHEMA statement in text,
@@ -23,9 +30,9 @@ func sqlDropIn(text string) string {
 	if !strings.Contains(strings.ToLower(text), "drop") {
 		return ""
 	}
-	t := sqlBlockComment.ReplaceAllString(text, " ")
-	t = sqlLineComment.ReplaceAllString(t, " ")
-	return sqlDrop.FindString(t)
+	t := sqlBlockComment().ReplaceAllString(text, " ")
+	t = sqlLineComment().ReplaceAllString(t, " ")
+	return sqlDrop().FindString(t)
 }
 
 // sqlClient judges the SQL a client gets by argument and by standard input.
