@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/harnish/harnish/internal/proc"
@@ -199,14 +200,19 @@ func commit(ctx context.Context, dir, message string, paths []string) (string, e
 		args = append(append(args, "--"), paths...)
 	}
 	// useConfigOnly: no identity guessed from the host name; ours instead.
-	if _, err := output(ctx, dir, nil, append([]string{"-c", "user.useConfigOnly=true"}, args...)...); err != nil {
+	// No automatic maintenance: after every commit git starts another git
+	// process just to decide that the repository needs no housekeeping,
+	// which costs a task as much as the commit; the user's next git
+	// command still does it.
+	quiet := []string{"-c", "maintenance.auto=false", "-c", "gc.auto=0"}
+	if _, err := output(ctx, dir, nil, slices.Concat(quiet, []string{"-c", "user.useConfigOnly=true"}, args)...); err != nil {
 		if _, derr := output(ctx, dir, nil, append([]string{"diff", "--cached", "--quiet", "--"}, paths...)...); derr == nil {
 			return "", nil // nothing staged
 		}
 		if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) != "" {
 			return "", err // not for want of an identity: a hook refused, say
 		}
-		anon := append([]string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args...)
+		anon := slices.Concat(quiet, []string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args)
 		if _, err := output(ctx, dir, nil, anon...); err != nil {
 			return "", err
 		}

@@ -67,3 +67,30 @@ func TestHead(t *testing.T) {
 		t.Error("readHead outside any repository found one")
 	}
 }
+
+// A commit starts no git process beyond itself: no automatic maintenance
+// (git's trace names every child it starts).
+func TestCommitStartsNoMaintenance(t *testing.T) {
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	trace := filepath.Join(t.TempDir(), "trace")
+	t.Setenv("GIT_TRACE2_EVENT", trace)
+	if h, err := CommitAll(context.Background(), dir, "m"); err != nil || h == "" {
+		t.Fatalf("CommitAll: %q, %v", h, err)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"commit"`) {
+		t.Fatalf("the trace shows no commit; is GIT_TRACE2_EVENT honoured?\n%s", b)
+	}
+	if strings.Contains(string(b), `"child_start"`) {
+		t.Errorf("the commit started a child process:\n%s", b)
+	}
+}
