@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/internal/cli"
 )
 
 var guardCommand = &command{
@@ -80,7 +79,7 @@ func guardCheck(c *command, args []string, stdout, stderr io.Writer) int {
 	shell := fs.String("shell", "bash", "bash, powershell or cmd")
 	planFile := fs.String("plan", "", "plan file")
 	asJSON := fs.Bool("json", false, "print the decisions as JSON")
-	words, err := parseFlags(fs, args)
+	words, err := cli.ParseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return exitOK
@@ -102,12 +101,12 @@ func guardCheck(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
 		return exitError
 	}
-	plan, _, err := loadGuardPlan(*planFile, root)
+	plan, _, err := cli.LoadPlan(*planFile, root)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
 		return exitError
 	}
-	g, err := guardrail.NewCommandGuard(commandConfig(plan, root))
+	g, err := guardrail.NewCommandGuard(cli.CommandConfig(plan, root))
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
 		return exitError
@@ -162,52 +161,4 @@ func reportDecisions[D any](sub string, ds []D, level func(D) guardrail.Level, l
 		fmt.Fprintln(stdout, line(d))
 	}
 	return code
-}
-
-// defaultPlanFiles are the plan files guard check and the hooks look for in
-// the working tree when --plan is not given, in order.
-var defaultPlanFiles = []string{"harnish.yaml", "harnish.yml", "harnish.json", "plan.yaml", "plan.yml", "plan.json"}
-
-// loadGuardPlan loads the plan in file, or else the first default plan file
-// in dir. It returns a nil plan when there is none, and the file it loaded.
-// A plan that exists but does not load is an error.
-func loadGuardPlan(file, dir string) (*task.Plan, string, error) {
-	if file == "" {
-		for _, name := range defaultPlanFiles {
-			p := filepath.Join(dir, name)
-			if _, err := os.Stat(p); err == nil {
-				file = p
-				break
-			}
-		}
-		if file == "" {
-			return nil, "", nil
-		}
-	}
-	plan, err := task.Load(file)
-	if err != nil {
-		return nil, file, err
-	}
-	return plan, file, nil
-}
-
-// commandConfig turns a plan's guardrail settings (nil: the defaults) into
-// the command guard's configuration for the working tree at root.
-func commandConfig(plan *task.Plan, root string) guardrail.CommandConfig {
-	cfg := guardrail.CommandConfig{Root: root, Protected: guardrail.NewProtected(protectedPaths(plan)...)}
-	if plan != nil {
-		cfg.Packages = plan.Guardrails.Packages
-	}
-	return cfg
-}
-
-// protectedPaths are the paths no action may delete, move or overwrite,
-// besides the state directory: the plan's, and the plugin manifest, since
-// an agent that rewrote it would choose the code the next run starts.
-func protectedPaths(plan *task.Plan) []string {
-	var paths []string
-	if plan != nil {
-		paths = append(paths, plan.Guardrails.Protected...)
-	}
-	return append(paths, manifestName)
 }

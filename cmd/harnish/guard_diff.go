@@ -5,11 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/internal/cli"
 )
 
 // Exit codes of guard diff (and guard check), see DESIGN.md §8.
@@ -59,7 +58,7 @@ func guardDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	planFile := flags.String("plan", "", "plan file")
 	taskID := flags.String("task", "", "task ID")
 	asJSON := flags.Bool("json", false, "print the decisions as JSON")
-	rest, err := parseFlags(flags, args)
+	rest, err := cli.ParseFlags(flags, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, guardDiffUsage)
 		return exitOK
@@ -78,14 +77,14 @@ func guardDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish guard diff: %v\n", err)
 		return exitError
 	}
-	plan, _, err := loadGuardPlan(*planFile, ".")
+	plan, _, err := cli.LoadPlan(*planFile, ".")
 	if err != nil {
 		return fail(err)
 	}
 	if plan == nil && *taskID != "" {
 		return fail(errors.New("--task needs a plan: none given with --plan or found in the current directory"))
 	}
-	cfg, err := editConfig(plan, *taskID, os.DirFS("."))
+	cfg, err := cli.EditConfig(plan, *taskID, os.DirFS("."))
 	if err != nil {
 		return fail(err)
 	}
@@ -111,21 +110,4 @@ func judgeDiff(g *guardrail.EditGuard, diff, taskID string, asJSON bool, stdout,
 	}
 	return reportDecisions("diff", ds, func(d guardrail.EditDecision) guardrail.Level { return d.Level },
 		guardrail.EditDecision.String, asJSON, stdout, stderr)
-}
-
-// editConfig is the plan's edit-rule configuration (see
-// guardrail.PlanEditConfig), with the scope of taskID alone when it is set.
-func editConfig(plan *task.Plan, taskID string, tree fs.FS) (guardrail.EditConfig, error) {
-	cfg := guardrail.PlanEditConfig(plan, tree)
-	cfg.Protected = guardrail.NewProtected(protectedPaths(plan)...)
-	if taskID == "" || plan == nil {
-		cfg.Scope = nil
-		return cfg, nil
-	}
-	files, ok := cfg.Scope[taskID]
-	if !ok {
-		return cfg, fmt.Errorf("no task %q in the plan", taskID)
-	}
-	cfg.Scope = map[string][]string{taskID: files}
-	return cfg, nil
 }

@@ -36,12 +36,14 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/harnish/harnish/internal/cli"
 )
 
-// Exit codes shared by every command (see the CLI contract in DESIGN.md §8).
+// Exit codes shared by every command, harnish-hook's too.
 const (
-	exitOK    = 0
-	exitError = 1 // usage or internal error, or a plan that does not validate
+	exitOK    = cli.ExitOK
+	exitError = cli.ExitError
 )
 
 // command is one subcommand. Each lives in its own file and is listed in

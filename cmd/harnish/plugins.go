@@ -14,19 +14,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/harnish/harnish/internal/cli"
 	"github.com/harnish/harnish/plugins"
 )
-
-// manifestName is the plugin manifest a working tree keeps at its root,
-// beside its plan, when --manifest names none.
-const manifestName = "harnish-plugins.yaml"
 
 var pluginsCommand = &command{
 	name:    "plugins",
 	args:    "list|check [--manifest FILE] [--dir DIR] [--json]",
 	summary: "show the plugins of the manifest, or start them and check each",
 	help: `Plugins reads the plugin manifest: --manifest FILE, else
-DIR/` + manifestName + ` (DIR defaults to the current directory).
+DIR/` + cli.PluginManifest + ` (DIR defaults to the current directory).
 
   harnish plugins list
       Print each plugin the manifest names: name, path, version constraint
@@ -67,7 +64,7 @@ func runPlugins(c *command, args []string, stdout, stderr io.Writer) int {
 	manifest := fs.String("manifest", "", "the plugin manifest")
 	dir := fs.String("dir", ".", "the working tree")
 	asJSON := fs.Bool("json", false, "print JSON")
-	rest, err := parseFlags(fs, args)
+	rest, err := cli.ParseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return exitOK
@@ -79,7 +76,7 @@ func runPlugins(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish plugins: %v\nUsage: harnish %s %s\n", err, c.name, c.args)
 		return exitError
 	}
-	path := cmp.Or(*manifest, filepath.Join(*dir, manifestName))
+	path := cmp.Or(*manifest, filepath.Join(*dir, cli.PluginManifest))
 	m, err := plugins.LoadManifest(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish plugins: %v\n", err)
@@ -148,7 +145,7 @@ func openPlugins(root string, named []string) (*plugins.Host, error) {
 	if len(named) == 0 {
 		return nil, nil
 	}
-	path := filepath.Join(root, manifestName)
+	path := filepath.Join(root, cli.PluginManifest)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("the plan names plugins, and the plugin manifest %s cannot be read: %w", path, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/harnish/harnish/internal/cli"
 )
 
 // buildPlugin builds the example verifier plugin and returns its path and
@@ -35,7 +37,7 @@ func TestPluginsCommand(t *testing.T) {
 	_, sum := buildPlugin(t, dir)
 	manifest := "plugins:\n  - name: fixme\n    path: bin/no-fixme\n    sha256: " + sum + "\n    version: \"^1\"\n" +
 		"  - name: tampered\n    path: bin/no-fixme\n    sha256: " + strings.Repeat("0", 64) + "\n"
-	os.WriteFile(filepath.Join(dir, manifestName), []byte(manifest), 0o644)
+	os.WriteFile(filepath.Join(dir, cli.PluginManifest), []byte(manifest), 0o644)
 	tests := []struct {
 		args       []string
 		want       []string
@@ -73,11 +75,11 @@ func TestRunWithPlugin(t *testing.T) {
 	dir := writeTree(t, map[string]string{"agent.sh": agentScript})
 	_, sum := buildPlugin(t, dir)
 	// A broken plugin the plan does not use is not started.
-	os.WriteFile(filepath.Join(dir, manifestName), []byte("plugins:\n  - name: fixme\n    path: bin/no-fixme\n    sha256: "+sum+"\n"+
+	os.WriteFile(filepath.Join(dir, cli.PluginManifest), []byte("plugins:\n  - name: fixme\n    path: bin/no-fixme\n    sha256: "+sum+"\n"+
 		"  - name: broken\n    path: bin/missing\n    sha256: "+strings.Repeat("0", 64)+"\n"), 0o644)
 	for _, tt := range []struct{ plugin, want string }{
 		{"fixme", `"fixme": unavailable: plugin serves [verifier], not reviewer`},
-		{"absent", `the plan names plugin "absent", which ` + filepath.Join(dir, manifestName) + " does not list"},
+		{"absent", `the plan names plugin "absent", which ` + filepath.Join(dir, cli.PluginManifest) + " does not list"},
 	} {
 		plan := strings.Replace(twoTaskPlan, "executor:", "reviewer: {kind: plugin, plugin: "+tt.plugin+"}\nexecutor:", 1)
 		os.WriteFile(filepath.Join(dir, "harnish.yaml"), []byte(plan), 0o644)
@@ -93,10 +95,10 @@ func TestRunWithPlugin(t *testing.T) {
 func TestManifestProtected(t *testing.T) {
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	if code := run([]string{"guard", "check", "--", "rm -f " + manifestName}, &out, &errb); code != 2 {
+	if code := run([]string{"guard", "check", "--", "rm -f " + cli.PluginManifest}, &out, &errb); code != 2 {
 		t.Errorf("guard check rm: exit %d, want 2\n%s%s", code, out.String(), errb.String())
 	}
-	patch := "diff --git a/" + manifestName + " b/" + manifestName + "\n--- a/" + manifestName + "\n+++ b/" + manifestName +
+	patch := "diff --git a/" + cli.PluginManifest + " b/" + cli.PluginManifest + "\n--- a/" + cli.PluginManifest + "\n+++ b/" + cli.PluginManifest +
 		"\n@@ -1 +1 @@\n-plugins: []\n+plugins: [{name: x}]\n"
 	os.WriteFile(filepath.Join(dir, "p.diff"), []byte(patch), 0o644)
 	stdin, _ := os.Open(filepath.Join(dir, "p.diff"))

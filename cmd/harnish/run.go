@@ -21,7 +21,7 @@ import (
 	"github.com/harnish/harnish/executor/claude"
 	"github.com/harnish/harnish/executor/codex"
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/fsx"
+	"github.com/harnish/harnish/internal/cli"
 	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/plugins"
@@ -108,7 +108,7 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
 	fs.BoolVar(&f.json, "json", false, "print events as JSON lines")
 	fs.BoolVar(&f.rollback, "rollback", false, "undo a failed attempt's changes before the next")
-	rest, err := parseFlags(fs, args)
+	rest, err := cli.ParseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return nil, exitOK, false
@@ -128,9 +128,9 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	plan, file, err := loadGuardPlan(f.plan, f.dir)
+	plan, file, err := cli.LoadPlan(f.plan, f.dir)
 	if err == nil && plan == nil {
-		err = fmt.Errorf("no plan: give --plan FILE or put one of %v in %s", defaultPlanFiles, f.dir)
+		err = fmt.Errorf("no plan: give --plan FILE or put one of %v in %s", cli.DefaultPlanFiles, f.dir)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
@@ -169,7 +169,7 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	if err := keepPlan(stateDir, file); err != nil {
+	if err := cli.KeepPlan(stateDir, file); err != nil {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
 		return exitError
 	}
@@ -187,10 +187,10 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 	var err error
 	if f.plan != "" {
 		if plan, err = task.Load(f.plan); err == nil {
-			err = keepPlan(stateDir, f.plan)
+			err = cli.KeepPlan(stateDir, f.plan)
 		}
 	} else {
-		plan, err = loadKeptPlan(stateDir)
+		plan, err = cli.LoadKeptPlan(stateDir)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
@@ -199,42 +199,6 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 	return drive(f, plan, stdout, stderr, func(ctx context.Context, l *loop.Loop) (*loop.Result, error) {
 		return l.Resume(ctx, f.appr)
 	})
-}
-
-// A run keeps a copy of its plan in its state directory, as plan.yaml or
-// plan.json, so resume carries out the plan the run started with.
-func keepPlan(stateDir, file string) error {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	name := "plan.yaml"
-	if strings.EqualFold(filepath.Ext(file), ".json") {
-		name = "plan.json"
-	}
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return err
-	}
-	return fsx.WriteFile(filepath.Join(stateDir, name), data, 0o644)
-}
-
-func loadKeptPlan(stateDir string) (*task.Plan, error) {
-	if path := keptPlanFile(stateDir); path != "" {
-		return task.Load(path)
-	}
-	return nil, fmt.Errorf("no plan.yaml or plan.json in %s: start a run with \"harnish run\"", stateDir)
-}
-
-// keptPlanFile returns the path of the plan the run keeps in stateDir, or
-// "" when it keeps none.
-func keptPlanFile(stateDir string) string {
-	for _, name := range []string{"plan.yaml", "plan.json"} {
-		path := filepath.Join(stateDir, name)
-		if _, err := os.Stat(path); err == nil {
-			return path
-		}
-	}
-	return ""
 }
 
 // drive builds the loop from the plan and runs it until it ends or the user
@@ -325,7 +289,7 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 // returned for the caller to close.
 func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error) {
 	editCfg := guardrail.PlanEditConfig(plan, os.DirFS(root))
-	editCfg.Protected = guardrail.NewProtected(protectedPaths(plan)...)
+	editCfg.Protected = guardrail.NewProtected(cli.ProtectedPaths(plan)...)
 	g, err := guardrail.NewEditGuard(editCfg)
 	if err != nil {
 		return loop.Config{}, nil, err
@@ -366,7 +330,7 @@ func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error
 		if err != nil {
 			return fail(fmt.Errorf("the %s executor's hooks need harnish's own path: %w", c.Kind, err))
 		}
-		kept := keptPlanFile(filepath.Join(root, loop.StateDir))
+		kept := cli.KeptPlanFile(filepath.Join(root, loop.StateDir))
 		if c.Kind == task.KindCodex {
 			cfg.Executor = &codex.Executor{Harnish: self, PlanFile: kept, Model: c.Model, Env: c.Env}
 		} else {
@@ -460,7 +424,7 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", ".", "the working tree")
 	asJSON := fs.Bool("json", false, "print the state as JSON")
-	rest, err := parseFlags(fs, args)
+	rest, err := cli.ParseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return exitOK
@@ -488,7 +452,7 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  %s\n", st.Reason)
 	}
 	fmt.Fprintf(stdout, "spent: %d attempts, %s, %d tokens, $%.2f\n", st.Cycles, st.Elapsed.Round(time.Second), st.Tokens, st.CostUSD)
-	plan, _ := loadKeptPlan(filepath.Join(*dir, loop.StateDir))
+	plan, _ := cli.LoadKeptPlan(filepath.Join(*dir, loop.StateDir))
 	if plan == nil {
 		return exitOK
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/harnish/harnish/executor/claude"
 	"github.com/harnish/harnish/executor/codex"
-	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
 )
@@ -121,53 +120,6 @@ func TestRunResumeStatus(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("status lacks %q:\n%s", want, out.String())
 		}
-	}
-}
-
-func TestHookStop(t *testing.T) {
-	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan, "agent.sh": agentScript})
-	input := `{"hook_event_name": "Stop", "stop_hook_active": false, "cwd": "` + dir + `"}`
-	stop := func(args ...string) (int, string) {
-		var errb bytes.Buffer
-		code := hookStop(append([]string{"--agent", "claude"}, args...), strings.NewReader(input), &errb)
-		return code, errb.String()
-	}
-	t.Setenv("HARNISH_TASK_ID", "")
-	t.Setenv("HARNISH_WORKDIR", "")
-	if code, msg := stop(); code != 0 {
-		t.Errorf("no task known: exit %d (%s), want 0", code, msg)
-	}
-	code, msg := stop("--task", "T1")
-	if code != 2 || !strings.Contains(msg, "harnish: task T1 is not done: its checks fail") || !strings.Contains(msg, "$ test -f a.txt") {
-		t.Errorf("failing checks: exit %d, stderr:\n%s", code, msg)
-	}
-	t.Setenv("HARNISH_TASK_ID", "T1")
-	if err := os.WriteFile(filepath.Join(dir, "a.txt"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, msg := stop(); code != 0 {
-		t.Errorf("passing checks: exit %d (%s), want 0", code, msg)
-	}
-	if code, msg := stop("--task", "T9"); code != 2 || !strings.Contains(msg, `the plan has no task "T9"`) {
-		t.Errorf("unknown task: exit %d (%s)", code, msg)
-	}
-	// The agent is sent back at most maxStopRefusals times in one attempt
-	// (counted in the hook log), then the loop's own checks decide.
-	os.Remove(filepath.Join(dir, "a.txt"))
-	t.Setenv(guardrail.EnvHookLog, filepath.Join(t.TempDir(), "hooks.jsonl"))
-	for i := range maxStopRefusals {
-		if code, _ := stop(); code != 2 {
-			t.Fatalf("refusal %d: exit %d", i+1, code)
-		}
-	}
-	if code, msg := stop(); code != 0 || !strings.Contains(msg, "refused 3 times") {
-		t.Errorf("after %d refusals: exit %d (%s), want 0", maxStopRefusals, code, msg)
-	}
-	// Without a hook log, a stop that is already a continuation goes.
-	t.Setenv(guardrail.EnvHookLog, "")
-	input = strings.Replace(input, `"stop_hook_active": false`, `"stop_hook_active": true`, 1)
-	if code, _ := stop(); code != 0 {
-		t.Errorf("stop_hook_active: exit %d, want 0", code)
 	}
 }
 

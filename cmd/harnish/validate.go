@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/harnish/harnish/internal/cli"
 	"github.com/harnish/harnish/task"
 )
 
@@ -38,7 +39,7 @@ func runValidate(c *command, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	asJSON := fs.Bool("json", false, "print the problems as JSON")
-	files, err := parseFlags(fs, args)
+	files, err := cli.ParseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return exitOK

@@ -1,10 +1,10 @@
-package main
+package cli
 
 import "flag"
 
-// parseFlags parses args with flags before, between or after the positional
+// ParseFlags parses args with flags before, between or after the positional
 // arguments, which it returns. "--" ends the flags.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+func ParseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -1,4 +1,4 @@
-package main
+package hookcmd
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/cli"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -40,7 +41,7 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 	agent := fs.String("agent", "", "claude or codex")
 	planFile := fs.String("plan", "", "the plan file")
 	taskID := fs.String("task", "", "the task whose checks must pass")
-	rest, err := parseFlags(fs, args)
+	rest, err := cli.ParseFlags(fs, args)
 	switch {
 	case err != nil:
 	case len(rest) > 0:
@@ -50,7 +51,7 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
-		return exitError
+		return cli.ExitError
 	}
 	data, err := io.ReadAll(io.LimitReader(stdin, maxHookInput+1))
 	var in stopInput
@@ -62,12 +63,12 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish hook stop: decoding the hook input: %v\n", err)
-		return exitHookBlock
+		return ExitBlock
 	}
 	root, err := hookRoot(in.Cwd)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
-		return exitHookBlock
+		return ExitBlock
 	}
 	if n, ok := stopRefusals(in.StopHookActive); !ok {
 		// The agent has been sent back n times already: let it stop, and the
@@ -82,7 +83,7 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 		// does not load cannot hold the agent forever.
 		fmt.Fprintf(stderr, "harnish hook stop: %v\n", err)
 		logStop(*agent, "the task cannot be loaded: "+err.Error(), stderr)
-		return exitHookBlock
+		return ExitBlock
 	}
 	if t == nil {
 		return logStop(*agent, "", stderr)
@@ -98,7 +99,7 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish: the checks of task %s could not run, so the task is not done: %v\n", t.ID, err)
 		logStop(*agent, "checks could not run: "+err.Error(), stderr)
-		return exitHookBlock
+		return ExitBlock
 	}
 	if rep.Passed {
 		return logStop(*agent, "", stderr)
@@ -112,7 +113,7 @@ func hookStop(args []string, stdin io.Reader, stderr io.Writer) int {
 			break
 		}
 	}
-	return exitHookBlock
+	return ExitBlock
 }
 
 // maxStopRefusals is how many times in one attempt the stop hook sends the
@@ -148,15 +149,15 @@ func stopRefusals(active bool) (int, bool) {
 func logStop(agent, refused string, stderr io.Writer) int {
 	logPath := os.Getenv(guardrail.EnvHookLog)
 	if logPath == "" {
-		return exitOK
+		return cli.ExitOK
 	}
 	r := guardrail.HookRecord{Time: time.Now().UTC(), Event: guardrail.HookStop, Agent: agent,
 		Refused: refused != "", Reason: refused}
 	if err := guardrail.AppendHookRecord(logPath, r); err != nil {
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
-		return exitHookBlock
+		return ExitBlock
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // stopTask finds the plan and the task a stop hook holds the agent to.
@@ -165,10 +166,10 @@ func stopTask(root, planFile, id string) (*task.Plan, *task.Task, error) {
 	var plan *task.Plan
 	var err error
 	if planFile == "" {
-		plan, err = loadKeptPlan(stateDir)
+		plan, err = cli.LoadKeptPlan(stateDir)
 	}
 	if planFile != "" || err != nil {
-		if plan, _, err = loadGuardPlan(planFile, root); err != nil {
+		if plan, _, err = cli.LoadPlan(planFile, root); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -1,0 +1,100 @@
+package hookcmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/internal/cli"
+)
+
+// Synopsis and Summary describe the command in harnish's command list.
+const (
+	Synopsis = "pre-tool-use|stop --agent claude|codex"
+	Summary  = "answer an agent's hook: guardrails before a tool call, checks before a stop"
+)
+
+// Help is the rest of "harnish help hook".
+const Help = `Hook is what an agent CLI's hook configuration runs. It reads the hook's
+JSON from standard input and answers in the agent's own protocol.
+
+  harnish hook pre-tool-use --agent claude|codex [--plan FILE]
+      Judge the tool call the agent is about to make. Claude Code and Codex
+      send the same PreToolUse JSON: tool_name, tool_input and cwd. A Bash
+      call's tool_input.command is judged by the command rules (Codex's
+      apply_patch commands also by the edit rules, file by file); Write,
+      Edit, MultiEdit and NotebookEdit calls by the edit rules on their
+      path; Codex's apply_patch tool by the edit rules on each file its
+      patch names. Other tools are allowed. For Codex, a command that
+      starts a shell or REPL with no script (bash, python3, node...) is
+      blocked (hook.interactive): what Codex writes to it later
+      (write_stdin) reaches no hook.
+
+  harnish hook stop --agent claude|codex [--plan FILE] [--task ID]
+      The agent wants to stop. Run the current task's acceptance checks and
+      refuse the stop (exit 2, the failing check and its output on standard
+      error, which the agent hands the model) while they fail, at most 3
+      times in one attempt (counted in $HARNISH_HOOK_LOG; without it, a stop
+      that is already a continuation goes). The task is
+      --task, else $HARNISH_TASK_ID, else the task the run recorded in the
+      working tree has running; with none, the agent may stop. The plan is
+      --plan, else the one the run keeps in .harnish/, else the defaults
+      below.
+
+The policy is the plan given by --plan, or else the first of harnish.yaml,
+harnish.yml, harnish.json, plan.yaml, plan.yml, plan.json in the working
+tree: $HARNISH_WORKDIR (which harnish sets for the agent) when it is an
+absolute path, else the hook's cwd. A command whose cwd is elsewhere is
+judged as run there (cd CWD && ...), and relative edit paths resolve from
+the cwd; paths are protected relative to the working tree. With no plan,
+the defaults: only .harnish/ is protected and no package may be installed.
+
+Exit status 0 allows the call (soft decisions are written to standard error
+as warnings); 2 blocks it, with the reason on standard error, which the
+agent shows the model. Guardrails fail closed: input that does not decode,
+an unknown agent or a plan that does not load block the call too.
+`
+
+// Usage prints the help of "harnish hook".
+func Usage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: harnish hook %s\n\n%s", Synopsis, Help)
+}
+
+// Run is "harnish hook ARGS": args start with pre-tool-use or stop. It
+// returns the exit status.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		Usage(stdout)
+		return cli.ExitOK
+	}
+	if len(args) > 0 && args[0] == "stop" {
+		return hookStop(args[1:], stdin, stderr)
+	}
+	if len(args) == 0 || args[0] != "pre-tool-use" {
+		fmt.Fprintf(stderr, "harnish hook: want pre-tool-use or stop\nUsage: harnish hook %s\n", Synopsis)
+		return ExitBlock
+	}
+	return hookPreToolUse(args[1:], stdin, stderr)
+}
+
+// ExitBlock is the exit status that makes Claude Code and Codex refuse a
+// tool call and show the model standard error.
+const ExitBlock = 2
+
+// maxHookInput bounds the hook JSON read from standard input.
+const maxHookInput = 16 << 20
+
+// hookRoot returns the working tree a hook guards: $HARNISH_WORKDIR, which
+// harnish's executors set, when it is absolute; else the hook's cwd when it
+// is absolute; else the current directory.
+func hookRoot(cwd string) (string, error) {
+	if w := os.Getenv(executor.EnvWorkDir); w != "" && filepath.IsAbs(w) {
+		return filepath.Clean(w), nil
+	}
+	if cwd != "" && filepath.IsAbs(cwd) {
+		return filepath.Clean(cwd), nil
+	}
+	return os.Getwd()
+}
