@@ -325,16 +325,18 @@ func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error
 			return fail(err)
 		}
 	case task.KindCodex, task.KindClaude:
-		// The agent's hooks call this very binary, with the plan the run keeps.
+		// The agent's hooks call this very binary, or harnish-hook beside it,
+		// with the plan the run keeps.
 		self, err := os.Executable()
 		if err != nil {
 			return fail(fmt.Errorf("the %s executor's hooks need harnish's own path: %w", c.Kind, err))
 		}
+		hooks := hookProgram(self)
 		kept := cli.KeptPlanFile(filepath.Join(root, loop.StateDir))
 		if c.Kind == task.KindCodex {
-			cfg.Executor = &codex.Executor{Harnish: self, PlanFile: kept, Model: c.Model, Env: c.Env}
+			cfg.Executor = &codex.Executor{Harnish: hooks, PlanFile: kept, Model: c.Model, Env: c.Env}
 		} else {
-			cfg.Executor = &claude.Executor{Harnish: self, PlanFile: kept, Model: c.Model, Env: c.Env}
+			cfg.Executor = &claude.Executor{Harnish: hooks, PlanFile: kept, Model: c.Model, Env: c.Env}
 		}
 	default:
 		return fail(fmt.Errorf("executor kind %q is not available in this harnish", c.Kind))

@@ -42,8 +42,11 @@ var DefaultAllowedTools = []string{"Bash", "Write", "Edit", "MultiEdit", "Notebo
 type Executor struct {
 	// Claude is the Claude Code program. Empty means "claude" from PATH.
 	Claude string
-	// Harnish is the harnish program the hooks run. Empty means "harnish"
-	// from PATH. It is resolved to an absolute path before Claude Code starts.
+	// Harnish is the program the hooks run: harnish, or harnish-hook, which
+	// answers the same hook command lines and, linking only what the hooks
+	// need, starts in about half the time (it runs before every tool call).
+	// Empty means "harnish" from PATH. It is resolved to an absolute path
+	// before Claude Code starts.
 	Harnish string
 	// PlanFile, when set, is passed to the hooks as --plan, so they judge
 	// by the plan's guardrails and the stop hook runs its task's checks; a

@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// harnishBin is the harnish binary built once for the tests, whose hooks the
-// real Claude Code calls.
+// harnishBin is the program the real Claude Code's hooks call, built once
+// for the tests: harnish-hook, as "harnish run" hands it to Claude Code when
+// it is installed.
 var harnishBin string
 
 func TestMain(m *testing.M) {
@@ -18,10 +19,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	harnishBin = filepath.Join(dir, "harnish")
-	out, err := exec.Command("go", "build", "-o", harnishBin, "github.com/harnish/harnish/cmd/harnish").CombinedOutput()
+	harnishBin = filepath.Join(dir, "harnish-hook")
+	out, err := exec.Command("go", "build", "-o", harnishBin, "github.com/harnish/harnish/cmd/harnish-hook").CombinedOutput()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "building harnish: %v\n%s", err, out)
+		fmt.Fprintf(os.Stderr, "building harnish-hook: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}

@@ -11,7 +11,8 @@ import (
 	"github.com/harnish/harnish/executor/codex/codextest"
 )
 
-// harnishBin is the harnish binary the hooks run, built once by TestMain.
+// harnishBin is the program the hooks run, built once by TestMain:
+// harnish-hook, as "harnish run" hands it to Codex when it is installed.
 var harnishBin string
 
 func TestMain(m *testing.M) {
@@ -25,10 +26,10 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	harnishBin = filepath.Join(dir, "harnish")
-	out, err := exec.Command("go", "build", "-o", harnishBin, "github.com/harnish/harnish/cmd/harnish").CombinedOutput()
+	harnishBin = filepath.Join(dir, "harnish-hook")
+	out, err := exec.Command("go", "build", "-o", harnishBin, "github.com/harnish/harnish/cmd/harnish-hook").CombinedOutput()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "building harnish: %v\n%s", err, out)
+		fmt.Fprintf(os.Stderr, "building harnish-hook: %v\n%s", err, out)
 		return 1
 	}
 	return m.Run()
