@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -12,6 +13,22 @@ func TestHookProgram(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		slimName += ".exe"
 	}
+	// Two builds of harnish-hook: the one harnish is "built with" and one
+	// with other flags, as a harnish-hook left from another install.
+	bins := t.TempDir()
+	build := func(name string, flags ...string) []byte {
+		out := filepath.Join(bins, name)
+		args := append(append([]string{"build", "-o", out}, flags...), "../harnish-hook")
+		if b, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, b)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	same, other := build("same"), build("other", "-ldflags=-s")
 	script := []byte("#!/bin/sh\n")
 	tests := []struct {
 		name     string
@@ -20,8 +37,10 @@ func TestHookProgram(t *testing.T) {
 		unixOnly bool // Windows has no executable bit
 	}{
 		{name: "none beside", place: func(string) error { return nil }},
-		{name: "executable beside", wantSlim: true, place: func(p string) error { return os.WriteFile(p, script, 0o755) }},
-		{name: "not executable", unixOnly: true, place: func(p string) error { return os.WriteFile(p, script, 0o644) }},
+		{name: "same build beside", wantSlim: true, place: func(p string) error { return os.WriteFile(p, same, 0o755) }},
+		{name: "another build beside", place: func(p string) error { return os.WriteFile(p, other, 0o755) }},
+		{name: "not a Go program", place: func(p string) error { return os.WriteFile(p, script, 0o755) }},
+		{name: "not executable", unixOnly: true, place: func(p string) error { return os.WriteFile(p, same, 0o644) }},
 		{name: "a directory of that name", place: func(p string) error { return os.Mkdir(p, 0o755) }},
 	}
 	for _, tt := range tests {
@@ -31,6 +50,11 @@ func TestHookProgram(t *testing.T) {
 			}
 			dir := t.TempDir()
 			self, slim := filepath.Join(dir, "harnish"), filepath.Join(dir, slimName)
+			// harnish itself stands in as the same build of harnish-hook:
+			// what is compared is how the two were built, not what they are.
+			if err := os.WriteFile(self, same, 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := tt.place(slim); err != nil {
 				t.Fatal(err)
 			}
