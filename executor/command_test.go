@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/task"
 )
 
@@ -19,7 +20,7 @@ import (
 func script(t *testing.T, dir, name, body string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+	if err := fsx.WriteExecutable(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return path

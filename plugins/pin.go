@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/harnish/harnish/internal/fsx"
 )
 
 // pinned is a plugin binary checked against its checksum and held so that
@@ -69,15 +71,20 @@ func pinCopy(f *os.File, path string) (*pinned, []byte, error) {
 	// The base name is kept: it is the plugin's argv[0], and Windows runs
 	// only names ending in .exe.
 	dst := filepath.Join(dir, filepath.Base(path))
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
-	}
-	sum, err := copyHashed(out, f)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
+	// The copy is run next: a process started by another goroutine while
+	// it is open for writing would make that exec fail (ETXTBSY).
+	var sum []byte
+	err = fsx.NoFork(func() error {
+		out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
+		if err != nil {
+			return err
+		}
+		sum, err = copyHashed(out, f)
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err

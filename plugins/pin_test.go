@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/plugins"
 )
 
@@ -23,7 +24,7 @@ func TestChecksumTOCTOU(t *testing.T) {
 	}{
 		{name: "rename over", swap: func(t *testing.T, path, dir string) {
 			tmp := filepath.Join(dir, "evil")
-			if err := os.WriteFile(tmp, script, 0o755); err != nil {
+			if err := fsx.WriteExecutable(tmp, script, 0o755); err != nil {
 				t.Error(err)
 			}
 			if err := os.Rename(tmp, path); err != nil {
@@ -32,7 +33,7 @@ func TestChecksumTOCTOU(t *testing.T) {
 		}},
 		{name: "symlink flip", symlink: true, swap: func(t *testing.T, path, dir string) {
 			evil := filepath.Join(dir, "evil")
-			if err := os.WriteFile(evil, script, 0o755); err != nil {
+			if err := fsx.WriteExecutable(evil, script, 0o755); err != nil {
 				t.Error(err)
 			}
 			tmp := filepath.Join(dir, "link.tmp")
@@ -44,7 +45,7 @@ func TestChecksumTOCTOU(t *testing.T) {
 			}
 		}},
 		{name: "rewrite in place", swap: func(t *testing.T, path, dir string) {
-			if err := os.WriteFile(path, script, 0o755); err != nil {
+			if err := fsx.WriteExecutable(path, script, 0o755); err != nil {
 				t.Error(err)
 			}
 		}},
@@ -81,7 +82,7 @@ func TestChecksumTOCTOU(t *testing.T) {
 					t.Fatal(err)
 				}
 				real := filepath.Join(dir, "testplugin")
-				if err := os.WriteFile(real, b, 0o755); err != nil {
+				if err := fsx.WriteExecutable(real, b, 0o755); err != nil {
 					t.Fatal(err)
 				}
 				s.Path = real
@@ -124,7 +125,7 @@ func TestChecksumTOCTOU(t *testing.T) {
 func TestScriptPlugin(t *testing.T) {
 	s := spec(t, "testplugin")
 	script := filepath.Join(t.TempDir(), "wrapper")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec "+s.Path+"\n"), 0o755); err != nil {
+	if err := fsx.WriteExecutable(script, []byte("#!/bin/sh\nexec "+s.Path+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	s.Path, s.SHA256 = script, sum(t, script)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/harnish/harnish/internal/fsx"
 )
 
 func TestHookProgram(t *testing.T) {
@@ -37,9 +39,9 @@ func TestHookProgram(t *testing.T) {
 		unixOnly bool // Windows has no executable bit
 	}{
 		{name: "none beside", place: func(string) error { return nil }},
-		{name: "same build beside", wantSlim: true, place: func(p string) error { return os.WriteFile(p, same, 0o755) }},
-		{name: "another build beside", place: func(p string) error { return os.WriteFile(p, other, 0o755) }},
-		{name: "not a Go program", place: func(p string) error { return os.WriteFile(p, script, 0o755) }},
+		{name: "same build beside", wantSlim: true, place: func(p string) error { return fsx.WriteExecutable(p, same, 0o755) }},
+		{name: "another build beside", place: func(p string) error { return fsx.WriteExecutable(p, other, 0o755) }},
+		{name: "not a Go program", place: func(p string) error { return fsx.WriteExecutable(p, script, 0o755) }},
 		{name: "not executable", unixOnly: true, place: func(p string) error { return os.WriteFile(p, same, 0o644) }},
 		{name: "a directory of that name", place: func(p string) error { return os.Mkdir(p, 0o755) }},
 	}
@@ -52,7 +54,7 @@ func TestHookProgram(t *testing.T) {
 			self, slim := filepath.Join(dir, "harnish"), filepath.Join(dir, slimName)
 			// harnish itself stands in as the same build of harnish-hook:
 			// what is compared is how the two were built, not what they are.
-			if err := os.WriteFile(self, same, 0o755); err != nil {
+			if err := fsx.WriteExecutable(self, same, 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if err := tt.place(slim); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/harnish/harnish/executor/claude"
 	"github.com/harnish/harnish/executor/codex"
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
 )
@@ -27,7 +28,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+		if err := fsx.WriteExecutable(path, []byte(content), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/claude"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/task"
 )
 
@@ -28,7 +29,7 @@ import (
 func fakeClaude(t *testing.T, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "claude")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+	if err := fsx.WriteExecutable(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -17,6 +17,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/claude/claudetest"
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/task"
@@ -306,7 +307,7 @@ func TestExecuteClaudeUnguarded(t *testing.T) {
 	needClaude(t)
 	dir := gitTree(t)
 	fake := filepath.Join(t.TempDir(), "harnish")
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\ncat >/dev/null\nexit 0\n"), 0o755); err != nil {
+	if err := fsx.WriteExecutable(fake, []byte("#!/bin/sh\ncat >/dev/null\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	// A failed command's result cannot pass for a call Claude Code rejected.

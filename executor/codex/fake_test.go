@@ -19,6 +19,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/codex"
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/task"
 )
 
@@ -45,7 +46,7 @@ func fake(t *testing.T) (*codex.Executor, string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "codex")
-	if err := os.WriteFile(bin, []byte(fakeCodex), 0o755); err != nil {
+	if err := fsx.WriteExecutable(bin, []byte(fakeCodex), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	rec := t.TempDir()

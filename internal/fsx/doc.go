@@ -1,6 +1,7 @@
 // Package fsx holds the file-system primitives harnish's durable state is
 // built on: crash-safe atomic replacement of a file, directory fsync, and an
-// exclusive advisory lock on a file.
+// exclusive advisory lock on a file; and writing a program that can be run
+// at once while other goroutines start processes ([NoFork]).
 //
 // Crash safety here means the POSIX recipe: write a temporary file in the same
 // directory, fsync it, rename it over the target, fsync the directory. After

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/gitx"
 )
 
@@ -216,7 +217,7 @@ func TestCommitRefused(t *testing.T) {
 		t.Errorf("CommitPaths with nothing new: %q, %v", hash, err)
 	}
 	hook := filepath.Join(dir, ".git", "hooks", "pre-commit")
-	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho refused >&2\nexit 1\n"), 0o755); err != nil {
+	if err := fsx.WriteExecutable(hook, []byte("#!/bin/sh\necho refused >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if hash, err := gitx.CommitAll(ctx, dir, "task"); err == nil || hash != "" {

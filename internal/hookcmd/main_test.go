@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/hookcmd"
 )
 
@@ -73,7 +74,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+		if err := fsx.WriteExecutable(path, []byte(content), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

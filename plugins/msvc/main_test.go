@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/harnish/harnish/internal/fsx"
 )
 
 // fakeTools are the programs the test binary stands in for when copied
@@ -79,14 +81,20 @@ func copyFile(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	// The copy is run next: no process may be started while it is open
+	// for writing (see fsx.NoFork).
+	err = fsx.NoFork(func() error {
+		out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(out, in)
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
 }
