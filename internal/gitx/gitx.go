@@ -232,15 +232,17 @@ func head(ctx context.Context, dir string) (string, error) {
 	return strings.TrimSpace(out), err
 }
 
-// readHead reads HEAD from the repository git finds from dir: the nearest
-// .git above it, a directory or, in a linked worktree, a file naming one.
+// readHead reads HEAD from the repository git finds from dir (the nearest
+// .git above its real path: a directory or, in a linked worktree or a
+// submodule, a file naming one), when that is plainly a repository; any
+// doubt is git's to answer.
 func readHead(dir string) (string, bool) {
 	for _, v := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE"} {
 		if os.Getenv(v) != "" {
 			return "", false
 		}
 	}
-	gitDir, ok := findGitDir(dir)
+	gitDir, common, ok := findGitDir(dir)
 	if !ok {
 		return "", false
 	}
@@ -255,44 +257,61 @@ func readHead(dir string) (string, bool) {
 	if !ok || !strings.HasPrefix(ref, "refs/heads/") {
 		return "", false
 	}
-	// Branches live in the common directory, which a worktree names.
-	common := gitDir
-	if c, err := readTrimmed(filepath.Join(gitDir, "commondir")); err == nil {
-		common = c
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitDir, common)
-		}
-	}
 	h, err = readTrimmed(filepath.Join(common, filepath.FromSlash(ref)))
 	return h, err == nil && isHash(h)
 }
 
-func findGitDir(dir string) (string, bool) {
+// findGitDir returns the git directory for dir and its common directory
+// (where branches live; a worktree's names it). It walks up from dir's real
+// path, as git does, and answers only when the first .git it meets is a
+// repository by git's own test: HEAD, objects/ and refs/. git would walk
+// past a .git directory that is not one, or stop at a .git file that is not
+// one: both are left to git.
+func findGitDir(dir string) (gitDir, common string, ok bool) {
 	d, err := filepath.Abs(dir)
+	if err == nil {
+		d, err = filepath.EvalSymlinks(d)
+	}
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	for {
 		p := filepath.Join(d, ".git")
-		if fi, err := os.Stat(p); err == nil {
-			if fi.IsDir() {
-				return p, true
+		fi, err := os.Stat(p)
+		if err != nil {
+			up := filepath.Dir(d)
+			if up == d {
+				return "", "", false
 			}
+			d = up
+			continue
+		}
+		gitDir = p
+		if !fi.IsDir() {
 			s, err := readTrimmed(p)
 			g, ok := strings.CutPrefix(s, "gitdir: ")
 			if err != nil || !ok {
-				return "", false
+				return "", "", false
 			}
 			if !filepath.IsAbs(g) {
 				g = filepath.Join(d, g)
 			}
-			return g, true
+			gitDir = g
 		}
-		up := filepath.Dir(d)
-		if up == d {
-			return "", false
+		common = gitDir
+		if c, err := readTrimmed(filepath.Join(gitDir, "commondir")); err == nil {
+			common = c
+			if !filepath.IsAbs(common) {
+				common = filepath.Join(gitDir, common)
+			}
 		}
-		d = up
+		head, herr := os.Stat(filepath.Join(gitDir, "HEAD"))
+		objects, oerr := os.Stat(filepath.Join(common, "objects"))
+		refs, rerr := os.Stat(filepath.Join(common, "refs"))
+		if herr != nil || oerr != nil || rerr != nil || !head.Mode().IsRegular() || !objects.IsDir() || !refs.IsDir() {
+			return "", "", false
+		}
+		return gitDir, common, true
 	}
 }
 

@@ -9,14 +9,27 @@ import (
 	"testing"
 )
 
-// head reads HEAD from git's files where they are plain and agrees with
-// git rev-parse everywhere: a branch, a subdirectory, a detached HEAD, a
-// linked worktree, packed refs and $GIT_DIR.
-func TestHead(t *testing.T) {
+// clearGitEnv unsets the variables that point git elsewhere (a test run
+// from a git hook inherits them) until the test ends.
+func clearGitEnv(t *testing.T) {
+	for _, v := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES"} {
+		if old, ok := os.LookupEnv(v); ok {
+			os.Unsetenv(v)
+			t.Cleanup(func() { os.Setenv(v, old) })
+		}
+	}
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+}
+
+// head reads HEAD from git's files where they plainly say it and agrees
+// with git rev-parse everywhere: a branch, a subdirectory, a linked
+// worktree, a detached HEAD, packed refs, $GIT_DIR, a working tree reached
+// through a symlink from inside another repository, and a stray .git that
+// git walks past.
+func TestHead(t *testing.T) {
+	clearGitEnv(t)
 	root := t.TempDir()
-	repo := filepath.Join(root, "repo")
 	git := func(dir string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@localhost"}, args...)...)
@@ -27,52 +40,78 @@ func TestHead(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
+	newRepo := func(dir string, commits int) {
+		os.MkdirAll(dir, 0o755)
+		git(dir, "init", "-q")
+		for i := range commits {
+			git(dir, "commit", "-q", "--allow-empty", "-m", strings.Repeat("c", i+1))
+		}
+	}
+	repo := filepath.Join(root, "repo")
+	newRepo(repo, 2)
 	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
-	git(repo, "init", "-q")
-	git(repo, "commit", "-q", "--allow-empty", "-m", "one")
-	git(repo, "commit", "-q", "--allow-empty", "-m", "two")
 	wt := filepath.Join(root, "wt")
 	git(repo, "worktree", "add", "-q", "-b", "side", wt)
 	git(wt, "commit", "-q", "--allow-empty", "-m", "three")
+	// home is a repository (a dotfiles one, say) holding a symlink to a
+	// project of another repository: git follows the link, so must head.
+	home, mono := filepath.Join(root, "home"), filepath.Join(root, "mono")
+	newRepo(home, 1)
+	newRepo(mono, 3)
+	os.MkdirAll(filepath.Join(mono, "proj"), 0o755)
+	if err := os.Symlink(filepath.Join(mono, "proj"), filepath.Join(home, "proj")); err != nil {
+		t.Fatal(err)
+	}
+	// A .git directory holding only HEAD is no repository: git walks past it.
+	stray := filepath.Join(repo, "stray")
+	os.MkdirAll(filepath.Join(stray, ".git"), 0o755)
+	os.WriteFile(filepath.Join(stray, ".git", "HEAD"), []byte(strings.Repeat("1", 40)+"\n"), 0o644)
 
 	tests := []struct {
 		name     string
 		dir      string
-		setup    func()
+		setup    func(t *testing.T)
 		fromFile bool
 	}{
 		{name: "branch", dir: repo, fromFile: true},
 		{name: "subdirectory", dir: filepath.Join(repo, "sub"), fromFile: true},
 		{name: "linked worktree", dir: wt, fromFile: true},
-		{name: "detached", dir: repo, setup: func() { git(repo, "checkout", "-q", "--detach", "HEAD~1") }, fromFile: true},
-		{name: "packed refs", dir: repo, setup: func() {
+		{name: "through a symlink", dir: filepath.Join(home, "proj"), fromFile: true},
+		{name: "stray .git", dir: stray},
+		{name: "outside any repository", dir: t.TempDir()},
+		{name: "detached", dir: repo, setup: func(t *testing.T) { git(repo, "checkout", "-q", "--detach", "HEAD~1") }, fromFile: true},
+		{name: "packed refs", dir: repo, setup: func(t *testing.T) {
 			git(repo, "checkout", "-q", "-")
 			git(repo, "pack-refs", "--all")
 		}},
-		{name: "GIT_DIR", dir: repo, setup: func() { t.Setenv("GIT_DIR", filepath.Join(repo, ".git")) }},
+		{name: "GIT_DIR", dir: repo, setup: func(t *testing.T) { t.Setenv("GIT_DIR", filepath.Join(repo, ".git")) }},
 	}
 	for _, tt := range tests {
-		if tt.setup != nil {
-			tt.setup()
-		}
-		want := git(tt.dir, "rev-parse", "HEAD")
-		if h, ok := readHead(tt.dir); ok != tt.fromFile || ok && h != want {
-			t.Errorf("%s: readHead = %q, %v; want %q, %v", tt.name, h, ok, want, tt.fromFile)
-		}
-		if h, err := head(context.Background(), tt.dir); err != nil || h != want {
-			t.Errorf("%s: head = %q, %v; want %q", tt.name, h, err, want)
-		}
-	}
-	if _, ok := readHead(t.TempDir()); ok {
-		t.Error("readHead outside any repository found one")
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.setup != nil {
+				tt.setup(t)
+			}
+			if tt.name == "outside any repository" {
+				if h, ok := readHead(tt.dir); ok {
+					t.Errorf("readHead = %q, true; want no answer", h)
+				}
+				return
+			}
+			want := git(tt.dir, "rev-parse", "HEAD")
+			if h, ok := readHead(tt.dir); ok != tt.fromFile || ok && h != want {
+				t.Errorf("readHead = %q, %v; want %q, %v", h, ok, want, tt.fromFile)
+			}
+			if h, err := head(context.Background(), tt.dir); err != nil || h != want {
+				t.Errorf("head = %q, %v; want %q", h, err, want)
+			}
+		})
 	}
 }
 
 // A commit starts no git process beyond itself: no automatic maintenance
 // (git's trace names every child it starts).
 func TestCommitStartsNoMaintenance(t *testing.T) {
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	clearGitEnv(t)
 	dir := t.TempDir()
 	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
