@@ -13,7 +13,7 @@
 // "harnish-hook hook ARGS" takes the arguments of "harnish hook ARGS" and
 // answers byte for byte the same, so an executor's Harnish field may name
 // either binary. "harnish run" hands its agents the harnish-hook installed
-// beside it, when there is one.
+// beside it when both were built from the same release or commit.
 package main
 
 import (
