@@ -38,9 +38,17 @@ var forceCopy bool
 // exec; a checksum other than want is a [KindChecksum] error naming both.
 func pinBinary(name, path string, want []byte) (*pinned, error) {
 	fault := func(k Kind, err error) error { return &Error{Plugin: name, Kind: k, Err: err} }
+	// Only a regular file: opening a FIFO would wait for a writer for ever.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fault(KindUnavailable, fmt.Errorf("%s is not a regular file", path))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fault(KindUnavailable, err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fault(KindUnavailable, fmt.Errorf("%s is not a regular file", path))
 	}
 	p, got, err := pinOpen(f, path)
 	if err != nil {
@@ -64,6 +72,14 @@ func pinBinary(name, path string, want []byte) (*pinned, error) {
 // pins the copy; f is closed.
 func pinCopy(f *os.File, path string) (*pinned, []byte, error) {
 	defer f.Close()
+	// Read and hashed into memory first: the copy is run next, so no
+	// process may start while it is open for writing (fsx.NoFork), and a
+	// slow source must not hold up every process start of the host.
+	var image bytes.Buffer
+	sum, err := copyHashed(&image, f)
+	if err != nil {
+		return nil, nil, err
+	}
 	dir, err := os.MkdirTemp("", "harnish-plugin-")
 	if err != nil {
 		return nil, nil, err
@@ -71,15 +87,12 @@ func pinCopy(f *os.File, path string) (*pinned, []byte, error) {
 	// The base name is kept: it is the plugin's argv[0], and Windows runs
 	// only names ending in .exe.
 	dst := filepath.Join(dir, filepath.Base(path))
-	// The copy is run next: a process started by another goroutine while
-	// it is open for writing would make that exec fail (ETXTBSY).
-	var sum []byte
 	err = fsx.NoFork(func() error {
 		out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
 		if err != nil {
 			return err
 		}
-		sum, err = copyHashed(out, f)
+		_, err = out.Write(image.Bytes())
 		if cerr := out.Close(); err == nil {
 			err = cerr
 		}
@@ -120,22 +133,29 @@ func copyHashed(dst io.Writer, src io.Reader) ([]byte, error) {
 			free <- b[:cap(b)]
 		}
 	}()
-	var err error
-	for err == nil {
+	// Deferred too, so that a panicking writer does not leave the hasher
+	// behind.
+	finish := sync.OnceFunc(func() {
+		close(written)
+		<-hashed
+	})
+	defer finish()
+	for {
 		b := <-free
-		n, rerr := io.ReadFull(src, b)
+		n, err := io.ReadFull(src, b)
 		if n > 0 {
-			if _, err = dst.Write(b[:n]); err != nil {
-				break
+			if _, werr := dst.Write(b[:n]); werr != nil {
+				return nil, werr
 			}
 			written <- b[:n]
 		}
-		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
 		}
-		err = rerr
+		if err != nil {
+			return nil, err
+		}
 	}
-	close(written)
-	<-hashed
-	return h.Sum(nil), err
+	finish()
+	return h.Sum(nil), nil
 }

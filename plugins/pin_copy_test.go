@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 // copyHashed writes every byte and hashes exactly what it wrote, whatever
@@ -57,4 +59,29 @@ func (w *failAfter) Write(p []byte) (int, error) {
 	}
 	w.n -= len(p)
 	return len(p), nil
+}
+
+// Only a regular file is pinned: a directory, or a FIFO (which would hold
+// the start waiting for a writer), is refused at once.
+func TestPinRefusesNonRegular(t *testing.T) {
+	paths := map[string]string{"directory": t.TempDir()}
+	if fifo := makeFIFO(t); fifo != "" {
+		paths["FIFO"] = fifo
+	}
+	for name, path := range paths {
+		done := make(chan error, 1)
+		go func() {
+			_, err := pinBinary("p", path, nil)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			var pe *Error
+			if !errors.As(err, &pe) || pe.Kind != KindUnavailable || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("%s: err = %v, want unavailable: not a regular file", name, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: pinning did not return", name)
+		}
+	}
 }

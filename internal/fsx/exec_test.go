@@ -20,7 +20,7 @@ func TestWriteExecutableRunsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	stop := make(chan struct{})
 	var forks sync.WaitGroup
-	for range 4 {
+	for range 2 {
 		forks.Go(func() {
 			for {
 				select {
