@@ -6,7 +6,8 @@ import (
 )
 
 // NoFork runs f while no process can be started (it holds
-// syscall.ForkLock, which every fork takes). A file f opens for writing and
+// syscall.ForkLock, which every fork takes on Unix; Windows handles are not
+// inherited unless asked for, and there it only runs f). A file f opens for writing and
 // closes is then never inherited by a child started meanwhile, so a program
 // written there can be run as soon as f returns: a child still holding it
 // open for writing would make the exec fail with "text file busy"

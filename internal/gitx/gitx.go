@@ -142,6 +142,11 @@ func Branch(ctx context.Context, dir, name string) error {
 // CommitAll commits every change of the working tree but the skip paths,
 // with the repository's identity or, when it has none, [Identity]. It
 // returns the new commit's hash, or "" when there was nothing to commit.
+//
+// It skips git's automatic maintenance: after every commit git starts
+// another git process only to decide whether the repository needs
+// housekeeping, which would cost each task as much as its commit. A run's
+// last commit, of its records ([CommitPaths]), keeps it.
 func CommitAll(ctx context.Context, dir, message string, skip ...string) (string, error) {
 	add := func(skip []string) error {
 		args := []string{"add", "-A", "--", "."}
@@ -167,13 +172,14 @@ func CommitAll(ctx context.Context, dir, message string, skip ...string) (string
 			return "", err
 		}
 	}
-	return commit(ctx, dir, message, nil)
+	return commit(ctx, dir, message, nil, false)
 }
 
 // CommitPaths commits the given paths only (files or directories, relative
 // to dir; ignored ones too, and missing ones are skipped), leaving every
 // other change of the working tree and index alone. It returns the new
-// commit's hash, or "" when the paths hold no change.
+// commit's hash, or "" when the paths hold no change. git's automatic
+// maintenance runs after it, as after any commit of a person's.
 func CommitPaths(ctx context.Context, dir, message string, paths ...string) (string, error) {
 	var present []string
 	for _, p := range paths {
@@ -187,24 +193,24 @@ func CommitPaths(ctx context.Context, dir, message string, paths ...string) (str
 	if _, err := output(ctx, dir, nil, append([]string{"add", "-f", "-A", "--"}, present...)...); err != nil {
 		return "", err
 	}
-	return commit(ctx, dir, message, present)
+	return commit(ctx, dir, message, present, true)
 }
 
 // commit commits what is staged (of paths, when given) as the repository's
 // identity or, when it has none, [Identity], and returns the new commit's
 // hash, or "" when nothing was staged. Both of those are rare, so they are
 // looked into only when the commit fails: a commit is two git processes.
-func commit(ctx context.Context, dir, message string, paths []string) (string, error) {
+// Without housekeeping, git's automatic maintenance is off for it.
+func commit(ctx context.Context, dir, message string, paths []string, housekeeping bool) (string, error) {
 	args := []string{"commit", "-q", "-m", message}
 	if paths != nil {
 		args = append(append(args, "--"), paths...)
 	}
 	// useConfigOnly: no identity guessed from the host name; ours instead.
-	// No automatic maintenance: after every commit git starts another git
-	// process just to decide that the repository needs no housekeeping,
-	// which costs a task as much as the commit; the user's next git
-	// command still does it.
-	quiet := []string{"-c", "maintenance.auto=false", "-c", "gc.auto=0"}
+	var quiet []string
+	if !housekeeping {
+		quiet = []string{"-c", "maintenance.auto=false", "-c", "gc.auto=0"}
+	}
 	if _, err := output(ctx, dir, nil, slices.Concat(quiet, []string{"-c", "user.useConfigOnly=true"}, args)...); err != nil {
 		if _, derr := output(ctx, dir, nil, append([]string{"diff", "--cached", "--quiet", "--"}, paths...)...); derr == nil {
 			return "", nil // nothing staged

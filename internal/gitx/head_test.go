@@ -108,28 +108,38 @@ func TestHead(t *testing.T) {
 	}
 }
 
-// A commit starts no git process beyond itself: no automatic maintenance
-// (git's trace names every child it starts).
-func TestCommitStartsNoMaintenance(t *testing.T) {
+// A task's commit (CommitAll) starts no git process beyond itself: no
+// automatic maintenance; the run's records commit (CommitPaths) keeps it,
+// once a run. git's trace names every child it starts.
+func TestCommitMaintenance(t *testing.T) {
 	clearGitEnv(t)
 	dir := t.TempDir()
 	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
+	traced := func(commit func() (string, error)) string {
+		t.Helper()
+		trace := filepath.Join(t.TempDir(), "trace")
+		t.Setenv("GIT_TRACE2_EVENT", trace)
+		if h, err := commit(); err != nil || h == "" {
+			t.Fatalf("commit: %q, %v", h, err)
+		}
+		b, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"commit"`) {
+			t.Fatalf("the trace shows no commit; is GIT_TRACE2_EVENT honoured?\n%s", b)
+		}
+		return string(b)
+	}
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-	trace := filepath.Join(t.TempDir(), "trace")
-	t.Setenv("GIT_TRACE2_EVENT", trace)
-	if h, err := CommitAll(context.Background(), dir, "m"); err != nil || h == "" {
-		t.Fatalf("CommitAll: %q, %v", h, err)
+	if tr := traced(func() (string, error) { return CommitAll(context.Background(), dir, "task") }); strings.Contains(tr, `"child_start"`) {
+		t.Errorf("CommitAll started a child process:\n%s", tr)
 	}
-	b, err := os.ReadFile(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b), `"commit"`) {
-		t.Fatalf("the trace shows no commit; is GIT_TRACE2_EVENT honoured?\n%s", b)
-	}
-	if strings.Contains(string(b), `"child_start"`) {
-		t.Errorf("the commit started a child process:\n%s", b)
+	os.MkdirAll(filepath.Join(dir, "records"), 0o755)
+	os.WriteFile(filepath.Join(dir, "records", "r.json"), []byte("{}\n"), 0o644)
+	if tr := traced(func() (string, error) { return CommitPaths(context.Background(), dir, "records", "records") }); !strings.Contains(tr, `"maintenance"`) {
+		t.Errorf("CommitPaths ran no automatic maintenance:\n%s", tr)
 	}
 }
