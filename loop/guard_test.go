@@ -13,24 +13,11 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/task"
 )
-
-// gitTree makes a git working tree with one commit.
-func gitTree(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "--allow-empty", "-m", "init"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	return dir
-}
 
 // writes returns an act that writes a file in the working tree.
 func writes(name, text string) looptest.Act {
@@ -59,7 +46,7 @@ func violations(rec *looptest.Recorder) []violation {
 // rules; a soft decision is reported and put in the next attempt's prompt, a
 // hard one stops the run at once, whatever the checks say.
 func TestLoopAuditsTheDiff(t *testing.T) {
-	dir := gitTree(t)
+	dir := testkit.GitTree(t)
 	plan := &task.Plan{Version: "1", Name: "g", Guardrails: task.Guardrails{Protected: []string{"secrets/"}},
 		Phases: []task.Phase{{ID: "p1", Title: "P", Tasks: []task.Task{
 			{ID: "T1", Title: "t1", Files: []string{"a.txt"}, Acceptance: []task.Check{{Run: []string{"true"}}}},
@@ -101,7 +88,7 @@ func (panicky) Check(context.Context, guardrail.Action) (guardrail.Decision, err
 
 // TestLoopGuardrailPanics: a guardrail that panics fails closed.
 func TestLoopGuardrailPanics(t *testing.T) {
-	dir := gitTree(t)
+	dir := testkit.GitTree(t)
 	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {writes("a.txt", "x\n")}}}
 	_, rec, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), WorkDir: dir, Executor: ex, Guardrail: panicky{}})
 	if !errors.Is(err, loop.ErrStoppedByGuardrail) {
@@ -116,7 +103,7 @@ func TestLoopGuardrailPanics(t *testing.T) {
 // its metadata in trailers; the run's records are one commit at the end,
 // and the state files are never committed.
 func TestLoopCommitsTasks(t *testing.T) {
-	dir := gitTree(t)
+	dir := testkit.GitTree(t)
 	ex := &looptest.Executor{Script: map[string][]looptest.Act{
 		"T1": {writes("a.txt", "a\n")},
 		"T2": {writes("b.txt", "b\n")},
@@ -154,7 +141,7 @@ func TestLoopCommitsTasks(t *testing.T) {
 // TestLoopRollback: a failed attempt's changes are rolled back, so the next
 // attempt starts from the tree before it; a passing attempt's stay.
 func TestLoopRollback(t *testing.T) {
-	dir := gitTree(t)
+	dir := testkit.GitTree(t)
 	seen := ""
 	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {
 		writes("broken.txt", "half done\n"),

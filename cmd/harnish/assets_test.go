@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish/internal/testkit"
 )
 
 func TestAssetsRecordQuery(t *testing.T) {
@@ -84,7 +86,7 @@ func TestAssetsCompressStatsImport(t *testing.T) {
 		}
 	}
 
-	engine := writeTree(t, map[string]string{
+	engine := testkit.WriteTree(t, map[string]string{
 		"good.jsonl": `{"type":"failure","slug":"flaky-net","title":"flaky network in CI","tags":["ci"],"date":"2026-01-02"}` + "\n",
 		"bad.jsonl":  `{"type":"failure","slug":"a","title":"A","date":"2026-01-02"}` + "\n" + `{"type":"nope"}` + "\n",
 	})

@@ -11,27 +11,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/testkit"
 )
-
-func writeGuardPlan(t *testing.T, dir, name, guardrails string) string {
-	t.Helper()
-	src := "version: 1\nname: p\nguardrails:\n" + guardrails + `phases:
-  - id: a
-    tasks:
-      - id: T1
-        title: t
-        acceptance: [{run: [go, test, ./...]}]
-`
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func TestGuardCheck(t *testing.T) {
 	dir := t.TempDir()
-	plan := writeGuardPlan(t, dir, "p.yaml", "  packages: {npm: [zod]}\n  protected: [secrets/]\n")
+	plan := testkit.WriteGuardPlan(t, dir, "p.yaml", "  packages: {npm: [zod]}\n  protected: [secrets/]\n")
 	bad := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(bad, []byte("version: 1\nname: p\n"), 0o644); err != nil {
 		t.Fatal(err)

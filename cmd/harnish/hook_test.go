@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/testkit"
 )
 
 // TestHook: "harnish hook" is wired to the hook command, its input on
@@ -66,7 +67,7 @@ phases:
         title: slow check
         acceptance: [{sh: "echo $$ > check.pid; exec sleep 120"}]
 `
-	dir := writeTree(t, map[string]string{"harnish.yaml": plan})
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": plan})
 	cmd := exec.Command(bin, "hook", "stop", "--agent", "codex", "--task", "T1")
 	cmd.Stdin = strings.NewReader(`{"hook_event_name": "Stop", "cwd": "` + dir + `"}`)
 	cmd.Env = append(os.Environ(), "HARNISH_WORKDIR="+dir, guardrail.EnvHookLog+"=")

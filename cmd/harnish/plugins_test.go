@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/internal/testkit"
 )
 
 // buildPlugin builds the example verifier plugin and returns its path and
@@ -72,7 +73,7 @@ func TestRunWithPlugin(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a plugin")
 	}
-	dir := writeTree(t, map[string]string{"agent.sh": agentScript})
+	dir := testkit.WriteTree(t, map[string]string{"agent.sh": agentScript})
 	_, sum := buildPlugin(t, dir)
 	// A broken plugin the plan does not use is not started.
 	os.WriteFile(filepath.Join(dir, cli.PluginManifest), []byte("plugins:\n  - name: fixme\n    path: bin/no-fixme\n    sha256: "+sum+"\n"+
@@ -81,7 +82,7 @@ func TestRunWithPlugin(t *testing.T) {
 		{"fixme", `"fixme": unavailable: plugin serves [verifier], not reviewer`},
 		{"absent", `the plan names plugin "absent", which ` + filepath.Join(dir, cli.PluginManifest) + " does not list"},
 	} {
-		plan := strings.Replace(twoTaskPlan, "executor:", "reviewer: {kind: plugin, plugin: "+tt.plugin+"}\nexecutor:", 1)
+		plan := strings.Replace(testkit.TwoTaskPlan, "executor:", "reviewer: {kind: plugin, plugin: "+tt.plugin+"}\nexecutor:", 1)
 		os.WriteFile(filepath.Join(dir, "harnish.yaml"), []byte(plan), 0o644)
 		var out, errb bytes.Buffer
 		if code := run([]string{"run", "--dir", dir, "--yes", "--allow-dirty"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), tt.want) {

@@ -14,44 +14,10 @@ import (
 
 	"github.com/harnish/harnish/executor/claude"
 	"github.com/harnish/harnish/executor/codex"
-	"github.com/harnish/harnish/internal/fsx"
+	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
 )
-
-// writeTree writes files (path -> content) under a new temporary directory.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := fsx.WriteExecutable(path, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-const twoTaskPlan = `version: 1
-name: cli-test
-executor: {kind: command, argv: [sh, agent.sh]}
-phases:
-  - id: p1
-    title: One
-    tasks:
-      - id: T1
-        title: make a
-        acceptance: [{sh: "test -f a.txt"}]
-  - id: p2
-    title: Two
-    tasks:
-      - id: T2
-        title: make b
-        acceptance: [{sh: "test -f b.txt"}]
-`
 
 // agent.sh writes the file of its task, on its second attempt for T2.
 const agentScript = `case "$HARNISH_TASK_ID/$HARNISH_ATTEMPT" in
@@ -63,7 +29,7 @@ echo '{"usage": {"input_tokens": 1000, "output_tokens": 234, "cost_usd": 0.5}}' 
 `
 
 func TestRunResumeStatus(t *testing.T) {
-	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan, "agent.sh": agentScript,
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan, "agent.sh": agentScript,
 		"harnish-assets.jsonl": `{"type":"guardrail","slug":"no-force","title":"never force-push","tags":["git"],"date":"2026-01-02"}` + "\n"})
 	var out, errb bytes.Buffer
 
@@ -139,7 +105,7 @@ func TestInterruptAndResume(t *testing.T) {
 	agent := `if [ "$HARNISH_TASK_ID/$HARNISH_ATTEMPT" = T1/1 ]; then touch started; sleep 60; fi
 touch a.txt b.txt
 `
-	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan, "agent.sh": agent})
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan, "agent.sh": agent})
 	cmd := exec.Command(bin, "run", "--dir", dir, "--yes")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -196,7 +162,7 @@ phases:
         acceptance: [{sh: "` + check + `"}]
 `
 	}
-	dir := writeTree(t, map[string]string{"harnish.yaml": plan("test -f never.txt"), "fixed.yaml": plan("test -f a.txt"),
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": plan("test -f never.txt"), "fixed.yaml": plan("test -f a.txt"),
 		"agent.sh": "touch a.txt\n"})
 	var out bytes.Buffer
 	if code := run([]string{"run", "--dir", dir}, &out, &out); code != 2 {
@@ -216,7 +182,7 @@ phases:
 // TestRunInAGitTree: a run refuses a dirty tree, works on a branch of its
 // own and commits each finished task.
 func TestRunInAGitTree(t *testing.T) {
-	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan, "agent.sh": agentScript, ".gitignore": ".harnish/\n"})
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan, "agent.sh": agentScript, ".gitignore": ".harnish/\n"})
 	git := func(args ...string) string {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
@@ -260,7 +226,7 @@ func TestAgentExecutors(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(kept, []byte(twoTaskPlan), 0o644)
+	os.WriteFile(kept, []byte(testkit.TwoTaskPlan), 0o644)
 	self, _ := os.Executable()
 	for _, kind := range []string{task.KindCodex, task.KindClaude} {
 		plan := &task.Plan{Version: "1", Name: "p", Executor: &task.Component{Kind: kind, Model: "m1", Env: map[string]string{"K": "v"}}}

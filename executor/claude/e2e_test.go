@@ -18,6 +18,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/claude/claudetest"
 	"github.com/harnish/harnish/internal/fsx"
+	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/task"
@@ -56,7 +57,7 @@ type run struct {
 func runLoop(t *testing.T, planYAML string, setup func(dir string), script func(dir string) []claudetest.Turn) *run {
 	t.Helper()
 	needClaude(t)
-	r := &run{dir: gitTree(t)}
+	r := &run{dir: testkit.GitTree(t)}
 	if setup != nil {
 		setup(r.dir)
 	}
@@ -305,7 +306,7 @@ phases:
 // the agent's command unguarded: a hard hook.unguarded violation.
 func TestExecuteClaudeUnguarded(t *testing.T) {
 	needClaude(t)
-	dir := gitTree(t)
+	dir := testkit.GitTree(t)
 	fake := filepath.Join(t.TempDir(), "harnish")
 	if err := fsx.WriteExecutable(fake, []byte("#!/bin/sh\ncat >/dev/null\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -339,7 +340,7 @@ func TestExecuteClaudeUnguarded(t *testing.T) {
 // are not unguarded; nor does a permission notice in the stream break it.
 func TestExecuteClaudeRejectedCalls(t *testing.T) {
 	needClaude(t)
-	dir := gitTree(t)
+	dir := testkit.GitTree(t)
 	srv := claudetest.NewServer(t,
 		turn(claudetest.Edit(filepath.Join(dir, "missing.txt"), "a", "b")),
 		turn(claudetest.ToolUse("Write", map[string]any{"file_path": filepath.Join(dir, "w.txt")})),
@@ -368,7 +369,7 @@ func TestExecuteClaudeRejectedCalls(t *testing.T) {
 // is a timeout, and the command goes with Claude Code's process tree.
 func TestExecuteClaudeHangs(t *testing.T) {
 	needClaude(t)
-	dir := gitTree(t)
+	dir := testkit.GitTree(t)
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	srv := claudetest.NewServer(t, turn(claudetest.Bash("echo $$ > "+pidFile+"; sleep 300")))
 	ex := srv.Executor()

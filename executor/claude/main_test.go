@@ -44,17 +44,3 @@ func needClaude(t *testing.T) {
 	}
 	t.Setenv("HOME", t.TempDir()) // the test's own, for git and the checks the loop runs
 }
-
-// gitTree makes a git working tree with one commit.
-func gitTree(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "--allow-empty", "-m", "init"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	return dir
-}

@@ -14,6 +14,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/codex/codextest"
 	"github.com/harnish/harnish/executor/internal/agent"
+	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -176,10 +177,10 @@ func BenchmarkOverhead(b *testing.B) {
 	for b.Loop() {
 		var total, execute, taskTime, hand, withHooks, alike, spawn time.Duration
 		runs := []func(){
-			func() { total, execute, taskTime = viaHarnish(b, gitTree(b), planFile) },
-			func() { hand = byHand(b, gitTree(b), planFile, false, false) },
-			func() { withHooks = byHand(b, gitTree(b), planFile, true, false) },
-			func() { alike = byHand(b, gitTree(b), planFile, true, true) },
+			func() { total, execute, taskTime = viaHarnish(b, testkit.GitTree(b), planFile) },
+			func() { hand = byHand(b, testkit.GitTree(b), planFile, false, false) },
+			func() { withHooks = byHand(b, testkit.GitTree(b), planFile, true, false) },
+			func() { alike = byHand(b, testkit.GitTree(b), planFile, true, true) },
 			func() {
 				start := time.Now()
 				if err := exec.Command("true").Run(); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/codex/codextest"
+	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/task"
 )
 
@@ -39,7 +40,7 @@ func TestCodexRun(t *testing.T) {
 				codextest.Turn{Items: []codextest.Item{codextest.ApplyPatch(addA)}, Usage: codextest.Usage{InputTokens: 200, OutputTokens: 20}},
 				codextest.Turn{Items: []codextest.Item{codextest.Message(tt.final)}, Usage: codextest.Usage{InputTokens: 300, OutputTokens: 30}},
 			)
-			work := gitTree(t)
+			work := testkit.GitTree(t)
 			ex := newExecutor(t, srv)
 			ex.TranscriptDir = t.TempDir()
 			res, err := ex.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 1,
@@ -81,7 +82,7 @@ func TestCodexUnguarded(t *testing.T) {
 	)
 	ex := newExecutor(t, srv)
 	ex.Harnish = "/bin/true"
-	res, err := ex.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: gitTree(t), Prompt: "p"})
+	res, err := ex.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: testkit.GitTree(t), Prompt: "p"})
 	if err != nil {
 		t.Fatalf("Execute: %v", err)
 	}
@@ -126,7 +127,7 @@ func TestCodexPatchTool(t *testing.T) {
 				codextest.Turn{Items: []codextest.Item{codextest.Patch(tt.patch)}},
 				codextest.Turn{Items: []codextest.Item{codextest.Message("done")}},
 			)
-			work := gitTree(t)
+			work := testkit.GitTree(t)
 			ex := newExecutor(t, srv)
 			ex.Model = codextest.PatchModel
 			res, err := ex.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: work, Prompt: "p"})
@@ -169,7 +170,7 @@ func TestCodexShellArgs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := codextest.NewServer(t, turn(tt.item), turn(codextest.Message("done")))
-			work := gitTree(t)
+			work := testkit.GitTree(t)
 			for _, d := range []string{"sub", ".harnish"} {
 				if err := os.Mkdir(filepath.Join(work, d), 0o755); err != nil {
 					t.Fatal(err)

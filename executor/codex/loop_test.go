@@ -14,6 +14,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/codex/codextest"
+	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/task"
@@ -50,7 +51,7 @@ func (p *prompts) Execute(ctx context.Context, req *executor.Request) (*executor
 // a commit per task.
 func runLoop(t *testing.T, planYAML string, prepare func(work string), script ...codextest.Turn) *e2e {
 	t.Helper()
-	work := gitTree(t)
+	work := testkit.GitTree(t)
 	if prepare != nil {
 		prepare(work)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/gitx"
+	"github.com/harnish/harnish/internal/testkit"
 )
 
 func TestSnapshotDiff(t *testing.T) {
@@ -192,15 +193,7 @@ func TestRestore(t *testing.T) {
 // "nothing to commit", and CommitPaths commits its paths only.
 func TestCommitRefused(t *testing.T) {
 	dir := t.TempDir()
-	run := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@localhost"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	run := func(args ...string) string { return testkit.Git(t, dir, args...) }
 	run("init", "-q")
 	run("config", "user.email", "t@localhost")
 	run("config", "user.name", "t")

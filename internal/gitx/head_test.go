@@ -3,10 +3,11 @@ package gitx
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/harnish/harnish/internal/testkit"
 )
 
 // clearGitEnv unsets the variables that point git elsewhere (a test run
@@ -30,29 +31,19 @@ func clearGitEnv(t *testing.T) {
 func TestHead(t *testing.T) {
 	clearGitEnv(t)
 	root := t.TempDir()
-	git := func(dir string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@localhost"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
 	newRepo := func(dir string, commits int) {
 		os.MkdirAll(dir, 0o755)
-		git(dir, "init", "-q")
+		testkit.Git(t, dir, "init", "-q")
 		for i := range commits {
-			git(dir, "commit", "-q", "--allow-empty", "-m", strings.Repeat("c", i+1))
+			testkit.Git(t, dir, "commit", "-q", "--allow-empty", "-m", strings.Repeat("c", i+1))
 		}
 	}
 	repo := filepath.Join(root, "repo")
 	newRepo(repo, 2)
 	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
 	wt := filepath.Join(root, "wt")
-	git(repo, "worktree", "add", "-q", "-b", "side", wt)
-	git(wt, "commit", "-q", "--allow-empty", "-m", "three")
+	testkit.Git(t, repo, "worktree", "add", "-q", "-b", "side", wt)
+	testkit.Git(t, wt, "commit", "-q", "--allow-empty", "-m", "three")
 	// home is a repository (a dotfiles one, say) holding a symlink to a
 	// project of another repository: git follows the link, so must head.
 	home, mono := filepath.Join(root, "home"), filepath.Join(root, "mono")
@@ -79,10 +70,10 @@ func TestHead(t *testing.T) {
 		{name: "through a symlink", dir: filepath.Join(home, "proj"), fromFile: true},
 		{name: "stray .git", dir: stray},
 		{name: "outside any repository", dir: t.TempDir()},
-		{name: "detached", dir: repo, setup: func(t *testing.T) { git(repo, "checkout", "-q", "--detach", "HEAD~1") }, fromFile: true},
+		{name: "detached", dir: repo, setup: func(t *testing.T) { testkit.Git(t, repo, "checkout", "-q", "--detach", "HEAD~1") }, fromFile: true},
 		{name: "packed refs", dir: repo, setup: func(t *testing.T) {
-			git(repo, "checkout", "-q", "-")
-			git(repo, "pack-refs", "--all")
+			testkit.Git(t, repo, "checkout", "-q", "-")
+			testkit.Git(t, repo, "pack-refs", "--all")
 		}},
 		{name: "GIT_DIR", dir: repo, setup: func(t *testing.T) { t.Setenv("GIT_DIR", filepath.Join(repo, ".git")) }},
 	}
@@ -97,7 +88,7 @@ func TestHead(t *testing.T) {
 				}
 				return
 			}
-			want := git(tt.dir, "rev-parse", "HEAD")
+			want := testkit.Git(t, tt.dir, "rev-parse", "HEAD")
 			if h, ok := readHead(tt.dir); ok != tt.fromFile || ok && h != want {
 				t.Errorf("readHead = %q, %v; want %q, %v", h, ok, want, tt.fromFile)
 			}
@@ -114,9 +105,7 @@ func TestHead(t *testing.T) {
 func TestCommitMaintenance(t *testing.T) {
 	clearGitEnv(t)
 	dir := t.TempDir()
-	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	testkit.Git(t, dir, "init", "-q")
 	traced := func(commit func() (string, error)) string {
 		t.Helper()
 		trace := filepath.Join(t.TempDir(), "trace")

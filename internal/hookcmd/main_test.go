@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/hookcmd"
 )
 
@@ -46,55 +44,3 @@ func hookCall(t testing.TB, tool string, input map[string]any, cwd string) strin
 	}
 	return string(b)
 }
-
-// writeGuardPlan writes a one-task plan with the guardrails section given
-// (indented YAML) to dir/name and returns its path.
-func writeGuardPlan(t *testing.T, dir, name, guardrails string) string {
-	t.Helper()
-	src := "version: 1\nname: p\nguardrails:\n" + guardrails + `phases:
-  - id: a
-    tasks:
-      - id: T1
-        title: t
-        acceptance: [{run: [go, test, ./...]}]
-`
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// writeTree writes files (path -> content) under a new temporary directory.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := fsx.WriteExecutable(path, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-const twoTaskPlan = `version: 1
-name: cli-test
-executor: {kind: command, argv: [sh, agent.sh]}
-phases:
-  - id: p1
-    title: One
-    tasks:
-      - id: T1
-        title: make a
-        acceptance: [{sh: "test -f a.txt"}]
-  - id: p2
-    title: Two
-    tasks:
-      - id: T2
-        title: make b
-        acceptance: [{sh: "test -f b.txt"}]
-`

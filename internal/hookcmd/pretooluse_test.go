@@ -11,13 +11,14 @@ import (
 
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/hookcmd"
+	"github.com/harnish/harnish/internal/testkit"
 )
 
 func TestHookPreToolUse(t *testing.T) {
 	tree := t.TempDir()
 	planned := t.TempDir()
-	writeGuardPlan(t, planned, "harnish.yaml", "  packages: {pypi: [requests]}\n  protected: [secrets/]\n")
-	explicit := writeGuardPlan(t, t.TempDir(), "other.yaml", "  packages: {npm: [left-pad]}\n")
+	testkit.WriteGuardPlan(t, planned, "harnish.yaml", "  packages: {pypi: [requests]}\n  protected: [secrets/]\n")
+	explicit := testkit.WriteGuardPlan(t, t.TempDir(), "other.yaml", "  packages: {npm: [left-pad]}\n")
 	broken := t.TempDir()
 	if err := os.WriteFile(filepath.Join(broken, "plan.yaml"), []byte("version: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -136,7 +137,7 @@ func TestHookWorkdir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeGuardPlan(t, tree, "harnish.yaml", "  protected: [secrets/]\n")
+	testkit.WriteGuardPlan(t, tree, "harnish.yaml", "  protected: [secrets/]\n")
 	sub := filepath.Join(tree, "sub")
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)

@@ -9,10 +9,11 @@ import (
 
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/hookcmd"
+	"github.com/harnish/harnish/internal/testkit"
 )
 
 func TestHookStop(t *testing.T) {
-	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan})
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan})
 	input := `{"hook_event_name": "Stop", "stop_hook_active": false, "cwd": "` + dir + `"}`
 	stop := func(args ...string) (int, string) {
 		var errb bytes.Buffer
@@ -61,7 +62,7 @@ func TestHookStop(t *testing.T) {
 // TestHookStopWorkdir: the stop hook finds the plan and runs the checks in
 // the tree $HARNISH_WORKDIR names, whatever its cwd (relative included).
 func TestHookStopWorkdir(t *testing.T) {
-	dir := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan})
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan})
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestHookStopCannotLoad(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(broken, "plan.yaml"), []byte("version: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	planned := writeTree(t, map[string]string{"harnish.yaml": twoTaskPlan})
+	planned := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan})
 	tests := []struct {
 		name, dir string
 		args      []string
