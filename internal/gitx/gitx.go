@@ -199,7 +199,7 @@ func CommitPaths(ctx context.Context, dir, message string, paths ...string) (str
 // commit commits what is staged (of paths, when given) as the repository's
 // identity or, when it has none, [Identity], and returns the new commit's
 // hash, or "" when nothing was staged. Both of those are rare, so they are
-// looked into only when the commit fails: a commit is two git processes.
+// looked into only when the commit fails.
 // Without housekeeping, git's automatic maintenance is off for it.
 func commit(ctx context.Context, dir, message string, paths []string, housekeeping bool) (string, error) {
 	args := []string{"commit", "-q", "-m", message}
@@ -226,117 +226,10 @@ func commit(ctx context.Context, dir, message string, paths []string, housekeepi
 	return head(ctx, dir)
 }
 
-// head returns the commit HEAD names at dir. Where git keeps it plainly (a
-// loose ref or a detached HEAD) it is read from git's files: a git process
-// costs more than the rest of a commit's bookkeeping. Anything else (packed
-// refs, reftable, $GIT_DIR) is git's to answer.
+// head returns the commit HEAD names at dir.
 func head(ctx context.Context, dir string) (string, error) {
-	if h, ok := readHead(dir); ok {
-		return h, nil
-	}
 	out, err := output(ctx, dir, nil, "rev-parse", "HEAD")
 	return strings.TrimSpace(out), err
-}
-
-// readHead reads HEAD from the repository git finds from dir (the nearest
-// .git above its real path: a directory or, in a linked worktree or a
-// submodule, a file naming one), when that is plainly a repository; any
-// doubt is git's to answer.
-func readHead(dir string) (string, bool) {
-	for _, v := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE"} {
-		if os.Getenv(v) != "" {
-			return "", false
-		}
-	}
-	gitDir, common, ok := findGitDir(dir)
-	if !ok {
-		return "", false
-	}
-	h, err := readTrimmed(filepath.Join(gitDir, "HEAD"))
-	if err != nil {
-		return "", false
-	}
-	if isHash(h) {
-		return h, true
-	}
-	ref, ok := strings.CutPrefix(h, "ref: ")
-	if !ok || !strings.HasPrefix(ref, "refs/heads/") {
-		return "", false
-	}
-	h, err = readTrimmed(filepath.Join(common, filepath.FromSlash(ref)))
-	return h, err == nil && isHash(h)
-}
-
-// findGitDir returns the git directory for dir and its common directory
-// (where branches live; a worktree's names it). It walks up from dir's real
-// path, as git does, and answers only when the first .git it meets is a
-// repository by git's own test: HEAD, objects/ and refs/. git would walk
-// past a .git directory that is not one, or stop at a .git file that is not
-// one: both are left to git.
-func findGitDir(dir string) (gitDir, common string, ok bool) {
-	d, err := filepath.Abs(dir)
-	if err == nil {
-		d, err = filepath.EvalSymlinks(d)
-	}
-	if err != nil {
-		return "", "", false
-	}
-	for {
-		p := filepath.Join(d, ".git")
-		fi, err := os.Stat(p)
-		if err != nil {
-			up := filepath.Dir(d)
-			if up == d {
-				return "", "", false
-			}
-			d = up
-			continue
-		}
-		gitDir = p
-		if !fi.IsDir() {
-			s, err := readTrimmed(p)
-			g, ok := strings.CutPrefix(s, "gitdir: ")
-			if err != nil || !ok {
-				return "", "", false
-			}
-			if !filepath.IsAbs(g) {
-				g = filepath.Join(d, g)
-			}
-			gitDir = g
-		}
-		common = gitDir
-		if c, err := readTrimmed(filepath.Join(gitDir, "commondir")); err == nil {
-			common = c
-			if !filepath.IsAbs(common) {
-				common = filepath.Join(gitDir, common)
-			}
-		}
-		head, herr := os.Stat(filepath.Join(gitDir, "HEAD"))
-		objects, oerr := os.Stat(filepath.Join(common, "objects"))
-		refs, rerr := os.Stat(filepath.Join(common, "refs"))
-		if herr != nil || oerr != nil || rerr != nil || !head.Mode().IsRegular() || !objects.IsDir() || !refs.IsDir() {
-			return "", "", false
-		}
-		return gitDir, common, true
-	}
-}
-
-func readTrimmed(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	return strings.TrimSpace(string(b)), err
-}
-
-// isHash reports whether s is a full SHA-1 or SHA-256 object name.
-func isHash(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // Restore puts the working tree back as the snapshot tree had it, except
