@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -135,16 +134,11 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	env = append(env, agent.Env(&inTree, hookLog)...)
 
 	st := newStream()
-	var out io.Writer = st
-	var transcript string
-	if e.TranscriptDir != "" {
-		f, err := e.createTranscript(req)
-		if err != nil {
-			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
-		}
-		defer f.Close()
-		transcript, out = f.Name(), io.MultiWriter(st, f)
+	out, transcript, closeTranscript, err := agent.Transcript(e.TranscriptDir, "claude", req, st)
+	if err != nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
+	defer closeTranscript()
 	if e.Logger != nil {
 		e.Logger.Debug("claude: starting", "task", req.Task.ID, "attempt", req.Attempt, "dir", root)
 	}
@@ -210,15 +204,4 @@ func resultError(r *resultEvent) error {
 		msg = fmt.Sprintf("API error status %d: %s", *r.APIErrorStatus, msg)
 	}
 	return fmt.Errorf("claude: the session ended in error (%s): %s", r.Subtype, msg)
-}
-
-func (e *Executor) createTranscript(req *executor.Request) (*os.File, error) {
-	if err := os.MkdirAll(e.TranscriptDir, 0o755); err != nil {
-		return nil, fmt.Errorf("claude: transcript: %w", err)
-	}
-	f, err := os.CreateTemp(e.TranscriptDir, agent.TranscriptPattern("claude", req))
-	if err != nil {
-		return nil, fmt.Errorf("claude: transcript: %w", err)
-	}
-	return f, nil
 }

@@ -374,7 +374,9 @@ func TestExecuteClaudeHangs(t *testing.T) {
 	srv := claudetest.NewServer(t, turn(claudetest.Bash("echo $$ > "+pidFile+"; sleep 300")))
 	ex := srv.Executor()
 	ex.Harnish = harnishBin
-	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Second)
+	// Long enough for Claude Code to start and run the command on a loaded
+	// machine (8 s was not, once).
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	_, err := ex.Execute(ctx, &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 1, WorkDir: dir, Prompt: "wait"})
 	ee, ok := errors.AsType[*executor.Error](err)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -126,22 +125,13 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
 
-	var transcript *os.File
-	if e.TranscriptDir != "" {
-		if err := os.MkdirAll(e.TranscriptDir, 0o755); err == nil {
-			transcript, err = os.CreateTemp(e.TranscriptDir, agent.TranscriptPattern("codex", req))
-		}
-		if err != nil {
-			return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: transcript: %w", err)}
-		}
-		defer transcript.Close()
-	}
 	st := newStream(workDir)
 	lines := agent.NewLineWriter(st.line)
-	var out io.Writer = lines
-	if transcript != nil {
-		out = &keepGoing{primary: lines, extra: transcript} // a transcript that fails to write must not cut the stream
+	out, transcript, closeTranscript, err := agent.Transcript(e.TranscriptDir, "codex", req, lines)
+	if err != nil {
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
+	defer closeTranscript()
 	inTree := *req
 	inTree.WorkDir = workDir // absolute: the hooks take it as the tree they guard
 	env := append(agent.SortedEnv(e.Env), agent.Env(&inTree, hookLog)...)
@@ -184,12 +174,9 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return fail(executor.KindProtocol, res.Stdout, errors.New(msg))
 	}
 	result := &executor.Result{Status: executor.StatusDone, Summary: strings.TrimSpace(st.final),
-		FilesChanged: st.filesChanged(), Usage: st.usage, Violations: violations}
+		FilesChanged: st.filesChanged(), Transcript: transcript, Usage: st.usage, Violations: violations}
 	if reason, ok := agent.Blocked(st.final); ok {
 		result.Status, result.Reason = executor.StatusBlocked, reason
-	}
-	if transcript != nil {
-		result.Transcript = transcript.Name()
 	}
 	return result, nil
 }
@@ -232,21 +219,6 @@ func (e *Executor) argv(codexPath, workDir string) ([]string, error) {
 	}
 	argv = append(argv, e.Args...)
 	return append(argv, "-"), nil
-}
-
-// keepGoing writes to primary, and to extra until extra fails.
-type keepGoing struct {
-	primary io.Writer
-	extra   io.Writer
-}
-
-func (k *keepGoing) Write(p []byte) (int, error) {
-	if k.extra != nil {
-		if _, err := k.extra.Write(p); err != nil {
-			k.extra = nil
-		}
-	}
-	return k.primary.Write(p)
 }
 
 func or(s, def string) string {

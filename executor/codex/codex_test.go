@@ -113,9 +113,9 @@ func TestCodexPatchTool(t *testing.T) {
 		file   string // the file the patch writes
 		wrote  bool
 		want   []executor.Violation
-		output string // in what the model is told, when blocked
+		output string // in what the model is told
 	}{
-		{name: "allowed", patch: addA, file: "a.txt", wrote: true},
+		{name: "allowed", patch: addA, file: "a.txt", wrote: true, output: "A a.txt"},
 		{name: "protected", patch: "*** Begin Patch\n*** Add File: .harnish/state.json\n+{}\n*** End Patch\n",
 			file: ".harnish/state.json", output: "edit.protected",
 			want: []executor.Violation{{Hard: true, Rule: "edit.protected"}}},

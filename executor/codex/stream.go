@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -61,7 +62,7 @@ func newStream(root string) *stream {
 // line reads one line of the stream.
 func (s *stream) line(b []byte) {
 	s.lines++
-	if len(strings.TrimSpace(string(b))) == 0 {
+	if len(bytes.TrimSpace(b)) == 0 {
 		return
 	}
 	var e event

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,10 +228,28 @@ func TestHookTimeout(t *testing.T) {
 	}
 }
 
-func TestTranscriptPattern(t *testing.T) {
+// The transcript is named after the agent, task and attempt, and a
+// transcript that stops working does not cut the stream.
+func TestTranscript(t *testing.T) {
 	req := &executor.Request{Task: &task.Task{ID: "a/b*c"}, Attempt: 2}
-	if got := agent.TranscriptPattern("codex", req); got != "codex-a_b_c-2-*.jsonl" {
-		t.Errorf("got %q", got)
+	var stream strings.Builder
+	out, name, closeIt, err := agent.Transcript(filepath.Join(t.TempDir(), "new"), "codex", req, &stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := filepath.Match("codex-a_b_c-2-*.jsonl", filepath.Base(name)); !ok {
+		t.Errorf("transcript %q", name)
+	}
+	io.WriteString(out, "one\n")
+	closeIt() // writing the file fails from now on
+	if _, err := io.WriteString(out, "two\n"); err != nil {
+		t.Errorf("a failed transcript failed the stream: %v", err)
+	}
+	if b, _ := os.ReadFile(name); string(b) != "one\n" || stream.String() != "one\ntwo\n" {
+		t.Errorf("transcript %q, stream %q", b, stream.String())
+	}
+	if out, name, _, err := agent.Transcript("", "codex", req, &stream); out != io.Writer(&stream) || name != "" || err != nil {
+		t.Errorf("no transcript dir: %v %q %v", out, name, err)
 	}
 }
 

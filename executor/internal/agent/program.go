@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -55,17 +57,44 @@ func HookTimeout(ctx context.Context, deadline time.Time) int {
 	return max(1, int(math.Ceil(d.Seconds())))
 }
 
-// TranscriptPattern is the os.CreateTemp pattern of an attempt's
-// transcript: "<agent>-<task>-<attempt>-*.jsonl", the task ID made safe for
-// a file name.
-func TranscriptPattern(agentName string, req *executor.Request) string {
+// Transcript starts the attempt's transcript in dir ("": none) as
+// "<agent>-<task>-<attempt>-*.jsonl", the task ID made safe for a file
+// name. It returns where the agent's stream goes: stream, and the file as
+// long as writing it works (a transcript that fails, a full disk say, must
+// not cut the stream), the file's path, and the func that closes it.
+func Transcript(dir, agentName string, req *executor.Request, stream io.Writer) (io.Writer, string, func(), error) {
+	if dir == "" {
+		return stream, "", func() {}, nil
+	}
 	id := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == '*' || r < ' ' {
 			return '_'
 		}
 		return r
 	}, req.Task.ID)
-	return fmt.Sprintf("%s-%s-%s-*.jsonl", agentName, id, strconv.Itoa(req.Attempt))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, "", nil, fmt.Errorf("%s: transcript: %w", agentName, err)
+	}
+	f, err := os.CreateTemp(dir, fmt.Sprintf("%s-%s-%s-*.jsonl", agentName, id, strconv.Itoa(req.Attempt)))
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("%s: transcript: %w", agentName, err)
+	}
+	return &keepGoing{primary: stream, extra: f}, f.Name(), func() { f.Close() }, nil
+}
+
+// keepGoing writes to primary, and to extra until extra fails.
+type keepGoing struct {
+	primary io.Writer
+	extra   io.Writer
+}
+
+func (k *keepGoing) Write(p []byte) (int, error) {
+	if k.extra != nil {
+		if _, err := k.extra.Write(p); err != nil {
+			k.extra = nil
+		}
+	}
+	return k.primary.Write(p)
 }
 
 // Paths returns the absolute working tree of req (the current directory
