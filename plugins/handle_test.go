@@ -107,19 +107,13 @@ func TestSlowRestartDoesNotBlock(t *testing.T) {
 	}
 }
 
-type guardFunc func(context.Context, guardrail.Action) (guardrail.Decision, error)
-
-func (f guardFunc) Check(ctx context.Context, a guardrail.Action) (guardrail.Decision, error) {
-	return f(ctx, a)
-}
-
 // Configure runs under the start's Describe, whose deadline is at most
 // DefaultGuardrailTimeout, as Plugin.Configure documents.
 func TestConfigureDeadline(t *testing.T) {
 	var left time.Duration
 	p := Plugin{
 		Name: "p", Version: "1.0.0",
-		Guardrail: guardFunc(func(context.Context, guardrail.Action) (guardrail.Decision, error) { return guardrail.Decision{}, nil }),
+		Guardrail: guardrail.Func(func(context.Context, guardrail.Action) (guardrail.Decision, error) { return guardrail.Decision{}, nil }),
 		Configure: func(ctx context.Context, _ map[string]string) error {
 			d, ok := ctx.Deadline()
 			if !ok {

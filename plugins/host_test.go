@@ -303,6 +303,10 @@ func TestHostileStderr(t *testing.T) {
 	}
 	h.Close()
 	gone(t, pid, 2*time.Second)
+	// A last line without its newline is logged when the plugin stops.
+	if w := `msg="last words without a newline" plugin=tp stream=stderr`; !strings.Contains(sink.text(), w) {
+		t.Errorf("log lacks %q; got:\n%s", w, sink.text())
+	}
 }
 
 // The trap is real: the same plugin line, given to go-plugin's own stderr

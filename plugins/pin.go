@@ -87,18 +87,7 @@ func pinCopy(f *os.File, path string) (*pinned, []byte, error) {
 	// The base name is kept: it is the plugin's argv[0], and Windows runs
 	// only names ending in .exe.
 	dst := filepath.Join(dir, filepath.Base(path))
-	err = fsx.NoFork(func() error {
-		out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
-		if err != nil {
-			return err
-		}
-		_, err = out.Write(image.Bytes())
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	})
-	if err != nil {
+	if err := fsx.WriteExecutable(dst, image.Bytes(), 0o700); err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err
 	}

@@ -68,7 +68,7 @@ func (r *procRunner) Start(context.Context) error {
 		return err
 	}
 	if err := r.grp.Started(r.cmd.Process); err != nil {
-		_ = r.cmd.Process.Kill()
+		r.grp.Kill(r.cmd.Process) // the whole tree, as far as it was caught
 		_ = r.cmd.Wait()
 		r.release()
 		return err

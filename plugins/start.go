@@ -70,6 +70,9 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 	if d, ok := ctx.Deadline(); ok {
 		timeout = min(timeout, time.Until(d))
 	}
+	// What the plugin writes to stderr once it serves comes through
+	// go-plugin; a last line without its newline is flushed on stop.
+	syncStderr := newLogWriter(logCtx, log, spec.Name, "stderr", tail)
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		Plugins:          plugin.PluginSet{pluginKey: &grpcPlugin{}},
@@ -84,7 +87,7 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		},
 		Logger:       quietLogger(),
 		SyncStdout:   newLogWriter(logCtx, log, spec.Name, "stdout", nil),
-		SyncStderr:   newLogWriter(logCtx, log, spec.Name, "stderr", tail),
+		SyncStderr:   syncStderr,
 		StartTimeout: timeout,
 	})
 	stop := func() {
@@ -101,6 +104,7 @@ func startProcess(ctx context.Context, logCtx context.Context, spec Spec, log *s
 		t := time.AfterFunc(stdoutGrace, func() { _ = r.stdout.Close() })
 		client.Kill()
 		t.Stop()
+		syncStderr.Flush()
 		r.release()
 	}
 	inst := &instance{

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -187,13 +188,13 @@ func (e *Executor) argv(codexPath, workDir string) ([]string, error) {
 	if e.Bypass {
 		argv = append(argv, "--dangerously-bypass-approvals-and-sandbox")
 	} else {
-		argv = append(argv, "-s", or(e.Sandbox, SandboxWorkspaceWrite), "-c", "approval_policy="+tomlString(or(e.Approval, "never")))
+		argv = append(argv, "-s", cmp.Or(e.Sandbox, SandboxWorkspaceWrite), "-c", "approval_policy="+tomlString(cmp.Or(e.Approval, "never")))
 	}
 	if p := e.Provider; p != nil {
 		if p.BaseURL == "" {
 			return nil, errors.New("codex: Provider.BaseURL is empty")
 		}
-		name := or(p.Name, "harnish")
+		name := cmp.Or(p.Name, "harnish")
 		if strings.ContainsAny(name, ".\"' =") {
 			return nil, fmt.Errorf("codex: Provider.Name %q: want a bare key", name)
 		}
@@ -201,7 +202,7 @@ func (e *Executor) argv(codexPath, workDir string) ([]string, error) {
 		argv = append(argv, "-c", "model_provider="+tomlString(name),
 			"-c", key+"name="+tomlString(name),
 			"-c", key+"base_url="+tomlString(p.BaseURL),
-			"-c", key+"wire_api="+tomlString(or(p.WireAPI, "responses")))
+			"-c", key+"wire_api="+tomlString(cmp.Or(p.WireAPI, "responses")))
 		if p.EnvKey != "" {
 			argv = append(argv, "-c", key+"env_key="+tomlString(p.EnvKey))
 		}
@@ -219,13 +220,6 @@ func (e *Executor) argv(codexPath, workDir string) ([]string, error) {
 	}
 	argv = append(argv, e.Args...)
 	return append(argv, "-"), nil
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // tomlString quotes s as a TOML basic string; JSON's escapes are TOML's.

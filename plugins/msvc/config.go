@@ -2,6 +2,7 @@ package msvc
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -114,15 +115,15 @@ const (
 	anyCompiler          = "any"
 )
 
-func (c *Config) configuration() string { return or(c.Configuration, defaultConfiguration) }
-func (c *Config) platform() string      { return or(c.Platform, defaultPlatform) }
+func (c *Config) configuration() string { return cmp.Or(c.Configuration, defaultConfiguration) }
+func (c *Config) platform() string      { return cmp.Or(c.Platform, defaultPlatform) }
 
 // compilerID returns the compiler ID to require, or "" for none.
 func (c *Config) compilerID() string {
 	if strings.EqualFold(c.CompilerID, anyCompiler) {
 		return ""
 	}
-	return or(c.CompilerID, defaultCompilerID)
+	return cmp.Or(c.CompilerID, defaultCompilerID)
 }
 
 func (c *Config) timeout() time.Duration {
@@ -397,12 +398,4 @@ func checkPath(add func(field, format string, args ...any), field, p string) boo
 // relPath returns a checked repository path in the OS's form.
 func relPath(p string) string {
 	return filepath.FromSlash(path.Clean(strings.ReplaceAll(p, `\`, "/")))
-}
-
-// or returns v, or def when v is empty.
-func or(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }

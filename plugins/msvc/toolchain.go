@@ -2,6 +2,7 @@ package msvc
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -169,7 +170,7 @@ func (f *Finder) visualStudio(ctx context.Context) (*VisualStudio, error) {
 	return &found[0], nil
 }
 
-func (f *Finder) windows() bool { return or(f.GOOS, runtime.GOOS) == "windows" }
+func (f *Finder) windows() bool { return cmp.Or(f.GOOS, runtime.GOOS) == "windows" }
 
 func (f *Finder) exe(name string) string {
 	if f.windows() {

@@ -1,6 +1,7 @@
 package msvc
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -52,7 +53,7 @@ func (v *Verifier) Verify(ctx context.Context, req *verify.Request) (*verify.Rep
 		return nil, fmt.Errorf("msvc: %w", context.Cause(ctx))
 	}
 	start := time.Now()
-	root := or(req.WorkDir, ".")
+	root := cmp.Or(req.WorkDir, ".")
 	unavailable := func(err error) (*verify.Report, error) {
 		return nil, &verify.Error{Kind: verify.KindUnavailable, Check: "msvc", Err: err}
 	}
@@ -182,7 +183,7 @@ func (v *Verifier) visualStudioGenerator(generator string, tc *Toolchain) bool {
 	if !v.Finder.windows() || tc.VisualStudio == nil {
 		return false
 	}
-	generator = or(generator, v.Finder.getenv("CMAKE_GENERATOR"))
+	generator = cmp.Or(generator, v.Finder.getenv("CMAKE_GENERATOR"))
 	return generator == "" || strings.HasPrefix(generator, "Visual Studio")
 }
 

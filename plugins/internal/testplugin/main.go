@@ -142,6 +142,7 @@ func (s *state) Verify(ctx context.Context, req *verify.Request) (*verify.Report
 		fmt.Fprintln(raw, "\x00\xff garbage {not json")
 		fmt.Fprintln(os.Stderr, `{"@message": 43, "@level":"error"}`)
 		fmt.Fprintln(os.Stderr, `[WARN] plain warning`)
+		fmt.Fprint(os.Stderr, "last words without a newline")
 		return &verify.Report{Passed: true}, nil
 	case "nochecks":
 		return nil, fmt.Errorf("testplugin: %w", verify.ErrNoChecks)
