@@ -165,13 +165,15 @@ func stopTask(root, planFile, id string) (*task.Plan, *task.Task, error) {
 	stateDir := filepath.Join(root, loop.StateDir)
 	var plan *task.Plan
 	var err error
-	if planFile == "" {
-		plan, err = cli.LoadKeptPlan(stateDir)
+	if kept := cli.KeptPlanFile(stateDir); planFile == "" && kept != "" {
+		// The run's own plan; one that does not load is an error, not a
+		// reason to judge by another plan.
+		plan, err = task.Load(kept)
+	} else {
+		plan, _, err = cli.LoadPlan(planFile, root)
 	}
-	if planFile != "" || err != nil {
-		if plan, _, err = cli.LoadPlan(planFile, root); err != nil {
-			return nil, nil, err
-		}
+	if err != nil {
+		return nil, nil, err
 	}
 	if plan == nil {
 		return nil, nil, nil

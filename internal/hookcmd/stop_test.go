@@ -87,12 +87,15 @@ func TestHookStopCannotLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	planned := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan})
+	// The run's kept plan is broken: the plan in the tree is not a stand-in.
+	keptBroken := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan, ".harnish/plan.yaml": "version: 1\n"})
 	tests := []struct {
 		name, dir string
 		args      []string
 		wantErr   string
 	}{
 		{"plan does not load", broken, nil, "harnish hook stop: "},
+		{"kept plan does not load", keptBroken, nil, "harnish hook stop: " + filepath.Join(keptBroken, ".harnish", "plan.yaml")},
 		{"unknown task", planned, []string{"--task", "T9"}, `harnish hook stop: the plan has no task "T9"`},
 	}
 	for _, tt := range tests {
