@@ -61,7 +61,7 @@ func Spec(t *task.Task) string {
 // them either way; saying them up front saves an attempt.
 func Prohibitions(g task.Guardrails) []string {
 	out := []string{
-		"Do not touch .harnish/: it holds the harness's state.",
+		"Do not touch .harnish/ (the harness's state) or harnish-plugins.yaml (the plugins it runs).",
 		"Do not delete recursively, force-push, reset or rewrite git history: the harness stops the run.",
 	}
 	if len(g.Protected) > 0 {

@@ -32,7 +32,7 @@ const DefaultMaxDepth = cmdguard.DefaultMaxDepth
 // unknown working tree root.
 type CommandConfig struct {
 	// Protected is the set of paths no command may delete, move, truncate
-	// or overwrite. Nil protects StateDir only.
+	// or overwrite. Nil protects StateDir and PluginManifest only.
 	Protected *Protected
 	// Packages lists, per ecosystem, the packages a command may install:
 	// the plan's guardrails.packages. An entry "*" allows every package of

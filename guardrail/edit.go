@@ -25,7 +25,7 @@ const DefaultMaxChangedLines = 100
 // DefaultMaxChangedLines lines, and has no scope and no TDD rule.
 type EditConfig struct {
 	// Protected is the set of paths no edit may create, modify, rename or
-	// delete (hard). Nil protects StateDir only.
+	// delete (hard). Nil protects StateDir and PluginManifest only.
 	Protected *Protected
 	// Scope maps a task ID to the task's declared files (task.Task.Files):
 	// files, directories (everything under them) and path.Match globs,

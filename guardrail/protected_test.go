@@ -18,6 +18,9 @@ func TestProtectedMatch(t *testing.T) {
 		{"/repo/.harnish/lock", "/repo", ".harnish"},
 		{"secrets/prod.env", "", "secrets"},
 		{"go.sum", "", "go.sum"},
+		{"harnish-plugins.yaml", "", "harnish-plugins.yaml"},
+		{"/repo/harnish-plugins.yaml", "/repo", "harnish-plugins.yaml"},
+		{"sub/harnish-plugins.yaml", "", ""}, // only the tree's own, at its root
 		{"docs/adr/0001.md", "", "docs/adr"},
 		{"docs", "", "docs/adr"}, // a parent takes the protected path along
 		{".", "", ".harnish"},
@@ -34,7 +37,9 @@ func TestProtectedMatch(t *testing.T) {
 		}
 	}
 	var zero guardrail.Protected
-	if _, ok := zero.Match(".harnish/x", ""); !ok {
-		t.Error("the zero Protected does not protect .harnish/")
+	for _, name := range []string{".harnish/x", "harnish-plugins.yaml"} {
+		if _, ok := zero.Match(name, ""); !ok {
+			t.Errorf("the zero Protected does not protect %s", name)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/cli"
 	"github.com/harnish/harnish/plugins"
 )
@@ -23,7 +24,7 @@ var pluginsCommand = &command{
 	args:    "list|check [--manifest FILE] [--dir DIR] [--json]",
 	summary: "show the plugins of the manifest, or start them and check each",
 	help: `Plugins reads the plugin manifest: --manifest FILE, else
-DIR/` + cli.PluginManifest + ` (DIR defaults to the current directory).
+DIR/` + guardrail.PluginManifest + ` (DIR defaults to the current directory).
 
   harnish plugins list
       Print each plugin the manifest names: name, path, version constraint
@@ -76,7 +77,7 @@ func runPlugins(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish plugins: %v\nUsage: harnish %s %s\n", err, c.name, c.args)
 		return exitError
 	}
-	path := cmp.Or(*manifest, filepath.Join(*dir, cli.PluginManifest))
+	path := cmp.Or(*manifest, filepath.Join(*dir, guardrail.PluginManifest))
 	m, err := plugins.LoadManifest(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish plugins: %v\n", err)
@@ -145,7 +146,7 @@ func openPlugins(root string, named []string) (*plugins.Host, error) {
 	if len(named) == 0 {
 		return nil, nil
 	}
-	path := filepath.Join(root, cli.PluginManifest)
+	path := filepath.Join(root, guardrail.PluginManifest)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("the plan names plugins, and the plugin manifest %s cannot be read: %w", path, err)
 	}

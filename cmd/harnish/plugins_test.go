@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/testkit"
 )
 
@@ -38,7 +38,7 @@ func TestPluginsCommand(t *testing.T) {
 	_, sum := buildPlugin(t, dir)
 	manifest := "plugins:\n  - name: fixme\n    path: bin/no-fixme\n    sha256: " + sum + "\n    version: \"^1\"\n" +
 		"  - name: tampered\n    path: bin/no-fixme\n    sha256: " + strings.Repeat("0", 64) + "\n"
-	os.WriteFile(filepath.Join(dir, cli.PluginManifest), []byte(manifest), 0o644)
+	os.WriteFile(filepath.Join(dir, guardrail.PluginManifest), []byte(manifest), 0o644)
 	tests := []struct {
 		args       []string
 		want       []string
@@ -76,11 +76,11 @@ func TestRunWithPlugin(t *testing.T) {
 	dir := testkit.WriteTree(t, map[string]string{"agent.sh": agentScript})
 	_, sum := buildPlugin(t, dir)
 	// A broken plugin the plan does not use is not started.
-	os.WriteFile(filepath.Join(dir, cli.PluginManifest), []byte("plugins:\n  - name: fixme\n    path: bin/no-fixme\n    sha256: "+sum+"\n"+
+	os.WriteFile(filepath.Join(dir, guardrail.PluginManifest), []byte("plugins:\n  - name: fixme\n    path: bin/no-fixme\n    sha256: "+sum+"\n"+
 		"  - name: broken\n    path: bin/missing\n    sha256: "+strings.Repeat("0", 64)+"\n"), 0o644)
 	for _, tt := range []struct{ plugin, want string }{
 		{"fixme", `"fixme": unavailable: plugin serves [verifier], not reviewer`},
-		{"absent", `the plan names plugin "absent", which ` + filepath.Join(dir, cli.PluginManifest) + " does not list"},
+		{"absent", `the plan names plugin "absent", which ` + filepath.Join(dir, guardrail.PluginManifest) + " does not list"},
 	} {
 		plan := strings.Replace(testkit.TwoTaskPlan, "executor:", "reviewer: {kind: plugin, plugin: "+tt.plugin+"}\nexecutor:", 1)
 		os.WriteFile(filepath.Join(dir, "harnish.yaml"), []byte(plan), 0o644)
@@ -96,10 +96,10 @@ func TestRunWithPlugin(t *testing.T) {
 func TestManifestProtected(t *testing.T) {
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	if code := run([]string{"guard", "check", "--", "rm -f " + cli.PluginManifest}, &out, &errb); code != 2 {
+	if code := run([]string{"guard", "check", "--", "rm -f " + guardrail.PluginManifest}, &out, &errb); code != 2 {
 		t.Errorf("guard check rm: exit %d, want 2\n%s%s", code, out.String(), errb.String())
 	}
-	patch := "diff --git a/" + cli.PluginManifest + " b/" + cli.PluginManifest + "\n--- a/" + cli.PluginManifest + "\n+++ b/" + cli.PluginManifest +
+	patch := "diff --git a/" + guardrail.PluginManifest + " b/" + guardrail.PluginManifest + "\n--- a/" + guardrail.PluginManifest + "\n+++ b/" + guardrail.PluginManifest +
 		"\n@@ -1 +1 @@\n-plugins: []\n+plugins: [{name: x}]\n"
 	os.WriteFile(filepath.Join(dir, "p.diff"), []byte(patch), 0o644)
 	stdin, _ := os.Open(filepath.Join(dir, "p.diff"))

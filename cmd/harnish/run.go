@@ -289,7 +289,6 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 // returned for the caller to close.
 func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error) {
 	editCfg := guardrail.PlanEditConfig(plan, os.DirFS(root))
-	editCfg.Protected = guardrail.NewProtected(cli.ProtectedPaths(plan)...)
 	g, err := guardrail.NewEditGuard(editCfg)
 	if err != nil {
 		return loop.Config{}, nil, err
