@@ -22,6 +22,7 @@ const (
 	RuleUnresolved      = cmdguard.RuleUnresolved      // "shell.unresolved"
 	RuleUnparsable      = cmdguard.RuleParse           // "shell.parse"
 	RuleTooDeep         = cmdguard.RuleDepth           // "shell.depth"
+	RuleInteractive     = cmdguard.RuleInteractive     // "shell.interactive"
 )
 
 // DefaultMaxDepth is the default of [CommandConfig.MaxDepth].
@@ -49,6 +50,12 @@ type CommandConfig struct {
 	// inside ...); a deeper command is hard ([RuleTooDeep]). Zero means
 	// DefaultMaxDepth.
 	MaxDepth int
+	// RefuseInteractive makes a shell or REPL started without a script
+	// (bash, python3 -i, sudo sh, ...; not bash -c, a script file, a pipe or
+	// a here-document into it, nor python3 --version) hard
+	// ([RuleInteractive]): what an agent types into it later, as Codex's
+	// write_stdin does, reaches no guard.
+	RefuseInteractive bool
 }
 
 // CommandGuard is the [Guardrail] of the command rules. It judges
@@ -82,6 +89,8 @@ func NewCommandGuard(cfg CommandConfig) (*CommandGuard, error) {
 		Allowed:   g.allowed,
 		Root:      root,
 		MaxDepth:  cfg.MaxDepth,
+
+		RefuseInteractive: cfg.RefuseInteractive,
 	}
 	return g, nil
 }

@@ -102,6 +102,9 @@
 //     here-document (cat x.sh | sh, generate | bash).
 //   - shell.parse: a command line that does not parse for its shell.
 //   - shell.depth: payloads nested deeper than [CommandConfig.MaxDepth].
+//   - shell.interactive: with [CommandConfig.RefuseInteractive], a shell or
+//     REPL started without a script (sudo bash, timeout 60 python3, ...),
+//     whose later input would reach no guard.
 //
 // Text that only mentions danger is allowed: echo and printf arguments, grep
 // patterns, commit messages, comments, here-documents given to cat, file and

@@ -80,7 +80,7 @@ func TestSameAsHarnishHook(t *testing.T) {
 			wantErr: "harnish guardrail fs.recursive-delete blocked this: "},
 		{name: "bare shell for codex", args: []string{"pre-tool-use", "--agent", "codex"},
 			stdin: call("Bash", "bash", failing), wantCode: 2,
-			wantErr: "harnish guardrail hook.interactive blocked this: "},
+			wantErr: "harnish guardrail shell.interactive blocked this: "},
 		{name: "allowed patch", args: []string{"pre-tool-use", "--agent", "codex", "--plan", filepath.Join(failing, "harnish.yaml")},
 			stdin: call("apply_patch", patch, failing), workdir: failing},
 		{name: "allowed command", args: []string{"pre-tool-use", "--agent", "claude"},

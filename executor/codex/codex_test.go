@@ -164,7 +164,7 @@ func TestCodexShellArgs(t *testing.T) {
 		rule string
 	}{
 		{"workdir below the tree", codextest.ShellWith("echo x > ../.harnish/state.json", map[string]any{"workdir": "sub"}), "fs.protected"},
-		{"bare shell on a tty", codextest.ShellWith("bash", map[string]any{"tty": true}), "hook.interactive"},
+		{"bare shell on a tty", codextest.ShellWith("bash", map[string]any{"tty": true}), "shell.interactive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

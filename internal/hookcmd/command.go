@@ -29,7 +29,7 @@ JSON from standard input and answers in the agent's own protocol.
       path; Codex's apply_patch tool by the edit rules on each file its
       patch names. Other tools are allowed. For Codex, a command that
       starts a shell or REPL with no script (bash, python3, node...) is
-      blocked (hook.interactive): what Codex writes to it later
+      blocked (shell.interactive): what Codex writes to it later
       (write_stdin) reaches no hook.
 
   harnish hook stop --agent claude|codex [--plan FILE] [--task ID]

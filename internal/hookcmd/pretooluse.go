@@ -9,14 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
-
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/cli"
@@ -184,17 +181,6 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 	if len(acts) == 0 {
 		return verdict(guardrail.Decision{}, "")
 	}
-	if agent == "codex" {
-		for _, a := range acts {
-			if prog, ok := interactiveProgram(a.Command); a.Kind == guardrail.KindCommand && ok {
-				// What the model would type into it later (write_stdin) never
-				// reaches a hook: refuse the session itself.
-				d := guardrail.Decision{Level: guardrail.Hard, Rule: ruleInteractive,
-					Reason: prog + " started without a script reads its commands from a terminal no hook judges; run the commands themselves, or " + prog + " with -c or a script file"}
-				return verdict(d, fmt.Sprintf("harnish guardrail %s blocked this: %s\n", d.Rule, d.Reason))
-			}
-		}
-	}
 	root, err := hookRoot(call.Cwd)
 	if err != nil {
 		return block("cannot judge the tool call: %v", err)
@@ -211,7 +197,12 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 	if err != nil {
 		return block("cannot judge the tool call: the plan does not load: %v", err)
 	}
-	cmds, err := guardrail.NewCommandGuard(cli.CommandConfig(plan, root))
+	cmdCfg := cli.CommandConfig(plan, root)
+	// What Codex types into a session later (write_stdin) never reaches a
+	// hook: a bare shell or REPL is refused itself. Claude Code's Bash
+	// tool gives a command no terminal to read.
+	cmdCfg.RefuseInteractive = agent == "codex"
+	cmds, err := guardrail.NewCommandGuard(cmdCfg)
 	if err != nil {
 		return block("cannot judge the tool call: %v", err)
 	}
@@ -261,64 +252,6 @@ func hookPreToolUse(args []string, stdin io.Reader, stderr io.Writer) int {
 	}
 	return verdict(worst, warnings.String())
 }
-
-// ruleInteractive is the rule of a Codex command that starts an interactive
-// shell or REPL, whose input (Codex's write_stdin) no hook sees.
-const ruleInteractive = "hook.interactive"
-
-// interactivePrograms are the shells and REPLs that, started with no
-// script, read commands from their standard input.
-var interactivePrograms = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:bash|sh|zsh|dash|ksh|mksh|fish|csh|tcsh|ash|busybox|python[0-9.]*|ipython[0-9.]*|pypy[0-9.]*|node|nodejs|irb|ruby|perl|php|lua[0-9.]*|tclsh|wish|R|julia|ghci|sqlite3|psql|mysql|osascript|pwsh|powershell)$`)
-})
-
-// interactiveProgram reports whether command is a shell or REPL started
-// bare (options at most, stdin not redirected), and which program it is.
-func interactiveProgram(command string) (string, bool) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-	if err != nil || len(f.Stmts) != 1 {
-		return "", false
-	}
-	st := f.Stmts[0]
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 {
-		return "", false
-	}
-	for _, r := range st.Redirs {
-		switch r.Op {
-		case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrInOut:
-			return "", false // stdin is a file or a here-document, not the terminal
-		}
-	}
-	var words []string
-	for _, w := range call.Args {
-		lit := w.Lit()
-		if lit == "" {
-			return "", false
-		}
-		words = append(words, lit)
-	}
-	for len(words) > 1 && (words[0] == "exec" || words[0] == "command" || path.Base(words[0]) == "env") {
-		words = words[1:]
-	}
-	prog := path.Base(words[0])
-	if !interactivePrograms().MatchString(prog) {
-		return "", false
-	}
-	for _, w := range words[1:] {
-		if !strings.HasPrefix(w, "-") || w == "-c" || w == "-e" {
-			return "", false // a script, or code to run
-		}
-		if infoFlags[w] || w == "-v" && (prog == "node" || prog == "nodejs") {
-			return "", false // prints its version or help and exits
-		}
-	}
-	return prog, true
-}
-
-// infoFlags make a shell or REPL print something and exit, never read
-// commands: agents run "python3 --version" all the time.
-var infoFlags = map[string]bool{"--version": true, "-version": true, "-V": true, "--help": true, "-help": true, "-h": true}
 
 // shellQuote quotes s as one word for a POSIX shell.
 func shellQuote(s string) string {

@@ -18,6 +18,7 @@ const (
 	RuleUnresolved      = "shell.unresolved"
 	RuleParse           = "shell.parse"
 	RuleDepth           = "shell.depth"
+	RuleInteractive     = "shell.interactive"
 )
 
 // The shells, as guardrail.Shell spells them.
@@ -43,6 +44,9 @@ type Policy struct {
 	Root string
 	// MaxDepth bounds nested payloads. Zero means DefaultMaxDepth.
 	MaxDepth int
+	// RefuseInteractive makes a shell or REPL started without a script a
+	// finding (RuleInteractive).
+	RefuseInteractive bool
 }
 
 // Finding is one violated rule.
@@ -176,6 +180,7 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 
 // rules applies the rule of the command's name.
 func (e *evaluator) rules(k *call) {
+	e.interactive(k)
 	if h := handlers[k.name]; h != nil {
 		h(e, k)
 	}
