@@ -73,6 +73,8 @@ func (c *Command) Execute(ctx context.Context, req *Request) (*Result, error) {
 		return out, nil
 	case errors.As(err, &pe) && (pe.Kind == proc.KindStart || pe.Kind == proc.KindConfined):
 		return nil, &Error{Kind: KindUnavailable, Tail: res.Output, Err: err}
+	case errors.Is(ctx.Err(), context.Canceled):
+		return nil, Cancelled("execute", ctx)
 	case errors.As(err, &pe) && pe.Kind == proc.KindTimeout, ctx.Err() != nil:
 		return nil, &Error{Kind: KindTimeout, Tail: res.Output, Err: err}
 	default:

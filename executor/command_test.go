@@ -133,6 +133,20 @@ func TestCommandUnavailableAndTimeout(t *testing.T) {
 	}
 }
 
+// A run the caller cancels is not a timeout: the error is the context's
+// cause and matches context.Canceled, not a retryable *executor.Error.
+func TestCommandCancelled(t *testing.T) {
+	dir := t.TempDir()
+	c := &executor.Command{Argv: []string{script(t, dir, "slow.sh", "sleep 30\n")}}
+	stopped := errors.New("stopped by the test")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	time.AfterFunc(300*time.Millisecond, func() { cancel(stopped) })
+	_, err := c.Execute(ctx, &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: dir})
+	if _, isExec := errors.AsType[*executor.Error](err); isExec || !errors.Is(err, context.Canceled) || !errors.Is(err, stopped) {
+		t.Errorf("cancelled: %v (an *executor.Error: %v), want the cause and context.Canceled", err, isExec)
+	}
+}
+
 func TestCommandDebugger(t *testing.T) {
 	req := &executor.DebugRequest{Task: &task.Task{ID: "T1", Title: "t"}, PhaseID: "p1",
 		Failures: []executor.Failure{{Attempt: 1, Fingerprint: "test:a"}, {Attempt: 2, Fingerprint: "test:a"}}}

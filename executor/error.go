@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // ErrorKind classifies why an attempt (or an investigation) failed to run.
@@ -105,4 +106,16 @@ func IsRetryable(err error) bool {
 		return e.Retryable()
 	}
 	return !errors.Is(err, context.Canceled)
+}
+
+// Cancelled is the error an Executor returns for a run its caller
+// cancelled: the context's cause, which also matches [context.Canceled],
+// so that nothing retries it. Not an [*Error] of kind timeout: a
+// cancellation is not a timeout. name prefixes the message.
+func Cancelled(name string, ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if errors.Is(cause, context.Canceled) {
+		return fmt.Errorf("%s: %w", name, cause)
+	}
+	return fmt.Errorf("%s: %w: %w", name, context.Canceled, cause)
 }

@@ -164,7 +164,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	case runErr != nil && errors.Is(ctx.Err(), context.Canceled):
 		// Cancelled, not timed out: the caller stopped the run, and nothing
 		// should retry it.
-		return nil, agent.Cancelled("claude", ctx)
+		return nil, executor.Cancelled("claude", ctx)
 	case killed:
 		return fail(executor.KindTimeout, runErr)
 	case snap.result != nil && snap.result.IsError:

@@ -153,7 +153,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	case errors.Is(ctx.Err(), context.Canceled):
 		// Cancelled, not timed out: the caller stopped the run, and nothing
 		// should retry it.
-		return nil, agent.Cancelled("codex", ctx)
+		return nil, executor.Cancelled("codex", ctx)
 	case ctx.Err() != nil, errors.As(runErr, &pe) && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled):
 		return fail(executor.KindTimeout, res.Output, fmt.Errorf("codex: %w", runErr))
 	default:
