@@ -266,10 +266,6 @@ func (l *Loop) finish(ctx context.Context, o Outcome, reason string) {
 	}
 }
 
-// recordPaths are the records a run's metadata commit holds, relative to
-// RecordsDir; the state files stay out of history.
-var recordPaths = []string{"handoffs", "logs", "summary.md", "escalation-*.md"}
-
 // commitRecords commits the run's records (handoffs, audit logs, the
 // summary or escalation report), apart from the tasks' commits, when they
 // are kept inside the working tree.
@@ -389,12 +385,12 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 					hs = append(hs, h)
 				}
 			}
-			return l.rec.writeText("summary.md", completionSummary(l.st, hs))
+			return l.rec.writeText(summaryFile, completionSummary(l.st, hs))
 		case t.Outcome.NeedsPerson() && t.Outcome != AwaitingApproval:
 			for _, pt := range l.cfg.Plan.Tasks() {
 				if ts := l.st.Tasks[pt.Task.ID]; ts != nil && ts.Status.Terminal() && ts.Status != StatusDone {
 					a := l.rec.audit(plan, l.st.Run, pt.Phase.ID, pt.Task.ID, pt.Task.Title)
-					return l.rec.writeText(fmt.Sprintf("escalation-%s-%d.md", pt.Task.ID, l.st.Seq), escalationReport(l.st, a))
+					return l.rec.writeText(fmt.Sprintf(escalationFn, pt.Task.ID, l.st.Seq), escalationReport(l.st, a))
 				}
 			}
 		}

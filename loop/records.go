@@ -98,6 +98,19 @@ type AuditDebugger struct {
 // replaced atomically but not fsync'd (a machine crash may lose the latest
 // one, never the run), and an audit log changed by several transitions of
 // one commit is written once, by flush.
+// The records' names under the records directory: the run's records
+// commit holds exactly these (recordPaths).
+const (
+	handoffsDir  = "handoffs"
+	logsDir      = "logs"
+	summaryFile  = "summary.md"
+	escalationFn = "escalation-%s-%d.md" // task, sequence
+)
+
+// recordPaths are the records a run's records commit holds, relative to
+// the records directory; the state files stay out of history.
+var recordPaths = []string{handoffsDir, logsDir, summaryFile, "escalation-*.md"}
+
 type records struct {
 	dir      string
 	handoffs map[string]*Handoff
@@ -128,7 +141,7 @@ func (r *records) audit(plan, run, phase, id, title string) *AuditLog {
 }
 
 func (r *records) auditPath(plan, id string) string {
-	return filepath.Join(r.dir, "logs", plan, "task-"+id+".json")
+	return filepath.Join(r.dir, logsDir, plan, "task-"+id+".json")
 }
 
 // handoff returns a finished task's handoff, read back from disk after a resume.
@@ -139,7 +152,7 @@ func (r *records) handoff(id string) *Handoff {
 	if r.dir == "" {
 		return nil
 	}
-	data, err := os.ReadFile(filepath.Join(r.dir, "handoffs", id+".json"))
+	data, err := os.ReadFile(filepath.Join(r.dir, handoffsDir, id+".json"))
 	if err != nil {
 		return nil
 	}
@@ -171,7 +184,7 @@ func (r *records) flush() error {
 
 func (r *records) saveHandoff(h *Handoff) error {
 	r.handoffs[h.Task] = h
-	return r.write(filepath.Join(r.dir, "handoffs", h.Task+".json"), h)
+	return r.write(filepath.Join(r.dir, handoffsDir, h.Task+".json"), h)
 }
 
 func (r *records) write(path string, v any) error {
