@@ -109,7 +109,7 @@ func RenderWithin(p PromptParts, budget int) string {
 		}
 	}
 	if last := find(secs, "last"); size() > budget && len(last.items) > 0 {
-		last.items[0] = trimTail(last.items[0], size()-budget)
+		last.items[0] = failure(shortenTail(p.Failures[len(p.Failures)-1], size()-budget), true)
 	}
 	return render(p.Spec, secs)
 }
@@ -238,24 +238,22 @@ func failure(f Failure, withTail bool) string {
 
 const tailCut = "[… the start of the output is left out to fit the prompt budget]\n"
 
-// trimTail shortens the output tail in a rendered failure by at least over
-// bytes, keeping its end, where a failure's cause usually is.
-func trimTail(item string, over int) string {
-	start := strings.Index(item, "```\n")
-	end := strings.LastIndex(item, "\n```\n")
-	if start < 0 || end <= start {
-		return item
-	}
-	tail := item[start+4 : end+1]
+// shortenTail returns f with its output tail shorter by at least over
+// bytes, keeping its end, where a failure's cause usually is; with no tail
+// when none of it fits.
+func shortenTail(f Failure, over int) Failure {
+	tail := strings.TrimRight(f.OutputTail, "\n") + "\n"
 	keep := len(tail) - over - len(tailCut)
 	if keep <= 0 {
-		return item[:start]
+		f.OutputTail = ""
+		return f
 	}
 	cut := tail[len(tail)-keep:]
 	if i := strings.IndexByte(cut, '\n'); i >= 0 && i < len(cut)-1 {
 		cut = cut[i+1:] // start at a whole line
 	}
-	return item[:start] + "```\n" + tailCut + cut + item[end+1:]
+	f.OutputTail = tailCut + cut
+	return f
 }
 
 func severityRank(s string) int {

@@ -148,3 +148,22 @@ func ExampleRenderWithin() {
 	// - attempt 1 (test): TestGreet failed
 	//   fingerprint test:9f8e: the same fingerprint twice brings in the debugger
 }
+
+// Cutting the last failure's output tail cuts the tail, not a code fence
+// the failure's summary happens to hold.
+func TestRenderTailCutSummaryWithFence(t *testing.T) {
+	summary := "parse error near ```\nfunc main() {\n``` in main.go"
+	p := executor.PromptParts{Spec: executor.Spec(promptTask()), Failures: []executor.Failure{{
+		Attempt: 1, Class: "build", Fingerprint: "build:1", Summary: summary,
+		OutputTail: strings.Repeat("noise line\n", 200) + "main.go:3: the cause\n"}}}
+	whole := executor.RenderWithin(p, 0)
+	got := executor.RenderWithin(p, len(whole)-500)
+	for _, must := range []string{summary, "main.go:3: the cause", "left out to fit the prompt budget"} {
+		if !strings.Contains(got, must) {
+			t.Errorf("lost %q:\n%s", must, got)
+		}
+	}
+	if len(got) > len(whole)-500 {
+		t.Errorf("%d bytes, over the budget of %d", len(got), len(whole)-500)
+	}
+}
