@@ -98,36 +98,27 @@ func (r remoteExecutor) Execute(ctx context.Context, req *executor.Request) (*ex
 // asVerifyError wraps a boundary fault in a verify.Error of the matching
 // kind, so verify.IsRetryable answers for it; a cancellation stays as is.
 func asVerifyError(err error) error {
-	e, ok := errors.AsType[*Error](err)
-	if !ok {
-		return err
+	if e, ok := errors.AsType[*Error](err); ok {
+		return &verify.Error{Kind: errorKind[verify.ErrorKind](e.Kind), Err: err}
 	}
-	k := verify.KindUnavailable
-	switch e.Kind {
-	case KindCrashed:
-		k = verify.KindCrashed
-	case KindTimeout:
-		k = verify.KindTimeout
-	case KindProtocol:
-		k = verify.KindProtocol
-	}
-	return &verify.Error{Kind: k, Err: err}
+	return err
 }
 
 // asExecutorError is asVerifyError for executor.Error.
 func asExecutorError(err error) error {
-	e, ok := errors.AsType[*Error](err)
-	if !ok {
-		return err
+	if e, ok := errors.AsType[*Error](err); ok {
+		return &executor.Error{Kind: errorKind[executor.ErrorKind](e.Kind), Err: err}
 	}
-	k := executor.KindUnavailable
-	switch e.Kind {
-	case KindCrashed:
-		k = executor.KindCrashed
-	case KindTimeout:
-		k = executor.KindTimeout
-	case KindProtocol:
-		k = executor.KindProtocol
+	return err
+}
+
+// errorKind is k as verify's or executor's error kind, which name crashed,
+// timeout and protocol alike; every other fault of a plugin makes it
+// unavailable.
+func errorKind[K ~string](k Kind) K {
+	switch k {
+	case KindCrashed, KindTimeout, KindProtocol:
+		return K(k)
 	}
-	return &executor.Error{Kind: k, Err: err}
+	return K(KindUnavailable)
 }
