@@ -42,3 +42,18 @@ func TestStreamCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamFilesChanged: the files a patch changed, relative to the
+// working tree, once each; those outside it (or climbing out of it) are
+// not the task's.
+func TestStreamFilesChanged(t *testing.T) {
+	s := newStream("/work")
+	s.line([]byte(`{"type":"item.completed","item":{"id":"i1","type":"file_change","changes":[{"path":"/work/a.txt","kind":"add"},{"path":"/etc/passwd","kind":"update"},{"path":"/work/../etc/x","kind":"add"},{"path":"b/c.txt","kind":"update"}],"status":"completed"}}`))
+	s.line([]byte(`{"type":"item.completed","item":{"id":"i2","type":"file_change","changes":[{"path":"/work/a.txt","kind":"update"}],"status":"completed"}}`))
+	if s.bad != "" {
+		t.Fatalf("bad line: %s", s.bad)
+	}
+	if diff := cmp.Diff([]string{"a.txt", "b/c.txt"}, s.filesChanged()); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}
