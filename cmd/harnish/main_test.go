@@ -168,13 +168,7 @@ func TestExamplePlan(t *testing.T) {
 
 // TestBinary builds the command and runs it for real once.
 func TestBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "harnish")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := harnishBinary(t)
 	cmd := exec.Command(bin, "validate", "testdata/bad.yaml")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -94,13 +94,7 @@ func TestRunResumeStatus(t *testing.T) {
 // the agent works, and checks the run ends cancelled (exit 130) in a state
 // that "harnish resume" carries to the end.
 func TestInterruptAndResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "harnish")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := harnishBinary(t)
 	// The agent waits on its first attempt until it is stopped.
 	agent := `if [ "$HARNISH_TASK_ID/$HARNISH_ATTEMPT" = T1/1 ]; then touch started; sleep 60; fi
 touch a.txt b.txt
