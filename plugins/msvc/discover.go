@@ -106,7 +106,8 @@ func Discover(root string, cfg *Config) (*Project, error) {
 
 // scanned is what a walk of the tree found.
 type scanned struct {
-	solutions, projects, sources []string // slash paths, sorted
+	solutions, projects, sources []string        // slash paths, sorted
+	names                        map[string]bool // every file's base name
 }
 
 // msbuildProject picks the solution or project to build: nil when there is
@@ -138,7 +139,7 @@ var sourceExts = map[string]bool{".c": true, ".cc": true, ".cpp": true, ".cxx": 
 // scan walks the tree for solutions, projects and sources, skipping
 // version control, harnish's state, IDE state, and build trees.
 func scan(root string, cfg *Config) (*scanned, error) {
-	var s scanned
+	s := scanned{names: map[string]bool{}}
 	skip := map[string]bool{}
 	if cfg.CMake != nil && cfg.CMake.BinaryDir != "" {
 		skip[filepath.ToSlash(relPath(cfg.CMake.BinaryDir))] = true
@@ -161,6 +162,7 @@ func scan(root string, cfg *Config) (*scanned, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
+		s.names[d.Name()] = true
 		switch ext := strings.ToLower(filepath.Ext(d.Name())); {
 		case projectKind(d.Name()) == "solution":
 			s.solutions = append(s.solutions, rel)

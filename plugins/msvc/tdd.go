@@ -2,7 +2,6 @@ package msvc
 
 import (
 	"fmt"
-	"io/fs"
 	"path"
 	"path/filepath"
 	"slices"
@@ -28,10 +27,11 @@ func checkTDD(root string, cfg *Config, files []string) (verify.CheckResult, ver
 			continue
 		}
 		if have == nil {
-			var err error
-			if have, err = baseNames(root); err != nil {
+			s, err := scan(root, cfg) // the tree as Discover sees it: build trees and state left out
+			if err != nil {
 				return res, verify.Fingerprint{}, err
 			}
+			have = s.names
 		}
 		checked++
 		stem := strings.TrimSuffix(path.Base(f), path.Ext(f))
@@ -62,27 +62,4 @@ func isTest(name string, pats []string) bool {
 		}
 	}
 	return false
-}
-
-// baseNames returns the names of the tree's files, build trees and state
-// left out.
-func baseNames(root string) (map[string]bool, error) {
-	have := map[string]bool{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil && p == root:
-			return err
-		case err != nil:
-			return nil
-		case d.IsDir() && p != root && (skipDir(d.Name()) || isFile(filepath.Join(p, "CMakeCache.txt"))):
-			return filepath.SkipDir
-		case !d.IsDir():
-			have[d.Name()] = true
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("msvc: %w", err)
-	}
-	return have, nil
 }
