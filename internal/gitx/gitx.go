@@ -1,6 +1,3 @@
-// Package gitx reads a working tree through real git without touching the
-// repository's index, HEAD or refs: a snapshot is a tree object written from a
-// private index, and a diff compares two snapshots.
 package gitx
 
 import (
@@ -73,14 +70,25 @@ func Diff(ctx context.Context, dir, from, to string) (string, error) {
 }
 
 func output(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	return run(ctx, dir, env, nil, args...)
+}
+
+// run runs git with args in dir, stdin as its input, and returns its stdout.
+// A failure is an [*Error].
+func run(ctx context.Context, dir string, env []string, stdin io.Reader, args ...string) (string, error) {
+	i := 0
+	for i+2 < len(args) && args[i] == "-c" {
+		i += 2
+	}
+	op := args[i]
 	out := &limited{max: MaxDiff}
 	argv := append([]string{"git", "-c", "core.quotepath=off"}, args...)
-	_, err := proc.Run(ctx, proc.Spec{Stage: "git " + args[0], Argv: argv, Root: dir, Env: env, Stdout: out})
+	_, err := proc.Run(ctx, proc.Spec{Stage: "git " + op, Argv: argv, Root: dir, Env: env, Stdin: stdin, Stdout: out})
 	if err != nil {
-		return "", fmt.Errorf("gitx: %w", err)
+		return "", newError(op, err)
 	}
 	if out.over {
-		return "", errors.New("gitx: git " + args[0] + ": output larger than the limit")
+		return "", errors.New("gitx: git " + op + ": output larger than the limit")
 	}
 	return out.buf.String(), nil
 }
@@ -132,13 +140,6 @@ func Changes(ctx context.Context, dir string, skip ...string) ([]string, error) 
 	return paths, nil
 }
 
-// Branch creates branch name at HEAD and switches to it; the working tree
-// and index are kept as they are.
-func Branch(ctx context.Context, dir, name string) error {
-	_, err := output(ctx, dir, nil, "switch", "-c", name)
-	return err
-}
-
 // CommitAll commits every change of the working tree but the skip paths,
 // with the repository's identity or, when it has none, [Identity]. It
 // returns the new commit's hash, or "" when there was nothing to commit.
@@ -157,6 +158,9 @@ func CommitAll(ctx context.Context, dir, message string, skip ...string) (string
 		return err
 	}
 	if err := add(skip); err != nil {
+		if errors.Is(err, ErrLocked) {
+			return "", err
+		}
 		// git refuses to be told to leave out a path it ignores anyway; only
 		// then is it worth asking which skip paths those are.
 		var keep []string
@@ -199,10 +203,11 @@ func CommitPaths(ctx context.Context, dir, message string, paths ...string) (str
 // commit commits what is staged (of paths, when given) as the repository's
 // identity or, when it has none, [Identity], and returns the new commit's
 // hash, or "" when nothing was staged. Both of those are rare, so they are
-// looked into only when the commit fails.
+// looked into only when the commit fails; a lock is never taken for either.
 // Without housekeeping, git's automatic maintenance is off for it.
 func commit(ctx context.Context, dir, message string, paths []string, housekeeping bool) (string, error) {
-	args := []string{"commit", "-q", "-m", message}
+	// The message goes on stdin, so a failure's argv stays short.
+	args := []string{"commit", "-q", "-F", "-"}
 	if paths != nil {
 		args = append(append(args, "--"), paths...)
 	}
@@ -211,7 +216,10 @@ func commit(ctx context.Context, dir, message string, paths []string, housekeepi
 	if !housekeeping {
 		quiet = []string{"-c", "maintenance.auto=false", "-c", "gc.auto=0"}
 	}
-	if _, err := output(ctx, dir, nil, slices.Concat(quiet, []string{"-c", "user.useConfigOnly=true"}, args)...); err != nil {
+	if _, err := run(ctx, dir, nil, strings.NewReader(message), slices.Concat(quiet, []string{"-c", "user.useConfigOnly=true"}, args)...); err != nil {
+		if errors.Is(err, ErrLocked) {
+			return "", err
+		}
 		if _, derr := output(ctx, dir, nil, append([]string{"diff", "--cached", "--quiet", "--"}, paths...)...); derr == nil {
 			return "", nil // nothing staged
 		}
@@ -219,7 +227,7 @@ func commit(ctx context.Context, dir, message string, paths []string, housekeepi
 			return "", err // not for want of an identity: a hook refused, say
 		}
 		anon := slices.Concat(quiet, []string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args)
-		if _, err := output(ctx, dir, nil, anon...); err != nil {
+		if _, err := run(ctx, dir, nil, strings.NewReader(message), anon...); err != nil {
 			return "", err
 		}
 	}
@@ -264,10 +272,8 @@ func Restore(ctx context.Context, dir, tree, current string, keep ...string) err
 			paths.WriteString(p + "\x00")
 		}
 	}
-	out := &limited{max: MaxDiff}
-	if _, err := proc.Run(ctx, proc.Spec{Stage: "git checkout-index", Root: dir, Env: env, Stdout: out,
-		Argv: []string{"git", "checkout-index", "-f", "-z", "--stdin"}, Stdin: strings.NewReader(paths.String())}); err != nil {
-		return fmt.Errorf("gitx: %w", err)
+	if _, err := run(ctx, dir, env, strings.NewReader(paths.String()), "checkout-index", "-f", "-z", "--stdin"); err != nil {
+		return err
 	}
 	for _, p := range strings.Split(strings.TrimRight(added, "\x00"), "\x00") {
 		if p == "" || under(p, keep) {

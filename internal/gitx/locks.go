@@ -1,0 +1,104 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ClearStaleLocks removes the lock files a git killed mid-commit left in the
+// repository at dir, which make every later commit fail ([ErrLocked]), and
+// returns the paths it removed, so the caller can say so. It looks at the
+// index and HEAD locks of dir's worktree and at the common directory's
+// packed-refs, config and current branch locks.
+//
+// A lock is removed only when it is stale: on Linux, when it is older than
+// two seconds (git takes and renames one within milliseconds), no live
+// process has it open, and no live git process works inside the work tree
+// or the git directories (git closes a ref's lock before renaming it, and
+// holds the index lock while a hook runs). Where that cannot be told (another
+// OS, no /proc, another user's git) it must be older than ten minutes.
+func ClearStaleLocks(ctx context.Context, dir string) ([]string, error) {
+	out, err := output(ctx, dir, nil, "rev-parse", "--absolute-git-dir", "--git-common-dir", "--show-toplevel")
+	if err != nil {
+		return nil, err
+	}
+	dirs := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(dirs) != 3 {
+		return nil, fmt.Errorf("gitx: git rev-parse: unexpected output %q", out)
+	}
+	if !filepath.IsAbs(dirs[1]) {
+		dirs[1] = filepath.Join(dir, dirs[1])
+	}
+	for i, d := range dirs {
+		// /proc names files by their real paths.
+		if dirs[i], err = filepath.EvalSymlinks(d); err != nil {
+			return nil, fmt.Errorf("gitx: clear stale locks: %w", err)
+		}
+	}
+	gitDir, common, top := dirs[0], dirs[1], dirs[2]
+	locks := []string{
+		filepath.Join(gitDir, "index.lock"),
+		filepath.Join(gitDir, "HEAD.lock"),
+		filepath.Join(common, "packed-refs.lock"),
+		filepath.Join(common, "config.lock"),
+	}
+	if ref, err := output(ctx, dir, nil, "symbolic-ref", "-q", "HEAD"); err == nil {
+		locks = append(locks, filepath.Join(common, filepath.FromSlash(strings.TrimSpace(ref))+".lock"))
+	} else if exitCode(err) != 1 { // 1: detached, no branch to lock
+		return nil, err
+	}
+
+	// Look at old enough locks only, so that /proc is read only after a crash.
+	now := time.Now()
+	old := map[string]os.FileInfo{}
+	for _, l := range locks {
+		if fi, err := os.Lstat(l); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleAge {
+			old[l] = fi
+		}
+	}
+	if len(old) == 0 {
+		return nil, nil
+	}
+	work := []string{top, gitDir, common}
+	if filepath.Base(common) == ".git" {
+		work = append(work, filepath.Dir(common)) // the main worktree of a linked one
+	}
+	open, gitInside, known := holders(locks, work)
+	if gitInside {
+		return nil, nil
+	}
+	var removed []string
+	for _, l := range locks {
+		fi, ok := old[l]
+		if !ok || open[l] || (!known && now.Sub(fi.ModTime()) <= unknownAge) {
+			continue
+		}
+		// The same file still, not one a git made since.
+		if again, err := os.Lstat(l); err != nil || !os.SameFile(fi, again) || !again.ModTime().Equal(fi.ModTime()) {
+			continue
+		}
+		if err := os.Remove(l); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return removed, fmt.Errorf("gitx: clear stale locks: %w", err)
+		}
+		removed = append(removed, l)
+	}
+	return removed, nil
+}
+
+const (
+	// staleAge is how old a lock must be before anything else is asked of it.
+	staleAge = 2 * time.Second
+	// unknownAge is how old a lock must be when no process can be asked
+	// whether it holds it.
+	unknownAge = 10 * time.Minute
+)
+
+// within reports whether path is dir or below it.
+func within(dir, path string) bool {
+	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+}
