@@ -113,6 +113,11 @@ func (g *CommandGuard) Check(ctx context.Context, a Action) (Decision, error) {
 	return d, nil
 }
 
+// CheckAll returns every decision of [CommandGuard.CheckCommand].
+func (g *CommandGuard) CheckAll(ctx context.Context, a Action) ([]Decision, error) {
+	return g.CheckCommand(ctx, a)
+}
+
 // ErrUnknownShell is the error for a command action whose shell is not
 // bash, powershell or cmd.
 var ErrUnknownShell = errors.New("guardrail: unknown shell")

@@ -133,6 +133,26 @@ func (g *EditGuard) Check(ctx context.Context, a Action) (Decision, error) {
 	return d, nil
 }
 
+// CheckAll returns every decision of [EditGuard.CheckEdit], each reason led
+// by its file and line.
+func (g *EditGuard) CheckAll(ctx context.Context, a Action) ([]Decision, error) {
+	if a.Kind != KindEdit {
+		return nil, nil
+	}
+	ds, err := g.CheckEdit(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Decision, len(ds))
+	for i, d := range ds {
+		out[i] = d.Decision
+		if where := d.where(); where != "" {
+			out[i].Reason = where + ": " + d.Reason
+		}
+	}
+	return out, nil
+}
+
 // CheckEdit returns every decision about the edit a, file by file in the
 // diff's order, and per file in the order protected, secrets, scope, size,
 // TDD; nil when everything is allowed. This is what the loop calls on git

@@ -43,3 +43,45 @@ func prefixed(msg string) string {
 	}
 	return p + msg
 }
+
+// MultiChecker is a [Guardrail] that can give every decision it makes about
+// an action, not only the most severe: the loop tells the agent each
+// warning, not the first with a count of the rest.
+type MultiChecker interface {
+	Guardrail
+	// CheckAll returns every decision that is not [Allow], in the
+	// guardrail's own order; nil when it allows the action.
+	CheckAll(ctx context.Context, a Action) ([]Decision, error)
+}
+
+// EvaluateAll is [Evaluate] for every decision: a [MultiChecker] gives all
+// of its decisions, any other guardrail its one. It fails closed as Evaluate
+// does; the result holds no [Allow] decision, and is nil when a is allowed.
+func EvaluateAll(ctx context.Context, g Guardrail, a Action) (ds []Decision) {
+	m, ok := g.(MultiChecker)
+	if !ok {
+		if d := Evaluate(ctx, g, a); d.Level != Allow {
+			return []Decision{d}
+		}
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ds = []Decision{{Level: Hard, Rule: RuleError, Reason: fmt.Sprintf("guardrail: panic: %v", r)}}
+		}
+	}()
+	all, err := m.CheckAll(ctx, a)
+	if err != nil {
+		return []Decision{{Level: Hard, Rule: RuleError, Reason: prefixed(err.Error())}}
+	}
+	for _, d := range all {
+		switch {
+		case !d.Level.Valid():
+			return []Decision{{Level: Hard, Rule: RuleError,
+				Reason: fmt.Sprintf("guardrail: rule %q returned invalid %v", d.Rule, d.Level)}}
+		case d.Level != Allow:
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
