@@ -21,7 +21,7 @@ import (
 // working tree with the prompt on stdin and the HARNISH_* variables set
 // (see [EnvTaskID] and the others). Exit 0 claims done, exit 2 claims blocked
 // with the reason on stderr, anything else is a failed attempt. The program
-// may write a JSON result (summary, files_changed, usage) to the file named
+// may write a JSON result (summary, files_changed, usage, generalizable) to the file named
 // by HARNISH_RESULT_FILE.
 //
 // Its zero value is not usable: Argv is required. A Command is safe for
@@ -93,6 +93,8 @@ type commandResult struct {
 	Summary      string   `json:"summary"`
 	FilesChanged []string `json:"files_changed"`
 	Usage        Usage    `json:"usage"`
+	// Generalizable marks a first-try success as a pattern worth keeping.
+	Generalizable bool `json:"generalizable"`
 }
 
 // readResult reads the optional result file; a file that does not parse is
@@ -120,7 +122,7 @@ func readResult(path string, run *proc.Result) (*Result, error) {
 		return nil, &Error{Kind: KindProtocol, Tail: run.Output,
 			Err: fmt.Errorf("result file %s: negative usage", filepath.Base(path))}
 	}
-	return &Result{Summary: cr.Summary, FilesChanged: cr.FilesChanged, Usage: cr.Usage}, nil
+	return &Result{Summary: cr.Summary, FilesChanged: cr.FilesChanged, Usage: cr.Usage, Generalizable: cr.Generalizable}, nil
 }
 
 func lastLine(s string) string {
@@ -155,11 +157,12 @@ type debugInput struct {
 	Task     any       `json:"task"`
 	Phase    string    `json:"phase"`
 	Failures []Failure `json:"failures"`
+	Diff     string    `json:"diff,omitempty"`
 }
 
 // Debug runs the program and parses its answer.
 func (d *CommandDebugger) Debug(ctx context.Context, req *DebugRequest) (*Diagnosis, error) {
-	in, err := json.Marshal(debugInput{Task: req.Task, Phase: req.PhaseID, Failures: req.Failures})
+	in, err := json.Marshal(debugInput{Task: req.Task, Phase: req.PhaseID, Failures: req.Failures, Diff: req.Diff})
 	if err != nil {
 		return nil, &Error{Kind: KindUnavailable, Err: err}
 	}

@@ -45,6 +45,11 @@ echo '{"summary":"added divide","files_changed":["calc.go"],"usage":{"input_toke
 				Usage: executor.Usage{InputTokens: 100, OutputTokens: 20, CostUSD: 0.5}},
 		},
 		{
+			name: "a result may mark the success generalizable",
+			body: `echo '{"summary":"table test","generalizable":true}' > "$HARNISH_RESULT_FILE"`,
+			want: &executor.Result{Status: executor.StatusDone, Summary: "table test", Generalizable: true},
+		},
+		{
 			name: "exit 0 without a result file: the last line of stdout is the summary",
 			body: "echo working\necho all done\n",
 			want: &executor.Result{Status: executor.StatusDone, Summary: "all done"},
@@ -149,14 +154,15 @@ func TestCommandCancelled(t *testing.T) {
 
 func TestCommandDebugger(t *testing.T) {
 	req := &executor.DebugRequest{Task: &task.Task{ID: "T1", Title: "t"}, PhaseID: "p1",
-		Failures: []executor.Failure{{Attempt: 1, Fingerprint: "test:a"}, {Attempt: 2, Fingerprint: "test:a"}}}
+		Failures: []executor.Failure{{Attempt: 1, Fingerprint: "test:a"}, {Attempt: 2, Fingerprint: "test:a"}},
+		Diff:     "--- a/x\n+++ b/x\n"}
 	for _, tc := range []struct {
 		name     string
 		body     string
 		want     *executor.Diagnosis
 		wantKind executor.ErrorKind
 	}{
-		{"root cause", `grep -q '"fingerprint":"test:a"' && echo '{"found": true, "root_cause": "off by one", "fix": "use <="}'`,
+		{"root cause, from the failures and the diff", `tee in.json | grep -q '"fingerprint":"test:a"' && grep -q '"diff":"--- a/x' in.json && echo '{"found": true, "root_cause": "off by one", "fix": "use <="}'`,
 			&executor.Diagnosis{Found: true, RootCause: "off by one", Fix: "use <="}, ""},
 		{"none", `cat >/dev/null; echo '{"found": false, "five_whys": ["w1"]}'`,
 			&executor.Diagnosis{FiveWhys: []string{"w1"}}, ""},

@@ -11,9 +11,14 @@ type DebugRequest struct {
 	// WorkDir is the absolute path of the working tree's root, left as the last
 	// attempt left it. Empty means the process's current directory.
 	WorkDir string
-	// Failures are the task's failed attempts, oldest first; the last two share
-	// a fingerprint.
+	// Failures are the task's failed attempts, oldest first, with their
+	// output tails where the loop saw them; the last two share a fingerprint.
 	Failures []Failure
+	// Diff is how the tree the last attempt left differs from the one the
+	// attempt before it left (a unified diff, as git diff prints it): what
+	// changed between two attempts that failed the same way. Empty when the
+	// working tree is not a git tree or the two trees are the same.
+	Diff string
 }
 
 // Diagnosis is a [Debugger]'s answer. Its JSON form is the one a debugger

@@ -65,7 +65,8 @@ func TestLoopAuditsTheDiff(t *testing.T) {
 	if !errors.Is(err, loop.ErrStoppedByGuardrail) {
 		t.Fatalf("Run: %v", err)
 	}
-	want := []violation{{"T1", "soft", guardrail.RuleEditScope}, {"T2", "hard", guardrail.RuleEditProtected}}
+	// Every decision is reported, the soft one beside the hard one too.
+	want := []violation{{"T1", "soft", guardrail.RuleEditScope}, {"T2", "hard", guardrail.RuleEditProtected}, {"T2", "soft", guardrail.RuleEditScope}}
 	if diff := cmp.Diff(want, violations(rec)); diff != "" {
 		t.Errorf("violations (-want +got):\n%s", diff)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,6 +81,11 @@ type Config struct {
 	// are never committed. The repository's identity is used, or harnish's
 	// own when it has none.
 	CommitTasks bool
+	// Branch is the git branch a new run works on: the run records it,
+	// creates it at HEAD, and every Run and Resume goes back to it before
+	// its first step (refusing when the working tree moved to another branch
+	// with changes). Empty: the run works on whatever is checked out.
+	Branch string
 	// RecordsDir receives handoffs/<task>.json, logs/<plan>/task-<id>.json,
 	// an escalation report and the completion summary (the CLI uses the
 	// state directory). Empty: nothing is written; handoffs still reach the
@@ -108,14 +114,26 @@ type Loop struct {
 	// What the next attempt of the running task should know beyond the
 	// durable state: output tails, findings and the diagnosis are kept in
 	// memory only, since they do not belong in a state of O(1) transitions.
-	tails     map[int]string // per attempt
-	findings  []executor.Finding
-	diagnosis *executor.Diagnosis
-	warnings  []executor.Warning // soft guardrail decisions, for the next attempt
-	last      *executor.Result   // the last attempt's claim
-	passed    []string           // names of the checks that passed last
-	minor     []string           // review findings below critical, last round
-	rec       *records
+	tails   map[int]string // per attempt
+	trees   map[int]string // the tree each attempt left, as a git snapshot
+	base    string         // the tree before the task's first attempt here
+	git     *bool          // whether WorkDir is in a git repository
+	digest  string         // of the plan
+	phaseOf map[string]string
+
+	// Commits the state owes: done tasks not yet committed, in order; those
+	// a crash may have cut off are looked for first (recovered).
+	pending      []string
+	recovered    map[string]bool
+	commitFailed bool // a task's commit failed: no further commit this drive
+	findings     []executor.Finding
+	diagnosis    *executor.Diagnosis
+	warnings     []executor.Warning // soft guardrail decisions, for the next attempt
+	last         *executor.Result   // the last attempt's claim
+	passed       []string           // names of the checks that passed last
+	files        []string           // the files the task's change touches, as of its last check
+	minor        []string           // review findings below critical, last round
+	rec          *records
 }
 
 // New checks cfg and returns a Loop.
@@ -133,6 +151,13 @@ func New(cfg Config) (*Loop, error) {
 	if err := cfg.Plan.Validate().Err(); err != nil {
 		return nil, fmt.Errorf("loop: the plan does not validate: %w", err)
 	}
+	// Components run elsewhere (plugins, programs in other directories) get
+	// the tree by a path that means the same to them.
+	wd, err := filepath.Abs(cmp.Or(cfg.WorkDir, "."))
+	if err != nil {
+		return nil, fmt.Errorf("loop: Config.WorkDir: %w", err)
+	}
+	cfg.WorkDir = wd
 	l := &Loop{cfg: cfg, tasks: map[string]*task.Task{}, prev: map[string]string{}, now: cfg.Now, log: cfg.Logger,
 		rec: newRecords(cfg.RecordsDir)}
 	if l.now == nil {
@@ -141,9 +166,11 @@ func New(cfg Config) (*Loop, error) {
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
+	l.digest, l.phaseOf, l.recovered = PlanDigest(cfg.Plan), map[string]string{}, map[string]bool{}
 	prev := ""
 	for _, pt := range cfg.Plan.Tasks() {
 		l.tasks[pt.Task.ID], l.prev[pt.Task.ID], prev = pt.Task, prev, pt.Task.ID
+		l.phaseOf[pt.Task.ID] = pt.Phase.ID
 	}
 	return l, nil
 }
@@ -169,10 +196,13 @@ func (l *Loop) Run(ctx context.Context) (*Result, error) {
 		if run == "" {
 			run = l.now().UTC().Format("20060102T150405.000000000Z")
 		}
-		err = l.commit(ctx, []Transition{{Kind: TransRunStarted, Time: l.now(), Run: run, Plan: l.cfg.Plan.Name}})
+		err = l.commit(ctx, []Transition{{Kind: TransRunStarted, Time: l.now(), Run: run, Plan: l.cfg.Plan.Name,
+			PlanDigest: l.digest, Branch: l.cfg.Branch, Commits: l.cfg.CommitTasks}})
 	case err == nil:
 		l.st = st
-		err = l.samePlan()
+		if err = l.samePlan(); err == nil && st.PlanDigest != "" && st.PlanDigest != l.digest {
+			err = fmt.Errorf("loop: the plan %q changed since run %s started; Resume goes on with a changed plan", l.cfg.Plan.Name, st.Run)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -190,7 +220,10 @@ func (l *Loop) samePlan() error {
 
 // Resume reopens a run that ended without completing (cancelled, awaiting
 // approval, stopped) and drives it on; approve also approves the milestone
-// gate it waits at.
+// gate it waits at. The plan may have changed since the run started (a
+// person changed a task that escalated); the change is recorded. A run that
+// completed is not reopened: Resume only finishes what a crash may have cut
+// off after its end (its records commit) and returns its result.
 func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
 	st, err := l.cfg.Store.Load(ctx)
 	if err != nil {
@@ -200,9 +233,15 @@ func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
 	if err := l.samePlan(); err != nil {
 		return nil, err
 	}
+	if st.Outcome == Completed {
+		return l.drive(ctx)
+	}
 	ts, err := l.cfg.Policy.Resume(st, approve, l.now())
 	if err != nil {
 		return nil, err
+	}
+	if st.PlanDigest != l.digest {
+		ts = append(ts, Transition{Kind: TransPlanChanged, Time: l.now(), PlanDigest: l.digest})
 	}
 	if err := l.commit(ctx, ts); err != nil {
 		return nil, err
@@ -211,8 +250,16 @@ func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
 }
 
 func (l *Loop) drive(ctx context.Context) (*Result, error) {
+	if err := l.prepare(ctx); err != nil {
+		return nil, err
+	}
 	p, plan := &l.cfg.Policy, l.cfg.Plan
 	for {
+		// What the state owes the world (a done task's commit) is done
+		// before the next step, so a step never builds on a missing one.
+		if err := l.settle(ctx); err != nil && l.st.Outcome == "" {
+			l.finish(ctx, Failed, err.Error())
+		}
 		if ctx.Err() != nil && l.st.Outcome == "" {
 			l.finish(ctx, Cancelled, context.Cause(ctx).Error())
 		}
@@ -223,6 +270,9 @@ func (l *Loop) drive(ctx context.Context) (*Result, error) {
 		var err error
 		switch step.Kind {
 		case StepFinish:
+			if err := l.settle(ctx); err != nil {
+				l.log.Warn("loop: commit", "err", err)
+			}
 			return l.result(step)
 		case StepGate:
 			ts, err = l.gate(ctx, step)
@@ -266,38 +316,6 @@ func (l *Loop) finish(ctx context.Context, o Outcome, reason string) {
 	}
 }
 
-// commitRecords commits the run's records (handoffs, audit logs, the
-// summary or escalation report), apart from the tasks' commits, when they
-// are kept inside the working tree.
-func (l *Loop) commitRecords(ctx context.Context, o Outcome) {
-	if !l.cfg.CommitTasks || l.cfg.RecordsDir == "" {
-		return
-	}
-	root, err1 := filepath.Abs(l.workDir())
-	records, err2 := filepath.Abs(l.cfg.RecordsDir)
-	rel, err3 := filepath.Rel(root, records)
-	if err := errors.Join(err1, err2, err3); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return // outside the working tree: not the repository's business
-	}
-	var paths []string
-	for _, p := range recordPaths {
-		matches, _ := filepath.Glob(filepath.Join(records, p))
-		for _, m := range matches {
-			r, _ := filepath.Rel(root, m)
-			paths = append(paths, filepath.ToSlash(r))
-		}
-	}
-	msg := fmt.Sprintf("chore(harnish): records of run %s (%s)\n\nHarnish-Run: %s\nHarnish-Outcome: %s\n", l.st.Run, o, l.st.Run, o)
-	hash, err := gitx.CommitPaths(context.WithoutCancel(ctx), l.workDir(), msg, paths...)
-	if err != nil {
-		l.log.Warn("loop: commit the run's records", "err", err)
-		return
-	}
-	if hash != "" {
-		l.log.Info("loop: records committed", "commit", hash)
-	}
-}
-
 // commit makes ts durable, then applies them to the loop's copy of the state
 // and reports them as events. Cancellation does not stop a commit: the run's
 // record must say where it stopped.
@@ -315,15 +333,15 @@ func (l *Loop) commit(ctx context.Context, ts []Transition) error {
 		for _, e := range eventsOf(l.st.Run, t) {
 			l.emit(e)
 		}
+		if t.Kind == TransTaskFinished && t.Status == StatusDone && l.commits() && l.st.Tasks[t.Task].Attempts > 0 {
+			l.pending = append(l.pending, t.Task) // its commit is owed
+		}
 		if err := l.record(context.WithoutCancel(ctx), t); err != nil {
 			l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
 		}
 	}
 	if err := l.rec.flush(); err != nil {
 		l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
-	}
-	if last := ts[len(ts)-1]; last.Kind == TransRunFinished {
-		l.commitRecords(ctx, last.Outcome)
 	}
 	return nil
 }
@@ -350,6 +368,9 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 		a.Attempts = append(a.Attempts, AuditAttempt{Attempt: t.Attempt, Voided: t.Reason})
 		return l.rec.saveAudit(a)
 	case TransDebuggerFinished:
+		if t.NoDebugger {
+			return nil
+		}
 		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)
 		a.Debugger = &AuditDebugger{AfterAttempt: l.st.Tasks[t.Task].DebuggedAt, Found: t.Found}
 		if d := l.diagnosis; d != nil && t.Found {
@@ -365,16 +386,15 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 		if err := l.rec.saveAudit(a); err != nil {
 			return err
 		}
+		l.learn(ctx, t.Task)
 		if t.Status != StatusDone {
 			return nil
 		}
-		l.learn(ctx, t.Task)
-		l.commitTask(ctx, t.Task)
-		h := &Handoff{Task: t.Task, Phase: l.st.Phase, Status: t.Status, Attempts: ts.Attempts, Checks: l.passed, Findings: l.minor}
+		h := &Handoff{Task: t.Task, Phase: l.st.Phase, Status: t.Status, Attempts: ts.Attempts, Checks: l.passed, Findings: l.minor, FilesChanged: l.files}
 		if l.last != nil {
-			h.Summary, h.FilesChanged = l.last.Summary, l.last.FilesChanged
+			h.Summary = l.last.Summary
 		}
-		l.last, l.passed, l.minor = nil, nil, nil
+		l.last, l.passed, l.minor, l.files = nil, nil, nil, nil
 		return l.rec.saveHandoff(h)
 	case TransRunFinished:
 		switch {
@@ -386,9 +406,11 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 				}
 			}
 			return l.rec.writeText(summaryFile, completionSummary(l.st, hs))
-		case t.Outcome.NeedsPerson() && t.Outcome != AwaitingApproval:
+		case t.Outcome == StoppedByGuardrail || t.Outcome.NeedsPerson() && t.Outcome != AwaitingApproval:
+			// The task that ended the run: the one that did not get done, or
+			// the one a guardrail stopped while it ran.
 			for _, pt := range l.cfg.Plan.Tasks() {
-				if ts := l.st.Tasks[pt.Task.ID]; ts != nil && ts.Status.Terminal() && ts.Status != StatusDone {
+				if ts := l.st.Tasks[pt.Task.ID]; ts != nil && (ts.Status == StatusRunning || ts.Status.Terminal() && ts.Status != StatusDone) {
 					a := l.rec.audit(plan, l.st.Run, pt.Phase.ID, pt.Task.ID, pt.Task.Title)
 					return l.rec.writeText(fmt.Sprintf(escalationFn, pt.Task.ID, l.st.Seq), escalationReport(l.st, a))
 				}
@@ -417,11 +439,7 @@ func (l *Loop) emit(e Event) {
 func (l *Loop) gate(ctx context.Context, step Step) ([]Transition, error) {
 	dec := &GateDecision{Verdict: Defer}
 	if g := l.cfg.Gate; g != nil {
-		ph := l.phase(step.Phase)
-		req := &GateRequest{Run: l.st.Run, Plan: l.cfg.Plan.Name, Phase: ph.ID, Title: ph.Title, Next: l.nextPhase(ph.ID)}
-		if ph.Milestone != nil {
-			req.Manual = ph.Milestone.Manual
-		}
+		req := l.gateRequest(l.phase(step.Phase))
 		var err error
 		dec, err = guard(func() (*GateDecision, error) { return g.Approve(ctx, req) })
 		if err != nil {
@@ -434,13 +452,58 @@ func (l *Loop) gate(ctx context.Context, step Step) ([]Transition, error) {
 	return l.cfg.Policy.ObserveGate(l.st, step.Phase, *dec, l.now())
 }
 
+// gateRequest describes the milestone after ph: what its tasks' checks
+// proved, and the checklist a person confirms, the tasks' manual acceptance
+// items among it.
+func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
+	req := &GateRequest{Run: l.st.Run, Plan: l.cfg.Plan.Name, Phase: ph.ID, Title: ph.Title, Next: l.nextPhase(ph.ID)}
+	req.Manual = ManualItems(ph)
+	if ph.Milestone != nil {
+		req.Manual = append(req.Manual, ph.Milestone.Manual...)
+	}
+	var passed, files []string
+	for j := range ph.Tasks {
+		id := ph.Tasks[j].ID
+		h := l.rec.handoff(id)
+		if ts := l.st.Tasks[id]; ts == nil || ts.Status != StatusDone || h == nil {
+			continue
+		}
+		item := id
+		if len(h.Checks) > 0 {
+			item += " (" + strings.Join(h.Checks, ", ") + ")"
+		}
+		passed = append(passed, item)
+		for _, f := range h.FilesChanged {
+			if !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Automated passed: %s", cmpOr(strings.Join(passed, "; "), "nothing"))
+	if len(req.Manual) > 0 {
+		fmt.Fprintf(&b, "; please verify: %s", strings.Join(req.Manual, "; "))
+	}
+	b.WriteString(".")
+	if len(files) > 0 {
+		fmt.Fprintf(&b, "\nFiles changed: %s.", strings.Join(files, ", "))
+	}
+	req.Summary = b.String()
+	return req
+}
+
 func (l *Loop) debug(ctx context.Context, step Step) ([]Transition, error) {
 	found := false
+	if l.cfg.Debugger == nil {
+		return l.cfg.Policy.ObserveNoDebugger(l.st, step.Task, l.now())
+	}
 	if d := l.cfg.Debugger; d != nil {
 		ctx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 		defer cancel()
 		req := &executor.DebugRequest{Task: l.tasks[step.Task], PhaseID: step.Phase, WorkDir: l.cfg.WorkDir,
 			Failures: l.failuresOf(step.Task)}
+		// The two failed attempts' trees, and how the second differs.
+		req.Diff, _ = l.diff(ctx, l.trees[step.Attempt-1], l.trees[step.Attempt])
 		diag, err := guard(func() (*executor.Diagnosis, error) { return d.Debug(ctx, req) })
 		switch {
 		case err != nil:
@@ -455,34 +518,43 @@ func (l *Loop) debug(ctx context.Context, step Step) ([]Transition, error) {
 func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 	t := l.tasks[step.Task]
 	if step.Attempt == 1 || l.tails == nil {
-		l.tails, l.findings, l.diagnosis, l.warnings = map[int]string{}, nil, nil, nil
-	}
-	var before string
-	if l.cfg.Guardrail != nil || l.cfg.Rollback {
-		var err error
-		if before, err = gitx.Snapshot(ctx, l.workDir(), StateDir); err != nil {
-			return nil, fmt.Errorf("loop: read the working tree before attempt %d of %s: %w", step.Attempt, t.ID, err)
-		}
+		l.tails, l.trees, l.findings, l.diagnosis, l.warnings, l.base = map[int]string{}, map[int]string{}, nil, nil, nil, ""
 	}
 	start := l.now()
 	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 	defer cancel()
+	// The prompt is assembled first: asking the assets marks them accessed,
+	// a write of harnish's own that must not fall inside the agent's change.
 	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: l.failuresOf(t.ID),
 		Findings: l.findings, Diagnosis: l.diagnosis, Warnings: l.warnings, Assets: l.experience(ctx, t, step.Phase)}
 	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: l.cfg.WorkDir,
 		Prompt: executor.RenderWithin(parts, cmp.Or(l.cfg.PromptBudget, executor.DefaultPromptBudget)), Parts: parts}
-	l.findings, l.minor, l.last = nil, nil, nil // this attempt's own come from check
+	l.findings, l.minor, l.last, l.warnings = nil, nil, nil, nil // this attempt's own come from check and the audit
 	if dl, ok := actx.Deadline(); ok {
 		req.Limits.Deadline = dl
 	}
 	req.Limits.Tokens, req.Limits.CostUSD = step.TokensLeft, step.CostLeft
+	// The agent's change is what the tree gained between these two
+	// snapshots, and nothing of harnish's runs between them.
+	before, err := l.snapshot(ctx, "before", step)
+	if err != nil {
+		return nil, err
+	}
+	if l.base == "" {
+		l.base = before
+	}
 	res, err := guard(func() (*executor.Result, error) { return l.cfg.Executor.Execute(actx, req) })
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx) // cancelled: the attempt stays unreported and counts on resume
 	}
+	after, serr := l.snapshot(context.WithoutCancel(ctx), "after", step)
+	if serr != nil {
+		return nil, serr
+	}
+	l.trees[step.Attempt] = after
 	r := AttemptReport{Task: t.ID, Attempt: step.Attempt}
 	if l.cfg.Guardrail != nil {
-		stop, gerr := l.auditChange(actx, step, before)
+		stop, gerr := l.auditChange(context.WithoutCancel(actx), step, before, after)
 		if gerr != nil {
 			return nil, gerr
 		}
@@ -511,6 +583,9 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		}
 		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailExecutor, Fingerprint: "executor:" + string(kind),
 			Class: string(kind), Reason: err.Error()}
+		if ee != nil && ee.Tail != "" {
+			l.tails[step.Attempt] = ee.Tail
+		}
 	case res == nil || !res.Status.Valid():
 		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailExecutor, Fingerprint: "executor:protocol",
 			Class: string(executor.KindProtocol), Reason: "the executor claimed no valid status"}
@@ -519,7 +594,7 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailBlocked, Reason: res.Reason}
 	default:
 		usage, l.last = res.Usage, res
-		if err := l.check(actx, t, step, &r); err != nil {
+		if err := l.check(actx, t, step, after, &r); err != nil {
 			if ctx.Err() != nil {
 				return nil, context.Cause(ctx)
 			}
@@ -533,6 +608,63 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		l.rollback(ctx, step, before)
 	}
 	return l.cfg.Policy.ObserveAttempt(l.st, r, l.now())
+}
+
+// snapshot reads the working tree as a git tree, when anything needs it: the
+// audit and the rollback cannot go without it (an error), while the
+// reviewer's and debugger's diffs are given when it can be had ("" when not).
+func (l *Loop) snapshot(ctx context.Context, when string, step Step) (string, error) {
+	required := l.cfg.Guardrail != nil || l.cfg.Rollback
+	if !required && ((l.cfg.Reviewer == nil && l.cfg.Debugger == nil) || !l.isGit()) {
+		return "", nil
+	}
+	tree, err := gitx.Snapshot(ctx, l.workDir(), StateDir)
+	if err != nil && required {
+		return "", fmt.Errorf("loop: read the working tree %s attempt %d of %s: %w", when, step.Attempt, step.Task, err)
+	}
+	if err != nil {
+		l.log.Warn("loop: read the working tree", "task", step.Task, "attempt", step.Attempt, "err", err)
+	}
+	return tree, nil
+}
+
+// isGit reports whether the working tree is in a git repository, once.
+func (l *Loop) isGit() bool {
+	if l.git == nil {
+		in := false
+		for dir := l.workDir(); ; {
+			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+				in = true
+				break
+			}
+			up := filepath.Dir(dir)
+			if up == dir {
+				break
+			}
+			dir = up
+		}
+		l.git = &in
+	}
+	return *l.git
+}
+
+// diff returns the change from one snapshot to another and the paths it
+// touches; empty when either is unknown or reading it fails.
+func (l *Loop) diff(ctx context.Context, from, to string) (string, []string) {
+	if from == "" || to == "" || from == to {
+		return "", nil
+	}
+	d, err := gitx.Diff(ctx, l.workDir(), from, to)
+	if err != nil {
+		l.log.Warn("loop: diff", "err", err)
+		return "", nil
+	}
+	fds, _ := guardrail.ParseDiff(d)
+	files := make([]string, 0, len(fds))
+	for _, f := range fds {
+		files = append(files, f.Path)
+	}
+	return d, files
 }
 
 // hookViolations reports the guardrail decisions the executor says were made
@@ -561,15 +693,10 @@ func (l *Loop) hookViolations(step Step, res *executor.Result, err error, r *Att
 	}
 }
 
-// auditChange passes what the attempt changed through the guardrail. A hard
-// decision is returned as the stop; soft ones are reported and kept for the
-// next attempt's prompt.
-func (l *Loop) auditChange(ctx context.Context, step Step, before string) (*GuardrailStop, error) {
-	ctx = context.WithoutCancel(ctx) // the audit runs even when the attempt's time ran out
-	after, err := gitx.Snapshot(ctx, l.workDir(), StateDir)
-	if err != nil {
-		return nil, fmt.Errorf("loop: read the working tree after attempt %d of %s: %w", step.Attempt, step.Task, err)
-	}
+// auditChange passes what the attempt changed through the guardrail. The
+// first hard decision is returned as the stop; every soft one is reported and
+// kept for the next attempt's prompt.
+func (l *Loop) auditChange(ctx context.Context, step Step, before, after string) (*GuardrailStop, error) {
 	if after == before {
 		return nil, nil
 	}
@@ -577,18 +704,18 @@ func (l *Loop) auditChange(ctx context.Context, step Step, before string) (*Guar
 	if err != nil {
 		return nil, fmt.Errorf("loop: diff of attempt %d of %s: %w", step.Attempt, step.Task, err)
 	}
-	d := guardrail.Evaluate(ctx, l.cfg.Guardrail, guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: step.Task})
-	switch d.Level {
-	case guardrail.Hard:
+	var stop *GuardrailStop
+	for _, d := range guardrail.EvaluateAll(ctx, l.cfg.Guardrail, guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: step.Task}) {
 		l.emit(Event{Type: GuardrailViolated, Phase: step.Phase, Task: step.Task, Attempt: step.Attempt,
-			Level: "hard", Rule: d.Rule, Message: d.Reason})
-		return &GuardrailStop{Rule: d.Rule, Reason: d.Reason}, nil
-	case guardrail.Soft:
-		l.emit(Event{Type: GuardrailViolated, Phase: step.Phase, Task: step.Task, Attempt: step.Attempt,
-			Level: "soft", Rule: d.Rule, Message: d.Reason})
-		l.warnings = append(l.warnings, executor.Warning{Rule: d.Rule, Reason: d.Reason})
+			Level: d.Level.String(), Rule: d.Rule, Message: d.Reason})
+		switch {
+		case d.Level == guardrail.Soft:
+			l.warnings = append(l.warnings, executor.Warning{Rule: d.Rule, Reason: d.Reason})
+		case stop == nil:
+			stop = &GuardrailStop{Rule: d.Rule, Reason: d.Reason}
+		}
 	}
-	return nil, nil
+	return stop, nil
 }
 
 // rollback restores the tree of before a failed attempt. A failure to is
@@ -613,10 +740,14 @@ func (l *Loop) workDir() string {
 
 // check runs the verifier and, when it passes, the reviewer, and records what
 // they found in r and for the next attempt's prompt.
-func (l *Loop) check(ctx context.Context, t *task.Task, step Step, r *AttemptReport) error {
+func (l *Loop) check(ctx context.Context, t *task.Task, step Step, after string, r *AttemptReport) error {
 	rep, err := guard(func() (*verify.Report, error) {
 		return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt})
 	})
+	if errors.Is(err, verify.ErrNoChecks) && hasManual(t) {
+		// Only a person can check this task: at the phase's gate.
+		rep, err = &verify.Report{Passed: true}, nil
+	}
 	if err != nil {
 		return fmt.Errorf("loop: verify task %s: %w", t.ID, err)
 	}
@@ -640,16 +771,24 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step Step, r *AttemptRep
 	for _, c := range rep.Checks {
 		l.passed = append(l.passed, c.Name)
 	}
+	// The task's change so far: from the tree before its first attempt.
+	diff, files := l.diff(ctx, l.base, after)
+	if files == nil && l.last != nil {
+		files = l.last.FilesChanged // no git: the executor's word is all there is
+	}
+	l.files = files
 	if l.cfg.Reviewer == nil {
 		return nil
 	}
-	rev, err := guard(func() (*verify.Review, error) {
-		return l.cfg.Reviewer.Review(ctx, &verify.ReviewRequest{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt})
-	})
+	req := &verify.ReviewRequest{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt, Diff: diff, Files: files}
+	rev, err := guard(func() (*verify.Review, error) { return l.cfg.Reviewer.Review(ctx, req) })
 	if err != nil {
 		return fmt.Errorf("loop: review task %s: %w", t.ID, err)
 	}
-	if rev != nil && len(rev.Findings) > 0 {
+	if rev == nil {
+		rev = &verify.Review{} // nothing to say
+	}
+	if len(rev.Findings) > 0 {
 		l.emit(Event{Type: ReviewFindings, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt,
 			Message: fmt.Sprintf("%d finding(s), %d critical", len(rev.Findings), len(rev.Critical()))})
 	}
@@ -667,6 +806,15 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step Step, r *AttemptRep
 		}
 	}
 	return nil
+}
+
+func hasManual(t *task.Task) bool {
+	for _, c := range t.Acceptance {
+		if c.Manual != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // maxAssetText bounds the experience put into one prompt.
@@ -704,6 +852,21 @@ func (l *Loop) learn(ctx context.Context, id string) {
 	tags := append(slices.Clone(t.Tags), l.st.Phase)
 	var a *asset.Asset
 	switch {
+	case ts.Status != StatusDone:
+		// A task that ended for a person after failing teaches the next run
+		// what did not work, as the engine records failures on escalation.
+		n := len(ts.Failures)
+		if n == 0 || ts.Failures[n-1].Attempt <= ts.Base || ts.Status == StatusBlocked {
+			return
+		}
+		last := ts.Failures[n-1]
+		resolved := false
+		a = &asset.Asset{Type: asset.TypeFailure, Title: t.Title + ": " + last.describe(), Tags: tags, Resolved: &resolved,
+			Context: fmt.Sprintf("plan %s, task %s %s after %d attempts, fingerprint %s", l.cfg.Plan.Name, id, ts.Status, ts.Attempts-ts.Base, last.Fingerprint),
+			Body:    "Unresolved: " + ts.Reason}
+		if d := l.diagnosis; d != nil && len(d.FiveWhys) > 0 {
+			a.Body += "\nFive whys:\n- " + strings.Join(d.FiveWhys, "\n- ")
+		}
 	case ts.DebuggedAt > 0 && ts.RootCause:
 		var repeated Failure
 		for _, f := range ts.Failures {
@@ -727,26 +890,6 @@ func (l *Loop) learn(ctx context.Context, id string) {
 	if _, err := guard(func() (struct{}, error) { return struct{}{}, l.cfg.Assets.Record(ctx, a) }); err != nil {
 		l.log.Warn("loop: record an asset", "task", id, "err", err)
 	}
-}
-
-// commitTask commits a finished task's changes. A failed commit (a
-// pre-commit hook, say) is logged: the task is verified done either way.
-func (l *Loop) commitTask(ctx context.Context, id string) {
-	if !l.cfg.CommitTasks {
-		return
-	}
-	t, ts := l.tasks[id], l.st.Tasks[id]
-	msg := fmt.Sprintf("feat(%s): %s — %s\n\n", l.st.Phase, id, t.Title)
-	if l.last != nil && l.last.Summary != "" {
-		msg += l.last.Summary + "\n\n"
-	}
-	msg += fmt.Sprintf("Harnish-Run: %s\nHarnish-Task: %s\nHarnish-Attempts: %d\n", l.st.Run, id, ts.Attempts)
-	hash, err := gitx.CommitAll(ctx, l.workDir(), msg, StateDir)
-	if err != nil {
-		l.log.Warn("loop: commit the task", "task", id, "err", err)
-		return
-	}
-	l.log.Info("loop: task committed", "task", id, "commit", hash)
 }
 
 // handoffsFor returns the handoffs of t's dependencies, or, for a task that
@@ -834,12 +977,15 @@ func eventsOf(run string, t Transition) []Event {
 		if f := t.Failure; f != nil {
 			e.Fingerprint, e.Message = f.Fingerprint, string(f.Kind)+" failure"
 			if f.Reason != "" {
-				e.Message += ": " + f.Reason
+				e.Message += ": " + f.reason()
 			}
 		}
 	case TransAttemptVoided:
 		e.Type, e.Message = AttemptFinished, "voided: "+t.Reason
 	case TransDebuggerFinished:
+		if t.NoDebugger {
+			return nil // no debugger ran; the task's halt says why
+		}
 		e.Type, e.Message = DebuggerInvoked, "root cause found"
 		if !t.Found {
 			e.Message = "no root cause"

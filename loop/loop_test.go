@@ -66,14 +66,14 @@ func TestLoopRun(t *testing.T) {
 				passT2, []string{"milestone.reached p1", "run.finished awaiting-approval"}),
 		},
 		{
-			name:    "two strikes without a debugger: five whys, halt",
+			name:    "two strikes without a debugger: halt, and no debugger is said to have run",
 			cfg:     loop.Config{Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}}},
 			want:    loop.Halted,
 			wantErr: loop.ErrHalted,
 			events: []string{"run.started", "task.started T1",
 				"attempt.started T1#1", "verify.failed T1#1 test:x", "attempt.finished T1#1 test:x",
 				"attempt.started T1#2", "verify.failed T1#2 test:x", "attempt.finished T1#2 test:x",
-				"debugger.invoked T1", "fivewhys.recorded T1", "task.halted T1", "run.finished halted"},
+				"task.halted T1", "run.finished halted"},
 		},
 		{
 			name: "a critical review sends the task back; a blocked claim stops it",
@@ -93,7 +93,7 @@ func TestLoopRun(t *testing.T) {
 			events: []string{"run.started", "task.started T1",
 				"attempt.started T1#1", "attempt.finished T1#1 executor:crashed",
 				"attempt.started T1#2", "attempt.finished T1#2 executor:crashed",
-				"debugger.invoked T1", "fivewhys.recorded T1", "task.halted T1", "run.finished halted"},
+				"task.halted T1", "run.finished halted"},
 		},
 		{
 			name:    "the run's cycles run out: budget exceeded before the next task",

@@ -3,6 +3,7 @@ package loop
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/harnish/harnish/task"
@@ -197,12 +198,34 @@ func (d *decision) next() Step {
 			// after a phase that did not finish.
 			return d.stopped()
 		}
-		if ph.Milestone.Gated(i, len(d.plan.Phases)) && !slices.Contains(d.st.Approved, ph.ID) {
+		if gated(ph, i, len(d.plan.Phases)) && !slices.Contains(d.st.Approved, ph.ID) {
 			d.emit(Transition{Kind: TransGateReached, Phase: ph.ID})
 			return Step{Kind: StepGate, Phase: ph.ID}
 		}
 	}
 	return d.finish(Completed, "")
+}
+
+// gated reports whether the boundary after phase i of n waits at a gate:
+// where the plan says so, and after any phase with manual acceptance items,
+// which only a person at the gate can confirm.
+func gated(ph *task.Phase, i, n int) bool {
+	return ph.Milestone.Gated(i, n) || len(ManualItems(ph)) > 0
+}
+
+// ManualItems returns the manual acceptance items of the phase's tasks, as
+// "TASK: item", in plan order: the checklist a person confirms at the
+// phase's gate.
+func ManualItems(ph *task.Phase) []string {
+	var items []string
+	for j := range ph.Tasks {
+		for _, c := range ph.Tasks[j].Acceptance {
+			if c.Manual != "" {
+				items = append(items, ph.Tasks[j].ID+": "+c.Manual)
+			}
+		}
+	}
+	return items
 }
 
 // stopped ends a run in which some task did not finish done.
@@ -299,6 +322,11 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 			Failure: &Failure{Attempt: ts.Attempts, Kind: FailInterrupted, Reason: "the attempt was cut off"}})
 		ts = d.task(t.ID) // the record as the transition left it
 	}
+	if len(t.Acceptance) == 0 {
+		// A changed plan emptied the criteria: nothing could verify another
+		// attempt, so none starts.
+		return d.end(t.ID, StatusEscalated, "no acceptance criteria: the task cannot be verified, so no attempt starts")
+	}
 	if ts.Attempts == 0 {
 		return d.attempt(pt.Phase.ID, t), true
 	}
@@ -311,6 +339,8 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 	case last.Kind == FailBlocked:
 		// The agent needs a person; another attempt would not give it one.
 		return d.end(t.ID, StatusBlocked, "the executor is blocked: "+last.Reason)
+	case ts.DebuggedAt > 0 && ts.NoDebugger:
+		return d.end(t.ID, StatusHalted, "the failure repeated and no debugger is configured to look for a root cause")
 	case ts.DebuggedAt > 0 && !ts.RootCause:
 		return d.end(t.ID, StatusHalted, "the failure repeated and the debugger found no root cause")
 	case ts.DebuggedAt > 0 && last.Attempt > ts.DebuggedAt && last.Kind != FailInterrupted:
@@ -342,11 +372,17 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 func (f Failure) describe() string {
 	switch {
 	case f.Reason != "":
-		return string(f.Kind) + ": " + f.Reason
+		return string(f.Kind) + ": " + f.reason()
 	case f.Fingerprint != "":
 		return fmt.Sprintf("%s failure %s", f.Kind, f.Fingerprint)
 	}
 	return string(f.Kind) + " failure"
+}
+
+// reason is the failure's reason without a leading "KIND: " that the
+// error it came from already carried (an executor error says "executor: ...").
+func (f Failure) reason() string {
+	return strings.TrimPrefix(f.Reason, string(f.Kind)+": ")
 }
 
 // twoStrikes reports whether the last two attempts failed the same way.
@@ -493,6 +529,12 @@ func (p *Policy) ObserveVoid(st *RunState, taskID string, attempt int, reason st
 // [Policy.Next] grants the one extra attempt or halts the task.
 func (p *Policy) ObserveDiagnosis(st *RunState, taskID string, found bool, now time.Time) ([]Transition, error) {
 	return stamped(st, now, []Transition{{Kind: TransDebuggerFinished, Task: taskID, Found: found}})
+}
+
+// ObserveNoDebugger records that a repeated failure found no debugger to
+// ask: the next call to [Policy.Next] halts the task, as for no root cause.
+func (p *Policy) ObserveNoDebugger(st *RunState, taskID string, now time.Time) ([]Transition, error) {
+	return stamped(st, now, []Transition{{Kind: TransDebuggerFinished, Task: taskID, NoDebugger: true}})
 }
 
 // ObserveGate records a gate's verdict on the milestone after phase: approve

@@ -23,7 +23,8 @@ type Handoff struct {
 	Phase   string     `json:"phase"`
 	Status  TaskStatus `json:"status"`
 	Summary string     `json:"summary,omitempty"`
-	// FilesChanged are the files the executor reports it changed.
+	// FilesChanged are the files the task changed: read from git when the
+	// working tree is a git tree, else as the executor reports them.
 	FilesChanged []string `json:"files_changed,omitempty"`
 	// Checks are the names of the checks that passed.
 	Checks []string `json:"checks,omitempty"`

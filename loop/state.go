@@ -12,11 +12,19 @@ import (
 // has used, and how it ended. It changes only through [RunState.Apply], so a
 // journal of transitions replays to exactly the state the loop saw.
 type RunState struct {
-	Run        string    `json:"run"`                   // run ID
-	Plan       string    `json:"plan"`                  // plan name
-	PlanDigest string    `json:"plan_digest,omitempty"` // hash of the plan, to notice a changed plan on resume
-	Started    time.Time `json:"started"`
-	Updated    time.Time `json:"updated"`
+	Run        string `json:"run"`                   // run ID
+	Plan       string `json:"plan"`                  // plan name
+	PlanDigest string `json:"plan_digest,omitempty"` // hash of the plan, to notice a changed plan on resume
+	// Branch is the git branch the run works on; empty when it has none.
+	Branch string `json:"branch,omitempty"`
+	// Commits says whether the run commits each task done (and its records
+	// at the end); it is fixed when the run starts.
+	Commits bool `json:"commits,omitempty"`
+	// RecordsCommitted says whether the records of the run's last end are
+	// committed.
+	RecordsCommitted bool      `json:"records_committed,omitempty"`
+	Started          time.Time `json:"started"`
+	Updated          time.Time `json:"updated"`
 	// Seq counts the transitions applied.
 	Seq uint64 `json:"seq"`
 	// Phase is the phase the run is in.
@@ -59,9 +67,15 @@ type TaskState struct {
 	// DebuggedAt is the attempt after which the debugger was consulted; 0
 	// when it has not been. RootCause says whether it found one, which buys
 	// exactly one more attempt.
-	DebuggedAt int    `json:"debugged_at,omitempty"`
-	RootCause  bool   `json:"root_cause,omitempty"`
+	DebuggedAt int  `json:"debugged_at,omitempty"`
+	RootCause  bool `json:"root_cause,omitempty"`
+	// NoDebugger says the two-strike rule found no debugger to ask.
+	NoDebugger bool   `json:"no_debugger,omitempty"`
 	Reason     string `json:"reason,omitempty"`
+	// Committed says a done task's commit is made (Commit is its hash, empty
+	// when the task changed nothing); only runs that commit set it.
+	Committed bool   `json:"committed,omitempty"`
+	Commit    string `json:"commit,omitempty"`
 	// Voided counts attempts since the last reopening that a fault of the
 	// harness, not the agent, cut short (a verifier that could not run);
 	// they do not count against the budget.
@@ -151,6 +165,15 @@ const (
 	// a fresh budget after a person has stepped in; its attempts go on
 	// being numbered from where they were.
 	TransTaskReopened TransitionKind = "task.reopened"
+	// TransTaskCommitted records that a done task's commit is made, so a
+	// resume neither loses nor repeats it.
+	TransTaskCommitted TransitionKind = "task.committed"
+	// TransRecordsCommitted records that the records of the run's end are
+	// committed.
+	TransRecordsCommitted TransitionKind = "records.committed"
+	// TransPlanChanged records that a resume goes on with a changed plan
+	// (of the same name), with its digest.
+	TransPlanChanged TransitionKind = "plan.changed"
 )
 
 // Transition is one durable change of the run state. It is small and its
@@ -159,10 +182,13 @@ const (
 type Transition struct {
 	Kind TransitionKind `json:"kind"`
 	Time time.Time      `json:"time"`
-	// Run, Plan and PlanDigest are set on run.started.
+	// Run, Plan, PlanDigest, Branch and Commits are set on run.started;
+	// PlanDigest also on plan.changed.
 	Run        string `json:"run,omitempty"`
 	Plan       string `json:"plan,omitempty"`
 	PlanDigest string `json:"plan_digest,omitempty"`
+	Branch     string `json:"branch,omitempty"`
+	Commits    bool   `json:"commits,omitempty"`
 	Phase      string `json:"phase,omitempty"`
 	Task       string `json:"task,omitempty"`
 	Attempt    int    `json:"attempt,omitempty"`
@@ -176,8 +202,13 @@ type Transition struct {
 	Elapsed time.Duration `json:"elapsed,omitempty"`
 	Tokens  int64         `json:"tokens,omitempty"`
 	CostUSD float64       `json:"cost_usd,omitempty"`
-	// Found tells, on debugger.finished, whether a root cause was found.
-	Found bool `json:"found,omitempty"`
+	// Found tells, on debugger.finished, whether a root cause was found;
+	// NoDebugger, that there was no debugger to ask.
+	Found      bool `json:"found,omitempty"`
+	NoDebugger bool `json:"no_debugger,omitempty"`
+	// Commit is the hash on task.committed and records.committed; empty
+	// when there was nothing to commit.
+	Commit string `json:"commit,omitempty"`
 	// Status is the task's final status, on task.finished.
 	Status TaskStatus `json:"status,omitempty"`
 	// Outcome is set on run.finished.
@@ -195,9 +226,17 @@ func (s *RunState) Apply(t Transition) error {
 	switch t.Kind {
 	case TransRunStarted:
 		s.Run, s.Plan, s.PlanDigest, s.Started = t.Run, t.Plan, t.PlanDigest, t.Time
+		s.Branch, s.Commits = t.Branch, t.Commits
 		s.Tasks = map[string]*TaskState{}
 	case TransRunResumed:
-		s.Outcome, s.Reason = "", ""
+		s.Outcome, s.Reason, s.RecordsCommitted = "", "", false
+	case TransPlanChanged:
+		s.PlanDigest = t.PlanDigest
+	case TransTaskCommitted:
+		ts := s.task(t.Task)
+		ts.Committed, ts.Commit = true, t.Commit
+	case TransRecordsCommitted:
+		s.RecordsCommitted = true
 	case TransTaskStarted:
 		s.Phase, s.Cursor, s.Low = t.Phase, t.Index, t.Low
 		s.setStatus(t.Task, StatusRunning)
@@ -223,13 +262,13 @@ func (s *RunState) Apply(t Transition) error {
 		ts.Voided++
 	case TransDebuggerFinished:
 		ts := s.task(t.Task)
-		ts.DebuggedAt, ts.RootCause = ts.Attempts, t.Found
+		ts.DebuggedAt, ts.RootCause, ts.NoDebugger = ts.Attempts, t.Found, t.NoDebugger
 	case TransTaskReopened:
 		ts := s.task(t.Task)
 		s.setStatus(t.Task, StatusRunning)
 		ts.Reason = ""
 		ts.Base, ts.BaseElapsed, ts.Voided = ts.Attempts, ts.Elapsed, 0
-		ts.DebuggedAt, ts.RootCause = 0, false
+		ts.DebuggedAt, ts.RootCause, ts.NoDebugger = 0, false, false
 	case TransTaskFinished:
 		s.setStatus(t.Task, t.Status)
 		s.task(t.Task).Reason = t.Reason
@@ -263,6 +302,19 @@ func (s *RunState) check(t Transition) error {
 	if t.Kind == TransRunResumed {
 		if s.Outcome == "" || s.Outcome == Completed {
 			return fmt.Errorf("run is %s, not resumable", cmp.Or(string(s.Outcome), "running"))
+		}
+		return nil
+	}
+	// Side effects of a finished run are still recorded as they are made.
+	switch t.Kind {
+	case TransTaskCommitted:
+		if ts := s.Tasks[t.Task]; ts == nil || ts.Status != StatusDone {
+			return fmt.Errorf("task %q is not done", t.Task)
+		}
+		return nil
+	case TransRecordsCommitted:
+		if s.Outcome == "" {
+			return fmt.Errorf("run is not finished")
 		}
 		return nil
 	}
@@ -310,6 +362,10 @@ func (s *RunState) check(t Transition) error {
 	case TransRunFinished:
 		if t.Outcome == "" {
 			return fmt.Errorf("no outcome")
+		}
+	case TransPlanChanged:
+		if t.PlanDigest == "" {
+			return fmt.Errorf("no plan digest")
 		}
 	case TransTaskStarted, TransDebuggerFinished:
 	default:

@@ -91,6 +91,7 @@ type runFlags struct {
 	allowDirty      bool
 	rollback        bool
 	runID           string // for a new run
+	branch          string // for a new run in a git tree
 	noCommit        bool   // the tree was dirty at the start
 }
 
@@ -162,7 +163,9 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if err == nil {
-			err = gitx.Branch(cmdContext(), f.dir, "harnish/"+plan.Name+"-"+runID)
+			// The loop makes the branch once the run is on record, so a crash
+			// in between leaves a run that resume finds, not a lone branch.
+			f.branch, err = gitx.FreeBranchName(cmdContext(), f.dir, "harnish/"+plan.Name+"-"+runID)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "harnish run: %v\n", err)
@@ -224,7 +227,7 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: what each attempt changes cannot be audited or committed\n", root)
 		cfg.Guardrail = nil
 	}
-	cfg.RunID = f.runID
+	cfg.RunID, cfg.Branch = f.runID, f.branch
 	// Warnings (a record or a commit that failed) reach the person running it.
 	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	store, err := loop.OpenDir(stateDir, nil)
@@ -276,7 +279,11 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		return exitError
 	}
 	if !f.json {
-		fmt.Fprintf(stdout, "%s: %s\n", res.Outcome, res.Reason)
+		if res.Reason != "" {
+			fmt.Fprintf(stdout, "%s: %s\n", res.Outcome, res.Reason)
+		} else {
+			fmt.Fprintln(stdout, res.Outcome)
+		}
 		fmt.Fprintf(stdout, "state, logs and handoffs: %s\n", stateDir)
 	}
 	return res.Outcome.ExitCode()
@@ -407,7 +414,7 @@ func (p *progress) Observe(e loop.Event) {
 	case loop.DebuggerInvoked:
 		line = fmt.Sprintf("%s: same failure twice; debugger: %s", e.Task, e.Message)
 	case loop.TaskDone, loop.TaskEscalated, loop.TaskHalted, loop.TaskBlocked:
-		line = fmt.Sprintf("%s %s %s", e.Task, e.Type[len("task."):], e.Message)
+		line = strings.TrimSpace(fmt.Sprintf("%s %s %s", e.Task, e.Type[len("task."):], e.Message))
 	case loop.MilestoneReached:
 		line = fmt.Sprintf("milestone after phase %s", e.Phase)
 	case loop.MilestoneApproved:

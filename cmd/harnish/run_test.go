@@ -71,7 +71,7 @@ func TestRunResumeStatus(t *testing.T) {
 	if code := run([]string{"resume", "--dir", dir, "--approve"}, &out, &errb); code != 0 {
 		t.Fatalf("resume: exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	for _, want := range []string{"milestone after phase p1 approved", "T2 attempt 1: checks fail", "T2 attempt 2: checks pass", "completed: "} {
+	for _, want := range []string{"milestone after phase p1 approved", "T2 attempt 1: checks fail", "T2 attempt 2: checks pass", "T2 done\ncompleted\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("resume output lacks %q:\n%s", want, out.String())
 		}

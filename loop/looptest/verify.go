@@ -2,6 +2,7 @@ package looptest
 
 import (
 	"context"
+	"sync"
 
 	"github.com/harnish/harnish/verify"
 )
@@ -35,15 +36,29 @@ func (v *Verifier) Verify(ctx context.Context, req *verify.Request) (*verify.Rep
 
 // Reviewer is a scripted [verify.Reviewer]: per task ID, one entry per
 // attempt; true finds a critical problem (the same one each time, so three
-// in a row are a plateau), false or past the script finds nothing.
+// in a row are a plateau), false or past the script finds nothing. It
+// records the requests.
 type Reviewer struct {
 	Critical map[string][]bool
 	// Panic panics inside Review.
 	Panic bool
+
+	mu       sync.Mutex
+	requests []*verify.ReviewRequest
+}
+
+// Requests returns the requests Review received, in order.
+func (r *Reviewer) Requests() []*verify.ReviewRequest {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*verify.ReviewRequest(nil), r.requests...)
 }
 
 // Review reports as scripted.
 func (r *Reviewer) Review(ctx context.Context, req *verify.ReviewRequest) (*verify.Review, error) {
+	r.mu.Lock()
+	r.requests = append(r.requests, req)
+	r.mu.Unlock()
 	if r.Panic {
 		panic("looptest: scripted reviewer panic")
 	}
