@@ -28,6 +28,12 @@ type Executor interface {
 	Execute(ctx context.Context, req *Request) (*Result, error)
 }
 
+// Func adapts a function to an [Executor]: Go code that carries a task out.
+type Func func(ctx context.Context, req *Request) (*Result, error)
+
+// Execute calls f.
+func (f Func) Execute(ctx context.Context, req *Request) (*Result, error) { return f(ctx, req) }
+
 // Debugger investigates a failure that repeated: the loop calls it when two
 // attempts in a row fail with the same fingerprint. It looks for the root
 // cause and the smallest fix, and says plainly when it finds none.
