@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/harnish/harnish/task/internal/quote"
 )
 
 // Limits that keep a hostile plan from costing more than a large honest one.
@@ -39,12 +42,19 @@ type decoder struct {
 	file     string
 	problems Problems
 	pos      map[string]position
+	unread   *unread
 	aliased  int  // values read through aliases
 	inAlias  int  // depth of aliases being read
 	stopped  bool // too many nodes or problems: decoding has given up
 }
 
+// fail reports that the value of field could not be read, and skips it.
 func (d *decoder) fail(at position, field, format string, args ...any) {
+	d.unread.add(field)
+	d.report(at, field, format, args...)
+}
+
+func (d *decoder) report(at position, field, format string, args ...any) {
 	if d.stopped {
 		return
 	}
@@ -189,7 +199,8 @@ func (d *decoder) decodeMap(n *yaml.Node, pos position, v reflect.Value, field s
 	v.Set(m)
 }
 
-// key returns a mapping key as a string; keys must be plain strings.
+// key returns a mapping key as a string; keys must be plain strings. A bad
+// key skips its field, unknown, in the mapping at field.
 func (d *decoder) key(n *yaml.Node, field string) (string, bool) {
 	pos := at(n)
 	for n.Kind == yaml.AliasNode && n.Alias != nil {
@@ -199,10 +210,11 @@ func (d *decoder) key(n *yaml.Node, field string) (string, bool) {
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
 		return n.Value, true
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!merge":
-		d.fail(pos, field, "merge keys (<<) are not supported; write the fields out")
+		d.report(pos, field, "merge keys (<<) are not supported; write the fields out")
 	default:
-		d.fail(pos, field, "expected a string key, got %s", describe(n))
+		d.report(pos, field, "expected a string key, got %s", describe(n))
 	}
+	d.unread.add(join(field, "?"))
 	return "", false
 }
 
@@ -227,9 +239,9 @@ func (d *decoder) decodeScalar(n *yaml.Node, pos position, v reflect.Value, fiel
 		i, err := strconv.ParseInt(n.Value, 0, 64)
 		switch {
 		case err != nil && !isRange(err):
-			d.fail(pos, field, "invalid integer %q", n.Value)
+			d.fail(pos, field, "invalid integer %s", quote.String(n.Value))
 		case err != nil || v.OverflowInt(i):
-			d.fail(pos, field, "integer %s out of range", n.Value)
+			d.fail(pos, field, "integer %s out of range", quote.Bare(n.Value))
 		default:
 			v.SetInt(i)
 		}
@@ -248,7 +260,7 @@ func (d *decoder) decodeScalar(n *yaml.Node, pos position, v reflect.Value, fiel
 			return
 		}
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			d.fail(pos, field, "invalid number %s", n.Value)
+			d.fail(pos, field, "invalid number %s", quote.Bare(n.Value))
 			return
 		}
 		v.SetFloat(f)
@@ -276,7 +288,7 @@ func (d *decoder) decodeDuration(n *yaml.Node, pos position, v reflect.Value, fi
 	}
 	dur, err := time.ParseDuration(n.Value)
 	if err != nil {
-		d.fail(pos, field, "invalid duration %q (use Go syntax such as 90s, 30m, 1h30m)", n.Value)
+		d.fail(pos, field, "invalid duration %s (use Go syntax such as 90s, 30m, 1h30m)", quote.String(n.Value))
 		return
 	}
 	v.SetInt(int64(dur))
@@ -312,19 +324,19 @@ func describe(n *yaml.Node) string {
 	case yaml.ScalarNode:
 		switch n.ShortTag() {
 		case "!!str":
-			return fmt.Sprintf("string %q", n.Value)
+			return "string " + quote.String(n.Value)
 		case "!!int":
-			return "integer " + n.Value
+			return "integer " + quote.Bare(n.Value)
 		case "!!float":
-			return "number " + n.Value
+			return "number " + quote.Bare(n.Value)
 		case "!!bool":
-			return "boolean " + n.Value
+			return "boolean " + quote.Bare(n.Value)
 		case "!!null":
 			return "null"
 		case "!!timestamp":
-			return "timestamp " + n.Value
+			return "timestamp " + quote.Bare(n.Value)
 		}
-		return fmt.Sprintf("%s %q", n.ShortTag(), n.Value)
+		return quote.Bare(n.ShortTag()) + " " + quote.String(n.Value)
 	}
 	return "nothing"
 }
@@ -343,24 +355,64 @@ func kindName(k reflect.Kind) string {
 	return k.String()
 }
 
+// join appends a key to a field path, cut short when long: the path is
+// quoted in problems.
 func join(field, name string) string {
 	if field == "" {
-		return name
+		return quote.Bare(name)
 	}
-	return field + "." + name
+	return field + "." + quote.Bare(name)
+}
+
+// unread holds the fields a decoder could not read and skipped, so that
+// validation leaves out problems that may only repeat them: "title:
+// required" after "title: 2024" (a number, to be quoted), or a task without
+// acceptance criteria after "acceptence:" (an unknown field).
+type unread struct {
+	fields  map[string]bool
+	holders map[string]bool // the objects and lists holding those fields
+}
+
+func newUnread() *unread {
+	return &unread{fields: map[string]bool{}, holders: map[string]bool{}}
+}
+
+func (u *unread) add(field string) {
+	u.fields[field] = true
+	u.holders[parent(field)] = true
+}
+
+// covers reports whether field is, or is inside, a field that was not read.
+func (u *unread) covers(field string) bool {
+	if u == nil {
+		return false
+	}
+	for f := field; ; f = parent(f) {
+		if u.fields[f] {
+			return true
+		}
+		if f == "" {
+			return false
+		}
+	}
+}
+
+// near reports whether field, or the object that holds it, holds a field
+// that was not read: it may be the one field says is missing.
+func (u *unread) near(field string) bool {
+	return u != nil && (u.holders[field] || u.holders[parent(field)])
 }
 
 // suggest names the field the writer probably meant, or lists the valid ones.
 func suggest(name string, fields map[string]int) string {
-	names := make([]string, 0, len(fields))
-	for f := range fields {
-		names = append(names, f)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(fields))
 	norm := func(s string) string {
 		return strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(s))
 	}
 	for _, f := range names {
+		if len(name) > 2*len(f) { // not a misspelling of f, and maybe huge
+			continue
+		}
 		if norm(f) == norm(name) || (len(name) > 3 && editDistance(f, name) <= 2) {
 			return fmt.Sprintf(" (did you mean %q?)", f)
 		}

@@ -12,11 +12,14 @@
 //
 //	plan.yaml:12:9: phases[0].tasks[1].budget.attempts: 0 is out of range 1..100
 //
-// and every problem found is reported at once, as [Problems]. A problem's
+// and every problem found is reported at once, as [Problems]: those of the
+// schema together with those of the meaning of what did decode. A problem's
 // class is a sentinel for [errors.Is]: [ErrSyntax], [ErrSchema],
-// [ErrUnsupportedVersion], [ErrCycle], [ErrNoAcceptance]. A warning (only a
-// task without acceptance criteria, today) does not stop [Parse]; it shows in
-// [Plan.Validate] with Warning set.
+// [ErrUnsupportedVersion], [ErrCycle], [ErrNoAcceptance], [ErrTooLarge]. A
+// warning (only a task without acceptance criteria, today) does not stop
+// [Parse]; it shows in [Plan.Validate] with Warning set. A message repeats
+// only the first bytes of a long value, and a plan may be at most
+// [MaxPlanSize] bytes.
 //
 // Loading is strict: an unknown field, a duplicate key, a value of the wrong
 // type (a number where a string belongs says "quote it"), a bad duration, a

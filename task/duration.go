@@ -3,6 +3,8 @@ package task
 import (
 	"fmt"
 	"time"
+
+	"github.com/harnish/harnish/task/internal/quote"
 )
 
 // Duration is a time.Duration written as a Go duration string ("90s", "30m",
@@ -22,7 +24,7 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil
 func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
-		return fmt.Errorf("task: invalid duration %q", b)
+		return fmt.Errorf("task: invalid duration %s", quote.String(string(b)))
 	}
 	*d = Duration(v)
 	return nil

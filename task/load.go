@@ -9,36 +9,69 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/harnish/harnish/task/internal/quote"
 )
 
-// Load reads and parses the plan file at path; see [Parse]. An error reading
-// the file is returned as it is, wrapped; every other error is [Problems].
+// MaxPlanSize is the largest plan, in bytes, that [Load] and [Parse] read:
+// far beyond a plan written by hand or tool (10,000 tasks take 2.4 MB), yet
+// small enough that a wrong or hostile file costs little. A larger plan is
+// an [ErrTooLarge] problem.
+const MaxPlanSize = 4 << 20
+
+// Load reads and parses the plan file at path; see [Parse]. It reads at most
+// [MaxPlanSize]+1 bytes. An error reading the file is returned as it is,
+// wrapped; every other error is [Problems].
 func Load(path string) (*Plan, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("task: %w", err)
 	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxPlanSize {
+		return nil, tooLarge(path, strconv.FormatInt(st.Size(), 10)+" bytes")
+	}
+	// A pipe, or a file that grows, is cut short.
+	data, err := io.ReadAll(io.LimitReader(f, MaxPlanSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("task: %w", err)
+	}
+	if len(data) > MaxPlanSize {
+		return nil, tooLarge(path, "more than "+strconv.Itoa(MaxPlanSize)+" bytes")
+	}
 	return Parse(path, data)
+}
+
+func tooLarge(name, size string) error {
+	return Problems{{File: name, Err: ErrTooLarge,
+		Message: fmt.Sprintf("the file is %s, over the limit of %d bytes (%d MiB) for a plan", size, MaxPlanSize, MaxPlanSize>>20)}}
 }
 
 // Parse decodes a plan strictly and validates it. name is the file name used
 // in problems; a name ending in ".json" is read as JSON, anything else as YAML.
 //
-// Parsing has three stages, each reporting every problem it finds before
-// Parse returns: syntax, then the schema (unknown fields, duplicate keys,
-// wrong types, bad durations), then [Plan.Validate]. A plan whose version
-// names a schema major this package does not read is reported as that alone
+// Every problem is reported at once: syntax, then the schema (unknown fields,
+// duplicate keys, wrong types, bad durations) together with [Plan.Validate]'s
+// problems of what did decode. A field that does not decode is left out, and
+// so are validation problems that may only repeat it: those about the field
+// itself, and "required" and the like in the object that holds it, where the
+// missing field may be the one misspelled. A syntax error is reported alone,
+// as is a plan whose version names a schema major this package does not read
 // ([ErrUnsupportedVersion]), since its other fields follow a schema unknown
-// here. The error, when not nil, is a [Problems] holding the problems of the
-// first stage that found an error (with the validation stage's warnings, if
-// it is that one). Warnings alone, such as a task without acceptance
-// criteria, do not fail Parse; [Plan.Validate] reports them.
+// here, and a plan larger than [MaxPlanSize] ([ErrTooLarge]). The error, when
+// not nil, is a [Problems], warnings included, in source order. Warnings
+// alone, such as a task without acceptance criteria, do not fail Parse;
+// [Plan.Validate] reports them.
 func Parse(name string, data []byte) (*Plan, error) {
+	if len(data) > MaxPlanSize {
+		return nil, tooLarge(name, strconv.Itoa(len(data))+" bytes")
+	}
 	root, err := parseNode(name, data)
 	if err != nil {
 		return nil, err
@@ -46,14 +79,17 @@ func Parse(name string, data []byte) (*Plan, error) {
 	if p := checkVersion(name, root); p != nil {
 		return nil, Problems{*p}
 	}
-	d := &decoder{file: name, pos: make(map[string]position)}
+	d := &decoder{file: name, pos: make(map[string]position), unread: newUnread()}
 	p := &Plan{}
 	d.decode(root, reflect.ValueOf(p).Elem(), "")
-	if len(d.problems) > 0 {
-		return nil, d.problems
+	if d.stopped {
+		return nil, d.problems // too little decoded to validate
 	}
 	p.src = &source{file: name, pos: d.pos}
-	if ps := p.Validate(); ps.Err() != nil {
+	v := &validator{plan: p, unread: d.unread}
+	ps := append(d.problems, v.validate()...)
+	slices.SortStableFunc(ps, bySource)
+	if ps.Err() != nil {
 		return nil, ps
 	}
 	return p, nil
@@ -154,6 +190,8 @@ func yamlProblem(name string, err error) error {
 			}
 		}
 	}
+	// yaml.v3's messages are short but for the names of anchors they quote.
+	p.Message = quote.Cut(p.Message, 4*quote.Max)
 	return Problems{p}
 }
 

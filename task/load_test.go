@@ -205,6 +205,7 @@ phases:
 			want: []string{
 				`plan.json:1:52: budget.attempts: expected an integer, got string "3"`,
 				`plan.json:1:69: budget.cost_usd: invalid number 1e400`,
+				`plan.json:1:87: phases: required: a plan has at least one phase`,
 			},
 		},
 		{
@@ -509,6 +510,7 @@ func TestPathologicalYAML(t *testing.T) {
 		prev := "*l" + strconv.Itoa(i-1)
 		laughs += fmt.Sprintf("    l%d: &l%d [%s%s]\n", i, i, strings.Repeat(prev+", ", 9), prev)
 	}
+	laughs += oneTask
 	// The same with mappings that fit the schema: 1000 phases of 100 tasks
 	// of 100 checks.
 	phases := head + "phases:\n  - &p {id: p1, title: First, tasks: [&t {id: T1, title: One, acceptance: [&c {run: [make]}" +
@@ -540,8 +542,8 @@ func TestPathologicalYAML(t *testing.T) {
 		},
 		{
 			name: "deep block nesting",
-			src:  "version: 1\nphases:\n" + deepBlock(1000),
-			want: []string{`plan.yaml:4:2: phases[0]: expected a mapping, got a list`},
+			src:  head + "phases:\n" + deepBlock(1000),
+			want: []string{`plan.yaml:5:2: phases[0]: expected a mapping, got a list`},
 		},
 		{
 			name: "deep JSON nesting",

@@ -19,6 +19,8 @@ var (
 	// ErrNoAcceptance: a task has no acceptance criteria. It is a warning: the
 	// plan loads, and the loop escalates the task instead of starting it.
 	ErrNoAcceptance = errors.New("task: no acceptance criteria")
+	// ErrTooLarge: the plan is larger than [MaxPlanSize].
+	ErrTooLarge = errors.New("task: plan too large")
 )
 
 // Problem is one thing wrong with a plan, located in its source.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/Masterminds/semver/v3"
+
+	"github.com/harnish/harnish/task/internal/quote"
 )
 
 // SchemaMajor is the plan schema major this package reads.
@@ -24,7 +26,17 @@ var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // components. It returns every problem, warnings included, in source order
 // for a parsed plan. Use [Problems.Err] to decide whether the plan may run.
 func (p *Plan) Validate() Problems {
-	v := &validator{plan: p}
+	return (&validator{plan: p}).validate()
+}
+
+type validator struct {
+	plan     *Plan
+	problems Problems
+	unread   *unread // the fields a parse could not read; nil for none
+}
+
+func (v *validator) validate() Problems {
+	p := v.plan
 	v.version()
 	v.id("name", p.Name)
 	v.budget("budget", p.Budget, false)
@@ -33,16 +45,28 @@ func (p *Plan) Validate() Problems {
 	v.component("reviewer", p.Reviewer, KindCommand, KindPlugin)
 	v.guardrails()
 	v.phases()
-	v.sort()
+	slices.SortStableFunc(v.problems, bySource)
 	return v.problems
 }
 
-type validator struct {
-	plan     *Plan
-	problems Problems
+func (v *validator) add(field string, warning bool, class error, format string, args ...any) {
+	if v.unread.covers(field) {
+		return
+	}
+	v.report(field, warning, class, format, args...)
 }
 
-func (v *validator) add(field string, warning bool, class error, format string, args ...any) {
+// missing adds a problem that something is missing (required, no acceptance
+// criteria), which a field of the same object that could not be read may
+// explain.
+func (v *validator) missing(field string, warning bool, class error, format string, args ...any) {
+	if v.unread.near(field) {
+		return
+	}
+	v.add(field, warning, class, format, args...)
+}
+
+func (v *validator) report(field string, warning bool, class error, format string, args ...any) {
 	p := Problem{Field: field, Message: fmt.Sprintf(format, args...), Warning: warning, Err: class}
 	if src := v.plan.src; src != nil {
 		p.File = src.file
@@ -82,24 +106,23 @@ func parent(field string) string {
 	return field[:i]
 }
 
-// sort puts problems in source order; problems without a position keep theirs.
-func (v *validator) sort() {
-	slices.SortStableFunc(v.problems, func(a, b Problem) int {
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		return a.Column - b.Column
-	})
+// bySource orders problems by position, for a stable sort; problems without
+// one come first.
+func bySource(a, b Problem) int {
+	if a.Line != b.Line {
+		return a.Line - b.Line
+	}
+	return a.Column - b.Column
 }
 
 func (v *validator) version() {
 	ver := v.plan.Version
 	if ver == "" {
-		v.errorf("version", "required (this harnish reads version %d)", SchemaMajor)
+		v.missing("version", false, ErrSchema, "required (this harnish reads version %d)", SchemaMajor)
 		return
 	}
 	if _, err := semver.NewVersion(ver); err != nil {
-		v.errorf("version", "invalid version %q: want a semantic version such as %d", ver, SchemaMajor)
+		v.errorf("version", "invalid version %s: want a semantic version such as %d", quote.String(ver), SchemaMajor)
 		return
 	}
 	if msg, bad := unsupportedVersion(ver); bad {
@@ -115,9 +138,9 @@ func unsupportedVersion(ver string) (string, bool) {
 	case err != nil:
 		return "", false
 	case sv.Major() > SchemaMajor:
-		return fmt.Sprintf("plan schema version %s is newer than this harnish reads (%d.x); upgrade harnish", ver, SchemaMajor), true
+		return fmt.Sprintf("plan schema version %s is newer than this harnish reads (%d.x); upgrade harnish", quote.Bare(ver), SchemaMajor), true
 	case sv.Major() < SchemaMajor:
-		return fmt.Sprintf("plan schema version %s is older than this harnish reads (%d.x); write version: %d", ver, SchemaMajor, SchemaMajor), true
+		return fmt.Sprintf("plan schema version %s is older than this harnish reads (%d.x); write version: %d", quote.Bare(ver), SchemaMajor, SchemaMajor), true
 	}
 	return "", false
 }
@@ -125,9 +148,9 @@ func unsupportedVersion(ver string) (string, bool) {
 func (v *validator) id(field, id string) bool {
 	switch {
 	case id == "":
-		v.errorf(field, "required")
+		v.missing(field, false, ErrSchema, "required")
 	case !idPattern().MatchString(id):
-		v.errorf(field, "%q is not a valid ID: use letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters", id)
+		v.errorf(field, "%s is not a valid ID: use letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters", quote.String(id))
 	default:
 		return true
 	}
@@ -197,21 +220,21 @@ func (v *validator) component(field string, c *Component, kinds ...string) {
 	}
 	if !slices.Contains(kinds, c.Kind) {
 		if c.Kind == "" {
-			v.errorf(field+".kind", "required: one of %s", strings.Join(kinds, ", "))
+			v.missing(field+".kind", false, ErrSchema, "required: one of %s", strings.Join(kinds, ", "))
 		} else {
-			v.errorf(field+".kind", "%q is not one of %s", c.Kind, strings.Join(kinds, ", "))
+			v.errorf(field+".kind", "%s is not one of %s", quote.String(c.Kind), strings.Join(kinds, ", "))
 		}
 		return
 	}
 	switch {
 	case c.Kind == KindCommand && (len(c.Argv) == 0 || c.Argv[0] == ""):
-		v.errorf(field+".argv", "required for kind %q: the program and its arguments", c.Kind)
+		v.missing(field+".argv", false, ErrSchema, "required for kind %q: the program and its arguments", c.Kind)
 	case c.Kind != KindCommand && len(c.Argv) > 0:
 		v.errorf(field+".argv", "only for kind %q", KindCommand)
 	}
 	switch {
 	case c.Kind == KindPlugin && c.Plugin == "":
-		v.errorf(field+".plugin", "required for kind %q: a plugin name from the manifest", c.Kind)
+		v.missing(field+".plugin", false, ErrSchema, "required for kind %q: a plugin name from the manifest", c.Kind)
 	case c.Kind != KindPlugin && c.Plugin != "":
 		v.errorf(field+".plugin", "only for kind %q", KindPlugin)
 	}
@@ -220,7 +243,7 @@ func (v *validator) component(field string, c *Component, kinds ...string) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
 		if name == "" || strings.ContainsAny(name, "=\x00") {
-			v.errorf(field+".env."+name, "invalid variable name %q", name)
+			v.errorf(join(field+".env", name), "invalid variable name %s", quote.String(name))
 		}
 	}
 }
@@ -230,7 +253,7 @@ func (v *validator) guardrails() {
 	for _, eco := range slices.Sorted(maps.Keys(g.Packages)) {
 		for i, pkg := range g.Packages[eco] {
 			if strings.TrimSpace(pkg) == "" {
-				v.errorf(fmt.Sprintf("guardrails.packages.%s[%d]", eco, i), "empty package name")
+				v.errorf(fmt.Sprintf("%s[%d]", join("guardrails.packages", eco), i), "empty package name")
 			}
 		}
 	}
@@ -251,28 +274,28 @@ func (v *validator) tdd(field string, t *TDD) {
 	switch t.Level {
 	case "", TDDOff, TDDSoft, TDDHard:
 	default:
-		v.errorf(field+".level", "%q is not one of %s, %s, %s", t.Level, TDDOff, TDDSoft, TDDHard)
+		v.errorf(field+".level", "%s is not one of %s, %s, %s", quote.String(t.Level), TDDOff, TDDSoft, TDDHard)
 	}
 	for _, ext := range slices.Sorted(maps.Keys(t.Patterns)) {
-		pf := field + ".patterns." + ext
+		pf := join(field+".patterns", ext)
 		if len(ext) < 2 || ext[0] != '.' || strings.ContainsAny(ext[1:], "./\\") {
-			v.errorf(pf, "%q is not a file extension such as .go", ext)
+			v.errorf(pf, "%s is not a file extension such as .go", quote.String(ext))
 		}
 		for i, p := range t.Patterns[ext] {
 			_, err := path.Match(strings.ReplaceAll(p, "{stem}", "*"), "")
 			if !strings.Contains(p, "{stem}") || strings.ContainsAny(p, "/\\") || err != nil {
-				v.errorf(fmt.Sprintf("%s[%d]", pf, i), "%q is not a test file name with {stem}, such as {stem}_test.go", p)
+				v.errorf(fmt.Sprintf("%s[%d]", pf, i), "%s is not a test file name with {stem}, such as {stem}_test.go", quote.String(p))
 			}
 		}
 	}
 	for i, r := range t.Roots {
 		if r == "" || strings.ContainsAny(r, "/\\") || r == "." || r == ".." {
-			v.errorf(fmt.Sprintf("%s.roots[%d]", field, i), "%q is not a directory name such as tests", r)
+			v.errorf(fmt.Sprintf("%s.roots[%d]", field, i), "%s is not a directory name such as tests", quote.String(r))
 		}
 	}
 	for i, e := range t.Exempt {
 		if _, err := path.Match(strings.TrimSuffix(e, "/"), ""); err != nil || strings.TrimSpace(e) == "" {
-			v.errorf(fmt.Sprintf("%s.exempt[%d]", field, i), "%q is not a valid pattern", e)
+			v.errorf(fmt.Sprintf("%s.exempt[%d]", field, i), "%s is not a valid pattern", quote.String(e))
 		}
 	}
 }
@@ -283,16 +306,16 @@ func (v *validator) relPath(field, p string) {
 	case p == "":
 		v.errorf(field, "empty path")
 	case path.IsAbs(p) || strings.HasPrefix(p, `\`) || (len(p) > 1 && p[1] == ':'):
-		v.errorf(field, "%q is absolute; paths are relative to the working tree's root", p)
+		v.errorf(field, "%s is absolute; paths are relative to the working tree's root", quote.String(p))
 	case path.Clean(p) == ".." || strings.HasPrefix(path.Clean(p), "../"):
-		v.errorf(field, "%q leaves the working tree", p)
+		v.errorf(field, "%s leaves the working tree", quote.String(p))
 	}
 }
 
 func (v *validator) phases() {
 	p := v.plan
 	if len(p.Phases) == 0 {
-		v.errorf("phases", "required: a plan has at least one phase")
+		v.missing("phases", false, ErrSchema, "required: a plan has at least one phase")
 		return
 	}
 	phaseIDs := map[string]string{}
@@ -302,7 +325,7 @@ func (v *validator) phases() {
 		field := fmt.Sprintf("phases[%d]", i)
 		if v.id(field+".id", ph.ID) {
 			if prev, dup := phaseIDs[ph.ID]; dup {
-				v.errorf(field+".id", "duplicate phase ID %q (first at %s)", ph.ID, v.where(prev+".id"))
+				v.errorf(field+".id", "duplicate phase ID %s (first at %s)", quote.String(ph.ID), v.where(prev+".id"))
 			} else {
 				phaseIDs[ph.ID] = field
 			}
@@ -323,7 +346,7 @@ func (v *validator) phases() {
 			}
 		}
 		if len(ph.Tasks) == 0 {
-			v.errorf(field+".tasks", "required: a phase has at least one task")
+			v.missing(field+".tasks", false, ErrSchema, "required: a phase has at least one task")
 		}
 		for j, t := range ph.Tasks {
 			tf := fmt.Sprintf("%s.tasks[%d]", field, j)
@@ -333,7 +356,7 @@ func (v *validator) phases() {
 				continue
 			}
 			if prev, dup := taskField[t.ID]; dup {
-				v.errorf(tf+".id", "duplicate task ID %q (first at %s)", t.ID, v.where(prev+".id"))
+				v.errorf(tf+".id", "duplicate task ID %s (first at %s)", quote.String(t.ID), v.where(prev+".id"))
 				continue
 			}
 			taskField[t.ID] = tf
@@ -350,12 +373,12 @@ func (v *validator) phases() {
 
 func (v *validator) task(field string, phase int, t *Task, taskPhase map[string]int) {
 	if strings.TrimSpace(t.Title) == "" {
-		v.errorf(field+".title", "required")
+		v.missing(field+".title", false, ErrSchema, "required")
 	}
 	switch t.Status {
 	case "", StatusTodo, StatusDoing, StatusDone:
 	default:
-		v.errorf(field+".status", "%q is not one of todo, doing, done", t.Status)
+		v.errorf(field+".status", "%s is not one of todo, doing, done", quote.String(string(t.Status)))
 	}
 	for i, f := range t.Files {
 		v.relPath(fmt.Sprintf("%s.files[%d]", field, i), f)
@@ -366,20 +389,20 @@ func (v *validator) task(field string, phase int, t *Task, taskPhase map[string]
 		depPhase, ok := taskPhase[dep]
 		switch {
 		case dep == t.ID:
-			v.errorf(df, "task %q depends on itself", dep)
+			v.errorf(df, "task %s depends on itself", quote.String(dep))
 		case seen[dep]:
-			v.errorf(df, "%q is listed twice", dep)
+			v.errorf(df, "%s is listed twice", quote.String(dep))
 		case !ok:
-			v.errorf(df, "no task %q in the plan", dep)
+			v.errorf(df, "no task %s in the plan", quote.String(dep))
 		case depPhase > phase:
-			v.errorf(df, "task %q is in a later phase (%s); a task may depend only on tasks of its own or earlier phases",
-				dep, v.plan.Phases[depPhase].ID)
+			v.errorf(df, "task %s is in a later phase (%s); a task may depend only on tasks of its own or earlier phases",
+				quote.String(dep), quote.Bare(v.plan.Phases[depPhase].ID))
 		}
 		seen[dep] = true
 	}
 	if len(t.Acceptance) == 0 {
-		v.add(field+".acceptance", true, ErrNoAcceptance,
-			"task %q has no acceptance criteria; the loop will escalate it instead of starting it", t.ID)
+		v.missing(field+".acceptance", true, ErrNoAcceptance,
+			"task %s has no acceptance criteria; the loop will escalate it instead of starting it", quote.String(t.ID))
 	}
 	for i, c := range t.Acceptance {
 		v.check(fmt.Sprintf("%s.acceptance[%d]", field, i), c)
@@ -406,7 +429,7 @@ func (v *validator) check(field string, c Check) {
 	}
 	switch len(kinds) {
 	case 0:
-		v.errorf(field, "a check needs one of run, sh, manual, gotest, cmake")
+		v.missing(field, false, ErrSchema, "a check needs one of run, sh, manual, gotest, cmake")
 		return
 	case 1:
 	default:
@@ -440,18 +463,18 @@ func (v *validator) goTest(field string, g *GoTestCheck) {
 	}
 	for i, p := range g.Packages {
 		if strings.TrimSpace(p) == "" || strings.HasPrefix(p, "-") {
-			v.errorf(fmt.Sprintf("%s.packages[%d]", field, i), "%q is not a package pattern such as ./...; flags go in flags", p)
+			v.errorf(fmt.Sprintf("%s.packages[%d]", field, i), "%s is not a package pattern such as ./...; flags go in flags", quote.String(p))
 		}
 	}
 	for i, f := range g.Flags {
 		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
 		switch {
 		case !strings.HasPrefix(f, "-") || name == "":
-			v.errorf(fmt.Sprintf("%s.flags[%d]", field, i), "%q is not a flag; packages go in packages", f)
+			v.errorf(fmt.Sprintf("%s.flags[%d]", field, i), "%s is not a flag; packages go in packages", quote.String(f))
 		case name == "json":
 			v.errorf(fmt.Sprintf("%s.flags[%d]", field, i), "-json is always passed")
 		case name == "c" || name == "o" || name == "exec" || name == "list":
-			v.errorf(fmt.Sprintf("%s.flags[%d]", field, i), "%q does not run tests", f)
+			v.errorf(fmt.Sprintf("%s.flags[%d]", field, i), "%s does not run tests", quote.String(f))
 		}
 	}
 	if m := g.MinTests; m < 0 || m > MaxMinTests || (m == 0 && v.plan.src.written(field+".min_tests")) {
@@ -474,7 +497,7 @@ func (v *validator) cmake(field string, c *CMakeCheck) {
 		{"compiler_id", c.CompilerID, "a compiler ID such as GNU, Clang or MSVC"},
 	} {
 		if (f.value != "" || written(f.name)) && !cmakeName().MatchString(f.value) {
-			v.errorf(field+"."+f.name, "%q is not %s", f.value, f.what)
+			v.errorf(field+"."+f.name, "%s is not %s", quote.String(f.value), f.what)
 		}
 	}
 	switch {
@@ -524,6 +547,9 @@ func (v *validator) cycles(taskField map[string]string) {
 			case onStack:
 				start := slices.Index(stack, dep)
 				cycle := append(slices.Clone(stack[start:]), dep)
+				for i, id := range cycle {
+					cycle[i] = quote.Bare(id)
+				}
 				v.add(taskField[dep]+".depends_on", false, ErrCycle, "dependency cycle: %s", strings.Join(cycle, " -> "))
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/internal/quote"
 )
 
 // builder collects the phases and tasks of one source and turns them into a
@@ -134,12 +135,12 @@ func (b *builder) resolve(t *taskDraft, phase int, phaseOf map[string]int) error
 		case !ok && b.dropUnknownDeps:
 			continue
 		case !ok:
-			return errorf(file, t.depAt, t.depF, "no task %q in the file", raw)
+			return errorf(file, t.depAt, t.depF, "no task %s in the file", quote.String(raw))
 		case id == t.ID:
-			return errorf(file, t.depAt, t.depF, "task %q depends on itself", raw)
+			return errorf(file, t.depAt, t.depF, "task %s depends on itself", quote.String(raw))
 		case phaseOf[id] > phase:
 			return errorf(file, t.depAt, t.depF,
-				"task %q is in a later phase; a task may depend only on tasks of its own or earlier phases", raw)
+				"task %s is in a later phase; a task may depend only on tasks of its own or earlier phases", quote.String(raw))
 		case seen[id]:
 			continue
 		}

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -45,23 +46,23 @@ func Dir(dir string) (*task.Plan, error) {
 			dir, strings.Join(sources, ", "))
 	}
 	src := sources[0]
+	fsys := os.DirFS(cmp.Or(dir, "."))
+	display := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
 	if src == stepIndex {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
 			abs = dir
 		}
-		display := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
-		return stepTree(os.DirFS(dir), display, nameOr(slug(filepath.Base(abs)), "phases"))
+		return stepTree(fsys, display, nameOr(slug(filepath.Base(abs)), "phases"))
 	}
-	path := filepath.Join(dir, filepath.FromSlash(src))
-	data, err := os.ReadFile(path)
+	data, err := readFile(fsys, src, display)
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, err
 	}
 	if src == plansFile {
-		return PlansMD(path, data)
+		return PlansMD(display(src), data)
 	}
-	return ProgressFile(path, data)
+	return ProgressFile(display(src), data)
 }
 
 func nameOr(name, fallback string) string {

@@ -16,6 +16,8 @@
 // column and field; the messages start with "importer: ". Unknown fields in
 // the JSON sources are ignored, since the formats evolve, but a known field of
 // the wrong type is an error, as are malformed JSON and unknown statuses.
+// A file larger than [task.MaxPlanSize] is an error too, found after reading
+// at most one byte more; errors repeat only the first bytes of a long value.
 //
 // # Progress file (harnish-current-work.json)
 //
@@ -52,10 +54,11 @@
 // "<dir>-step<N>", title its name). Status completed is done; error and
 // blocked are doing (started, not finished); pending is to do, or doing when
 // started_at is set, which is how the executor leaves a step it was cut off
-// in. The optional phases/<dir>/step<N>.md becomes the objective, followed by
-// the summary, error or blocked reason; under its "Acceptance Criteria"
-// heading each line of a shell code block is a command check and each list
-// item a criterion. The plan is named after the first "project".
+// in. The optional phases/<dir>/step<N>.md, UTF-8 text, becomes the
+// objective, followed by the summary, error or blocked reason; under its
+// "Acceptance Criteria" heading each line of a shell code block is a command
+// check and each list item a criterion. The plan is named after the first
+// "project".
 //
 // # Plans.md
 //

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/harnish/harnish/task/internal/quote"
 )
 
 // ErrFormat is the class of every error about the content of a source: bad
@@ -51,6 +53,11 @@ func (e *Error) Unwrap() error { return ErrFormat }
 // pos is a place in a source file.
 type pos struct{ line, col int }
 
+// maxName bounds the file names and field paths an error repeats: both can
+// hold keys and directory names from the source.
+const maxName = 4 * quote.Max
+
 func errorf(file string, at pos, field, format string, args ...any) *Error {
-	return &Error{File: file, Line: at.line, Column: at.col, Field: field, Message: fmt.Sprintf(format, args...)}
+	return &Error{File: quote.Cut(file, maxName), Line: at.line, Column: at.col,
+		Field: quote.Cut(field, maxName), Message: fmt.Sprintf(format, args...)}
 }

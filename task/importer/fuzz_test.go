@@ -1,16 +1,21 @@
 package importer_test
 
 import (
+	"encoding/json"
 	"os"
 	"testing"
 	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/task/importer"
 )
 
-// checkResult holds every parser to its contract: an error or a plan that
-// validates, never both and never neither.
+// checkResult holds every parser to its contract: an error of bounded size,
+// or a plan that validates, never both and never neither; a plan that
+// task.Parse reads back the same from JSON.
 func checkResult(t *testing.T, p *task.Plan, err error) {
 	t.Helper()
 	switch {
@@ -18,10 +23,25 @@ func checkResult(t *testing.T, p *task.Plan, err error) {
 		t.Fatalf("got both a plan and an error: %v", err)
 	case err == nil && p == nil:
 		t.Fatal("got neither a plan nor an error")
-	case err == nil:
-		if verr := p.Validate().Err(); verr != nil {
-			t.Fatalf("returned plan does not validate: %v", verr)
+	case err != nil:
+		if n := len(err.Error()); n > 2048 {
+			t.Fatalf("error of %d bytes: %.2000s", n, err)
 		}
+		return
+	}
+	if verr := p.Validate().Err(); verr != nil {
+		t.Fatalf("returned plan does not validate: %v", verr)
+	}
+	js, err := json.Marshal(p)
+	if err != nil {
+		t.Fatalf("json.Marshal: %v", err)
+	}
+	back, err := task.Parse("plan.json", js)
+	if err != nil {
+		t.Fatalf("task.Parse does not read the plan back: %v\n%s", err, js)
+	}
+	if diff := cmp.Diff(p, back, ignorePlan, cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("the plan changed on a trip through JSON (-imported +parsed):\n%s", diff)
 	}
 }
 

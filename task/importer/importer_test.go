@@ -357,6 +357,9 @@ func TestStepTreeErrors(t *testing.T) {
 		{"malformed step index", fstest.MapFS{"phases/index.json": top(`{"phases":[{"dir":"a"}]}`),
 			"phases/a/index.json": top("{\n\"steps\": [,]}")},
 			`importer: phases/a/index.json:2:11: steps[0]: invalid character ',' looking for beginning of value`},
+		{"step file not UTF-8", fstest.MapFS{"phases/index.json": top(`{"phases":[{"dir":"a"}]}`), "phases/a/index.json": steps,
+			"phases/a/step0.md": top("\x80")},
+			`importer: phases/a/step0.md: not UTF-8 text`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/harnish/harnish/task/internal/quote"
 )
 
 // The foreign JSON sources are decoded into a tree that remembers where each
@@ -56,9 +58,9 @@ func (v *jsonValue) describe() string {
 	case jsonBool:
 		return "boolean " + strconv.FormatBool(v.b)
 	case jsonNumber:
-		return "number " + v.str
+		return "number " + quote.Bare(v.str)
 	case jsonString:
-		return fmt.Sprintf("string %q", v.str)
+		return "string " + quote.String(v.str)
 	case jsonArray:
 		return "a list"
 	}
@@ -196,11 +198,13 @@ func (p *jsonParser) value(depth int, field string) (*jsonValue, error) {
 	return v, nil
 }
 
+// join appends a key to a field path, cut short when long: the path is
+// quoted in errors.
 func join(field, key string) string {
 	if field == "" {
-		return key
+		return quote.Bare(key)
 	}
-	return field + "." + key
+	return field + "." + quote.Bare(key)
 }
 
 // jsonReader reads typed fields out of a decoded file, remembering the first

@@ -10,12 +10,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/internal/quote"
 )
 
 // PlansMD converts a Plans.md task list, in the format of claude-code-harness,
 // into a plan. name names the file in errors and, when the file has no title,
 // gives the plan its name. See the package documentation for what is read.
 func PlansMD(name string, data []byte) (*task.Plan, error) {
+	if len(data) > task.MaxPlanSize {
+		return nil, tooLarge(name, strconv.Itoa(len(data))+" bytes")
+	}
 	m := &mdParser{file: name}
 	if err := m.parse(data); err != nil {
 		return nil, err
@@ -271,7 +275,7 @@ func (m *mdParser) listItem(text string, indent int, at pos, line string) (*mdEn
 		status, ok := markers[strings.ToLower(raw)]
 		if !ok {
 			col := at.col + strings.Index(line[at.col-1:], raw)
-			return nil, errorf(m.file, pos{at.line, col}, "status", "unknown status marker %q: want one of %s", raw, markerList)
+			return nil, errorf(m.file, pos{at.line, col}, "status", "unknown status marker %s: want one of %s", quote.String(raw), markerList)
 		}
 		t.Status = status
 		text = text[:loc[0]] + " " + text[loc[1]:]
@@ -459,11 +463,11 @@ func (m *mdParser) cellStatus(c mdCell, field string, lineNo int) (task.Status, 
 		raw = mk[1]
 	}
 	if raw == "" {
-		return "", errorf(m.file, pos{lineNo, c.col}, field, "no status marker in %q: want one of %s", c.text, markerList)
+		return "", errorf(m.file, pos{lineNo, c.col}, field, "no status marker in %s: want one of %s", quote.String(c.text), markerList)
 	}
 	status, ok := markers[strings.ToLower(raw)]
 	if !ok {
-		return "", errorf(m.file, pos{lineNo, c.col}, field, "unknown status marker %q: want one of %s", raw, markerList)
+		return "", errorf(m.file, pos{lineNo, c.col}, field, "unknown status marker %s: want one of %s", quote.String(raw), markerList)
 	}
 	return status, nil
 }

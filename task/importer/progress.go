@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/harnish/harnish/task"
@@ -13,6 +14,9 @@ import (
 // into a plan. name names the file in errors and, when the file names no PRD,
 // gives the plan its name. See the package documentation for the fields read.
 func ProgressFile(name string, data []byte) (*task.Plan, error) {
+	if len(data) > task.MaxPlanSize {
+		return nil, tooLarge(name, strconv.Itoa(len(data))+" bytes")
+	}
 	root, err := parseJSON(name, data)
 	if err != nil {
 		return nil, err

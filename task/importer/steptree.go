@@ -7,8 +7,10 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/internal/quote"
 )
 
 const stepIndex = "phases/index.json"
@@ -46,12 +48,12 @@ func stepTree(fsys fs.FS, display func(string) string, fallback string) (*task.P
 		switch status {
 		case "", "pending", "completed", "error", "blocked":
 		default:
-			r.fail(pv.get("status"), field+".status", "unknown status %q: want pending, completed, error or blocked", status)
+			r.fail(pv.get("status"), field+".status", "unknown status %s: want pending, completed, error or blocked", quote.String(status))
 		}
 		if !fs.ValidPath(dir) || dir == "." || strings.Contains(dir, `\`) {
-			r.fail(pv.get("dir"), field+".dir", "%q is not a directory name inside phases/", dir)
+			r.fail(pv.get("dir"), field+".dir", "%s is not a directory name inside phases/", quote.String(dir))
 		} else if seen[dir] {
-			r.fail(pv.get("dir"), field+".dir", "phase %q is listed twice", dir)
+			r.fail(pv.get("dir"), field+".dir", "phase %s is listed twice", quote.String(dir))
 		}
 		if r.err != nil {
 			break
@@ -59,7 +61,7 @@ func stepTree(fsys fs.FS, display func(string) string, fallback string) (*task.P
 		seen[dir] = true
 		name := "phases/" + dir + "/index.json"
 		if _, err := fs.Stat(fsys, name); errors.Is(err, fs.ErrNotExist) {
-			r.fail(pv.get("dir"), field+".dir", "%s does not exist", display(name))
+			r.fail(pv.get("dir"), field+".dir", "%s does not exist", quote.Cut(display(name), maxName))
 			break
 		}
 		if err := readSteps(b, fsys, dir, title, display); err != nil {
@@ -129,7 +131,7 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 		case "error", "blocked":
 			t.Status = task.StatusDoing
 		default:
-			r.fail(sv.get("status"), field+".status", "unknown status %q: want pending, completed, error or blocked", status)
+			r.fail(sv.get("status"), field+".status", "unknown status %s: want pending, completed, error or blocked", quote.String(status))
 			return r.err
 		}
 		spec, err := readStepFile(fsys, "phases/"+dir+"/step"+num+".md", display)
@@ -156,9 +158,9 @@ func withSuffix(id, suffix string) string {
 }
 
 func readJSONFile(fsys fs.FS, name string, display func(string) string) (*jsonValue, error) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := readFile(fsys, name, display)
 	if err != nil {
-		return nil, fileError(display(name), err)
+		return nil, err
 	}
 	v, err := parseJSON(display(name), data)
 	if err != nil {
@@ -172,23 +174,17 @@ func readJSONFile(fsys fs.FS, name string, display func(string) string) (*jsonVa
 
 // readStepFile returns the step's description, or "" when it has none.
 func readStepFile(fsys fs.FS, name string, display func(string) string) (string, error) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := readFile(fsys, name, display)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fileError(display(name), err)
+		return "", err
+	}
+	if !utf8.Valid(data) { // as in Plans.md; a plan holds only text
+		return "", errorf(display(name), pos{}, "", "not UTF-8 text")
 	}
 	return strings.TrimSpace(string(data)), nil
-}
-
-// fileError reports a file that could not be read (not one that is malformed).
-func fileError(name string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return fmt.Errorf("importer: %s: %w", name, err)
 }
 
 var (
