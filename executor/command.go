@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/proc"
 )
 
@@ -39,7 +40,8 @@ func (c *Command) Execute(ctx context.Context, req *Request) (*Result, error) {
 	if len(c.Argv) == 0 {
 		return nil, &Error{Kind: KindUnavailable, Err: errors.New("command executor: no argv")}
 	}
-	tmp, err := os.MkdirTemp("", "harnish-attempt-")
+	_ = fsx.SweepTemp("", "harnish-attempt-") // what a killed harnish left
+	tmp, err := fsx.MkdirTempOwned("", "harnish-attempt-")
 	if err != nil {
 		return nil, &Error{Kind: KindUnavailable, Err: err}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/internal/agent"
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/proc"
 )
 
@@ -92,7 +93,8 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}
 	}
-	tmp, err := os.MkdirTemp("", "harnish-claude-")
+	_ = fsx.SweepTemp("", "harnish-claude-") // what a killed harnish left
+	tmp, err := fsx.MkdirTempOwned("", "harnish-claude-")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/internal/agent"
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/proc"
 )
 
@@ -104,7 +105,8 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
 	}
 
-	tmp, err := os.MkdirTemp("", "harnish-codex-")
+	_ = fsx.SweepTemp("", "harnish-codex-") // what a killed harnish left
+	tmp, err := fsx.MkdirTempOwned("", "harnish-codex-")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
 	}

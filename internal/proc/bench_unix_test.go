@@ -116,3 +116,45 @@ func median(xs []float64) float64 {
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
+
+// BenchmarkRunWatchdog runs a command through Run with the group's watchdog
+// and without, in turn (the order alternating) in each iteration, and
+// reports the median wall time of each and their ratio. Run it with
+//
+//	go test -run '^$' -bench RunWatchdog -benchtime 2000x ./internal/proc/
+func BenchmarkRunWatchdog(b *testing.B) {
+	for _, argv := range [][]string{{"true"}, {"git", "--version"}} {
+		b.Run(argv[0], func(b *testing.B) {
+			if _, err := exec.LookPath(argv[0]); err != nil {
+				b.Skip(err)
+			}
+			defer proc.SetWatchdog(true)
+			root := b.TempDir()
+			var times [2][]float64 // µs without, with
+			i := 0
+			for b.Loop() {
+				for k := range 2 {
+					on := (i+k)%2 == 1
+					proc.SetWatchdog(on)
+					start := time.Now()
+					if _, err := proc.Run(b.Context(), proc.Spec{Root: root, Argv: argv}); err != nil {
+						b.Fatal(err)
+					}
+					times[btoi(on)] = append(times[btoi(on)], float64(time.Since(start).Nanoseconds())/1e3)
+				}
+				i++
+			}
+			without, with := median(times[0]), median(times[1])
+			b.ReportMetric(without, "µs-without")
+			b.ReportMetric(with, "µs-with")
+			b.ReportMetric(with/without, "ratio")
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -79,3 +79,6 @@ func (g *Group) Kill(p *os.Process) { _ = g.Terminate(p) }
 
 // Close releases the job's handle, once, which kills what is left in it.
 func (g *Group) Close() { g.once.Do(func() { windows.CloseHandle(g.job) }) }
+
+// id is 0: a job has no ID a caller could use.
+func (g *Group) id() int { return 0 }

@@ -51,9 +51,11 @@ type Spec struct {
 type Result struct {
 	// Dir is the absolute directory the command ran in.
 	Dir string
-	// Pid is the process ID; on Unix also the ID of its process group. Zero
-	// when it did not start.
+	// Pid is the process ID. Zero when it did not start.
 	Pid int
+	// Pgid is, on Unix, the ID of the process group the tree ran in (see
+	// [Group]); zero when it did not start, and on other systems.
+	Pgid int
 	// ExitCode is the exit status; -1 when the command did not exit on its
 	// own (killed, never started).
 	ExitCode int
@@ -128,6 +130,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	}
 	res.Pid = cmd.Process.Pid
 	groupErr := g.Started(cmd.Process)
+	res.Pgid = g.id()
 	if groupErr != nil {
 		_ = g.Terminate(cmd.Process) // a tree we could not contain must not run
 	}

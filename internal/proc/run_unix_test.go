@@ -120,8 +120,8 @@ func TestRun(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(filepath.Dir(root), "ran")); err == nil {
 				t.Errorf("a command ran outside the root")
 			}
-			if res.Pid > 0 {
-				groupGone(t, res.Pid)
+			if res.Pgid > 0 {
+				groupGone(t, res.Pgid)
 			}
 		})
 	}
@@ -254,7 +254,7 @@ func TestRunEndsTheTree(t *testing.T) {
 			if elapsed > tt.maxTime {
 				t.Errorf("took %s, want at most %s", elapsed, tt.maxTime)
 			}
-			groupGone(t, res.Pid)
+			groupGone(t, res.Pgid)
 		})
 	}
 }
@@ -299,5 +299,5 @@ func TestRunEscapedGrandchild(t *testing.T) {
 	if elapsed > 3*time.Second {
 		t.Errorf("took %s, want about the grace period", elapsed)
 	}
-	groupGone(t, res.Pid)
+	groupGone(t, res.Pgid)
 }
