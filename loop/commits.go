@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/task"
@@ -39,13 +40,10 @@ func (l *Loop) prepare(ctx context.Context) error {
 	if !l.isGit() || (l.st.Branch == "" && !l.commits()) {
 		return nil
 	}
-	removed, err := gitx.ClearStaleLocks(ctx, l.workDir())
-	for _, p := range removed {
-		l.log.Warn("loop: removed a git lock that a crash left behind", "path", p)
-	}
-	if err != nil {
+	if err := l.clearLocks(ctx); err != nil {
 		return fmt.Errorf("loop: %w", err)
 	}
+	l.rec.sweep()
 	if err := l.onBranch(ctx); err != nil {
 		return err
 	}
@@ -60,6 +58,19 @@ func (l *Loop) prepare(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// clearLocks removes the git locks a crash left behind, and says so.
+func (l *Loop) clearLocks(ctx context.Context) error {
+	removed, err := gitx.ClearStaleLocks(ctx, l.workDir(), l.st.Branch)
+	l.saidLocks(removed)
+	return err
+}
+
+func (l *Loop) saidLocks(removed []string) {
+	for _, p := range removed {
+		l.log.Warn("loop: removed a git lock that a crash left behind", "path", p)
+	}
 }
 
 // onBranch puts the working tree on the run's branch: it is there, it is
@@ -169,21 +180,23 @@ func (l *Loop) commitTask(ctx context.Context, id string) (string, error) {
 	return hash, nil
 }
 
-// gitCommit runs commit, and once more after removing the git locks a crash
-// left behind, when those are what stopped it.
+// gitCommit runs commit, and again after removing the git locks a crash
+// left behind when those are what stopped it; a git of the crashed process
+// may take a moment to die, so it waits for that a little.
 func (l *Loop) gitCommit(ctx context.Context, commit func() (string, error)) (string, error) {
 	hash, err := commit()
-	if !errors.Is(err, gitx.ErrLocked) {
-		return hash, err
+	for wait := 50 * time.Millisecond; errors.Is(err, gitx.ErrLocked) && wait < 2*time.Second; wait *= 2 {
+		removed, cerr := gitx.ClearStaleLocks(ctx, l.workDir(), l.st.Branch)
+		l.saidLocks(removed)
+		if cerr != nil {
+			return "", errors.Join(err, cerr)
+		}
+		if len(removed) == 0 {
+			time.Sleep(wait)
+		}
+		hash, err = commit()
 	}
-	removed, cerr := gitx.ClearStaleLocks(ctx, l.workDir())
-	for _, p := range removed {
-		l.log.Warn("loop: removed a git lock that a crash left behind", "path", p)
-	}
-	if cerr != nil || len(removed) == 0 {
-		return "", errors.Join(err, cerr)
-	}
-	return commit()
+	return hash, err
 }
 
 // commitRecords commits the run's records (handoffs, audit logs, the

@@ -154,6 +154,13 @@ func checkGit(t *testing.T, dir, branch string, store *looptest.Store) {
 	records := strings.Fields(testkit.Git(t, dir, "log", "--format=%H", "--fixed-strings", "--grep=Harnish-Outcome: completed"))
 	if len(records) != 1 {
 		t.Errorf("%d records commits, want 1", len(records))
+	} else {
+		got := strings.Fields(testkit.Git(t, dir, "show", "--format=", "--name-only", records[0]))
+		want := []string{".harnish/handoffs/T1.json", ".harnish/handoffs/T2.json", ".harnish/handoffs/T3.json",
+			".harnish/logs/g/task-T1.json", ".harnish/logs/g/task-T2.json", ".harnish/logs/g/task-T3.json", ".harnish/summary.md"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("the records commit (-want +got):\n%s", diff)
+		}
 	}
 	var left []string
 	for _, line := range strings.Split(testkit.Git(t, dir, "status", "--porcelain", "--untracked-files=all"), "\n") {

@@ -250,6 +250,7 @@ func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
 }
 
 func (l *Loop) drive(ctx context.Context) (*Result, error) {
+	l.repairRecords()
 	if err := l.prepare(ctx); err != nil {
 		return nil, err
 	}
@@ -418,6 +419,46 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 		}
 	}
 	return nil
+}
+
+// repairRecords writes what a crash kept the records from holding: records
+// follow the state's commits, so a crash between the two leaves the state
+// ahead. Each task's audit log gets the attempts and end the state knows
+// of, a done task its handoff (what only the lost process knew, like the
+// executor's summary, stays lost), and a completed run its summary.
+func (l *Loop) repairRecords() {
+	if l.cfg.RecordsDir == "" {
+		return
+	}
+	plan := l.cfg.Plan.Name
+	for _, pt := range l.cfg.Plan.Tasks() {
+		id := pt.Task.ID
+		ts := l.st.Tasks[id]
+		if ts == nil || ts.Attempts == 0 {
+			continue
+		}
+		a := l.rec.audit(plan, l.st.Run, pt.Phase.ID, id, pt.Task.Title)
+		if a.repair(ts) {
+			l.rec.saveAudit(a)
+		}
+		if ts.Status == StatusDone && l.rec.handoff(id) == nil {
+			l.rec.saveHandoff(&Handoff{Task: id, Phase: pt.Phase.ID, Status: ts.Status, Attempts: ts.Attempts})
+		}
+	}
+	if err := l.rec.flush(); err != nil {
+		l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
+	}
+	if l.st.Outcome == Completed {
+		var hs []*Handoff
+		for _, pt := range l.cfg.Plan.Tasks() {
+			if h := l.rec.handoff(pt.Task.ID); h != nil {
+				hs = append(hs, h)
+			}
+		}
+		if err := l.rec.writeText(summaryFile, completionSummary(l.st, hs)); err != nil {
+			l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
+		}
+	}
 }
 
 func (l *Loop) emit(e Event) {

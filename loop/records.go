@@ -71,6 +71,40 @@ type AuditLog struct {
 	Escalated bool     `json:"escalated"`
 }
 
+// repair adds what the task's state knows and the log lacks, after a crash
+// came between the two: the attempts that finished, and how the task ended.
+// It reports whether it changed anything.
+func (a *AuditLog) repair(ts *TaskState) bool {
+	changed := false
+	have := map[int]bool{}
+	for _, at := range a.Attempts {
+		have[at.Attempt] = true
+	}
+	failed := map[int]*Failure{}
+	for i := range ts.Failures {
+		failed[ts.Failures[i].Attempt] = &ts.Failures[i]
+	}
+	for n := 1; n <= ts.Finished; n++ {
+		if have[n] {
+			continue
+		}
+		at := AuditAttempt{Attempt: n, Failure: failed[n]}
+		if at.Failure == nil && (n != ts.Finished || ts.Status != StatusDone) {
+			at.Voided = "a crash kept this attempt's record from the log"
+		}
+		a.Attempts = append(a.Attempts, at)
+		changed = true
+	}
+	if changed {
+		slices.SortFunc(a.Attempts, func(x, y AuditAttempt) int { return x.Attempt - y.Attempt })
+	}
+	if ts.Status.Terminal() && a.Status != ts.Status {
+		a.Status, a.Reason, a.Escalated = ts.Status, ts.Reason, ts.Status != StatusDone
+		changed = true
+	}
+	return changed
+}
+
 // AuditAttempt is one attempt in an [AuditLog].
 type AuditAttempt struct {
 	Attempt int           `json:"attempt"`
@@ -163,6 +197,28 @@ func (r *records) handoff(id string) *Handoff {
 	}
 	r.handoffs[id] = &h
 	return &h
+}
+
+// sweep removes the half-written records (fsx's ".NAME.tmp-*" files) a
+// crash left behind, so no records commit takes one in. Only this run's
+// loop writes here, and it is not writing now.
+func (r *records) sweep() {
+	if r.dir == "" {
+		return
+	}
+	for _, sub := range []string{handoffsDir, logsDir} {
+		filepath.WalkDir(filepath.Join(r.dir, sub), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && isTempName(d.Name()) {
+				os.Remove(path)
+			}
+			return nil
+		})
+	}
+}
+
+// isTempName reports whether name is one of fsx.ReplaceFile's temporary files.
+func isTempName(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
 }
 
 // saveAudit marks a's log to be written at the next flush.

@@ -25,8 +25,10 @@ func lifelineFile(v string) *os.File {
 	return os.NewFile(uintptr(fd), "lifeline")
 }
 
-// dieWithHost ends the plugin's process group when the plugin leads it (the
-// host starts it so), taking whatever it started along; else just the plugin.
+// dieWithHost ends the plugin's process group when the plugin leads it,
+// taking whatever it started along; else just the plugin. (A harnish host
+// puts it in a group its watchdog leads, which ends the group when the host
+// dies.)
 func dieWithHost() {
 	if syscall.Getpgrp() == os.Getpid() {
 		_ = syscall.Kill(0, syscall.SIGKILL)

@@ -23,6 +23,7 @@ import (
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/cli"
 	"github.com/harnish/harnish/internal/gitx"
+	"github.com/harnish/harnish/internal/proc"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/plugins"
 	"github.com/harnish/harnish/task"
@@ -236,6 +237,10 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		return exitError
 	}
 	defer store.Close()
+	if err := markRun(stateDir, f.runID, store, stderr); err != nil {
+		fmt.Fprintf(stderr, "harnish: %v\n", err)
+		return exitError
+	}
 	_, statErr := os.Stat(assetsPath(root))
 	assets, err := asset.OpenFile(assetsPath(root), nil)
 	if err != nil {
@@ -287,6 +292,34 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		fmt.Fprintf(stdout, "state, logs and handoffs: %s\n", stateDir)
 	}
 	return res.Outcome.ExitCode()
+}
+
+// markRun marks every process this harnish starts as the run's (proc.EnvRun
+// in its own environment, which they inherit), after ending those a killed
+// harnish of the same run left behind: an agent still editing the tree must
+// not work beside the next attempt. The store's lock is held, so no live
+// harnish drives the run. The mark names the state directory too: run IDs
+// are times, and two trees' runs may share one.
+func markRun(stateDir, runID string, store loop.Store, stderr io.Writer) error {
+	if runID == "" {
+		st, err := store.Load(cmdContext())
+		if errors.Is(err, loop.ErrNoState) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		runID = st.Run
+	}
+	mark := stateDir + "#" + runID
+	killed, err := proc.KillStrays(cmdContext(), proc.EnvRun, mark)
+	if len(killed) > 0 {
+		fmt.Fprintf(stderr, "harnish: ended %d process(es) a stopped run %s left behind: %v\n", len(killed), runID, killed)
+	}
+	if err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		return fmt.Errorf("end what run %s left behind: %w", runID, err)
+	}
+	return os.Setenv(proc.EnvRun, mark)
 }
 
 // components builds the executor, verifier, reviewer and debugger a plan

@@ -10,13 +10,24 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/proc"
 )
 
 // MaxDiff bounds the diff Diff returns; a larger one is an error, since a
 // change that large is not one to judge line by line.
 const MaxDiff = 64 << 20
+
+// newIndexFile makes a private index file, named for this process so the
+// ones a killed process left behind are swept by the next.
+func newIndexFile() (*os.File, error) {
+	sweepIndexFiles()
+	return fsx.CreateTempOwned("", "harnish-index-")
+}
+
+var sweepIndexFiles = sync.OnceFunc(func() { _ = fsx.SweepTemp("", "harnish-index-") })
 
 // Snapshot returns the hash of a git tree holding the working tree at dir as
 // it is now: tracked and untracked files, minus ignored ones, plus the force
@@ -26,7 +37,7 @@ func Snapshot(ctx context.Context, dir string, force ...string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp("", "harnish-index-")
+	tmp, err := newIndexFile()
 	if err != nil {
 		return "", err
 	}
@@ -250,7 +261,7 @@ func Restore(ctx context.Context, dir, tree, current string, keep ...string) err
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp("", "harnish-index-")
+	tmp, err := newIndexFile()
 	if err != nil {
 		return err
 	}

@@ -14,15 +14,15 @@ import (
 // repository at dir, which make every later commit fail ([ErrLocked]), and
 // returns the paths it removed, so the caller can say so. It looks at the
 // index and HEAD locks of dir's worktree and at the common directory's
-// packed-refs, config and current branch locks.
+// packed-refs, config and current branch locks, and those of the branches
+// named (one a crash cut off while git made it, say).
 //
-// A lock is removed only when it is stale: on Linux, when it is older than
-// two seconds (git takes and renames one within milliseconds), no live
+// A lock is removed only when it is stale: on Linux, when no live
 // process has it open, and no live git process works inside the work tree
 // or the git directories (git closes a ref's lock before renaming it, and
 // holds the index lock while a hook runs). Where that cannot be told (another
 // OS, no /proc, another user's git) it must be older than ten minutes.
-func ClearStaleLocks(ctx context.Context, dir string) ([]string, error) {
+func ClearStaleLocks(ctx context.Context, dir string, branches ...string) ([]string, error) {
 	out, err := output(ctx, dir, nil, "rev-parse", "--absolute-git-dir", "--git-common-dir", "--show-toplevel")
 	if err != nil {
 		return nil, err
@@ -47,6 +47,15 @@ func ClearStaleLocks(ctx context.Context, dir string) ([]string, error) {
 		filepath.Join(common, "packed-refs.lock"),
 		filepath.Join(common, "config.lock"),
 	}
+	for _, b := range branches {
+		if b != "" && !strings.Contains(b, "..") {
+			locks = append(locks, filepath.Join(common, "refs", "heads", filepath.FromSlash(b)+".lock"))
+		}
+	}
+	// git commit -- PATHS builds the commit in next-index-<pid>.lock.
+	if partial, err := filepath.Glob(filepath.Join(gitDir, "next-index-*.lock")); err == nil {
+		locks = append(locks, partial...)
+	}
 	if ref, err := output(ctx, dir, nil, "symbolic-ref", "-q", "HEAD"); err == nil {
 		locks = append(locks, filepath.Join(common, filepath.FromSlash(strings.TrimSpace(ref))+".lock"))
 	} else if exitCode(err) != 1 { // 1: detached, no branch to lock
@@ -57,7 +66,7 @@ func ClearStaleLocks(ctx context.Context, dir string) ([]string, error) {
 	now := time.Now()
 	old := map[string]os.FileInfo{}
 	for _, l := range locks {
-		if fi, err := os.Lstat(l); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleAge {
+		if fi, err := os.Lstat(l); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) >= staleAge {
 			old[l] = fi
 		}
 	}
@@ -91,8 +100,11 @@ func ClearStaleLocks(ctx context.Context, dir string) ([]string, error) {
 }
 
 const (
-	// staleAge is how old a lock must be before anything else is asked of it.
-	staleAge = 2 * time.Second
+	// staleAge is how old a lock must be before anything else is asked of
+	// it: none, since /proc tells whether a git could still be using it, and
+	// a resume comes right after a crash. (A lock dated in the future, by a
+	// clock set back, waits.)
+	staleAge = 0
 	// unknownAge is how old a lock must be when no process can be asked
 	// whether it holds it.
 	unknownAge = 10 * time.Minute

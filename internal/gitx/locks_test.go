@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/harnish/harnish/internal/gitx"
@@ -80,6 +81,8 @@ func TestClearStaleLocks(t *testing.T) {
 		fresh []string // made now
 		want  []string // removed
 		linux bool     // Linux only
+		// branches are named to ClearStaleLocks.
+		branches []string
 	}{
 		{
 			name: "none",
@@ -90,8 +93,19 @@ func TestClearStaleLocks(t *testing.T) {
 			want:  []string{".git/index.lock", ".git/HEAD.lock", ".git/packed-refs.lock", ".git/config.lock", ".git/refs/heads/main.lock"},
 		},
 		{
+			name:  "a partial commit's index",
+			locks: []string{".git/next-index-4242.lock"},
+			want:  []string{".git/next-index-4242.lock"},
+		},
+		{
 			name:  "just taken",
 			fresh: []string{".git/index.lock", ".git/HEAD.lock"},
+		},
+		{
+			name:     "a branch named, one a crash cut off while git made it",
+			locks:    []string{".git/refs/heads/harnish/run-1.lock", ".git/refs/heads/other.lock"},
+			branches: []string{"harnish/run-1"},
+			want:     []string{".git/refs/heads/harnish/run-1.lock"},
 		},
 		{
 			name:  "another branch's, and files that are no lock git takes here",
@@ -174,8 +188,13 @@ func TestClearStaleLocks(t *testing.T) {
 			}
 			for _, l := range tt.fresh {
 				write(t, dir, map[string]string{l: ""})
+				// Made just now even on a machine too loaded to call at once.
+				soon := time.Now().Add(time.Second)
+				if err := os.Chtimes(filepath.Join(dir, l), soon, soon); err != nil {
+					t.Fatal(err)
+				}
 			}
-			removed, err := gitx.ClearStaleLocks(context.Background(), dir)
+			removed, err := gitx.ClearStaleLocks(context.Background(), dir, tt.branches...)
 			if err != nil {
 				t.Fatal(err)
 			}
