@@ -240,3 +240,23 @@ func TestAgentExecutors(t *testing.T) {
 		}
 	}
 }
+
+// TestRunAfterRecordingExperience: the README's way to teach later runs
+// (assets record) does not trip the guardrail that keeps the agent out of
+// .harnish/: harnish's own writes there are not the agent's. Before, the
+// run stopped with stopped-by-guardrail: edit.protected: .harnish/assets.jsonl.
+func TestRunAfterRecordingExperience(t *testing.T) {
+	plan := strings.ReplaceAll(testkit.TwoTaskPlan, "title: make a\n", "title: make a\n        tags: [db]\n")
+	plan = strings.ReplaceAll(plan, "title: make b\n", "title: make b\n        tags: [db]\n")
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": plan, "agent.sh": agentScript})
+	testkit.Git(t, dir, "init", "-q")
+	testkit.Git(t, dir, "add", ".")
+	testkit.Git(t, dir, "commit", "-q", "-m", "init")
+	var out, errb bytes.Buffer
+	if code := run([]string{"assets", "record", "--dir", dir, "--type", "guardrail", "--tags", "db", "--title", "never run migrations by hand"}, &out, &errb); code != 0 {
+		t.Fatalf("assets record: exit %d\n%s", code, errb.String())
+	}
+	if code := run([]string{"run", "--dir", dir, "--yes"}, &out, &errb); code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}
