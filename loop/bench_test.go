@@ -12,6 +12,7 @@ import (
 
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
 
@@ -44,7 +45,7 @@ func BenchmarkCommit(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			if err := s.Commit(ctx, loop.Transition{Kind: loop.TransTaskStarted, Time: t0, Phase: "p", Task: "bench"}); err != nil {
+			if err := s.Commit(ctx, policy.Transition{Kind: policy.TransTaskStarted, Time: t0, Phase: "p", Task: "bench"}); err != nil {
 				b.Fatal(err)
 			}
 			var floors, commits []time.Duration
@@ -58,11 +59,11 @@ func BenchmarkCommit(b *testing.B) {
 					b.Fatal(err)
 				}
 				mid := time.Now()
-				var tr loop.Transition
+				var tr policy.Transition
 				if attempt%2 == 0 {
-					tr = loop.Transition{Kind: loop.TransAttemptStarted, Time: t0, Task: "bench", Attempt: attempt/2 + 1}
+					tr = policy.Transition{Kind: policy.TransAttemptStarted, Time: t0, Task: "bench", Attempt: attempt/2 + 1}
 				} else {
-					tr = loop.Transition{Kind: loop.TransAttemptFinished, Time: t0, Task: "bench", Attempt: attempt/2 + 1,
+					tr = policy.Transition{Kind: policy.TransAttemptFinished, Time: t0, Task: "bench", Attempt: attempt/2 + 1,
 						Elapsed: 3 * time.Second, Tokens: 1200, CostUSD: 0.01}
 				}
 				attempt++
@@ -104,7 +105,7 @@ func transitionLine(b *testing.B) []byte {
 		b.Fatal(err)
 	}
 	ts := history(3)
-	ts = append(ts, loop.Transition{Kind: loop.TransAttemptFinished, Time: t0, Task: "T0", Attempt: 1,
+	ts = append(ts, policy.Transition{Kind: policy.TransAttemptFinished, Time: t0, Task: "T0", Attempt: 1,
 		Elapsed: 3 * time.Second, Tokens: 1200, CostUSD: 0.01})
 	if err := s.Commit(context.Background(), ts...); err != nil {
 		b.Fatal(err)
@@ -166,7 +167,7 @@ func benchLoopAttempt(b *testing.B, records bool) {
 	res, err := l.Run(ctx)
 	end := time.Now()
 	b.StopTimer()
-	if err != nil || res.Outcome != loop.Completed {
+	if err != nil || res.Outcome != policy.Completed {
 		b.Fatalf("run: %v", err)
 	}
 	attempts := make([]time.Duration, 0, len(starts))
@@ -183,15 +184,15 @@ func benchLoopAttempt(b *testing.B, records bool) {
 		b.Fatal(err)
 	}
 	defer floorStore.Close()
-	if err := floorStore.Commit(ctx, loop.Transition{Kind: loop.TransRunStarted, Time: t0, Run: "r", Plan: "p"},
-		loop.Transition{Kind: loop.TransTaskStarted, Time: t0, Phase: "p", Task: "T"}); err != nil {
+	if err := floorStore.Commit(ctx, policy.Transition{Kind: policy.TransRunStarted, Time: t0, Run: "r", Plan: "p"},
+		policy.Transition{Kind: policy.TransTaskStarted, Time: t0, Phase: "p", Task: "T"}); err != nil {
 		b.Fatal(err)
 	}
 	floors := make([]time.Duration, 0, n)
 	for i := range n {
-		tr := loop.Transition{Kind: loop.TransAttemptStarted, Time: t0, Task: "T", Attempt: i/2 + 1}
+		tr := policy.Transition{Kind: policy.TransAttemptStarted, Time: t0, Task: "T", Attempt: i/2 + 1}
 		if i%2 == 1 {
-			tr = loop.Transition{Kind: loop.TransAttemptFinished, Time: t0, Task: "T", Attempt: i/2 + 1}
+			tr = policy.Transition{Kind: policy.TransAttemptFinished, Time: t0, Task: "T", Attempt: i/2 + 1}
 		}
 		start := time.Now()
 		if err := floorStore.Commit(ctx, tr); err != nil {

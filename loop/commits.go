@@ -2,9 +2,6 @@ package loop
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,19 +9,8 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/internal/gitx"
-	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/loop/policy"
 )
-
-// PlanDigest is a hash of the plan's content: a run records it when it
-// starts, to notice a plan that changed under it.
-func PlanDigest(p *task.Plan) string {
-	data, err := json.Marshal(p)
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:12])
-}
 
 // commits reports whether the run commits its tasks: the host asks for it,
 // and the run was started to (a run started on a dirty tree was not, and a
@@ -52,7 +38,7 @@ func (l *Loop) prepare(ctx context.Context) error {
 	}
 	l.pending = l.pending[:0]
 	for _, pt := range l.cfg.Plan.Tasks() {
-		if ts := l.st.Tasks[pt.Task.ID]; ts != nil && ts.Status == StatusDone && !ts.Committed && ts.Attempts > 0 {
+		if ts := l.st.Tasks[pt.Task.ID]; ts != nil && ts.Status == policy.StatusDone && !ts.Committed && ts.Attempts > 0 {
 			l.pending = append(l.pending, pt.Task.ID)
 			l.recovered[pt.Task.ID] = true
 		}
@@ -135,7 +121,7 @@ func (l *Loop) settle(ctx context.Context) error {
 			l.commitFailed = true
 			return err
 		}
-		if err := l.commit(ctx, []Transition{{Kind: TransTaskCommitted, Time: l.now(), Task: id, Commit: hash}}); err != nil {
+		if err := l.commit(ctx, []policy.Transition{{Kind: policy.TransTaskCommitted, Time: l.now(), Task: id, Commit: hash}}); err != nil {
 			return err
 		}
 		l.pending = l.pending[1:]
@@ -151,7 +137,7 @@ func (l *Loop) settle(ctx context.Context) error {
 		l.commitFailed = true
 		return err
 	}
-	return l.commit(ctx, []Transition{{Kind: TransRecordsCommitted, Time: l.now(), Commit: hash}})
+	return l.commit(ctx, []policy.Transition{{Kind: policy.TransRecordsCommitted, Time: l.now(), Commit: hash}})
 }
 
 // commitTask commits a done task's changes, or finds the commit a crash cut

@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 var crashKills = flag.Int("crashkills", 200, "SIGKILLs in TestDirStoreSurvivesKill (-short: 20)")
@@ -142,7 +143,7 @@ func TestDirStoreCrashChild(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(os.Getpid()), seq))
 	for seq < crashHistory {
 		n := min(uint64(1+rng.IntN(3)), crashHistory-seq)
-		batch := make([]loop.Transition, n)
+		batch := make([]policy.Transition, n)
 		for i := range batch {
 			batch[i] = transitionAt(int(seq) + i)
 		}

@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/harnish/harnish/internal/fsx"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // StateDir is the directory, in the working tree, that holds a run's state.
@@ -69,7 +70,7 @@ type DirStore struct {
 	jsize      int64
 	snapSize   int64
 	generation uint64
-	state      *RunState
+	state      *policy.RunState
 	buf        []byte
 	err        error // sticky: the store's disk state is unknown after it
 	closed     bool
@@ -173,7 +174,7 @@ func (s *DirStore) setAsideTorn(path string, torn []byte) error {
 }
 
 // Load returns a copy of the state, or ErrNoState before the first run.started.
-func (s *DirStore) Load(ctx context.Context) (*RunState, error) {
+func (s *DirStore) Load(ctx context.Context) (*policy.RunState, error) {
 	if s.closed {
 		return nil, ErrStoreClosed
 	}
@@ -185,7 +186,7 @@ func (s *DirStore) Load(ctx context.Context) (*RunState, error) {
 
 // Commit applies ts, appends them to the journal in one write and fsyncs it.
 // It returns once they are durable. See [Store.Commit].
-func (s *DirStore) Commit(ctx context.Context, ts ...Transition) error {
+func (s *DirStore) Commit(ctx context.Context, ts ...policy.Transition) error {
 	switch {
 	case s.closed:
 		return ErrStoreClosed
@@ -342,7 +343,7 @@ func (s *DirStore) Close() error {
 // ReadState loads the state of dir without locking it, for a reader such as
 // `harnish status` while a loop runs. A torn journal tail is ignored: it is a
 // write in progress. The error wraps ErrNoState when dir holds no run.
-func ReadState(dir string) (*RunState, error) {
+func ReadState(dir string) (*policy.RunState, error) {
 	l, err := load(dir)
 	// A snapshot written while we read can show us files of two
 	// generations; a second look sees one.
@@ -360,7 +361,7 @@ func ReadState(dir string) (*RunState, error) {
 
 // loaded is what a state directory holds.
 type loaded struct {
-	state      *RunState
+	state      *policy.RunState
 	generation uint64
 	snapSize   int64
 	jsize      int64  // bytes of journal.jsonl up to its last complete line
@@ -368,7 +369,7 @@ type loaded struct {
 }
 
 func load(dir string) (*loaded, error) {
-	l := &loaded{state: &RunState{}}
+	l := &loaded{state: &policy.RunState{}}
 	snap := filepath.Join(dir, SnapshotFile)
 	data, err := os.ReadFile(snap)
 	switch {
@@ -408,7 +409,7 @@ func load(dir string) (*loaded, error) {
 // replay applies the journal lines of data that the state does not yet
 // hold. It returns the length of data up to its last complete line; an
 // incomplete last line is allowed only where tornOK.
-func replay(path string, data []byte, st *RunState, tornOK bool) (int, error) {
+func replay(path string, data []byte, st *policy.RunState, tornOK bool) (int, error) {
 	corrupt := func(line int, format string, args ...any) error {
 		return &StateError{File: path, Line: line, Problem: fmt.Sprintf(format, args...), Err: ErrCorruptState}
 	}
@@ -445,20 +446,20 @@ type journalLine struct {
 	T      json.RawMessage `json:"t"`
 }
 
-func decodeLine(b []byte) (uint64, Transition, error) {
+func decodeLine(b []byte) (uint64, policy.Transition, error) {
 	var jl journalLine
 	if err := decodeStrict(b, &jl); err != nil {
-		return 0, Transition{}, fmt.Errorf("does not decode: %v", err)
+		return 0, policy.Transition{}, fmt.Errorf("does not decode: %v", err)
 	}
 	if jl.Seq == 0 || jl.CRC32C == nil || len(jl.T) == 0 {
-		return 0, Transition{}, errors.New("missing seq, crc32c or t")
+		return 0, policy.Transition{}, errors.New("missing seq, crc32c or t")
 	}
 	if sum := crc32.Checksum(jl.T, castagnoli); sum != *jl.CRC32C {
-		return 0, Transition{}, fmt.Errorf("checksum mismatch (recorded %d, computed %d)", *jl.CRC32C, sum)
+		return 0, policy.Transition{}, fmt.Errorf("checksum mismatch (recorded %d, computed %d)", *jl.CRC32C, sum)
 	}
-	var t Transition
+	var t policy.Transition
 	if err := decodeStrict(jl.T, &t); err != nil {
-		return 0, Transition{}, fmt.Errorf("transition does not decode: %v", err)
+		return 0, policy.Transition{}, fmt.Errorf("transition does not decode: %v", err)
 	}
 	return jl.Seq, t, nil
 }
@@ -478,7 +479,7 @@ func encodeSnapshot(gen, seq uint64, state []byte) []byte {
 	return append(b, "}\n"...)
 }
 
-func decodeSnapshot(path string, data []byte) (uint64, *RunState, *StateError) {
+func decodeSnapshot(path string, data []byte) (uint64, *policy.RunState, *StateError) {
 	bad := func(format string, args ...any) *StateError {
 		return &StateError{File: path, Problem: fmt.Sprintf(format, args...), Err: ErrCorruptState}
 	}
@@ -505,7 +506,7 @@ func decodeSnapshot(path string, data []byte) (uint64, *RunState, *StateError) {
 	if sum := crc32.Checksum(f.State, castagnoli); sum != *f.CRC32C {
 		return 0, nil, bad("checksum mismatch (recorded %d, computed %d)", *f.CRC32C, sum)
 	}
-	st := &RunState{}
+	st := &policy.RunState{}
 	if err := decodeStrict(f.State, st); err != nil {
 		return 0, nil, bad("state does not decode: %v", err)
 	}
@@ -513,7 +514,7 @@ func decodeSnapshot(path string, data []byte) (uint64, *RunState, *StateError) {
 		return 0, nil, bad("state is at transition %d but the file says %d", st.Seq, f.Seq)
 	}
 	if st.Tasks == nil {
-		st.Tasks = map[string]*TaskState{}
+		st.Tasks = map[string]*policy.TaskState{}
 	}
 	for id, ts := range st.Tasks {
 		if ts == nil {

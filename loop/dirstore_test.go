@@ -14,14 +14,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 var t0 = time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 
 // history returns n transitions of a plausible run: a run start, then tasks
 // that each take one failed and one passing attempt.
-func history(n int) []loop.Transition {
-	ts := make([]loop.Transition, n)
+func history(n int) []policy.Transition {
+	ts := make([]policy.Transition, n)
 	for i := range ts {
 		ts[i] = transitionAt(i)
 	}
@@ -29,37 +30,35 @@ func history(n int) []loop.Transition {
 }
 
 // transitionAt returns transition i of history.
-func transitionAt(i int) loop.Transition {
+func transitionAt(i int) policy.Transition {
 	if i == 0 {
-		return loop.Transition{Kind: loop.TransRunStarted, Time: t0, Run: "r1", Plan: "demo", PlanDigest: "sha256:x"}
+		return policy.Transition{Kind: policy.TransRunStarted, Time: t0, Run: "r1", Plan: "demo", PlanDigest: "sha256:x"}
 	}
 	task, step := (i-1)/6, (i-1)%6
 	id := "T" + strconv.Itoa(task)
 	at := t0.Add(time.Duration(task) * time.Second)
 	switch step {
 	case 0:
-		return loop.Transition{Kind: loop.TransTaskStarted, Time: at, Phase: "p1", Task: id}
+		return policy.Transition{Kind: policy.TransTaskStarted, Time: at, Phase: "p1", Task: id}
 	case 1:
-		return loop.Transition{Kind: loop.TransAttemptStarted, Time: at, Task: id, Attempt: 1}
+		return policy.Transition{Kind: policy.TransAttemptStarted, Time: at, Task: id, Attempt: 1}
 	case 2:
-		return loop.Transition{Kind: loop.TransAttemptFinished, Time: at, Task: id, Attempt: 1, Elapsed: time.Second,
-			Tokens: 100, CostUSD: 0.25, Failure: &loop.Failure{Attempt: 1, Fingerprint: "fp-" + id, Class: "test"}}
+		return policy.Transition{Kind: policy.TransAttemptFinished, Time: at, Task: id, Attempt: 1, Elapsed: time.Second,
+			Tokens: 100, CostUSD: 0.25, Failure: &policy.Failure{Attempt: 1, Fingerprint: "fp-" + id, Class: "test"}}
 	case 3:
-		return loop.Transition{Kind: loop.TransAttemptStarted, Time: at, Task: id, Attempt: 2}
+		return policy.Transition{Kind: policy.TransAttemptStarted, Time: at, Task: id, Attempt: 2}
 	case 4:
-		return loop.Transition{Kind: loop.TransAttemptFinished, Time: at, Task: id, Attempt: 2, Elapsed: 2 * time.Second, Tokens: 50}
+		return policy.Transition{Kind: policy.TransAttemptFinished, Time: at, Task: id, Attempt: 2, Elapsed: 2 * time.Second, Tokens: 50}
 	}
-	return loop.Transition{Kind: loop.TransTaskFinished, Time: at, Task: id, Status: loop.StatusDone}
+	return policy.Transition{Kind: policy.TransTaskFinished, Time: at, Task: id, Status: policy.StatusDone}
 }
 
 // applied is the state a sequence of transitions yields in memory.
-func applied(t testing.TB, ts []loop.Transition) *loop.RunState {
+func applied(t testing.TB, ts []policy.Transition) *policy.RunState {
 	t.Helper()
-	st := &loop.RunState{}
-	for _, tr := range ts {
-		if err := st.Apply(tr); err != nil {
-			t.Fatal(err)
-		}
+	st, err := policy.Replay(ts...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return st
 }
@@ -158,7 +157,7 @@ func TestDirStoreRejectsInvalidTransition(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Attempt 5 out of sequence: rejected, nothing written, store still usable.
-	bad := loop.Transition{Kind: loop.TransAttemptStarted, Time: t0, Task: "T0", Attempt: 5}
+	bad := policy.Transition{Kind: policy.TransAttemptStarted, Time: t0, Task: "T0", Attempt: 5}
 	err := s.Commit(ctx, bad)
 	want := "loop: transition 4 (attempt.started): task T0: attempt 5 out of sequence (want 2)"
 	if err == nil || err.Error() != want {

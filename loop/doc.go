@@ -12,23 +12,19 @@
 //     transition before acting on it, recover panics in components as typed
 //     errors, report events, and write handoffs, audit logs, escalation
 //     reports and a completion summary (Config.RecordsDir).
-//   - [Policy]: the decision core. Given the plan, the run state and what
-//     just happened, it says what to do next (an attempt, the debugger, a
-//     gate, the end) and which transitions record it. It does no I/O, so the
-//     CLI, a Temporal workflow and a user's unit test drive the same rules:
-//     budgets, two strikes and the debugger, the review gate and its
-//     plateau, milestone gates, hard guardrails, entry rules, resume.
-//   - [Outcome]: every way a run ends (completed, escalated, halted, blocked,
-//     budget-exceeded, stopped-by-guardrail, awaiting-approval, cancelled,
-//     error), each with its CLI exit code and a sentinel error.
+//   - The decision core is its own package, [policy]: the rules, the run
+//     state and its transitions, steps and outcomes, pure and I/O-free. The
+//     loop is one host of it ([policy.Host]); a Temporal workflow and a
+//     user's unit test are others.
 //   - [Gate]: the milestone approval at a phase boundary, with
 //     [AutoApprove], a terminal [Prompt] and a [Channel] for embedding hosts.
 //   - [Event] and [Observer]: the run's event stream, with the stable type
 //     names the CLI prints in --json mode.
-//   - [RunState], [Transition] and [Store]: the durable record of a run. The
-//     state changes only by applying transitions, so a journal replays to
-//     exactly what the loop saw, and resuming after any crash starts where
-//     the run stood.
+//   - [Store]: the durable record of a run, a [policy.RunState] changed only
+//     by applying [policy.Transition]s, so a journal replays to exactly what
+//     the loop saw, and resuming after any crash starts where the run stood.
+//     Side effects (a task's commit, the records') are driven by committed
+//     transitions and redone after a crash without doubling.
 //
 // # Durable state
 //

@@ -1,6 +1,9 @@
 package loop
 
-import "time"
+import (
+	"github.com/harnish/harnish/loop/policy"
+	"time"
+)
 
 // EventType names an event of the run's stream. The names are stable: the
 // CLI prints them in --json mode and scripts match on them.
@@ -46,7 +49,7 @@ type Event struct {
 	Tokens  int64   `json:"tokens,omitempty"`
 	CostUSD float64 `json:"cost_usd,omitempty"`
 	// Outcome is set on run.finished.
-	Outcome Outcome `json:"outcome,omitempty"`
+	Outcome policy.Outcome `json:"outcome,omitempty"`
 	// Message says what happened in words.
 	Message string `json:"message,omitempty"`
 }

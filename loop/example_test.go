@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // A run's state survives the process: commit transitions, and any later
@@ -24,9 +25,9 @@ func ExampleOpenDir() {
 	}
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	err = store.Commit(context.Background(),
-		loop.Transition{Kind: loop.TransRunStarted, Time: at, Run: "run-1", Plan: "add-division"},
-		loop.Transition{Kind: loop.TransTaskStarted, Time: at, Phase: "api", Task: "T1"},
-		loop.Transition{Kind: loop.TransAttemptStarted, Time: at, Task: "T1", Attempt: 1},
+		policy.Transition{Kind: policy.TransRunStarted, Time: at, Run: "run-1", Plan: "add-division"},
+		policy.Transition{Kind: policy.TransTaskStarted, Time: at, Phase: "api", Task: "T1"},
+		policy.Transition{Kind: policy.TransAttemptStarted, Time: at, Task: "T1", Attempt: 1},
 	)
 	if err != nil {
 		fmt.Println(err)
@@ -45,7 +46,7 @@ func ExampleOpenDir() {
 }
 
 func ExampleOutcome_ExitCode() {
-	for _, o := range loop.Outcomes {
+	for _, o := range policy.Outcomes {
 		fmt.Printf("%-21s exit %d\n", o, o.ExitCode())
 	}
 	// Output:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/harnish/harnish/loop/policy"
 	"testing"
 	"time"
 )
@@ -11,19 +12,19 @@ import (
 // fuzzSeeds returns a real snapshot and a real journal.
 func fuzzSeeds(f *testing.F) (snapshot, journal []byte) {
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
-	ts := []Transition{
-		{Kind: TransRunStarted, Time: at, Run: "r1", Plan: "demo"},
-		{Kind: TransTaskStarted, Time: at, Phase: "p1", Task: "T1"},
-		{Kind: TransAttemptStarted, Time: at, Task: "T1", Attempt: 1},
-		{Kind: TransAttemptFinished, Time: at, Task: "T1", Attempt: 1, Elapsed: time.Second, Tokens: 10,
-			Failure: &Failure{Attempt: 1, Fingerprint: "abc", Class: "test"}},
-		{Kind: TransDebuggerFinished, Time: at, Task: "T1", Found: true},
-		{Kind: TransTaskFinished, Time: at, Task: "T1", Status: StatusDone},
-		{Kind: TransGateReached, Time: at, Phase: "p1"},
-		{Kind: TransGateApproved, Time: at, Phase: "p1"},
-		{Kind: TransRunFinished, Time: at, Outcome: Completed},
+	ts := []policy.Transition{
+		{Kind: policy.TransRunStarted, Time: at, Run: "r1", Plan: "demo"},
+		{Kind: policy.TransTaskStarted, Time: at, Phase: "p1", Task: "T1"},
+		{Kind: policy.TransAttemptStarted, Time: at, Task: "T1", Attempt: 1},
+		{Kind: policy.TransAttemptFinished, Time: at, Task: "T1", Attempt: 1, Elapsed: time.Second, Tokens: 10,
+			Failure: &policy.Failure{Attempt: 1, Fingerprint: "abc", Class: "test"}},
+		{Kind: policy.TransDebuggerFinished, Time: at, Task: "T1", Found: true},
+		{Kind: policy.TransTaskFinished, Time: at, Task: "T1", Status: policy.StatusDone},
+		{Kind: policy.TransGateReached, Time: at, Phase: "p1"},
+		{Kind: policy.TransGateApproved, Time: at, Phase: "p1"},
+		{Kind: policy.TransRunFinished, Time: at, Outcome: policy.Completed},
 	}
-	st := &RunState{}
+	st := &policy.RunState{}
 	for _, t := range ts {
 		body, err := json.Marshal(t)
 		if err != nil {
@@ -79,7 +80,7 @@ func FuzzReplayJournal(f *testing.F) {
 	f.Add(journal[:len(journal)-7], true)
 	f.Add(journal[:len(journal)-7], false)
 	f.Fuzz(func(t *testing.T, data []byte, tornOK bool) {
-		st := &RunState{}
+		st := &policy.RunState{}
 		n, err := replay("journal.jsonl", data, st, tornOK)
 		if err != nil {
 			var se *StateError
@@ -120,7 +121,7 @@ func FuzzReplayTransitions(f *testing.F) {
 			seq++
 			framed = appendLine(framed, seq, body)
 		}
-		st := &RunState{}
+		st := &policy.RunState{}
 		if _, err := replay("journal.jsonl", framed, st, false); err != nil {
 			if !errors.Is(err, ErrCorruptState) {
 				t.Fatalf("error is not corrupt-state: %v", err)

@@ -1,6 +1,9 @@
 package loop
 
-import "context"
+import (
+	"context"
+	"github.com/harnish/harnish/loop/policy"
+)
 
 // Gate decides at a milestone (the boundary after a phase) whether the run
 // goes on. Implementations: approve everything, ask on a terminal, wait on a
@@ -9,7 +12,7 @@ import "context"
 // Approve is called once per gate, never concurrently for one run. An error
 // ends the run with outcome error; it is not a rejection.
 type Gate interface {
-	Approve(ctx context.Context, req *GateRequest) (*GateDecision, error)
+	Approve(ctx context.Context, req *GateRequest) (*policy.GateDecision, error)
 }
 
 // GateRequest describes the milestone reached.
@@ -23,25 +26,4 @@ type GateRequest struct {
 	Manual []string
 	// Summary tells what the phase did: tasks done, files changed.
 	Summary string
-}
-
-// Verdict is a gate's answer.
-type Verdict string
-
-// The verdicts.
-const (
-	// Approve: go on to the next phase.
-	Approve Verdict = "approve"
-	// Reject: stop the run here; it ends escalated.
-	Reject Verdict = "reject"
-	// Defer: nobody can answer now; the run ends awaiting approval and a
-	// later resume with approval goes on.
-	Defer Verdict = "defer"
-)
-
-// GateDecision is the gate's answer. The zero value defers.
-type GateDecision struct {
-	Verdict Verdict
-	By      string // who decided, for the audit log
-	Note    string
 }

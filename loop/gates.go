@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/harnish/harnish/loop/policy"
 	"io"
 	"strings"
 )
@@ -13,8 +14,8 @@ import (
 type AutoApprove struct{}
 
 // Approve approves.
-func (AutoApprove) Approve(context.Context, *GateRequest) (*GateDecision, error) {
-	return &GateDecision{Verdict: Approve, By: "auto"}, nil
+func (AutoApprove) Approve(context.Context, *GateRequest) (*policy.GateDecision, error) {
+	return &policy.GateDecision{Verdict: policy.Approve, By: "auto"}, nil
 }
 
 // Prompt is a [Gate] that asks a person on a terminal: it writes the
@@ -29,7 +30,7 @@ type Prompt struct {
 }
 
 // Approve asks and waits for the answer, or for ctx.
-func (p *Prompt) Approve(ctx context.Context, req *GateRequest) (*GateDecision, error) {
+func (p *Prompt) Approve(ctx context.Context, req *GateRequest) (*policy.GateDecision, error) {
 	fmt.Fprintf(p.Out, "\nMilestone: phase %s (%s) is done.\n", req.Phase, req.Title)
 	if req.Summary != "" {
 		fmt.Fprintln(p.Out, req.Summary)
@@ -59,11 +60,11 @@ func (p *Prompt) Approve(ctx context.Context, req *GateRequest) (*GateDecision, 
 	case a := <-answer:
 		switch a {
 		case "y", "yes":
-			return &GateDecision{Verdict: Approve, By: "terminal"}, nil
+			return &policy.GateDecision{Verdict: policy.Approve, By: "terminal"}, nil
 		case "n", "no":
-			return &GateDecision{Verdict: Reject, By: "terminal"}, nil
+			return &policy.GateDecision{Verdict: policy.Reject, By: "terminal"}, nil
 		}
-		return &GateDecision{Verdict: Defer, By: "terminal"}, nil
+		return &policy.GateDecision{Verdict: policy.Defer, By: "terminal"}, nil
 	}
 }
 
@@ -78,12 +79,12 @@ type Channel struct {
 // exactly one decision.
 type GateAsk struct {
 	Request *GateRequest
-	Reply   chan<- GateDecision
+	Reply   chan<- policy.GateDecision
 }
 
 // Approve sends the milestone to the host and waits for its decision, or for ctx.
-func (c Channel) Approve(ctx context.Context, req *GateRequest) (*GateDecision, error) {
-	reply := make(chan GateDecision, 1)
+func (c Channel) Approve(ctx context.Context, req *GateRequest) (*policy.GateDecision, error) {
+	reply := make(chan policy.GateDecision, 1)
 	select {
 	case c.Requests <- GateAsk{Request: req, Reply: reply}:
 	case <-ctx.Done():

@@ -11,15 +11,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 func TestPromptGate(t *testing.T) {
 	req := &loop.GateRequest{Phase: "api", Title: "Division API", Next: "cli", Manual: []string{"README renders"}}
 	for _, tc := range []struct {
 		in   string
-		want loop.Verdict
+		want policy.Verdict
 	}{
-		{"y\n", loop.Approve}, {"YES\n", loop.Approve}, {"n\n", loop.Reject}, {"\n", loop.Defer}, {"", loop.Defer}, {"maybe\n", loop.Defer},
+		{"y\n", policy.Approve}, {"YES\n", policy.Approve}, {"n\n", policy.Reject}, {"\n", policy.Defer}, {"", policy.Defer}, {"maybe\n", policy.Defer},
 	} {
 		var out bytes.Buffer
 		d, err := (&loop.Prompt{In: strings.NewReader(tc.in), Out: &out}).Approve(context.Background(), req)
@@ -39,10 +40,10 @@ func TestChannelGate(t *testing.T) {
 	g := loop.Channel{Requests: asks}
 	go func() {
 		ask := <-asks
-		ask.Reply <- loop.GateDecision{Verdict: loop.Approve, By: "host:" + ask.Request.Phase}
+		ask.Reply <- policy.GateDecision{Verdict: policy.Approve, By: "host:" + ask.Request.Phase}
 	}()
 	d, err := g.Approve(context.Background(), &loop.GateRequest{Phase: "p1"})
-	if err != nil || d.Verdict != loop.Approve || d.By != "host:p1" {
+	if err != nil || d.Verdict != policy.Approve || d.By != "host:p1" {
 		t.Fatalf("Approve: %+v, %v", d, err)
 	}
 	cause := errors.New("host shutting down")
@@ -55,7 +56,7 @@ func TestChannelGate(t *testing.T) {
 
 func TestAutoApprove(t *testing.T) {
 	d, err := loop.AutoApprove{}.Approve(context.Background(), &loop.GateRequest{})
-	if err != nil || d.Verdict != loop.Approve {
+	if err != nil || d.Verdict != policy.Approve {
 		t.Fatalf("%+v, %v", d, err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
 
@@ -32,7 +33,7 @@ type crashStore struct {
 	calls  int
 }
 
-func (s *crashStore) Commit(ctx context.Context, ts ...loop.Transition) error {
+func (s *crashStore) Commit(ctx context.Context, ts ...policy.Transition) error {
 	s.calls++
 	if s.calls == s.at && s.before {
 		runtime.Goexit()
@@ -117,7 +118,7 @@ func TestLoopGitSurvivesCrashes(t *testing.T) {
 				} else {
 					res, err = l.Resume(context.Background(), false)
 				}
-				if err != nil || res.Outcome != loop.Completed {
+				if err != nil || res.Outcome != policy.Completed {
 					t.Fatalf("after the crash: %v", err)
 				}
 				checkGit(t, dir, branch, inner)
@@ -237,10 +238,10 @@ func TestLoopGitRecovers(t *testing.T) {
 			}
 			res, err := l.Run(context.Background())
 			if tc.hook != "" {
-				if res.Outcome != loop.Failed || !strings.Contains(res.Reason, "refused for the test") {
+				if res.Outcome != policy.Failed || !strings.Contains(res.Reason, "refused for the test") {
 					t.Fatalf("run with a refusing hook: %s: %s, want error with git's stderr", res.Outcome, res.Reason)
 				}
-			} else if res.Outcome != loop.AwaitingApproval {
+			} else if res.Outcome != policy.AwaitingApproval {
 				t.Fatalf("run: %v", err)
 			}
 			refuse := tc.between(t, dir)

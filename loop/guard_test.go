@@ -16,6 +16,7 @@ import (
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
 
@@ -62,7 +63,7 @@ func TestLoopAuditsTheDiff(t *testing.T) {
 	}}
 	res, rec, err := looptest.Run(t, loop.Config{Plan: plan, WorkDir: dir, Executor: ex, Guardrail: g,
 		Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x"}}}})
-	if !errors.Is(err, loop.ErrStoppedByGuardrail) {
+	if !errors.Is(err, policy.ErrStoppedByGuardrail) {
 		t.Fatalf("Run: %v", err)
 	}
 	// Every decision is reported, the soft one beside the hard one too.
@@ -73,10 +74,10 @@ func TestLoopAuditsTheDiff(t *testing.T) {
 	if reqs := ex.Requests(); len(reqs) != 3 || len(reqs[1].Parts.Warnings) != 1 || !strings.Contains(reqs[1].Prompt, "## Guardrail warnings") {
 		t.Errorf("attempt 2 of T1 was not told of the soft decision: %+v", reqs[1].Parts.Warnings)
 	}
-	if res.Outcome != loop.StoppedByGuardrail || res.Outcome.ExitCode() != 3 {
+	if res.Outcome != policy.StoppedByGuardrail || res.Outcome.ExitCode() != 3 {
 		t.Errorf("outcome %s", res.Outcome)
 	}
-	if f := res.State.Tasks["T2"].Failures; len(f) != 1 || f[0].Kind != loop.FailGuardrail {
+	if f := res.State.Tasks["T2"].Failures; len(f) != 1 || f[0].Kind != policy.FailGuardrail {
 		t.Errorf("T2 failures %+v", f)
 	}
 }
@@ -92,7 +93,7 @@ func TestLoopGuardrailPanics(t *testing.T) {
 	dir := testkit.GitTree(t)
 	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {writes("a.txt", "x\n")}}}
 	_, rec, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), WorkDir: dir, Executor: ex, Guardrail: panicky{}})
-	if !errors.Is(err, loop.ErrStoppedByGuardrail) {
+	if !errors.Is(err, policy.ErrStoppedByGuardrail) {
 		t.Fatalf("Run: %v", err)
 	}
 	if diff := cmp.Diff([]violation{{"T1", "hard", guardrail.RuleError}}, violations(rec)); diff != "" {
@@ -176,17 +177,17 @@ func TestLoopHookViolations(t *testing.T) {
 	tests := []struct {
 		name    string
 		acts    []looptest.Act
-		outcome loop.Outcome
+		outcome policy.Outcome
 		want    []violation
 	}{
 		{"hard on a done claim", []looptest.Act{{Violations: []executor.Violation{hard}}},
-			loop.StoppedByGuardrail, []violation{{"T1", "hard", hard.Rule}}},
+			policy.StoppedByGuardrail, []violation{{"T1", "hard", hard.Rule}}},
 		{"hard on a crash", []looptest.Act{{Crash: "agent died", Violations: []executor.Violation{hard}}},
-			loop.StoppedByGuardrail, []violation{{"T1", "hard", hard.Rule}}},
+			policy.StoppedByGuardrail, []violation{{"T1", "hard", hard.Rule}}},
 		{"hard on a blocked claim", []looptest.Act{{Blocked: "stuck", Violations: []executor.Violation{soft, hard}}},
-			loop.StoppedByGuardrail, []violation{{"T1", "soft", soft.Rule}, {"T1", "hard", hard.Rule}}},
+			policy.StoppedByGuardrail, []violation{{"T1", "soft", soft.Rule}, {"T1", "hard", hard.Rule}}},
 		{"soft goes on", []looptest.Act{{Violations: []executor.Violation{soft}}},
-			loop.Completed, []violation{{"T1", "soft", soft.Rule}}},
+			policy.Completed, []violation{{"T1", "soft", soft.Rule}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -200,8 +201,8 @@ func TestLoopHookViolations(t *testing.T) {
 			if diff := cmp.Diff(tc.want, violations(rec)); diff != "" {
 				t.Errorf("violations (-want +got):\n%s", diff)
 			}
-			if tc.outcome == loop.StoppedByGuardrail {
-				if f := res.State.Tasks["T1"].Failures; len(f) != 1 || f[0].Kind != loop.FailGuardrail {
+			if tc.outcome == policy.StoppedByGuardrail {
+				if f := res.State.Tasks["T1"].Failures; len(f) != 1 || f[0].Kind != policy.FailGuardrail {
 					t.Errorf("T1 failures %+v", f)
 				}
 				return

@@ -16,6 +16,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/gitx"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -61,7 +62,7 @@ type Config struct {
 	// Logger receives the events as log records too. Nil: silence.
 	Logger *slog.Logger
 	// Policy holds the host's budget overrides and escalation policy.
-	Policy Policy
+	Policy policy.Policy
 	// Now is the clock. Nil: time.Now.
 	Now func() time.Time
 	// RunID names a new run. Empty: one is made from the start time.
@@ -109,7 +110,7 @@ type Loop struct {
 	prev  map[string]string // task ID -> the task before it in the plan
 	now   func() time.Time
 	log   *slog.Logger
-	st    *RunState
+	st    *policy.RunState
 
 	// What the next attempt of the running task should know beyond the
 	// durable state: output tails, findings and the diagnosis are kept in
@@ -166,7 +167,7 @@ func New(cfg Config) (*Loop, error) {
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
-	l.digest, l.phaseOf, l.recovered = PlanDigest(cfg.Plan), map[string]string{}, map[string]bool{}
+	l.digest, l.phaseOf, l.recovered = policy.PlanDigest(cfg.Plan), map[string]string{}, map[string]bool{}
 	prev := ""
 	for _, pt := range cfg.Plan.Tasks() {
 		l.tasks[pt.Task.ID], l.prev[pt.Task.ID], prev = pt.Task, prev, pt.Task.ID
@@ -177,9 +178,9 @@ func New(cfg Config) (*Loop, error) {
 
 // Result is how a run ended.
 type Result struct {
-	Outcome Outcome
+	Outcome policy.Outcome
 	Reason  string
-	State   *RunState
+	State   *policy.RunState
 }
 
 // Run starts the plan's run, or continues the one the store holds, and drives
@@ -191,12 +192,12 @@ func (l *Loop) Run(ctx context.Context) (*Result, error) {
 	st, err := l.cfg.Store.Load(ctx)
 	switch {
 	case errors.Is(err, ErrNoState):
-		l.st = &RunState{}
+		l.st = &policy.RunState{}
 		run := l.cfg.RunID
 		if run == "" {
 			run = l.now().UTC().Format("20060102T150405.000000000Z")
 		}
-		err = l.commit(ctx, []Transition{{Kind: TransRunStarted, Time: l.now(), Run: run, Plan: l.cfg.Plan.Name,
+		err = l.commit(ctx, []policy.Transition{{Kind: policy.TransRunStarted, Time: l.now(), Run: run, Plan: l.cfg.Plan.Name,
 			PlanDigest: l.digest, Branch: l.cfg.Branch, Commits: l.cfg.CommitTasks}})
 	case err == nil:
 		l.st = st
@@ -233,7 +234,7 @@ func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
 	if err := l.samePlan(); err != nil {
 		return nil, err
 	}
-	if st.Outcome == Completed {
+	if st.Outcome == policy.Completed {
 		return l.drive(ctx)
 	}
 	ts, err := l.cfg.Policy.Resume(st, approve, l.now())
@@ -241,7 +242,7 @@ func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
 		return nil, err
 	}
 	if st.PlanDigest != l.digest {
-		ts = append(ts, Transition{Kind: TransPlanChanged, Time: l.now(), PlanDigest: l.digest})
+		ts = append(ts, policy.Transition{Kind: policy.TransPlanChanged, Time: l.now(), PlanDigest: l.digest})
 	}
 	if err := l.commit(ctx, ts); err != nil {
 		return nil, err
@@ -254,54 +255,65 @@ func (l *Loop) drive(ctx context.Context) (*Result, error) {
 	if err := l.prepare(ctx); err != nil {
 		return nil, err
 	}
-	p, plan := &l.cfg.Policy, l.cfg.Plan
-	for {
-		// What the state owes the world (a done task's commit) is done
-		// before the next step, so a step never builds on a missing one.
-		if err := l.settle(ctx); err != nil && l.st.Outcome == "" {
-			l.finish(ctx, Failed, err.Error())
-		}
-		if ctx.Err() != nil && l.st.Outcome == "" {
-			l.finish(ctx, Cancelled, context.Cause(ctx).Error())
-		}
-		step, ts := p.Next(plan, l.st, l.now())
-		if err := l.commit(ctx, ts); err != nil {
-			return nil, err
-		}
-		var err error
-		switch step.Kind {
-		case StepFinish:
-			if err := l.settle(ctx); err != nil {
-				l.log.Warn("loop: commit", "err", err)
-			}
-			return l.result(step)
-		case StepGate:
-			ts, err = l.gate(ctx, step)
-		case StepDebug:
-			ts, err = l.debug(ctx, step)
-		case StepAttempt:
-			ts, err = l.attempt(ctx, step)
-		}
-		if err != nil {
-			if ctx.Err() == nil {
-				l.finish(ctx, Failed, err.Error())
-			}
-			continue
-		}
-		if err := l.commit(ctx, ts); err != nil {
-			return nil, err
-		}
+	h := (*host)(l)
+	if err := h.Commit(ctx, nil); err != nil { // what a crash left owed
+		return nil, err
 	}
+	step, err := l.cfg.Policy.Drive(ctx, l.cfg.Plan, l.st, h)
+	if err != nil {
+		return nil, err
+	}
+	return l.result(step)
 }
 
-func (l *Loop) result(step Step) (*Result, error) {
+// host is the loop as the policy's [policy.Host]: it takes each step with
+// the components, and commits each transition before acting on it.
+type host Loop
+
+func (h *host) Now() time.Time { return h.now() }
+
+// Commit commits ts, then what the state owes the world (a done task's
+// commit, the records' at the end), so no step builds on a missing one; a
+// commit that fails ends the run with outcome error.
+func (h *host) Commit(ctx context.Context, ts []policy.Transition) error {
+	l := (*Loop)(h)
+	if err := l.commit(ctx, ts); err != nil {
+		return err
+	}
+	if err := l.settle(ctx); err != nil {
+		if l.st.Outcome != "" {
+			l.log.Warn("loop: commit", "err", err)
+			return nil
+		}
+		l.finish(ctx, policy.Failed, err.Error())
+		if err := l.settle(ctx); err != nil {
+			l.log.Warn("loop: commit", "err", err)
+		}
+	}
+	return nil
+}
+
+func (h *host) Take(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
+	l := (*Loop)(h)
+	switch step.Kind {
+	case policy.StepGate:
+		return l.gate(ctx, step)
+	case policy.StepDebug:
+		return l.debug(ctx, step)
+	case policy.StepAttempt:
+		return l.attempt(ctx, step)
+	}
+	return nil, fmt.Errorf("loop: step kind %q is not one this loop takes", step.Kind)
+}
+
+func (l *Loop) result(step policy.Step) (*Result, error) {
 	r := &Result{Outcome: step.Outcome, Reason: step.Reason, State: l.st.Clone()}
-	if step.Outcome == Completed {
+	if step.Outcome == policy.Completed {
 		return r, nil
 	}
-	oe := &OutcomeError{Outcome: step.Outcome, Phase: l.st.AwaitingGate, Reason: step.Reason}
+	oe := &policy.OutcomeError{Outcome: step.Outcome, Phase: l.st.AwaitingGate, Reason: step.Reason}
 	for _, pt := range l.cfg.Plan.Tasks() {
-		if ts := l.st.Tasks[pt.Task.ID]; ts != nil && ts.Status != StatusDone {
+		if ts := l.st.Tasks[pt.Task.ID]; ts != nil && ts.Status != policy.StatusDone {
 			oe.Task = pt.Task.ID
 			break
 		}
@@ -310,8 +322,8 @@ func (l *Loop) result(step Step) (*Result, error) {
 }
 
 // finish ends the run; a failure to record it surfaces at the next commit.
-func (l *Loop) finish(ctx context.Context, o Outcome, reason string) {
-	err := l.commit(ctx, []Transition{{Kind: TransRunFinished, Time: l.now(), Outcome: o, Reason: reason}})
+func (l *Loop) finish(ctx context.Context, o policy.Outcome, reason string) {
+	err := l.commit(ctx, []policy.Transition{{Kind: policy.TransRunFinished, Time: l.now(), Outcome: o, Reason: reason}})
 	if err != nil {
 		l.log.Error("loop: record the end of the run", "outcome", o, "err", err)
 	}
@@ -320,7 +332,7 @@ func (l *Loop) finish(ctx context.Context, o Outcome, reason string) {
 // commit makes ts durable, then applies them to the loop's copy of the state
 // and reports them as events. Cancellation does not stop a commit: the run's
 // record must say where it stopped.
-func (l *Loop) commit(ctx context.Context, ts []Transition) error {
+func (l *Loop) commit(ctx context.Context, ts []policy.Transition) error {
 	if len(ts) == 0 {
 		return nil
 	}
@@ -334,7 +346,7 @@ func (l *Loop) commit(ctx context.Context, ts []Transition) error {
 		for _, e := range eventsOf(l.st.Run, t) {
 			l.emit(e)
 		}
-		if t.Kind == TransTaskFinished && t.Status == StatusDone && l.commits() && l.st.Tasks[t.Task].Attempts > 0 {
+		if t.Kind == policy.TransTaskFinished && t.Status == policy.StatusDone && l.commits() && l.st.Tasks[t.Task].Attempts > 0 {
 			l.pending = append(l.pending, t.Task) // its commit is owed
 		}
 		if err := l.record(context.WithoutCancel(ctx), t); err != nil {
@@ -350,10 +362,10 @@ func (l *Loop) commit(ctx context.Context, ts []Transition) error {
 // record keeps the audit log, handoffs and reports in step with a
 // transition. Records are for people and prompts; failing to write one is
 // logged and does not stop the run.
-func (l *Loop) record(ctx context.Context, t Transition) error {
+func (l *Loop) record(ctx context.Context, t policy.Transition) error {
 	plan := l.cfg.Plan.Name
 	switch t.Kind {
-	case TransAttemptFinished:
+	case policy.TransAttemptFinished:
 		tk := l.tasks[t.Task]
 		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, tk.Title)
 		a.Attempts = append(a.Attempts, AuditAttempt{Attempt: t.Attempt, Elapsed: t.Elapsed, Tokens: t.Tokens, CostUSD: t.CostUSD, Failure: t.Failure})
@@ -364,11 +376,11 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 			a.Findings = append(a.Findings, fmt.Sprintf("attempt %d: %s", t.Attempt, f))
 		}
 		return l.rec.saveAudit(a)
-	case TransAttemptVoided:
+	case policy.TransAttemptVoided:
 		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)
 		a.Attempts = append(a.Attempts, AuditAttempt{Attempt: t.Attempt, Voided: t.Reason})
 		return l.rec.saveAudit(a)
-	case TransDebuggerFinished:
+	case policy.TransDebuggerFinished:
 		if t.NoDebugger {
 			return nil
 		}
@@ -380,15 +392,15 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 			a.Debugger.FiveWhys = d.FiveWhys
 		}
 		return l.rec.saveAudit(a)
-	case TransTaskFinished:
+	case policy.TransTaskFinished:
 		ts := l.st.Tasks[t.Task]
 		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)
-		a.Status, a.Reason, a.Escalated = t.Status, t.Reason, t.Status != StatusDone
+		a.Status, a.Reason, a.Escalated = t.Status, t.Reason, t.Status != policy.StatusDone
 		if err := l.rec.saveAudit(a); err != nil {
 			return err
 		}
 		l.learn(ctx, t.Task)
-		if t.Status != StatusDone {
+		if t.Status != policy.StatusDone {
 			return nil
 		}
 		h := &Handoff{Task: t.Task, Phase: l.st.Phase, Status: t.Status, Attempts: ts.Attempts, Checks: l.passed, Findings: l.minor, FilesChanged: l.files}
@@ -397,9 +409,9 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 		}
 		l.last, l.passed, l.minor, l.files = nil, nil, nil, nil
 		return l.rec.saveHandoff(h)
-	case TransRunFinished:
+	case policy.TransRunFinished:
 		switch {
-		case t.Outcome == Completed:
+		case t.Outcome == policy.Completed:
 			var hs []*Handoff
 			for _, pt := range l.cfg.Plan.Tasks() {
 				if h := l.rec.handoff(pt.Task.ID); h != nil {
@@ -407,11 +419,11 @@ func (l *Loop) record(ctx context.Context, t Transition) error {
 				}
 			}
 			return l.rec.writeText(summaryFile, completionSummary(l.st, hs))
-		case t.Outcome == StoppedByGuardrail || t.Outcome.NeedsPerson() && t.Outcome != AwaitingApproval:
+		case t.Outcome == policy.StoppedByGuardrail || t.Outcome.NeedsPerson() && t.Outcome != policy.AwaitingApproval:
 			// The task that ended the run: the one that did not get done, or
 			// the one a guardrail stopped while it ran.
 			for _, pt := range l.cfg.Plan.Tasks() {
-				if ts := l.st.Tasks[pt.Task.ID]; ts != nil && (ts.Status == StatusRunning || ts.Status.Terminal() && ts.Status != StatusDone) {
+				if ts := l.st.Tasks[pt.Task.ID]; ts != nil && (ts.Status == policy.StatusRunning || ts.Status.Terminal() && ts.Status != policy.StatusDone) {
 					a := l.rec.audit(plan, l.st.Run, pt.Phase.ID, pt.Task.ID, pt.Task.Title)
 					return l.rec.writeText(fmt.Sprintf(escalationFn, pt.Task.ID, l.st.Seq), escalationReport(l.st, a))
 				}
@@ -441,14 +453,14 @@ func (l *Loop) repairRecords() {
 		if a.repair(ts) {
 			l.rec.saveAudit(a)
 		}
-		if ts.Status == StatusDone && l.rec.handoff(id) == nil {
+		if ts.Status == policy.StatusDone && l.rec.handoff(id) == nil {
 			l.rec.saveHandoff(&Handoff{Task: id, Phase: pt.Phase.ID, Status: ts.Status, Attempts: ts.Attempts})
 		}
 	}
 	if err := l.rec.flush(); err != nil {
 		l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
 	}
-	if l.st.Outcome == Completed {
+	if l.st.Outcome == policy.Completed {
 		var hs []*Handoff
 		for _, pt := range l.cfg.Plan.Tasks() {
 			if h := l.rec.handoff(pt.Task.ID); h != nil {
@@ -477,17 +489,17 @@ func (l *Loop) emit(e Event) {
 	}
 }
 
-func (l *Loop) gate(ctx context.Context, step Step) ([]Transition, error) {
-	dec := &GateDecision{Verdict: Defer}
+func (l *Loop) gate(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
+	dec := &policy.GateDecision{Verdict: policy.Defer}
 	if g := l.cfg.Gate; g != nil {
 		req := l.gateRequest(l.phase(step.Phase))
 		var err error
-		dec, err = guard(func() (*GateDecision, error) { return g.Approve(ctx, req) })
+		dec, err = guard(func() (*policy.GateDecision, error) { return g.Approve(ctx, req) })
 		if err != nil {
 			return nil, fmt.Errorf("loop: gate: %w", err)
 		}
 		if dec == nil {
-			dec = &GateDecision{Verdict: Defer}
+			dec = &policy.GateDecision{Verdict: policy.Defer}
 		}
 	}
 	return l.cfg.Policy.ObserveGate(l.st, step.Phase, *dec, l.now())
@@ -498,7 +510,7 @@ func (l *Loop) gate(ctx context.Context, step Step) ([]Transition, error) {
 // items among it.
 func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
 	req := &GateRequest{Run: l.st.Run, Plan: l.cfg.Plan.Name, Phase: ph.ID, Title: ph.Title, Next: l.nextPhase(ph.ID)}
-	req.Manual = ManualItems(ph)
+	req.Manual = policy.ManualItems(ph)
 	if ph.Milestone != nil {
 		req.Manual = append(req.Manual, ph.Milestone.Manual...)
 	}
@@ -506,7 +518,7 @@ func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
 	for j := range ph.Tasks {
 		id := ph.Tasks[j].ID
 		h := l.rec.handoff(id)
-		if ts := l.st.Tasks[id]; ts == nil || ts.Status != StatusDone || h == nil {
+		if ts := l.st.Tasks[id]; ts == nil || ts.Status != policy.StatusDone || h == nil {
 			continue
 		}
 		item := id
@@ -533,7 +545,7 @@ func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
 	return req
 }
 
-func (l *Loop) debug(ctx context.Context, step Step) ([]Transition, error) {
+func (l *Loop) debug(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
 	found := false
 	if l.cfg.Debugger == nil {
 		return l.cfg.Policy.ObserveNoDebugger(l.st, step.Task, l.now())
@@ -556,7 +568,7 @@ func (l *Loop) debug(ctx context.Context, step Step) ([]Transition, error) {
 	return l.cfg.Policy.ObserveDiagnosis(l.st, step.Task, found, l.now())
 }
 
-func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
+func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
 	t := l.tasks[step.Task]
 	if step.Attempt == 1 || l.tails == nil {
 		l.tails, l.trees, l.findings, l.diagnosis, l.warnings, l.base = map[int]string{}, map[int]string{}, nil, nil, nil, ""
@@ -593,7 +605,7 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		return nil, serr
 	}
 	l.trees[step.Attempt] = after
-	r := AttemptReport{Task: t.ID, Attempt: step.Attempt}
+	r := policy.AttemptReport{Task: t.ID, Attempt: step.Attempt}
 	if l.cfg.Guardrail != nil {
 		stop, gerr := l.auditChange(context.WithoutCancel(actx), step, before, after)
 		if gerr != nil {
@@ -622,17 +634,17 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 		if errors.Is(context.Cause(actx), ErrTaskTimeout) {
 			kind = executor.KindTimeout
 		}
-		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailExecutor, Fingerprint: "executor:" + string(kind),
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:" + string(kind),
 			Class: string(kind), Reason: err.Error()}
 		if ee != nil && ee.Tail != "" {
 			l.tails[step.Attempt] = ee.Tail
 		}
 	case res == nil || !res.Status.Valid():
-		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailExecutor, Fingerprint: "executor:protocol",
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:protocol",
 			Class: string(executor.KindProtocol), Reason: "the executor claimed no valid status"}
 	case res.Status == executor.StatusBlocked:
 		usage = res.Usage
-		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailBlocked, Reason: res.Reason}
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailBlocked, Reason: res.Reason}
 	default:
 		usage, l.last = res.Usage, res
 		if err := l.check(actx, t, step, after, &r); err != nil {
@@ -654,7 +666,7 @@ func (l *Loop) attempt(ctx context.Context, step Step) ([]Transition, error) {
 // snapshot reads the working tree as a git tree, when anything needs it: the
 // audit and the rollback cannot go without it (an error), while the
 // reviewer's and debugger's diffs are given when it can be had ("" when not).
-func (l *Loop) snapshot(ctx context.Context, when string, step Step) (string, error) {
+func (l *Loop) snapshot(ctx context.Context, when string, step policy.Step) (string, error) {
 	required := l.cfg.Guardrail != nil || l.cfg.Rollback
 	if !required && ((l.cfg.Reviewer == nil && l.cfg.Debugger == nil) || !l.isGit()) {
 		return "", nil
@@ -711,7 +723,7 @@ func (l *Loop) diff(ctx context.Context, from, to string) (string, []string) {
 // hookViolations reports the guardrail decisions the executor says were made
 // during the attempt (by the agent's hooks, or by the executor itself), and
 // stops the run on the first hard one unless the audit already did.
-func (l *Loop) hookViolations(step Step, res *executor.Result, err error, r *AttemptReport) {
+func (l *Loop) hookViolations(step policy.Step, res *executor.Result, err error, r *policy.AttemptReport) {
 	var vs []executor.Violation
 	if ee, ok := errors.AsType[*executor.Error](err); ok {
 		vs = ee.Violations
@@ -729,7 +741,7 @@ func (l *Loop) hookViolations(step Step, res *executor.Result, err error, r *Att
 		case !v.Hard:
 			l.warnings = append(l.warnings, executor.Warning{Rule: v.Rule, Reason: v.Reason})
 		case r.Stop == nil:
-			r.Stop = &GuardrailStop{Rule: v.Rule, Reason: v.Reason}
+			r.Stop = &policy.GuardrailStop{Rule: v.Rule, Reason: v.Reason}
 		}
 	}
 }
@@ -737,7 +749,7 @@ func (l *Loop) hookViolations(step Step, res *executor.Result, err error, r *Att
 // auditChange passes what the attempt changed through the guardrail. The
 // first hard decision is returned as the stop; every soft one is reported and
 // kept for the next attempt's prompt.
-func (l *Loop) auditChange(ctx context.Context, step Step, before, after string) (*GuardrailStop, error) {
+func (l *Loop) auditChange(ctx context.Context, step policy.Step, before, after string) (*policy.GuardrailStop, error) {
 	if after == before {
 		return nil, nil
 	}
@@ -745,7 +757,7 @@ func (l *Loop) auditChange(ctx context.Context, step Step, before, after string)
 	if err != nil {
 		return nil, fmt.Errorf("loop: diff of attempt %d of %s: %w", step.Attempt, step.Task, err)
 	}
-	var stop *GuardrailStop
+	var stop *policy.GuardrailStop
 	for _, d := range guardrail.EvaluateAll(ctx, l.cfg.Guardrail, guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: step.Task}) {
 		l.emit(Event{Type: GuardrailViolated, Phase: step.Phase, Task: step.Task, Attempt: step.Attempt,
 			Level: d.Level.String(), Rule: d.Rule, Message: d.Reason})
@@ -753,7 +765,7 @@ func (l *Loop) auditChange(ctx context.Context, step Step, before, after string)
 		case d.Level == guardrail.Soft:
 			l.warnings = append(l.warnings, executor.Warning{Rule: d.Rule, Reason: d.Reason})
 		case stop == nil:
-			stop = &GuardrailStop{Rule: d.Rule, Reason: d.Reason}
+			stop = &policy.GuardrailStop{Rule: d.Rule, Reason: d.Reason}
 		}
 	}
 	return stop, nil
@@ -761,7 +773,7 @@ func (l *Loop) auditChange(ctx context.Context, step Step, before, after string)
 
 // rollback restores the tree of before a failed attempt. A failure to is
 // logged: the next attempt then starts from the tree as it is.
-func (l *Loop) rollback(ctx context.Context, step Step, before string) {
+func (l *Loop) rollback(ctx context.Context, step policy.Step, before string) {
 	ctx = context.WithoutCancel(ctx)
 	after, err := gitx.Snapshot(ctx, l.workDir(), StateDir)
 	if err == nil && after != before {
@@ -781,7 +793,7 @@ func (l *Loop) workDir() string {
 
 // check runs the verifier and, when it passes, the reviewer, and records what
 // they found in r and for the next attempt's prompt.
-func (l *Loop) check(ctx context.Context, t *task.Task, step Step, after string, r *AttemptReport) error {
+func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after string, r *policy.AttemptReport) error {
 	rep, err := guard(func() (*verify.Report, error) {
 		return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt})
 	})
@@ -798,7 +810,7 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step Step, after string,
 	if !rep.Passed {
 		fp := rep.Fingerprint
 		l.emit(Event{Type: VerifyFailed, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt, Fingerprint: fp.String(), Message: fp.Summary})
-		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailVerify, Fingerprint: fp.String(), Class: string(fp.Class), Reason: fp.Summary}
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailVerify, Fingerprint: fp.String(), Class: string(fp.Class), Reason: fp.Summary}
 		for _, c := range rep.Checks {
 			if !c.Passed {
 				l.tails[step.Attempt] = c.OutputTail
@@ -840,7 +852,7 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step Step, after string,
 		}
 	}
 	if crit := rev.Critical(); len(crit) > 0 {
-		r.Failure = &Failure{Attempt: step.Attempt, Kind: FailReview, Keys: verify.Keys(crit),
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailReview, Keys: verify.Keys(crit),
 			Reason: fmt.Sprintf("%d critical review findings", len(crit))}
 		for _, f := range crit {
 			l.findings = append(l.findings, executor.Finding{Severity: f.Severity.String(), File: f.File, Line: f.Line, Message: f.Message, Rule: f.Rule})
@@ -893,30 +905,30 @@ func (l *Loop) learn(ctx context.Context, id string) {
 	tags := append(slices.Clone(t.Tags), l.st.Phase)
 	var a *asset.Asset
 	switch {
-	case ts.Status != StatusDone:
+	case ts.Status != policy.StatusDone:
 		// A task that ended for a person after failing teaches the next run
 		// what did not work, as the engine records failures on escalation.
 		n := len(ts.Failures)
-		if n == 0 || ts.Failures[n-1].Attempt <= ts.Base || ts.Status == StatusBlocked {
+		if n == 0 || ts.Failures[n-1].Attempt <= ts.Base || ts.Status == policy.StatusBlocked {
 			return
 		}
 		last := ts.Failures[n-1]
 		resolved := false
-		a = &asset.Asset{Type: asset.TypeFailure, Title: t.Title + ": " + last.describe(), Tags: tags, Resolved: &resolved,
+		a = &asset.Asset{Type: asset.TypeFailure, Title: t.Title + ": " + last.Describe(), Tags: tags, Resolved: &resolved,
 			Context: fmt.Sprintf("plan %s, task %s %s after %d attempts, fingerprint %s", l.cfg.Plan.Name, id, ts.Status, ts.Attempts-ts.Base, last.Fingerprint),
 			Body:    "Unresolved: " + ts.Reason}
 		if d := l.diagnosis; d != nil && len(d.FiveWhys) > 0 {
 			a.Body += "\nFive whys:\n- " + strings.Join(d.FiveWhys, "\n- ")
 		}
 	case ts.DebuggedAt > 0 && ts.RootCause:
-		var repeated Failure
+		var repeated policy.Failure
 		for _, f := range ts.Failures {
 			if f.Attempt == ts.DebuggedAt {
 				repeated = f
 			}
 		}
 		resolved := true
-		a = &asset.Asset{Type: asset.TypeFailure, Title: t.Title + ": " + repeated.describe(), Tags: tags, Resolved: &resolved,
+		a = &asset.Asset{Type: asset.TypeFailure, Title: t.Title + ": " + repeated.Describe(), Tags: tags, Resolved: &resolved,
 			Context: fmt.Sprintf("plan %s, task %s, fingerprint %s", l.cfg.Plan.Name, id, repeated.Fingerprint)}
 		if d := l.diagnosis; d != nil {
 			a.Body = fmt.Sprintf("Root cause: %s\nFix: %s", d.RootCause, d.Fix)
@@ -963,7 +975,7 @@ func (l *Loop) failuresOf(id string) []executor.Failure {
 			class = string(f.Kind)
 		}
 		out = append(out, executor.Failure{Attempt: f.Attempt, Class: class, Fingerprint: f.Fingerprint,
-			Summary: f.describe(), OutputTail: l.tails[f.Attempt]})
+			Summary: f.Describe(), OutputTail: l.tails[f.Attempt]})
 	}
 	return out
 }
@@ -1004,26 +1016,26 @@ type PanicError struct{ Value any }
 func (e *PanicError) Error() string { return fmt.Sprintf("loop: a component panicked: %v", e.Value) }
 
 // eventsOf returns the events a transition stands for.
-func eventsOf(run string, t Transition) []Event {
+func eventsOf(run string, t policy.Transition) []Event {
 	e := Event{Time: t.Time, Run: run, Phase: t.Phase, Task: t.Task, Attempt: t.Attempt, Message: t.Reason}
 	switch t.Kind {
-	case TransRunStarted:
+	case policy.TransRunStarted:
 		e.Type = RunStarted
-	case TransTaskStarted:
+	case policy.TransTaskStarted:
 		e.Type = TaskStarted
-	case TransAttemptStarted:
+	case policy.TransAttemptStarted:
 		e.Type = AttemptStarted
-	case TransAttemptFinished:
+	case policy.TransAttemptFinished:
 		e.Type, e.Tokens, e.CostUSD = AttemptFinished, t.Tokens, t.CostUSD
 		if f := t.Failure; f != nil {
 			e.Fingerprint, e.Message = f.Fingerprint, string(f.Kind)+" failure"
 			if f.Reason != "" {
-				e.Message += ": " + f.reason()
+				e.Message += ": " + f.Why()
 			}
 		}
-	case TransAttemptVoided:
+	case policy.TransAttemptVoided:
 		e.Type, e.Message = AttemptFinished, "voided: "+t.Reason
-	case TransDebuggerFinished:
+	case policy.TransDebuggerFinished:
 		if t.NoDebugger {
 			return nil // no debugger ran; the task's halt says why
 		}
@@ -1032,14 +1044,13 @@ func eventsOf(run string, t Transition) []Event {
 			e.Message = "no root cause"
 			return []Event{e, {Time: t.Time, Type: FiveWhysRecorded, Run: run, Task: t.Task}}
 		}
-	case TransTaskFinished:
-		e.Type = map[TaskStatus]EventType{StatusDone: TaskDone, StatusEscalated: TaskEscalated,
-			StatusHalted: TaskHalted, StatusBlocked: TaskBlocked}[t.Status]
-	case TransGateReached:
+	case policy.TransTaskFinished:
+		e.Type = map[policy.TaskStatus]EventType{policy.StatusDone: TaskDone, policy.StatusEscalated: TaskEscalated, policy.StatusHalted: TaskHalted, policy.StatusBlocked: TaskBlocked}[t.Status]
+	case policy.TransGateReached:
 		e.Type = MilestoneReached
-	case TransGateApproved:
+	case policy.TransGateApproved:
 		e.Type = MilestoneApproved
-	case TransRunFinished:
+	case policy.TransRunFinished:
 		e.Type, e.Outcome = RunFinished, t.Outcome
 	default:
 		return nil

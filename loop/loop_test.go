@@ -13,6 +13,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
 
@@ -41,14 +42,14 @@ func TestLoopRun(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		cfg     loop.Config
-		want    loop.Outcome
+		want    policy.Outcome
 		events  []string
 		wantErr error
 	}{
 		{
 			name: "every task passes; the gate approves",
 			cfg:  loop.Config{Gate: &looptest.Gate{}},
-			want: loop.Completed,
+			want: policy.Completed,
 			events: join([]string{"run.started"}, passT1, passT2,
 				[]string{"milestone.reached p1", "milestone.approved p1"}, passT3, []string{"run.finished completed"}),
 		},
@@ -56,8 +57,8 @@ func TestLoopRun(t *testing.T) {
 			name: "two strikes, the debugger's fix works; no gate: awaiting approval",
 			cfg: loop.Config{Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}},
 				Debugger: &looptest.Debugger{Found: map[string]bool{"T1": true}}},
-			want:    loop.AwaitingApproval,
-			wantErr: loop.ErrAwaitingApproval,
+			want:    policy.AwaitingApproval,
+			wantErr: policy.ErrAwaitingApproval,
 			events: join([]string{"run.started", "task.started T1",
 				"attempt.started T1#1", "verify.failed T1#1 test:x", "attempt.finished T1#1 test:x",
 				"attempt.started T1#2", "verify.failed T1#2 test:x", "attempt.finished T1#2 test:x",
@@ -68,8 +69,8 @@ func TestLoopRun(t *testing.T) {
 		{
 			name:    "two strikes without a debugger: halt, and no debugger is said to have run",
 			cfg:     loop.Config{Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}}},
-			want:    loop.Halted,
-			wantErr: loop.ErrHalted,
+			want:    policy.Halted,
+			wantErr: policy.ErrHalted,
 			events: []string{"run.started", "task.started T1",
 				"attempt.started T1#1", "verify.failed T1#1 test:x", "attempt.finished T1#1 test:x",
 				"attempt.started T1#2", "verify.failed T1#2 test:x", "attempt.finished T1#2 test:x",
@@ -79,8 +80,8 @@ func TestLoopRun(t *testing.T) {
 			name: "a critical review sends the task back; a blocked claim stops it",
 			cfg: loop.Config{Reviewer: &looptest.Reviewer{Critical: map[string][]bool{"T1": {true}}},
 				Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{}, {Blocked: "needs a key"}}}}},
-			want:    loop.Blocked,
-			wantErr: loop.ErrBlocked,
+			want:    policy.Blocked,
+			wantErr: policy.ErrBlocked,
 			events: []string{"run.started", "task.started T1",
 				"attempt.started T1#1", "verify.passed T1#1", "review.findings T1#1", "attempt.finished T1#1",
 				"attempt.started T1#2", "attempt.finished T1#2", "task.blocked T1", "run.finished blocked"},
@@ -88,8 +89,8 @@ func TestLoopRun(t *testing.T) {
 		{
 			name:    "a crash and a panicking agent fail the same way: two strikes",
 			cfg:     loop.Config{Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Crash: "exit status 1"}, {Panic: true}}}}},
-			want:    loop.Halted,
-			wantErr: loop.ErrHalted,
+			want:    policy.Halted,
+			wantErr: policy.ErrHalted,
 			events: []string{"run.started", "task.started T1",
 				"attempt.started T1#1", "attempt.finished T1#1 executor:crashed",
 				"attempt.started T1#2", "attempt.finished T1#2 executor:crashed",
@@ -98,32 +99,32 @@ func TestLoopRun(t *testing.T) {
 		{
 			name:    "the run's cycles run out: budget exceeded before the next task",
 			cfg:     loop.Config{Plan: &task.Plan{Version: "1", Name: "b", Budget: task.Budget{Cycles: 1}, Phases: twoPhasePlan().Phases}},
-			want:    loop.BudgetExceeded,
-			wantErr: loop.ErrBudgetExceeded,
+			want:    policy.BudgetExceeded,
+			wantErr: policy.ErrBudgetExceeded,
 			events:  join([]string{"run.started"}, passT1, []string{"run.finished budget-exceeded"}),
 		},
 		{
 			name: "the executor's tokens run out",
 			cfg: loop.Config{Plan: &task.Plan{Version: "1", Name: "b", Budget: task.Budget{Tokens: 10}, Phases: twoPhasePlan().Phases},
 				Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Usage: executor.Usage{InputTokens: 8, OutputTokens: 4}}}}}},
-			want:    loop.BudgetExceeded,
-			wantErr: loop.ErrBudgetExceeded,
+			want:    policy.BudgetExceeded,
+			wantErr: policy.ErrBudgetExceeded,
 			events:  join([]string{"run.started"}, passT1, []string{"run.finished budget-exceeded"}),
 		},
 		{
 			name: "the cost runs out",
 			cfg: loop.Config{Plan: &task.Plan{Version: "1", Name: "b", Budget: task.Budget{CostUSD: 1}, Phases: twoPhasePlan().Phases},
 				Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Usage: executor.Usage{CostUSD: 1.25}}}}}},
-			want:    loop.BudgetExceeded,
-			wantErr: loop.ErrBudgetExceeded,
+			want:    policy.BudgetExceeded,
+			wantErr: policy.ErrBudgetExceeded,
 			events:  join([]string{"run.started"}, passT1, []string{"run.finished budget-exceeded"}),
 		},
 		{
 			name: "the same critical findings three rounds running: plateau",
 			cfg: loop.Config{Plan: onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}}, Budget: task.Budget{Attempts: 5}}),
 				Reviewer: &looptest.Reviewer{Critical: map[string][]bool{"T1": {true, true, true}}}},
-			want:    loop.Escalated,
-			wantErr: loop.ErrEscalated,
+			want:    policy.Escalated,
+			wantErr: policy.ErrEscalated,
 			events: []string{"run.started", "task.started T1",
 				"attempt.started T1#1", "verify.passed T1#1", "review.findings T1#1", "attempt.finished T1#1",
 				"attempt.started T1#2", "verify.passed T1#2", "review.findings T1#2", "attempt.finished T1#2",
@@ -133,52 +134,52 @@ func TestLoopRun(t *testing.T) {
 		{
 			name:    "a task without acceptance criteria escalates before it starts",
 			cfg:     loop.Config{Plan: onePhase(task.Task{ID: "T1", Title: "t"}, check("T2"))},
-			want:    loop.Escalated,
-			wantErr: loop.ErrEscalated,
+			want:    policy.Escalated,
+			wantErr: policy.ErrEscalated,
 			events:  []string{"run.started", "task.started T1", "task.escalated T1", "run.finished escalated"},
 		},
 		{
 			name: "independent tasks go on past an escalation when the policy says so",
 			cfg: loop.Config{Plan: onePhase(task.Task{ID: "T1", Title: "t"}, check("T2", "T1"), check("T3")),
-				Policy: loop.Policy{ContinueIndependent: true}},
-			want:    loop.Escalated,
-			wantErr: loop.ErrEscalated,
+				Policy: policy.Policy{ContinueIndependent: true}},
+			want:    policy.Escalated,
+			wantErr: policy.ErrEscalated,
 			events:  join([]string{"run.started", "task.started T1", "task.escalated T1"}, passT3, []string{"run.finished escalated"}),
 		},
 		{
 			name:    "a rejected milestone escalates",
-			cfg:     loop.Config{Gate: &looptest.Gate{Verdicts: []loop.Verdict{loop.Reject}}},
-			want:    loop.Escalated,
-			wantErr: loop.ErrEscalated,
+			cfg:     loop.Config{Gate: &looptest.Gate{Verdicts: []policy.Verdict{policy.Reject}}},
+			want:    policy.Escalated,
+			wantErr: policy.ErrEscalated,
 			events:  join([]string{"run.started"}, passT1, passT2, []string{"milestone.reached p1", "run.finished escalated"}),
 		},
 		{
 			name:    "a panicking gate ends the run with an error",
 			cfg:     loop.Config{Gate: &looptest.Gate{Panic: true}},
-			want:    loop.Failed,
-			wantErr: loop.ErrFailed,
+			want:    policy.Failed,
+			wantErr: policy.ErrFailed,
 			events:  join([]string{"run.started"}, passT1, passT2, []string{"milestone.reached p1", "run.finished error"}),
 		},
 		{
 			name:    "a panicking verifier ends the run with an error",
 			cfg:     loop.Config{Verifier: &looptest.Verifier{Panic: true}},
-			want:    loop.Failed,
-			wantErr: loop.ErrFailed,
+			want:    policy.Failed,
+			wantErr: policy.ErrFailed,
 			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "attempt.finished T1#1", "run.finished error"},
 		},
 		{
 			name:    "a panicking reviewer ends the run with an error",
 			cfg:     loop.Config{Reviewer: &looptest.Reviewer{Panic: true}},
-			want:    loop.Failed,
-			wantErr: loop.ErrFailed,
+			want:    policy.Failed,
+			wantErr: policy.ErrFailed,
 			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "verify.passed T1#1", "attempt.finished T1#1", "run.finished error"},
 		},
 		{
 			name: "a panicking debugger counts as no root cause",
 			cfg: loop.Config{Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}},
 				Debugger: &looptest.Debugger{Panic: true}},
-			want:    loop.Halted,
-			wantErr: loop.ErrHalted,
+			want:    policy.Halted,
+			wantErr: policy.ErrHalted,
 			events: []string{"run.started", "task.started T1",
 				"attempt.started T1#1", "verify.failed T1#1 test:x", "attempt.finished T1#1 test:x",
 				"attempt.started T1#2", "verify.failed T1#2 test:x", "attempt.finished T1#2 test:x",
@@ -187,7 +188,7 @@ func TestLoopRun(t *testing.T) {
 		{
 			name:    "a panicking observer changes nothing",
 			cfg:     loop.Config{Gate: &looptest.Gate{}, Observer: loop.ObserverFunc(func(loop.Event) { panic("observer") })},
-			want:    loop.Completed,
+			want:    policy.Completed,
 			events:  nil,
 			wantErr: nil,
 		},
@@ -246,7 +247,7 @@ func TestLoopCancelAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := l.Run(ctx)
-	if !errors.Is(err, loop.ErrCancelled) || res.Outcome != loop.Cancelled {
+	if !errors.Is(err, policy.ErrCancelled) || res.Outcome != policy.Cancelled {
 		t.Fatalf("Run: %v, %+v", err, res)
 	}
 	l, _ = loop.New(cfg)
@@ -255,8 +256,8 @@ func TestLoopCancelAndResume(t *testing.T) {
 		t.Fatalf("Resume: %v", err)
 	}
 	got := res.State.Tasks["T1"]
-	want := &loop.TaskState{Status: loop.StatusDone, Attempts: 2, Finished: 2, Elapsed: got.Elapsed,
-		Failures: []loop.Failure{{Attempt: 1, Kind: loop.FailInterrupted, Reason: "the attempt was cut off"}}}
+	want := &policy.TaskState{Status: policy.StatusDone, Attempts: 2, Finished: 2, Elapsed: got.Elapsed,
+		Failures: []policy.Failure{{Attempt: 1, Kind: policy.FailInterrupted, Reason: "the attempt was cut off"}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("task after resume (-want +got):\n%s", diff)
 	}
@@ -269,7 +270,7 @@ func TestLoopTaskTimeout(t *testing.T) {
 		Budget: task.Budget{TaskTimeout: task.Duration(time.Second), Attempts: 1}})
 	res, _, err := looptest.Run(t, loop.Config{Plan: plan, Now: time.Now,
 		Executor: &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Hang: true}}}}})
-	if !errors.Is(err, loop.ErrEscalated) {
+	if !errors.Is(err, policy.ErrEscalated) {
 		t.Fatalf("Run: %v", err)
 	}
 	if f := res.State.Tasks["T1"].Failures; len(f) != 1 || f[0].Fingerprint != "executor:timeout" ||
@@ -366,7 +367,7 @@ func TestLoopResumeAfterEveryCut(t *testing.T) {
 			if id == cutOff {
 				w++ // the attempt the crash cut off counts
 			}
-			if ts.Status != loop.StatusDone || ts.Attempts < want[id] || ts.Attempts > w {
+			if ts.Status != policy.StatusDone || ts.Attempts < want[id] || ts.Attempts > w {
 				t.Errorf("cut after %d transitions: task %s %s after %d attempts, want done after %d",
 					n, id, ts.Status, ts.Attempts, w)
 			}
@@ -381,7 +382,7 @@ func TestLoopVoidedAttempt(t *testing.T) {
 	store := looptest.NewStore()
 	plan := onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}}, Budget: task.Budget{Attempts: 1}})
 	res, _, err := looptest.Run(t, loop.Config{Plan: plan, Store: store, Verifier: &looptest.Verifier{Panic: true}})
-	if !errors.Is(err, loop.ErrFailed) || !strings.Contains(res.Reason, "verifier panic") {
+	if !errors.Is(err, policy.ErrFailed) || !strings.Contains(res.Reason, "verifier panic") {
 		t.Fatalf("first run: %v (%s)", err, res.Reason)
 	}
 	l, err := loop.New(loop.Config{Plan: plan, Store: store, Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}})
@@ -393,7 +394,7 @@ func TestLoopVoidedAttempt(t *testing.T) {
 		t.Fatalf("resume: %v", err)
 	}
 	ts := res.State.Tasks["T1"]
-	if ts.Status != loop.StatusDone || ts.Attempts != 2 || ts.Voided != 1 || len(ts.Failures) != 0 {
+	if ts.Status != policy.StatusDone || ts.Attempts != 2 || ts.Voided != 1 || len(ts.Failures) != 0 {
 		t.Errorf("T1 after resume: %+v", ts)
 	}
 }
@@ -403,7 +404,7 @@ func TestLoopVoidedAttempt(t *testing.T) {
 func TestLoopExecutorUnavailable(t *testing.T) {
 	res, rec, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")),
 		Executor: &executor.Command{Argv: []string{filepath.Join(t.TempDir(), "no-such-agent")}}})
-	if !errors.Is(err, loop.ErrFailed) {
+	if !errors.Is(err, policy.ErrFailed) {
 		t.Fatalf("Run: %v", err)
 	}
 	want := []string{"run.started", "task.started T1", "attempt.started T1#1", "attempt.finished T1#1", "run.finished error"}

@@ -16,6 +16,7 @@ import (
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -35,7 +36,7 @@ func TestLoopOwnWritesAreNotTheAgents(t *testing.T) {
 		wantViol []violation
 	}{
 		{name: "harnish's own records", t2: writes("b.txt", "b\n")},
-		{name: "the agent's write under .harnish", t2: writes(".harnish/notes.txt", "mine\n"), wantErr: loop.ErrStoppedByGuardrail,
+		{name: "the agent's write under .harnish", t2: writes(".harnish/notes.txt", "mine\n"), wantErr: policy.ErrStoppedByGuardrail,
 			wantViol: []violation{{"T2", "hard", guardrail.RuleEditProtected}, {"T2", "soft", guardrail.RuleEditScope}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -118,7 +119,7 @@ func TestLoopDebuggerSeesBothAttempts(t *testing.T) {
 	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {writes("a.txt", "one\n"), writes("a.txt", "two\n")}}}
 	_, _, err := looptest.Run(t, loop.Config{Plan: plan, WorkDir: dir, Executor: ex, Debugger: dbg,
 		Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}}})
-	if !errors.Is(err, loop.ErrHalted) {
+	if !errors.Is(err, policy.ErrHalted) {
 		t.Fatalf("Run: %v, want halted", err)
 	}
 	reqs := dbg.Requests()
@@ -217,7 +218,7 @@ func TestLoopReports(t *testing.T) {
 	plan := onePhase(task.Task{ID: "T1", Title: "t1", Acceptance: []task.Check{{Run: []string{"true"}}}})
 	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Crash: "boom"}, {Crash: "boom"}}}}
 	_, rec, err := looptest.Run(t, loop.Config{Plan: plan, Executor: ex, Verifier: &looptest.Verifier{}, RecordsDir: records})
-	if !errors.Is(err, loop.ErrHalted) {
+	if !errors.Is(err, policy.ErrHalted) {
 		t.Fatalf("Run: %v", err)
 	}
 	for _, e := range rec.Events() {
@@ -247,7 +248,7 @@ func TestLoopGuardrailStopReport(t *testing.T) {
 	plan := onePhase(check("T1"))
 	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{Violations: []executor.Violation{{Rule: "shell.rm-root", Reason: "rm -rf /", Hard: true}}}}}}
 	_, _, err := looptest.Run(t, loop.Config{Plan: plan, Executor: ex, Verifier: &looptest.Verifier{}, RecordsDir: records})
-	if !errors.Is(err, loop.ErrStoppedByGuardrail) {
+	if !errors.Is(err, policy.ErrStoppedByGuardrail) {
 		t.Fatalf("Run: %v", err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(records, "escalation-T1-*.md"))
@@ -271,7 +272,7 @@ func TestLoopEscalationTeaches(t *testing.T) {
 	plan := onePhase(task.Task{ID: "T1", Title: "divide", Tags: []string{"calc"}, Acceptance: []task.Check{{Run: []string{"true"}}}})
 	_, _, err = looptest.Run(t, loop.Config{Plan: plan, Executor: &looptest.Executor{}, Assets: store,
 		Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"a", "b", "c"}}}})
-	if !errors.Is(err, loop.ErrEscalated) {
+	if !errors.Is(err, policy.ErrEscalated) {
 		t.Fatalf("Run: %v", err)
 	}
 	as, err := store.Query(ctx, asset.Query{Type: asset.TypeFailure})
@@ -299,7 +300,7 @@ func TestLoopCriteriaEmptiedMidRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Run(ctx); !errors.Is(err, loop.ErrCancelled) {
+	if _, err := l.Run(ctx); !errors.Is(err, policy.ErrCancelled) {
 		t.Fatalf("Run: %v", err)
 	}
 	emptied := onePhase(task.Task{ID: "T1", Title: "T1"})
@@ -308,7 +309,7 @@ func TestLoopCriteriaEmptiedMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := l.Resume(context.Background(), false)
-	if !errors.Is(err, loop.ErrEscalated) || !strings.Contains(res.Reason, "no acceptance criteria") {
+	if !errors.Is(err, policy.ErrEscalated) || !strings.Contains(res.Reason, "no acceptance criteria") {
 		t.Fatalf("Resume: %v (%+v)", err, res)
 	}
 	if n := len(ex.Requests()); n != 1 {
@@ -316,7 +317,7 @@ func TestLoopCriteriaEmptiedMidRun(t *testing.T) {
 	}
 	var changed bool
 	for _, tr := range store.Transitions() {
-		changed = changed || tr.Kind == loop.TransPlanChanged
+		changed = changed || tr.Kind == policy.TransPlanChanged
 	}
 	if !changed {
 		t.Errorf("the changed plan was not recorded")
@@ -332,10 +333,10 @@ func TestLoopManualAcceptance(t *testing.T) {
 		task.Task{ID: "T2", Title: "code", Acceptance: []task.Check{{Run: []string{"true"}}, {Manual: "the error reads well"}}},
 	)
 	for _, tc := range []struct {
-		verdict loop.Verdict
-		want    loop.Outcome
-	}{{loop.Approve, loop.Completed}, {loop.Defer, loop.AwaitingApproval}} {
-		gate := &looptest.Gate{Verdicts: []loop.Verdict{tc.verdict}}
+		verdict policy.Verdict
+		want    policy.Outcome
+	}{{policy.Approve, policy.Completed}, {policy.Defer, policy.AwaitingApproval}} {
+		gate := &looptest.Gate{Verdicts: []policy.Verdict{tc.verdict}}
 		res, _, _ := looptest.Run(t, loop.Config{Plan: plan, Executor: &looptest.Executor{}, Verifier: verify.Acceptance{}, Gate: gate})
 		if res.Outcome != tc.want {
 			t.Errorf("verdict %s: outcome %s (%s), want %s", tc.verdict, res.Outcome, res.Reason, tc.want)

@@ -13,16 +13,17 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/internal/fsx"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // Handoff is what a finished task leaves for the tasks after it; the loop
 // writes it to handoffs/<task>.json and puts it in the prompts of the tasks
 // that depend on it.
 type Handoff struct {
-	Task    string     `json:"task"`
-	Phase   string     `json:"phase"`
-	Status  TaskStatus `json:"status"`
-	Summary string     `json:"summary,omitempty"`
+	Task    string            `json:"task"`
+	Phase   string            `json:"phase"`
+	Status  policy.TaskStatus `json:"status"`
+	Summary string            `json:"summary,omitempty"`
 	// FilesChanged are the files the task changed: read from git when the
 	// working tree is a git tree, else as the executor reports them.
 	FilesChanged []string `json:"files_changed,omitempty"`
@@ -56,14 +57,14 @@ func (h *Handoff) Text() string {
 // the debugger's answer, the review findings, and how the task ended. The
 // loop writes it to logs/<plan>/task-<id>.json after every attempt.
 type AuditLog struct {
-	Plan     string         `json:"plan"`
-	Run      string         `json:"run"`
-	Task     string         `json:"task"`
-	Title    string         `json:"title"`
-	Phase    string         `json:"phase"`
-	Status   TaskStatus     `json:"status"`
-	Reason   string         `json:"reason,omitempty"`
-	Attempts []AuditAttempt `json:"attempts"`
+	Plan     string            `json:"plan"`
+	Run      string            `json:"run"`
+	Task     string            `json:"task"`
+	Title    string            `json:"title"`
+	Phase    string            `json:"phase"`
+	Status   policy.TaskStatus `json:"status"`
+	Reason   string            `json:"reason,omitempty"`
+	Attempts []AuditAttempt    `json:"attempts"`
 	// Debugger is set when the debugger was consulted.
 	Debugger *AuditDebugger `json:"debugger,omitempty"`
 	// Findings are every review finding of the task, by attempt.
@@ -74,13 +75,13 @@ type AuditLog struct {
 // repair adds what the task's state knows and the log lacks, after a crash
 // came between the two: the attempts that finished, and how the task ended.
 // It reports whether it changed anything.
-func (a *AuditLog) repair(ts *TaskState) bool {
+func (a *AuditLog) repair(ts *policy.TaskState) bool {
 	changed := false
 	have := map[int]bool{}
 	for _, at := range a.Attempts {
 		have[at.Attempt] = true
 	}
-	failed := map[int]*Failure{}
+	failed := map[int]*policy.Failure{}
 	for i := range ts.Failures {
 		failed[ts.Failures[i].Attempt] = &ts.Failures[i]
 	}
@@ -89,7 +90,7 @@ func (a *AuditLog) repair(ts *TaskState) bool {
 			continue
 		}
 		at := AuditAttempt{Attempt: n, Failure: failed[n]}
-		if at.Failure == nil && (n != ts.Finished || ts.Status != StatusDone) {
+		if at.Failure == nil && (n != ts.Finished || ts.Status != policy.StatusDone) {
 			at.Voided = "a crash kept this attempt's record from the log"
 		}
 		a.Attempts = append(a.Attempts, at)
@@ -99,7 +100,7 @@ func (a *AuditLog) repair(ts *TaskState) bool {
 		slices.SortFunc(a.Attempts, func(x, y AuditAttempt) int { return x.Attempt - y.Attempt })
 	}
 	if ts.Status.Terminal() && a.Status != ts.Status {
-		a.Status, a.Reason, a.Escalated = ts.Status, ts.Reason, ts.Status != StatusDone
+		a.Status, a.Reason, a.Escalated = ts.Status, ts.Reason, ts.Status != policy.StatusDone
 		changed = true
 	}
 	return changed
@@ -112,7 +113,7 @@ type AuditAttempt struct {
 	Tokens  int64         `json:"tokens,omitempty"`
 	CostUSD float64       `json:"cost_usd,omitempty"`
 	// Failure is nil for the attempt that passed.
-	Failure *Failure `json:"failure,omitempty"`
+	Failure *policy.Failure `json:"failure,omitempty"`
 	// Voided says why a fault of the harness voided the attempt.
 	Voided string `json:"voided,omitempty"`
 }
@@ -274,7 +275,7 @@ func (r *records) writeText(name, text string) error {
 
 // escalationReport tells a person where a task is stuck, what each attempt
 // did, and what they can do.
-func escalationReport(st *RunState, a *AuditLog) string {
+func escalationReport(st *policy.RunState, a *AuditLog) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: task %s needs a person\n\n", strings.ToUpper(string(st.Outcome)[:1])+string(st.Outcome)[1:], a.Task)
 	fmt.Fprintf(&b, "Run %s of plan %s, phase %s: %s (%s).\n\n", st.Run, st.Plan, a.Phase, a.Title, a.Status)
@@ -288,7 +289,7 @@ func escalationReport(st *RunState, a *AuditLog) string {
 			fmt.Fprintf(&b, "- attempt %d: passed (%s)\n", at.Attempt, at.Elapsed.Round(time.Millisecond))
 			continue
 		}
-		fmt.Fprintf(&b, "- attempt %d: %s (%s)\n", at.Attempt, at.Failure.describe(), at.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(&b, "- attempt %d: %s (%s)\n", at.Attempt, at.Failure.Describe(), at.Elapsed.Round(time.Millisecond))
 	}
 	if d := a.Debugger; d != nil {
 		fmt.Fprintf(&b, "\n## Debugger\n\nAfter attempt %d: ", d.AfterAttempt)
@@ -309,7 +310,7 @@ func escalationReport(st *RunState, a *AuditLog) string {
 }
 
 // completionSummary is written once when a run completes.
-func completionSummary(st *RunState, hs []*Handoff) string {
+func completionSummary(st *policy.RunState, hs []*Handoff) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Run %s of plan %s completed\n\n", st.Run, st.Plan)
 	fmt.Fprintf(&b, "%d tasks in %d attempts, %s of attempt time, %d tokens, $%.2f.\n\n",

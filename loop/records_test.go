@@ -14,6 +14,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 func readJSON[T any](t *testing.T, path string) *T {
@@ -41,14 +42,14 @@ func TestLoopRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := readJSON[loop.Handoff](t, filepath.Join(dir, "handoffs", "T1.json"))
-	want := &loop.Handoff{Task: "T1", Phase: "p1", Status: loop.StatusDone, Summary: "scripted", Checks: []string{"scripted"}, Attempts: 2}
+	want := &loop.Handoff{Task: "T1", Phase: "p1", Status: policy.StatusDone, Summary: "scripted", Checks: []string{"scripted"}, Attempts: 2}
 	if diff := cmp.Diff(want, h); diff != "" {
 		t.Errorf("handoff (-want +got):\n%s", diff)
 	}
 	a := readJSON[loop.AuditLog](t, filepath.Join(dir, "logs", "demo", "task-T1.json"))
-	wantAudit := &loop.AuditLog{Plan: "demo", Run: "test-run", Task: "T1", Title: "T1", Phase: "p1", Status: loop.StatusDone,
+	wantAudit := &loop.AuditLog{Plan: "demo", Run: "test-run", Task: "T1", Title: "T1", Phase: "p1", Status: policy.StatusDone,
 		Attempts: []loop.AuditAttempt{
-			{Attempt: 1, Elapsed: a.Attempts[0].Elapsed, Failure: &loop.Failure{Attempt: 1, Kind: loop.FailVerify, Fingerprint: "test:x", Class: "test", Reason: "scripted failure x"}},
+			{Attempt: 1, Elapsed: a.Attempts[0].Elapsed, Failure: &policy.Failure{Attempt: 1, Kind: policy.FailVerify, Fingerprint: "test:x", Class: "test", Reason: "scripted failure x"}},
 			{Attempt: 2, Elapsed: a.Attempts[1].Elapsed, Tokens: 7},
 		}}
 	if diff := cmp.Diff(wantAudit, a); diff != "" {
@@ -75,7 +76,7 @@ func TestLoopEscalationReport(t *testing.T) {
 	_, _, err := looptest.Run(t, loop.Config{Plan: twoPhasePlan(), RecordsDir: dir,
 		Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}},
 		Debugger: &looptest.Debugger{}, Now: (&looptest.Clock{Step: time.Second}).Now})
-	if !errors.Is(err, loop.ErrHalted) {
+	if !errors.Is(err, policy.ErrHalted) {
 		t.Fatal(err)
 	}
 	matches, _ := filepath.Glob(filepath.Join(dir, "escalation-T1-*.md"))
@@ -95,7 +96,7 @@ func TestLoopEscalationReport(t *testing.T) {
 func TestLoopAuditsVoidedAttempts(t *testing.T) {
 	dir := t.TempDir()
 	_, _, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), RecordsDir: dir, Verifier: &looptest.Verifier{Panic: true}})
-	if !errors.Is(err, loop.ErrFailed) {
+	if !errors.Is(err, policy.ErrFailed) {
 		t.Fatal(err)
 	}
 	a := readJSON[loop.AuditLog](t, filepath.Join(dir, "logs", "p", "task-T1.json"))

@@ -8,6 +8,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
 
@@ -47,7 +48,7 @@ func TestSpendAccounting(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := l.Run(context.Background())
-			if !errors.Is(err, loop.ErrBudgetExceeded) || res.Outcome.ExitCode() != 4 {
+			if !errors.Is(err, policy.ErrBudgetExceeded) || res.Outcome.ExitCode() != 4 {
 				t.Fatalf("Run: %v", err)
 			}
 			if got := res.State.Tasks["T1"]; got.Tokens != tt.usage.Tokens() || got.CostUSD != tt.usage.CostUSD {
@@ -55,7 +56,7 @@ func TestSpendAccounting(t *testing.T) {
 			}
 			// The same budget again stops at once; no attempt runs.
 			l, _ = loop.New(cfg)
-			if res, err = l.Resume(context.Background(), false); !errors.Is(err, loop.ErrBudgetExceeded) || len(ex.Requests()) != 1 {
+			if res, err = l.Resume(context.Background(), false); !errors.Is(err, policy.ErrBudgetExceeded) || len(ex.Requests()) != 1 {
 				t.Fatalf("Resume with the same budget: %v after %d attempts", err, len(ex.Requests()))
 			}
 			cfg.Plan = plan(tt.raised)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // Store keeps the run state durable, so a run survives any crash and resumes
@@ -15,12 +16,12 @@ import (
 type Store interface {
 	// Load returns a copy of the recorded state, or an error wrapping
 	// ErrNoState when no run was recorded.
-	Load(ctx context.Context) (*RunState, error)
+	Load(ctx context.Context) (*policy.RunState, error)
 	// Commit applies the transitions in order and returns once they are
 	// durable. A transition the state rejects is an error and nothing of
 	// the batch is recorded. After any other error the store's state is
 	// unknown: it refuses further commits until reopened.
-	Commit(ctx context.Context, ts ...Transition) error
+	Commit(ctx context.Context, ts ...policy.Transition) error
 	// Close releases the store. It does not commit anything.
 	Close() error
 }

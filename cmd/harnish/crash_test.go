@@ -24,6 +24,7 @@ import (
 
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 var (
@@ -370,7 +371,7 @@ func (e soakEvent) String() string {
 		return "start"
 	case e.Attempt > 0:
 		return fmt.Sprintf("%s %s#%d", e.Type, e.Task, e.Attempt)
-	case e.Outcome != "" && e.Outcome != string(loop.Completed):
+	case e.Outcome != "" && e.Outcome != string(policy.Completed):
 		return fmt.Sprintf("%s %s (%s)", e.Type, e.Outcome, e.Message)
 	}
 	return strings.TrimSpace(fmt.Sprintf("%s %s%s", e.Type, e.Task, e.Outcome))
@@ -562,9 +563,9 @@ func (r *soakRound) check() {
 // checkCompleted checks that harnish status says the run completed with
 // every task done, and returns the state. After a process that failed, a
 // run that did not complete is no further problem.
-func (r *soakRound) checkCompleted() (*loop.RunState, bool) {
+func (r *soakRound) checkCompleted() (*policy.RunState, bool) {
 	out, err := exec.Command(r.bin, "status", "--dir", r.dir, "--json").CombinedOutput()
-	var st loop.RunState
+	var st policy.RunState
 	if err == nil {
 		err = json.Unmarshal(out, &st)
 	}
@@ -572,15 +573,15 @@ func (r *soakRound) checkCompleted() (*loop.RunState, bool) {
 	case err != nil && r.completed:
 		r.problem("status", "harnish status --json: %v\n%s", err, tail(string(out)))
 		return nil, false
-	case err != nil, !r.completed && st.Outcome != loop.Completed:
+	case err != nil, !r.completed && st.Outcome != policy.Completed:
 		return nil, false
-	case st.Outcome != loop.Completed:
+	case st.Outcome != policy.Completed:
 		r.problem("status", "harnish exited 0, and the run is %q (%s), not completed", st.Outcome, st.Reason)
 		return nil, false
 	}
 	ok := true
 	for _, id := range slices.Concat(soakTasks...) {
-		if ts := st.Tasks[id]; ts == nil || ts.Status != loop.StatusDone {
+		if ts := st.Tasks[id]; ts == nil || ts.Status != policy.StatusDone {
 			r.problem("status", "the run completed, and task %s is not done: %+v", id, ts)
 			ok = false
 		}
@@ -620,7 +621,7 @@ func (r *soakRound) branchCommits() []soakCommit {
 // nothing else; the records commit closes the run, once, holding records
 // only; and every commit is one of those. It returns whether the records
 // commit is there.
-func (r *soakRound) checkCommits(st *loop.RunState) (recorded bool) {
+func (r *soakRound) checkCommits(st *policy.RunState) (recorded bool) {
 	if b := r.git("branch", "--show-current"); !strings.HasPrefix(b, "harnish/soak-") {
 		r.problem("branch", "the run ended on branch %q, not harnish/soak-…", b)
 	}
@@ -661,14 +662,14 @@ func (r *soakRound) checkCommits(st *loop.RunState) (recorded bool) {
 	}
 	completed := 0
 	for _, c := range records {
-		if c.trailers["Harnish-Outcome"] == string(loop.Completed) {
+		if c.trailers["Harnish-Outcome"] == string(policy.Completed) {
 			completed++
 		}
 	}
 	switch last := len(commits) - 1; {
 	case completed != 1:
 		r.problem("records-commit", "%d records commits of the completed run, want 1", completed)
-	case commits[last].trailers["Harnish-Outcome"] != string(loop.Completed):
+	case commits[last].trailers["Harnish-Outcome"] != string(policy.Completed):
 		r.problem("records-commit", "the last commit is %s, not the completed run's records", commits[last])
 	}
 	return completed > 0

@@ -25,6 +25,7 @@ import (
 	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/internal/proc"
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/plugins"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -500,7 +501,7 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 	for _, pt := range plan.Tasks() {
 		ts := st.Tasks[pt.Task.ID]
 		if ts == nil {
-			ts = &loop.TaskState{Status: loop.StatusPending}
+			ts = &policy.TaskState{Status: policy.StatusPending}
 		}
 		fmt.Fprintf(stdout, "  %-10s %-12s %-10s %d attempts, %d tokens, $%.2f\n",
 			pt.Phase.ID, pt.Task.ID, ts.Status, ts.Attempts, ts.Tokens, ts.CostUSD)
@@ -508,7 +509,7 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func statusWord(st *loop.RunState) string {
+func statusWord(st *policy.RunState) string {
 	switch {
 	case st.Outcome != "":
 		return string(st.Outcome)

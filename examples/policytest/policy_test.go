@@ -8,6 +8,7 @@ import (
 
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
 
@@ -29,7 +30,7 @@ func TestOurPolicy(t *testing.T) {
 		verifier *looptest.Verifier // per task, the fingerprint each attempt fails with ("" passes)
 		reviewer *looptest.Reviewer // per task, whether each review finds a Critical problem
 		debugger *looptest.Debugger // per task, whether the debugger finds a root cause
-		want     loop.Outcome
+		want     policy.Outcome
 		wantErr  error
 		// attempts is how many attempts each task gets.
 		attempts map[string]int
@@ -37,38 +38,38 @@ func TestOurPolicy(t *testing.T) {
 		{
 			name: "a flaky failure is retried and passes",
 			plan: ourPlan(checked("T1")), verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"timeout"}}},
-			want: loop.Completed, attempts: map[string]int{"T1": 2},
+			want: policy.Completed, attempts: map[string]int{"T1": 2},
 		},
 		{
 			name:     "two strikes with a root cause buy exactly one more attempt",
 			plan:     ourPlan(checked("T1")),
 			verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"nilmap", "nilmap"}}},
 			debugger: &looptest.Debugger{Found: map[string]bool{"T1": true}},
-			want:     loop.Completed, attempts: map[string]int{"T1": 3},
+			want:     policy.Completed, attempts: map[string]int{"T1": 3},
 		},
 		{
 			name:     "two strikes without a root cause halt: no blind third try",
 			plan:     ourPlan(checked("T1"), checked("T2")),
 			verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"nilmap", "nilmap"}}},
 			debugger: &looptest.Debugger{},
-			want:     loop.Halted, wantErr: loop.ErrHalted, attempts: map[string]int{"T1": 2},
+			want:     policy.Halted, wantErr: policy.ErrHalted, attempts: map[string]int{"T1": 2},
 		},
 		{
 			name:     "different failures use the budget, then escalate",
 			plan:     ourPlan(checked("T1")),
 			verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"a", "b", "c"}}},
-			want:     loop.Escalated, wantErr: loop.ErrEscalated, attempts: map[string]int{"T1": 3},
+			want:     policy.Escalated, wantErr: policy.ErrEscalated, attempts: map[string]int{"T1": 3},
 		},
 		{
 			name:     "a Critical review sends the task back",
 			plan:     ourPlan(checked("T1")),
 			reviewer: &looptest.Reviewer{Critical: map[string][]bool{"T1": {true}}},
-			want:     loop.Completed, attempts: map[string]int{"T1": 2},
+			want:     policy.Completed, attempts: map[string]int{"T1": 2},
 		},
 		{
 			name: "a task without acceptance criteria never starts",
 			plan: ourPlan(task.Task{ID: "T1", Title: "vague"}),
-			want: loop.Escalated, wantErr: loop.ErrEscalated, attempts: map[string]int{},
+			want: policy.Escalated, wantErr: policy.ErrEscalated, attempts: map[string]int{},
 		},
 	}
 	for _, tt := range tests {

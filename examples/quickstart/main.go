@@ -37,6 +37,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -111,7 +112,7 @@ func run(dir string, out io.Writer) (int, error) {
 	if reports, _ := filepath.Glob(filepath.Join(stateDir, "escalation-*.md")); len(reports) > 0 {
 		fmt.Fprintf(out, "report:   %s\n", reports[0])
 	}
-	if cli := res.State.Tasks["cli"]; res.Outcome != loop.Halted || cli == nil || cli.Status != loop.StatusHalted {
+	if cli := res.State.Tasks["cli"]; res.Outcome != policy.Halted || cli == nil || cli.Status != policy.StatusHalted {
 		return 1, fmt.Errorf("the demo should end halted at task cli; it ended %s", res.Outcome)
 	}
 	fmt.Fprintln(out, "\nThe run halted at cli, as this demo intends: the same failure came back, the\n"+
@@ -163,13 +164,13 @@ func writeProject(dir string) error {
 // running the demo would.
 type checklistGate struct{ out io.Writer }
 
-func (g *checklistGate) Approve(ctx context.Context, req *loop.GateRequest) (*loop.GateDecision, error) {
+func (g *checklistGate) Approve(ctx context.Context, req *loop.GateRequest) (*policy.GateDecision, error) {
 	fmt.Fprintf(g.out, "  -- milestone: phase %s is done; checklist:\n", req.Phase)
 	for _, item := range req.Manual {
 		fmt.Fprintf(g.out, "       [x] %s\n", item)
 	}
 	fmt.Fprintf(g.out, "     approved; on to phase %s\n", req.Next)
-	return &loop.GateDecision{Verdict: loop.Approve, By: "quickstart"}, nil
+	return &policy.GateDecision{Verdict: policy.Approve, By: "quickstart"}, nil
 }
 
 // narrator prints the events a person follows.

@@ -21,6 +21,7 @@ import (
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -141,7 +142,7 @@ phases:
 			turn(claudetest.Text("Done: calc.txt subtracts too.")),
 		}
 	})
-	if r.err != nil || r.res.Outcome != loop.Completed {
+	if r.err != nil || r.res.Outcome != policy.Completed {
 		t.Fatalf("outcome %s (%s): %v", r.res.Outcome, r.res.Reason, r.err)
 	}
 	want := []string{"verify.passed T1#1", "task.done T1", "verify.passed T2#1", "task.done T2"}
@@ -209,7 +210,7 @@ phases:
 			{Blocks: []claudetest.Block{claudetest.Text("The harness would not let me.")}, Want: "blocked this"},
 		}
 	})
-	if r.res.Outcome != loop.StoppedByGuardrail {
+	if r.res.Outcome != policy.StoppedByGuardrail {
 		t.Fatalf("outcome %s (%s): %v", r.res.Outcome, r.res.Reason, r.err)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "src", "keep.txt")); err != nil {
@@ -265,7 +266,7 @@ phases:
 			turn(claudetest.Text("Fixed in the tree.")),
 		}
 	})
-	if r.err != nil || r.res.Outcome != loop.Completed {
+	if r.err != nil || r.res.Outcome != policy.Completed {
 		t.Fatalf("outcome %s (%s): %v", r.res.Outcome, r.res.Reason, r.err)
 	}
 	var got []string

@@ -16,6 +16,7 @@ import (
 	"github.com/harnish/harnish/executor/internal/agent"
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -140,7 +141,7 @@ func viaHarnish(b *testing.B, work, planFile string) (total, execute, taskTime t
 		b.Fatal(err)
 	}
 	res, err := l.Run(context.Background())
-	if err != nil || res.Outcome != loop.Completed {
+	if err != nil || res.Outcome != policy.Completed {
 		b.Fatalf("run: %v", err)
 	}
 	return time.Since(start), ex.d, runEnd.Sub(taskStart)

@@ -17,6 +17,7 @@ import (
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -126,7 +127,7 @@ phases:
 		codextest.Turn{Items: []codextest.Item{codextest.Shell(`printf 'world\n' > b.txt`)}, Expect: codextest.Containing("b.txt holds world")},
 		turn(codextest.Message("Wrote b.txt.")),
 	)
-	if e.err != nil || e.res.Outcome != loop.Completed {
+	if e.err != nil || e.res.Outcome != policy.Completed {
 		t.Fatalf("outcome %s (%s): %v\n%s", e.res.Outcome, e.res.Reason, e.err, strings.Join(e.lines, "\n"))
 	}
 	e.has(t, "verify.passed T1#1", "task.done T1", "verify.passed T2#1", "task.done T2", "run.finished completed")
@@ -165,7 +166,7 @@ phases:
 		codextest.Turn{Items: []codextest.Item{codextest.Message("Tidied.")},
 			Expect: codextest.Containing("harnish guardrail fs.recursive-delete blocked this")},
 	)
-	if !errors.Is(e.err, loop.ErrStoppedByGuardrail) || e.res.Outcome != loop.StoppedByGuardrail {
+	if !errors.Is(e.err, policy.ErrStoppedByGuardrail) || e.res.Outcome != policy.StoppedByGuardrail {
 		t.Fatalf("outcome %s (%s): %v\n%s", e.res.Outcome, e.res.Reason, e.err, strings.Join(e.lines, "\n"))
 	}
 	if _, err := os.Stat(filepath.Join(e.work, "keep", "x.txt")); err != nil {
@@ -227,7 +228,7 @@ phases:
 			Expect: codextest.Containing("hullo")},
 		turn(codextest.Message("Fixed.")),
 	)
-	if e.err != nil || e.res.Outcome != loop.Completed {
+	if e.err != nil || e.res.Outcome != policy.Completed {
 		t.Fatalf("outcome %s (%s): %v\n%s", e.res.Outcome, e.res.Reason, e.err, strings.Join(e.lines, "\n"))
 	}
 	e.has(t, "verify.failed T1#1", "attempt.started T1#2", "verify.passed T1#2", "run.finished completed")

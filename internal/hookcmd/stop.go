@@ -18,6 +18,7 @@ import (
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/cli"
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -184,7 +185,7 @@ func stopTask(root, planFile, id string) (*task.Plan, *task.Task, error) {
 	if id == "" {
 		if st, err := loop.ReadState(stateDir); err == nil {
 			for _, pt := range plan.Tasks() {
-				if ts := st.Tasks[pt.Task.ID]; ts != nil && ts.Status == loop.StatusRunning {
+				if ts := st.Tasks[pt.Task.ID]; ts != nil && ts.Status == policy.StatusRunning {
 					id = pt.Task.ID
 				}
 			}

@@ -5,12 +5,13 @@ import (
 	"sync"
 
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // Gate is a scripted [loop.Gate]: the verdicts, one per gate reached, in
 // order; past the script it approves. It records the requests.
 type Gate struct {
-	Verdicts []loop.Verdict
+	Verdicts []policy.Verdict
 	// Panic panics inside Approve.
 	Panic bool
 
@@ -19,18 +20,18 @@ type Gate struct {
 }
 
 // Approve answers with the next scripted verdict.
-func (g *Gate) Approve(ctx context.Context, req *loop.GateRequest) (*loop.GateDecision, error) {
+func (g *Gate) Approve(ctx context.Context, req *loop.GateRequest) (*policy.GateDecision, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.requests = append(g.requests, req)
 	if g.Panic {
 		panic("looptest: scripted gate panic")
 	}
-	v := loop.Approve
+	v := policy.Approve
 	if n := len(g.requests); n <= len(g.Verdicts) {
 		v = g.Verdicts[n-1]
 	}
-	return &loop.GateDecision{Verdict: v, By: "looptest"}, nil
+	return &policy.GateDecision{Verdict: v, By: "looptest"}, nil
 }
 
 // Requests returns the requests Approve received, in order.

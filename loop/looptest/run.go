@@ -10,7 +10,7 @@ import (
 // Run runs a loop over cfg to its end and returns the result and the events.
 // Fields cfg leaves nil get test defaults: a fresh [Store], a [Clock], a
 // [Verifier] that passes, an [Executor] that claims done, and a [Recorder]
-// as the observer. The run error (an *loop.OutcomeError for a run that did
+// as the observer. The run error (an *policy.OutcomeError for a run that did
 // not complete) is returned for errors.Is; a config New rejects fails t.
 func Run(t testing.TB, cfg loop.Config) (*loop.Result, *Recorder, error) {
 	t.Helper()

@@ -6,14 +6,15 @@ import (
 	"sync"
 
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // Store is an in-memory [loop.Store] with the same rules as the on-disk one:
 // transitions apply in order or not at all. It is safe for concurrent use.
 type Store struct {
 	mu      sync.Mutex
-	st      *loop.RunState
-	commits []loop.Transition
+	st      *policy.RunState
+	commits []policy.Transition
 	batches []int // len(commits) after each Commit
 	failed  error
 	// FailAt makes the commit that would record transition number FailAt
@@ -22,10 +23,10 @@ type Store struct {
 }
 
 // NewStore returns an empty Store.
-func NewStore() *Store { return &Store{st: &loop.RunState{}} }
+func NewStore() *Store { return &Store{st: &policy.RunState{}} }
 
 // Load returns a copy of the state, or an error wrapping loop.ErrNoState.
-func (s *Store) Load(ctx context.Context) (*loop.RunState, error) {
+func (s *Store) Load(ctx context.Context) (*policy.RunState, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.st.Run == "" {
@@ -35,7 +36,7 @@ func (s *Store) Load(ctx context.Context) (*loop.RunState, error) {
 }
 
 // Commit applies ts to a copy of the state and keeps the copy when all apply.
-func (s *Store) Commit(ctx context.Context, ts ...loop.Transition) error {
+func (s *Store) Commit(ctx context.Context, ts ...policy.Transition) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failed != nil {
@@ -72,10 +73,10 @@ func (s *Store) Cuts() []int {
 func (s *Store) Close() error { return nil }
 
 // Transitions returns every transition committed, in order.
-func (s *Store) Transitions() []loop.Transition {
+func (s *Store) Transitions() []policy.Transition {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]loop.Transition(nil), s.commits...)
+	return append([]policy.Transition(nil), s.commits...)
 }
 
 // Restore returns a new Store holding the state after the first n committed

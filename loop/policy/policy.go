@@ -1,6 +1,7 @@
-package loop
+package policy
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -65,14 +66,43 @@ type Step struct {
 	Reason  string
 }
 
-// Next decides the next step from the state at rest. It returns the step and
-// the transitions to commit before taking it (an attempt is recorded as
-// started before the executor runs, so a crash cannot lose it). Call it once
-// per step and report the step's result before calling it again: to Next, an
-// attempt started and never reported is one a crash cut off, and it counts.
-func (p *Policy) Next(plan *task.Plan, st *RunState, now time.Time) (Step, []Transition) {
+// Decision is what [Policy.Next] decides: the transitions to commit before
+// anything else (an attempt is recorded as started before the executor runs,
+// so a crash cannot lose it), then the steps to take. A host takes every
+// step, each on its own, in any order or at once, and reports each with the
+// Observe method of its kind. Steps is never empty; a [StepFinish] comes
+// alone. Today the policy decides one step at a time; hosts must not rely on
+// that.
+type Decision struct {
+	Transitions []Transition
+	Steps       []Step
+}
+
+// Next decides from the state at rest. Call it again only once every step of
+// the last decision is reported: to Next, an attempt started and never
+// reported is one a crash cut off, and it counts. The error reports a state
+// the policy cannot go on from (one it did not make, or a plan it does not
+// fit); nothing is decided then.
+func (p *Policy) Next(plan *task.Plan, st *RunState, now time.Time) (dec Decision, err error) {
+	switch {
+	case plan == nil || st == nil:
+		return Decision{}, errors.New("policy: Next needs a plan and a state")
+	case st.Run == "":
+		return Decision{}, errors.New("policy: the state holds no run started")
+	}
+	// A state the rules did not make can break what they assume of it
+	// deeper down than a check at the door sees; that is an error too.
+	defer func() {
+		if r := recover(); r != nil {
+			dec, err = Decision{}, fmt.Errorf("policy: the state does not fit the plan or the rules: %v", r)
+		}
+	}()
 	d := decision{p: p, plan: plan, base: st, st: overlay(st), now: now}
-	return d.next(), d.out
+	step := d.next()
+	if d.err != nil {
+		return Decision{}, d.err
+	}
+	return Decision{Transitions: d.out, Steps: []Step{step}}, nil
 }
 
 // decision applies each transition it emits to an overlay of the state, so
@@ -84,6 +114,7 @@ type decision struct {
 	st   *RunState // overlay(base) with the transitions emitted so far
 	now  time.Time
 	out  []Transition
+	err  error // the first transition the state refused
 }
 
 // overlay returns a copy of st that holds none of its task records: they
@@ -111,9 +142,13 @@ func apply(base, v *RunState, t Transition) error {
 }
 
 func (d *decision) emit(t Transition) {
+	if d.err != nil {
+		return
+	}
 	t.Time = d.now
 	if err := apply(d.base, d.st, t); err != nil {
-		panic(fmt.Sprintf("loop: policy emitted an invalid transition: %v", err)) // a bug in this file
+		d.err = fmt.Errorf("policy: the state does not allow the next transition (%w)", err)
+		return
 	}
 	d.out = append(d.out, t)
 }
@@ -134,6 +169,9 @@ func (d *decision) finish(o Outcome, reason string) Step {
 }
 
 func (d *decision) next() Step {
+	if d.err != nil {
+		return Step{} // Next reports the error; nothing is decided
+	}
 	if d.st.Outcome != "" {
 		return Step{Kind: StepFinish, Outcome: d.st.Outcome, Reason: d.st.Reason}
 	}
@@ -346,7 +384,7 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 	case ts.DebuggedAt > 0 && last.Attempt > ts.DebuggedAt && last.Kind != FailInterrupted:
 		// (An attempt a crash cut off did not test the fix; it is tried again.)
 		return d.end(t.ID, StatusHalted, fmt.Sprintf(
-			"the failure repeated, and attempt %d with the debugger's fix failed too (%s)", ts.Attempts, last.describe()))
+			"the failure repeated, and attempt %d with the debugger's fix failed too (%s)", ts.Attempts, last.Describe()))
 	case ts.DebuggedAt > 0:
 		// The root cause buys exactly one more attempt, even past the budget.
 	case d.twoStrikes(ts):
@@ -358,7 +396,7 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 	case d.plateau(ts):
 		return d.end(t.ID, StatusEscalated, "the same critical review findings came back three rounds running")
 	case ts.Attempts-ts.Base-ts.Voided >= b.Attempts:
-		return d.end(t.ID, StatusEscalated, fmt.Sprintf("%d attempts used, the last: %s", ts.Attempts-ts.Base-ts.Voided, last.describe()))
+		return d.end(t.ID, StatusEscalated, fmt.Sprintf("%d attempts used, the last: %s", ts.Attempts-ts.Base-ts.Voided, last.Describe()))
 	}
 	if ts.Elapsed-ts.BaseElapsed >= b.TaskTimeout.Std() {
 		return d.end(t.ID, StatusEscalated, fmt.Sprintf("the task's time (%s) is used up", b.TaskTimeout))
@@ -369,19 +407,21 @@ func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
 	return d.attempt(pt.Phase.ID, t), true
 }
 
-func (f Failure) describe() string {
+// Describe says in words how the attempt failed: its kind and reason, or
+// its fingerprint.
+func (f Failure) Describe() string {
 	switch {
 	case f.Reason != "":
-		return string(f.Kind) + ": " + f.reason()
+		return string(f.Kind) + ": " + f.Why()
 	case f.Fingerprint != "":
 		return fmt.Sprintf("%s failure %s", f.Kind, f.Fingerprint)
 	}
 	return string(f.Kind) + " failure"
 }
 
-// reason is the failure's reason without a leading "KIND: " that the
-// error it came from already carried (an executor error says "executor: ...").
-func (f Failure) reason() string {
+// Why is the failure's reason without a leading "KIND: " that the error it
+// came from already carried (an executor error says "executor: ...").
+func (f Failure) Why() string {
 	return strings.TrimPrefix(f.Reason, string(f.Kind)+": ")
 }
 

@@ -1,11 +1,11 @@
-package loop_test
+package policy_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
 
@@ -24,7 +24,7 @@ func FuzzPolicy(f *testing.F) {
 			{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1"), check("T2", "T1"), check("T3")}},
 			{ID: "p2", Title: "P2", Tasks: []task.Task{check("T4")}},
 		}}
-		sc := script{tries: map[string][]try{}, debug: map[string]bool{}, gates: []loop.Verdict{loop.Approve}}
+		sc := script{tries: map[string][]try{}, debug: map[string]bool{}, gates: []policy.Verdict{policy.Approve}}
 		for i, b := range data {
 			id := fmt.Sprintf("T%d", 1+i%4)
 			var tr try
@@ -50,11 +50,11 @@ func FuzzPolicy(f *testing.F) {
 			}
 			sc.tries[id] = append(sc.tries[id], tr)
 		}
-		p := loop.Policy{ContinueIndependent: len(data)%2 == 1}
+		p := policy.Policy{ContinueIndependent: len(data)%2 == 1}
 		trace, st := drive(t, &p, plan, sc, nil)
 		running := 0
 		for _, ts := range st.Tasks {
-			if ts.Status == loop.StatusRunning {
+			if ts.Status == policy.StatusRunning {
 				running++
 			}
 		}
@@ -71,7 +71,7 @@ func FuzzPolicy(f *testing.F) {
 			}
 			if ts.DebuggedAt > 0 {
 				f := ts.Failures
-				var a, b loop.Failure
+				var a, b policy.Failure
 				for _, x := range f {
 					if x.Attempt == ts.DebuggedAt-1 {
 						a = x

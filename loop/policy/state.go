@@ -1,4 +1,4 @@
-package loop
+package policy
 
 import (
 	"cmp"
@@ -416,4 +416,16 @@ func (s *RunState) Clone() *RunState {
 		c.Tasks[id] = &t
 	}
 	return &c
+}
+
+// Replay returns the state a journal of transitions leaves, applied in
+// order from an empty state; the error names the first that does not apply.
+func Replay(ts ...Transition) (*RunState, error) {
+	st := &RunState{}
+	for _, t := range ts {
+		if err := st.Apply(t); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
 }

@@ -1,6 +1,7 @@
-package loop_test
+package policy_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
 
@@ -27,90 +28,135 @@ type try struct {
 }
 
 type script struct {
-	tries map[string][]try           // per task, per attempt
-	debug map[string]bool            // root cause found, per task
-	gates []loop.Verdict             // in order
-	pre   func(*loop.RunState) error // changes the state before the run
+	tries map[string][]try             // per task, per attempt
+	debug map[string]bool              // root cause found, per task
+	gates []policy.Verdict             // in order
+	pre   func(*policy.RunState) error // changes the state before the run
 }
 
-// drive runs the policy over a plan with scripted components until the run
-// finishes, and returns what happened, one line a step.
-func drive(t *testing.T, p *loop.Policy, plan *task.Plan, sc script, st *loop.RunState) ([]string, *loop.RunState) {
+// drive runs the policy with policy.Drive over a plan with scripted
+// components until the run finishes, and returns what happened, one line a
+// step.
+func drive(t *testing.T, p *policy.Policy, plan *task.Plan, sc script, st *policy.RunState) ([]string, *policy.RunState) {
 	t.Helper()
-	now := t0
-	apply := func(ts []loop.Transition, err error) {
-		t.Helper()
-		if err != nil {
+	h := &scriptHost{t: t, p: p, sc: sc, now: t0}
+	if st == nil {
+		st = &policy.RunState{}
+		if err := st.Apply(policy.Transition{Kind: policy.TransRunStarted, Time: t0, Run: "r", Plan: plan.Name}); err != nil {
 			t.Fatal(err)
 		}
-		for _, tr := range ts {
-			if err := st.Apply(tr); err != nil {
-				t.Fatalf("apply %s: %v", tr.Kind, err)
-			}
+	}
+	h.st = st
+	step, err := p.Drive(context.Background(), plan, st, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(h.trace, fmt.Sprintf("finish %s: %s", step.Outcome, step.Reason)), st
+}
+
+// scriptHost takes steps as the script says and keeps a trace.
+type scriptHost struct {
+	t     *testing.T
+	p     *policy.Policy
+	sc    script
+	st    *policy.RunState
+	now   time.Time
+	gate  int
+	steps int
+	trace []string
+}
+
+func (h *scriptHost) Now() time.Time {
+	h.now = h.now.Add(time.Second)
+	return h.now
+}
+
+func (h *scriptHost) Commit(_ context.Context, ts []policy.Transition) error {
+	for _, tr := range ts {
+		if err := h.st.Apply(tr); err != nil {
+			h.t.Fatalf("apply %s: %v", tr.Kind, err)
 		}
 	}
-	if st == nil {
-		st = &loop.RunState{}
-		apply([]loop.Transition{{Kind: loop.TransRunStarted, Time: now, Run: "r", Plan: plan.Name}}, nil)
+	return nil
+}
+
+func (h *scriptHost) Take(_ context.Context, step policy.Step) ([]policy.Transition, error) {
+	if h.steps++; h.steps > 200 {
+		h.t.Fatal("the run did not finish in 200 steps")
 	}
-	var trace []string
-	gate := 0
-	for range 200 {
-		now = now.Add(time.Second)
-		step, ts := p.Next(plan, st, now)
-		apply(ts, nil)
-		switch step.Kind {
-		case loop.StepFinish:
-			return append(trace, fmt.Sprintf("finish %s: %s", step.Outcome, step.Reason)), st
-		case loop.StepGate:
-			v := loop.Defer
-			if gate < len(sc.gates) {
-				v = sc.gates[gate]
-			}
-			gate++
-			trace = append(trace, fmt.Sprintf("gate %s %s", step.Phase, v))
-			apply(p.ObserveGate(st, step.Phase, loop.GateDecision{Verdict: v}, now))
-		case loop.StepDebug:
-			found := sc.debug[step.Task]
-			trace = append(trace, fmt.Sprintf("debug %s found=%v", step.Task, found))
-			apply(p.ObserveDiagnosis(st, step.Task, found, now))
-		case loop.StepAttempt:
-			r, line := sc.report(step)
-			trace = append(trace, line)
-			apply(p.ObserveAttempt(st, r, now))
+	switch step.Kind {
+	case policy.StepGate:
+		v := policy.Defer
+		if h.gate < len(h.sc.gates) {
+			v = h.sc.gates[h.gate]
 		}
+		h.gate++
+		h.trace = append(h.trace, fmt.Sprintf("gate %s %s", step.Phase, v))
+		return h.p.ObserveGate(h.st, step.Phase, policy.GateDecision{Verdict: v}, h.now)
+	case policy.StepDebug:
+		found := h.sc.debug[step.Task]
+		h.trace = append(h.trace, fmt.Sprintf("debug %s found=%v", step.Task, found))
+		return h.p.ObserveDiagnosis(h.st, step.Task, found, h.now)
+	case policy.StepAttempt:
+		r, line := h.sc.report(step)
+		h.trace = append(h.trace, line)
+		return h.p.ObserveAttempt(h.st, r, h.now)
 	}
-	t.Fatal("the run did not finish in 200 steps")
+	h.t.Fatalf("step %+v", step)
 	return nil, nil
+}
+
+// next1 is Next for a policy that decides one step at a time.
+func next1(t *testing.T, p *policy.Policy, plan *task.Plan, st *policy.RunState, now time.Time) (policy.Step, []policy.Transition) {
+	t.Helper()
+	d, err := p.Next(plan, st, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Steps) != 1 {
+		t.Fatalf("Next decided %d steps, want 1", len(d.Steps))
+	}
+	return d.Steps[0], d.Transitions
 }
 
 // report is what the scripted components make of an attempt, and a line
 // for the trace.
-func (sc script) report(step loop.Step) (loop.AttemptReport, string) {
+func (sc script) report(step policy.Step) (policy.AttemptReport, string) {
 	var tr try
 	if tries := sc.tries[step.Task]; step.Attempt <= len(tries) {
 		tr = tries[step.Attempt-1]
 	}
-	r := loop.AttemptReport{Task: step.Task, Attempt: step.Attempt, Elapsed: tr.spend, Tokens: tr.tokens, CostUSD: tr.cost}
+	r := policy.AttemptReport{Task: step.Task, Attempt: step.Attempt, Elapsed: tr.spend, Tokens: tr.tokens, CostUSD: tr.cost}
 	line := fmt.Sprintf("attempt %s#%d", step.Task, step.Attempt)
 	switch {
 	case tr.stop != "":
-		r.Stop = &loop.GuardrailStop{Rule: tr.stop, Reason: "no"}
+		r.Stop = &policy.GuardrailStop{Rule: tr.stop, Reason: "no"}
 		line += " stop " + tr.stop
 	case tr.fp != "":
-		r.Failure = &loop.Failure{Attempt: step.Attempt, Kind: loop.FailVerify, Fingerprint: tr.fp, Class: "test"}
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailVerify, Fingerprint: tr.fp, Class: "test"}
 		line += " fail " + tr.fp
 	case tr.review != nil:
-		r.Failure = &loop.Failure{Attempt: step.Attempt, Kind: loop.FailReview, Keys: tr.review}
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailReview, Keys: tr.review}
 		line += " critical " + strings.Join(tr.review, ",")
 	case tr.blocked != "":
-		r.Failure = &loop.Failure{Attempt: step.Attempt, Kind: loop.FailBlocked, Reason: tr.blocked}
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailBlocked, Reason: tr.blocked}
 		line += " blocked"
 	default:
 		line += " pass"
 	}
 	return r, line
 }
+
+func applied(t testing.TB, ts []policy.Transition) *policy.RunState {
+	t.Helper()
+	st, err := policy.Replay(ts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+var t0 = time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 
 func check(id string, deps ...string) task.Task {
 	return task.Task{ID: id, Title: id, DependsOn: deps, Acceptance: []task.Check{{Run: []string{"true"}}}}
@@ -129,7 +175,7 @@ func TestPolicyRules(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		plan   *task.Plan
-		policy loop.Policy
+		policy policy.Policy
 		script script
 		want   []string
 	}{
@@ -210,7 +256,7 @@ func TestPolicyRules(t *testing.T) {
 		{
 			name:   "independent tasks may go on past an escalation; dependents wait",
 			plan:   onePhase(task.Task{ID: "T1", Title: "t"}, check("T2", "T1"), check("T3")),
-			policy: loop.Policy{ContinueIndependent: true},
+			policy: policy.Policy{ContinueIndependent: true},
 			want: []string{"attempt T3#1 pass",
 				"finish escalated: task T1: no acceptance criteria: the task cannot be verified, so it never starts"},
 		},
@@ -222,7 +268,7 @@ func TestPolicyRules(t *testing.T) {
 		{
 			name:   "a gate between phases; approval goes on; the last phase completes the run",
 			plan:   twoPhases,
-			script: script{gates: []loop.Verdict{loop.Approve}},
+			script: script{gates: []policy.Verdict{policy.Approve}},
 			want:   []string{"attempt T1#1 pass", "gate p1 approve", "attempt T2#1 pass", "finish completed: "},
 		},
 		{
@@ -233,7 +279,7 @@ func TestPolicyRules(t *testing.T) {
 		{
 			name:   "a rejected milestone escalates",
 			plan:   twoPhases,
-			script: script{gates: []loop.Verdict{loop.Reject}},
+			script: script{gates: []policy.Verdict{policy.Reject}},
 			want:   []string{"attempt T1#1 pass", "gate p1 reject", "finish escalated: milestone after phase p1 rejected"},
 		},
 		{
@@ -277,7 +323,7 @@ func TestPolicyRules(t *testing.T) {
 		{
 			name:   "the host's budget overrides the plan's",
 			plan:   onePhase(check("T1")),
-			policy: loop.Policy{Budget: task.Budget{Attempts: 1}},
+			policy: policy.Policy{Budget: task.Budget{Attempts: 1}},
 			script: script{tries: map[string][]try{"T1": {{fp: "a"}}}},
 			want:   []string{"attempt T1#1 fail a", "finish escalated: task T1: 1 attempts used, the last: verify failure a"},
 		},
@@ -307,9 +353,9 @@ func TestPolicyResume(t *testing.T) {
 	sc := script{
 		tries: map[string][]try{"T1": {{fp: "a"}, {fp: "a"}, {}}, "T2": {{review: []string{"k"}}, {}}},
 		debug: map[string]bool{"T1": true},
-		gates: []loop.Verdict{loop.Approve},
+		gates: []policy.Verdict{policy.Approve},
 	}
-	var p loop.Policy
+	var p policy.Policy
 	want, full := drive(t, &p, plan, sc, nil)
 	if want[len(want)-1] != "finish completed: " {
 		t.Fatalf("the uninterrupted run did not complete: %q", want)
@@ -318,10 +364,10 @@ func TestPolicyResume(t *testing.T) {
 	// Replay the uninterrupted run's transitions up to each point, then
 	// resume from there with a policy that knows nothing else.
 	// Stores commit a batch at once, so a crash falls between batches.
-	var all []loop.Transition
+	var all []policy.Transition
 	var cuts []int
-	st := &loop.RunState{}
-	record := func(ts []loop.Transition) {
+	st := &policy.RunState{}
+	record := func(ts []policy.Transition) {
 		if len(ts) > 0 {
 			cuts = append(cuts, len(all)+len(ts))
 		}
@@ -332,23 +378,23 @@ func TestPolicyResume(t *testing.T) {
 			}
 		}
 	}
-	record([]loop.Transition{{Kind: loop.TransRunStarted, Time: t0, Run: "r", Plan: "p"}})
+	record([]policy.Transition{{Kind: policy.TransRunStarted, Time: t0, Run: "r", Plan: "p"}})
 	for st.Outcome == "" {
-		step, ts := p.Next(plan, st, t0)
+		step, ts := next1(t, &p, plan, st, t0)
 		record(ts)
 		switch step.Kind {
-		case loop.StepAttempt:
+		case policy.StepAttempt:
 			r, _ := sc.report(step)
 			ts, err := p.ObserveAttempt(st, r, t0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			record(ts)
-		case loop.StepDebug:
+		case policy.StepDebug:
 			ts, _ := p.ObserveDiagnosis(st, step.Task, true, t0)
 			record(ts)
-		case loop.StepGate:
-			ts, _ := p.ObserveGate(st, step.Phase, loop.GateDecision{Verdict: loop.Approve}, t0)
+		case policy.StepGate:
+			ts, _ := p.ObserveGate(st, step.Phase, policy.GateDecision{Verdict: policy.Approve}, t0)
 			record(ts)
 		}
 	}
@@ -366,11 +412,11 @@ func TestPolicyResume(t *testing.T) {
 				cutAttempt = st.Tasks[interrupted].Attempts
 			}
 			_, got := drive(t, &p, plan, sc, st)
-			if got.Outcome != loop.Completed {
+			if got.Outcome != policy.Completed {
 				t.Fatalf("resumed run ended %s: %s", got.Outcome, got.Reason)
 			}
 			if interrupted == "" {
-				ignore := cmpopts.IgnoreFields(loop.RunState{}, "Updated")
+				ignore := cmpopts.IgnoreFields(policy.RunState{}, "Updated")
 				if diff := cmp.Diff(full, got, ignore); diff != "" {
 					t.Errorf("final state differs from the uninterrupted run (-want +got):\n%s", diff)
 				}
@@ -378,8 +424,8 @@ func TestPolicyResume(t *testing.T) {
 			}
 			// The attempt cut off counts, as a failure, and another follows it.
 			ts := got.Tasks[interrupted]
-			cut := loop.Failure{Attempt: cutAttempt, Kind: loop.FailInterrupted, Reason: "the attempt was cut off"}
-			if ts.Status != loop.StatusDone || ts.Attempts <= cutAttempt || !slices.ContainsFunc(ts.Failures, func(f loop.Failure) bool {
+			cut := policy.Failure{Attempt: cutAttempt, Kind: policy.FailInterrupted, Reason: "the attempt was cut off"}
+			if ts.Status != policy.StatusDone || ts.Attempts <= cutAttempt || !slices.ContainsFunc(ts.Failures, func(f policy.Failure) bool {
 				return cmp.Equal(f, cut)
 			}) {
 				t.Errorf("task %s after a cut at attempt %d: %+v", interrupted, cutAttempt, ts)
@@ -395,7 +441,7 @@ func TestPolicyApproveOnResume(t *testing.T) {
 		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1")}},
 		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
 	}}
-	var p loop.Policy
+	var p policy.Policy
 	trace, st := drive(t, &p, plan, script{}, nil)
 	if diff := cmp.Diff([]string{"attempt T1#1 pass", "gate p1 defer",
 		"finish awaiting-approval: milestone after phase p1 awaits approval"}, trace); diff != "" {
@@ -428,9 +474,9 @@ func TestPolicyApproveOnResume(t *testing.T) {
 // TestPolicyUnreportedAttempt: an attempt started and never reported counts
 // as cut off, while a gate waiting is asked again with nothing new recorded.
 func TestPolicyUnreportedAttempt(t *testing.T) {
-	var p loop.Policy
-	next := func(plan *task.Plan, st *loop.RunState) (loop.Step, int) {
-		step, ts := p.Next(plan, st, t0)
+	var p policy.Policy
+	next := func(plan *task.Plan, st *policy.RunState) (policy.Step, int) {
+		step, ts := next1(t, &p, plan, st, t0)
 		for _, tr := range ts {
 			if err := st.Apply(tr); err != nil {
 				t.Fatal(err)
@@ -438,7 +484,7 @@ func TestPolicyUnreportedAttempt(t *testing.T) {
 		}
 		return step, len(ts)
 	}
-	start := []loop.Transition{{Kind: loop.TransRunStarted, Time: t0, Run: "r", Plan: "p"}}
+	start := []policy.Transition{{Kind: policy.TransRunStarted, Time: t0, Run: "r", Plan: "p"}}
 
 	st := applied(t, start)
 	plan := onePhase(check("T1"))
@@ -446,21 +492,21 @@ func TestPolicyUnreportedAttempt(t *testing.T) {
 	if step, _ := next(plan, st); step.Attempt != 2 {
 		t.Fatalf("after an unreported attempt: %+v, want attempt 2", step)
 	}
-	want := []loop.Failure{{Attempt: 1, Kind: loop.FailInterrupted, Reason: "the attempt was cut off"}}
+	want := []policy.Failure{{Attempt: 1, Kind: policy.FailInterrupted, Reason: "the attempt was cut off"}}
 	if diff := cmp.Diff(want, st.Tasks["T1"].Failures); diff != "" {
 		t.Fatalf("failures (-want +got):\n%s", diff)
 	}
 
 	st = applied(t, append(start,
-		loop.Transition{Kind: loop.TransTaskStarted, Task: "T1", Phase: "p1"},
-		loop.Transition{Kind: loop.TransTaskFinished, Task: "T1", Status: loop.StatusDone}))
+		policy.Transition{Kind: policy.TransTaskStarted, Task: "T1", Phase: "p1"},
+		policy.Transition{Kind: policy.TransTaskFinished, Task: "T1", Status: policy.StatusDone}))
 	two := &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
 		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1")}},
 		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
 	}}
 	first, n1 := next(two, st)
 	again, n2 := next(two, st)
-	if first.Kind != loop.StepGate || n1 != 1 || n2 != 0 || !cmp.Equal(first, again) {
+	if first.Kind != policy.StepGate || n1 != 1 || n2 != 0 || !cmp.Equal(first, again) {
 		t.Fatalf("gate asked twice: %+v (%d transitions), then %+v (%d)", first, n1, again, n2)
 	}
 }
@@ -486,7 +532,7 @@ func TestPolicyReopenOnResume(t *testing.T) {
 				"finish halted: task T1: the failure repeated and the debugger found no root cause"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var p loop.Policy
+			var p policy.Policy
 			plan := onePhase(check("T1"))
 			sc := script{tries: map[string][]try{"T1": tc.tries}}
 			trace, st := drive(t, &p, plan, sc, nil)
@@ -512,19 +558,19 @@ func TestPolicyReopenOnResume(t *testing.T) {
 
 // TestPolicyIsPure: deciding leaves the caller's state as it was.
 func TestPolicyIsPure(t *testing.T) {
-	var p loop.Policy
+	var p policy.Policy
 	plan := onePhase(check("T1"), check("T2"))
-	st := applied(t, []loop.Transition{
-		{Kind: loop.TransRunStarted, Time: t0, Run: "r", Plan: "p"},
-		{Kind: loop.TransTaskStarted, Time: t0, Phase: "p1", Task: "T1"},
-		{Kind: loop.TransAttemptStarted, Time: t0, Task: "T1", Attempt: 1},
+	st := applied(t, []policy.Transition{
+		{Kind: policy.TransRunStarted, Time: t0, Run: "r", Plan: "p"},
+		{Kind: policy.TransTaskStarted, Time: t0, Phase: "p1", Task: "T1"},
+		{Kind: policy.TransAttemptStarted, Time: t0, Task: "T1", Attempt: 1},
 	})
 	before := st.Clone()
-	step, ts := p.Next(plan, st, t0) // the cut-off attempt is recorded, attempt 2 started
+	step, ts := next1(t, &p, plan, st, t0) // the cut-off attempt is recorded, attempt 2 started
 	if step.Attempt != 2 || len(ts) != 2 {
 		t.Fatalf("Next: %+v, %d transitions", step, len(ts))
 	}
-	if _, err := p.ObserveAttempt(st, loop.AttemptReport{Task: "T1", Attempt: 1}, t0); err != nil {
+	if _, err := p.ObserveAttempt(st, policy.AttemptReport{Task: "T1", Attempt: 1}, t0); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(before, st); diff != "" {
