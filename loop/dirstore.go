@@ -198,17 +198,20 @@ func (s *DirStore) Commit(ctx context.Context, ts ...policy.Transition) error {
 	if err := context.Cause(ctx); err != nil {
 		return err
 	}
+	// The batch is checked whole first: a rejected one records nothing.
+	if err := s.state.Check(ts...); err != nil {
+		return err
+	}
 	s.buf = s.buf[:0]
-	for i, t := range ts {
+	for _, t := range ts {
 		body, err := json.Marshal(t)
 		if err != nil {
-			return fmt.Errorf("loop: encode transition: %w", err)
+			s.err = fmt.Errorf("encode transition: %w", err) // the state is ahead of the journal
+			return fmt.Errorf("loop: %w", s.err)
 		}
 		if err := s.state.Apply(t); err != nil {
-			if i > 0 {
-				s.err = fmt.Errorf("state is ahead of the journal after a rejected batch: %w", err)
-			}
-			return err
+			s.err = err // Check let through what Apply refuses: a bug
+			return fmt.Errorf("loop: %w", err)
 		}
 		s.buf = appendLine(s.buf, s.state.Seq, body)
 	}

@@ -17,6 +17,7 @@ type Store struct {
 	commits []policy.Transition
 	batches []int // len(commits) after each Commit
 	failed  error
+	closed  bool
 	// FailAt makes the commit that would record transition number FailAt
 	// (1-based, over the store's life) fail, as a full disk would; zero never.
 	FailAt int
@@ -39,6 +40,9 @@ func (s *Store) Load(ctx context.Context) (*policy.RunState, error) {
 func (s *Store) Commit(ctx context.Context, ts ...policy.Transition) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return loop.ErrStoreClosed
+	}
 	if s.failed != nil {
 		return fmt.Errorf("%w: %w", loop.ErrStoreFailed, s.failed)
 	}
@@ -69,8 +73,14 @@ func (s *Store) Cuts() []int {
 	return append([]int(nil), s.batches...)
 }
 
-// Close does nothing.
-func (s *Store) Close() error { return nil }
+// Close closes the store: later commits fail with loop.ErrStoreClosed, as
+// the on-disk store's do. Load and the test accessors still work.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	return nil
+}
 
 // Transitions returns every transition committed, in order.
 func (s *Store) Transitions() []policy.Transition {

@@ -254,7 +254,9 @@ func (s *RunState) Apply(t Transition) error {
 		s.Tokens += t.Tokens
 		s.CostUSD += t.CostUSD
 		if t.Failure != nil {
-			ts.Failures = append(ts.Failures, *t.Failure)
+			f := *t.Failure
+			f.Keys = slices.Clone(f.Keys) // the state shares nothing with the caller
+			ts.Failures = append(ts.Failures, f)
 		}
 	case TransAttemptVoided:
 		ts := s.task(t.Task)
@@ -428,4 +430,17 @@ func Replay(ts ...Transition) (*RunState, error) {
 		}
 	}
 	return st, nil
+}
+
+// Check reports whether ts apply to s in order, with the error [RunState.Apply]
+// would return, and changes nothing: a store checks a batch whole before it
+// records any of it. It costs O(len(ts)), not a copy of s.
+func (s *RunState) Check(ts ...Transition) error {
+	c := overlay(s)
+	for _, t := range ts {
+		if err := apply(s, c, t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
