@@ -2,37 +2,38 @@ package loop
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/harnish/harnish/loop/policy"
 	"path/filepath"
 	"strings"
-	"time"
-
-	"github.com/harnish/harnish/internal/gitx"
-	"github.com/harnish/harnish/loop/policy"
 )
 
 // commits reports whether the run commits its tasks: the host asks for it,
 // and the run was started to (a run started on a dirty tree was not, and a
 // resume must not sweep those changes into a commit).
 func (l *Loop) commits() bool {
-	return l.cfg.CommitTasks && l.st.Commits && l.isGit()
+	return l.cfg.CommitTasks && l.st.Commits && l.hist != nil
 }
 
-// prepare readies the working tree before a drive's first step: back on the
-// run's branch, git locks a crash left behind removed (and said so), and
-// the done tasks whose commit a crash may have cut off queued for settle.
+// prepare readies the working tree before a drive's first step: what a
+// crash left behind cleared (and said), back on the run's branch, and the
+// done tasks whose commit a crash may have cut off queued for settle.
 func (l *Loop) prepare(ctx context.Context) error {
-	if !l.isGit() || (l.st.Branch == "" && !l.commits()) {
+	if l.hist == nil || (l.st.Branch == "" && !l.commits()) {
 		return nil
 	}
-	if err := l.clearLocks(ctx); err != nil {
-		return fmt.Errorf("loop: %w", err)
+	req := &PrepareRequest{Branch: l.st.Branch}
+	for _, ts := range l.st.Tasks {
+		req.Existed = req.Existed || ts.Commit != ""
+	}
+	notes, err := l.hist.Prepare(ctx, req)
+	for _, n := range notes {
+		l.log.Warn("loop: " + n)
+	}
+	if err != nil {
+		return fmt.Errorf("loop: run %s: %w", l.st.Run, err)
 	}
 	l.rec.sweep()
-	if err := l.onBranch(ctx); err != nil {
-		return err
-	}
 	if !l.commits() {
 		return nil
 	}
@@ -43,58 +44,6 @@ func (l *Loop) prepare(ctx context.Context) error {
 			l.recovered[pt.Task.ID] = true
 		}
 	}
-	return nil
-}
-
-// clearLocks removes the git locks a crash left behind, and says so.
-func (l *Loop) clearLocks(ctx context.Context) error {
-	removed, err := gitx.ClearStaleLocks(ctx, l.workDir(), l.st.Branch)
-	l.saidLocks(removed)
-	return err
-}
-
-func (l *Loop) saidLocks(removed []string) {
-	for _, p := range removed {
-		l.log.Warn("loop: removed a git lock that a crash left behind", "path", p)
-	}
-}
-
-// onBranch puts the working tree on the run's branch: it is there, it is
-// switched to (when that carries no changes along), or, when a crash came
-// before it was made, it is made at HEAD.
-func (l *Loop) onBranch(ctx context.Context) error {
-	want := l.st.Branch
-	if want == "" {
-		return nil
-	}
-	dir := l.workDir()
-	cur, err := gitx.CurrentBranch(ctx, dir)
-	if err != nil {
-		return fmt.Errorf("loop: %w", err)
-	}
-	if cur == want {
-		return nil
-	}
-	exists, err := gitx.BranchExists(ctx, dir, want)
-	if err != nil {
-		return fmt.Errorf("loop: %w", err)
-	}
-	if !exists {
-		for id, ts := range l.st.Tasks {
-			if ts.Commit != "" {
-				return fmt.Errorf("loop: run %s works on branch %s, which is gone (task %s was committed on it as %s); restore the branch to go on",
-					l.st.Run, want, id, ts.Commit)
-			}
-		}
-		if err := gitx.Branch(ctx, dir, want); err != nil {
-			return fmt.Errorf("loop: make the run's branch: %w", err)
-		}
-		return nil
-	}
-	if err := gitx.Switch(ctx, dir, want, StateDir); err != nil {
-		return fmt.Errorf("loop: run %s works on branch %s, but %s is checked out: %w", l.st.Run, want, cmpOr(cur, "a detached HEAD"), err)
-	}
-	l.log.Warn("loop: switched back to the run's branch", "from", cmpOr(cur, "a detached HEAD"), "to", want)
 	return nil
 }
 
@@ -143,46 +92,22 @@ func (l *Loop) settle(ctx context.Context) error {
 // commitTask commits a done task's changes, or finds the commit a crash cut
 // off before it was recorded. It returns "" when the task changed nothing.
 func (l *Loop) commitTask(ctx context.Context, id string) (string, error) {
-	dir := l.workDir()
-	if l.recovered[id] {
-		hash, err := gitx.FindCommit(ctx, dir, "Harnish-Run: "+l.st.Run, "Harnish-Task: "+id)
-		if err != nil {
-			return "", fmt.Errorf("loop: look for task %s's commit: %w", id, err)
-		}
-		if hash != "" {
-			return hash, nil
-		}
-	}
 	t, ts := l.tasks[id], l.st.Tasks[id]
+	trailers := []string{"Harnish-Run: " + l.st.Run, "Harnish-Task: " + id}
 	msg := fmt.Sprintf("feat(%s): %s — %s\n\n", l.phaseOf[id], id, t.Title)
 	if h := l.rec.handoff(id); h != nil && h.Summary != "" {
 		msg += h.Summary + "\n\n"
 	}
-	msg += fmt.Sprintf("Harnish-Run: %s\nHarnish-Task: %s\nHarnish-Attempts: %d\n", l.st.Run, id, ts.Attempts)
-	hash, err := l.gitCommit(ctx, func() (string, error) { return gitx.CommitAll(ctx, dir, msg, StateDir) })
+	msg += fmt.Sprintf("%s\n%s\nHarnish-Attempts: %d\n", trailers[0], trailers[1], ts.Attempts)
+	req := &CommitRequest{Message: msg}
+	if l.recovered[id] {
+		req.Find = trailers
+	}
+	hash, err := l.hist.Commit(ctx, req)
 	if err != nil {
 		return "", fmt.Errorf("loop: commit task %s: %w", id, err)
 	}
 	return hash, nil
-}
-
-// gitCommit runs commit, and again after removing the git locks a crash
-// left behind when those are what stopped it; a git of the crashed process
-// may take a moment to die, so it waits for that a little.
-func (l *Loop) gitCommit(ctx context.Context, commit func() (string, error)) (string, error) {
-	hash, err := commit()
-	for wait := 50 * time.Millisecond; errors.Is(err, gitx.ErrLocked) && wait < 2*time.Second; wait *= 2 {
-		removed, cerr := gitx.ClearStaleLocks(ctx, l.workDir(), l.st.Branch)
-		l.saidLocks(removed)
-		if cerr != nil {
-			return "", errors.Join(err, cerr)
-		}
-		if len(removed) == 0 {
-			time.Sleep(wait)
-		}
-		hash, err = commit()
-	}
-	return hash, err
 }
 
 // commitRecords commits the run's records (handoffs, audit logs, the
@@ -203,7 +128,7 @@ func (l *Loop) commitRecords(ctx context.Context) (string, error) {
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", nil // outside the working tree: not the repository's business
 	}
-	var paths []string
+	paths := []string{} // only these, even when there are none
 	for _, p := range recordPaths {
 		matches, _ := filepath.Glob(filepath.Join(records, p))
 		for _, m := range matches {
@@ -213,7 +138,7 @@ func (l *Loop) commitRecords(ctx context.Context) (string, error) {
 	}
 	o := l.st.Outcome
 	msg := fmt.Sprintf("chore(harnish): records of run %s (%s)\n\nHarnish-Run: %s\nHarnish-Outcome: %s\n", l.st.Run, o, l.st.Run, o)
-	hash, err := l.gitCommit(ctx, func() (string, error) { return gitx.CommitPaths(ctx, root, msg, paths...) })
+	hash, err := l.hist.Commit(ctx, &CommitRequest{Message: msg, Paths: paths})
 	if err != nil {
 		return "", fmt.Errorf("loop: commit the run's records: %w", err)
 	}

@@ -280,3 +280,65 @@ func TestLoopGitRecovers(t *testing.T) {
 		})
 	}
 }
+
+// recordingHistory is a History that records what the loop asks of it.
+type recordingHistory struct {
+	prepared []loop.PrepareRequest
+	commits  []loop.CommitRequest
+}
+
+func (h *recordingHistory) Prepare(_ context.Context, r *loop.PrepareRequest) ([]string, error) {
+	h.prepared = append(h.prepared, *r)
+	return nil, nil
+}
+
+func (h *recordingHistory) Commit(_ context.Context, r *loop.CommitRequest) (string, error) {
+	h.commits = append(h.commits, *r)
+	return fmt.Sprintf("c%d", len(h.commits)), nil
+}
+
+// TestLoopOwnHistory: an embedder's History keeps the run's commits, with
+// no git at all; a resume after a crash between a task's end and its commit
+// asks it to find the commit before making one.
+func TestLoopOwnHistory(t *testing.T) {
+	plan := onePhase(check("T1"), check("T2"))
+	inner := looptest.NewStore()
+	h := &recordingHistory{}
+	cfg := loop.Config{Plan: plan, WorkDir: t.TempDir(), Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{},
+		CommitTasks: true, Branch: "runs/r1", History: h, RunID: "r1"}
+	// Crash right after T1's task.finished is durable (the 3rd commit:
+	// run.started; task and attempt started; attempt and task finished).
+	cfg.Store = &crashStore{Store: inner, at: 3}
+	l, err := loop.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); l.Run(context.Background()) }()
+	<-done
+	if ts := inner.Transitions(); len(h.commits) != 0 || ts[len(ts)-1].Kind != policy.TransTaskFinished {
+		t.Fatalf("before the crash: commits %+v, last transition %s", h.commits, ts[len(ts)-1].Kind)
+	}
+	cfg.Store, cfg.Branch = inner, ""
+	if l, err = loop.New(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Resume(context.Background(), false); err != nil {
+		t.Fatal(err)
+	}
+	var finds [][]string
+	for _, c := range h.commits {
+		finds = append(finds, c.Find)
+	}
+	want := [][]string{{"Harnish-Run: r1", "Harnish-Task: T1"}, nil}
+	if diff := cmp.Diff(want, finds); diff != "" {
+		t.Errorf("commits' lookups (-want +got):\n%s", diff)
+	}
+	if len(h.prepared) != 2 || h.prepared[1].Branch != "runs/r1" {
+		t.Errorf("prepared: %+v", h.prepared)
+	}
+	st, _ := inner.Load(context.Background())
+	if st.Tasks["T1"].Commit != "c1" || st.Tasks["T2"].Commit != "c2" {
+		t.Errorf("recorded commits: %q %q", st.Tasks["T1"].Commit, st.Tasks["T2"].Commit)
+	}
+}

@@ -15,7 +15,6 @@ import (
 	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -40,11 +39,11 @@ type Config struct {
 	// failure finds no root cause, and the task halts.
 	Debugger executor.Debugger
 	// Guardrail judges what each attempt changed, as one edit action whose
-	// Diff is the unified diff of the working tree (read with git) from
-	// before the attempt to after it, because an agent's own hooks can fail
-	// to run or be absent. A hard decision stops the run at once; a soft one
-	// is reported and put in the next attempt's prompt. Nil: no audit of the
-	// change. It needs WorkDir to be a git working tree.
+	// Diff is the unified diff of the working tree (read by the Workspace)
+	// from just before the executor ran to just after, because an agent's
+	// own hooks can fail to run or be absent. Every hard decision stops the
+	// run at once; every soft one is reported and put in the next attempt's
+	// prompt. Nil: no audit of the change. It needs a Workspace.
 	Guardrail guardrail.Guardrail
 	// Assets is the experience store: before each attempt the loop queries
 	// it by the task's tags and phase and puts what it finds in the prompt;
@@ -70,10 +69,10 @@ type Config struct {
 	// Rollback puts the working tree back as it was before an attempt that
 	// failed (its checks, its review, a crash, a blocked claim), so the next
 	// attempt starts from the last good tree, not from a broken one. It
-	// needs WorkDir to be a git working tree. The state directory and
-	// ignored files are left alone.
+	// needs a Workspace. The state directory and ignored files are left
+	// alone.
 	Rollback bool
-	// CommitTasks commits each task done, in the git working tree WorkDir:
+	// CommitTasks commits each task done, through the History:
 	// "feat(<phase>): <task id> — <title>", the executor's summary as the
 	// body, and the run's metadata as trailers (Harnish-Run, Harnish-Task,
 	// Harnish-Attempts). When the run ends, the records under RecordsDir
@@ -82,6 +81,15 @@ type Config struct {
 	// are never committed. The repository's identity is used, or harnish's
 	// own when it has none.
 	CommitTasks bool
+	// Workspace reads the working tree for the audit, the reviewer's and
+	// debugger's diffs, and the rollback. Nil: a [GitWorkspace] when WorkDir
+	// is in a git repository, else none (and then Guardrail and Rollback
+	// have no change to judge or undo, an error at the first attempt).
+	Workspace Workspace
+	// History keeps the run's branch and commits (CommitTasks, Branch).
+	// Nil: the [GitWorkspace] of WorkDir when it is in a git repository,
+	// else none (nothing is committed).
+	History History
 	// Branch is the git branch a new run works on: the run records it,
 	// creates it at HEAD, and every Run and Resume goes back to it before
 	// its first step (refusing when the working tree moved to another branch
@@ -119,6 +127,8 @@ type Loop struct {
 	trees   map[int]string // the tree each attempt left, as a git snapshot
 	base    string         // the tree before the task's first attempt here
 	git     *bool          // whether WorkDir is in a git repository
+	ws      Workspace      // nil: none to read the tree with
+	hist    History        // nil: no commits
 	digest  string         // of the plan
 	phaseOf map[string]string
 
@@ -159,7 +169,13 @@ func New(cfg Config) (*Loop, error) {
 		return nil, fmt.Errorf("loop: Config.WorkDir: %w", err)
 	}
 	cfg.WorkDir = wd
-	l := &Loop{cfg: cfg, tasks: map[string]*task.Task{}, prev: map[string]string{}, now: cfg.Now, log: cfg.Logger,
+	if cfg.Workspace == nil || cfg.History == nil {
+		if inGitRepo(wd) {
+			g := &GitWorkspace{Dir: wd}
+			cfg.Workspace, cfg.History = cmp.Or[Workspace](cfg.Workspace, g), cmp.Or[History](cfg.History, g)
+		}
+	}
+	l := &Loop{cfg: cfg, ws: cfg.Workspace, hist: cfg.History, tasks: map[string]*task.Task{}, prev: map[string]string{}, now: cfg.Now, log: cfg.Logger,
 		rec: newRecords(cfg.RecordsDir)}
 	if l.now == nil {
 		l.now = time.Now
@@ -668,10 +684,13 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 // reviewer's and debugger's diffs are given when it can be had ("" when not).
 func (l *Loop) snapshot(ctx context.Context, when string, step policy.Step) (string, error) {
 	required := l.cfg.Guardrail != nil || l.cfg.Rollback
-	if !required && ((l.cfg.Reviewer == nil && l.cfg.Debugger == nil) || !l.isGit()) {
+	switch {
+	case l.ws == nil && required:
+		return "", fmt.Errorf("loop: the guardrail's audit and the rollback need a Workspace, and %s is not a git working tree", l.workDir())
+	case l.ws == nil, !required && l.cfg.Reviewer == nil && l.cfg.Debugger == nil:
 		return "", nil
 	}
-	tree, err := gitx.Snapshot(ctx, l.workDir(), StateDir)
+	tree, err := l.ws.Snapshot(ctx)
 	if err != nil && required {
 		return "", fmt.Errorf("loop: read the working tree %s attempt %d of %s: %w", when, step.Attempt, step.Task, err)
 	}
@@ -681,24 +700,18 @@ func (l *Loop) snapshot(ctx context.Context, when string, step policy.Step) (str
 	return tree, nil
 }
 
-// isGit reports whether the working tree is in a git repository, once.
-func (l *Loop) isGit() bool {
-	if l.git == nil {
-		in := false
-		for dir := l.workDir(); ; {
-			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-				in = true
-				break
-			}
-			up := filepath.Dir(dir)
-			if up == dir {
-				break
-			}
-			dir = up
+// inGitRepo reports whether dir is in a git repository.
+func inGitRepo(dir string) bool {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return true
 		}
-		l.git = &in
+		up := filepath.Dir(dir)
+		if up == dir {
+			return false
+		}
+		dir = up
 	}
-	return *l.git
 }
 
 // diff returns the change from one snapshot to another and the paths it
@@ -707,7 +720,7 @@ func (l *Loop) diff(ctx context.Context, from, to string) (string, []string) {
 	if from == "" || to == "" || from == to {
 		return "", nil
 	}
-	d, err := gitx.Diff(ctx, l.workDir(), from, to)
+	d, err := l.ws.Diff(ctx, from, to)
 	if err != nil {
 		l.log.Warn("loop: diff", "err", err)
 		return "", nil
@@ -753,7 +766,7 @@ func (l *Loop) auditChange(ctx context.Context, step policy.Step, before, after 
 	if after == before {
 		return nil, nil
 	}
-	diff, err := gitx.Diff(ctx, l.workDir(), before, after)
+	diff, err := l.ws.Diff(ctx, before, after)
 	if err != nil {
 		return nil, fmt.Errorf("loop: diff of attempt %d of %s: %w", step.Attempt, step.Task, err)
 	}
@@ -775,9 +788,9 @@ func (l *Loop) auditChange(ctx context.Context, step policy.Step, before, after 
 // logged: the next attempt then starts from the tree as it is.
 func (l *Loop) rollback(ctx context.Context, step policy.Step, before string) {
 	ctx = context.WithoutCancel(ctx)
-	after, err := gitx.Snapshot(ctx, l.workDir(), StateDir)
+	after, err := l.ws.Snapshot(ctx)
 	if err == nil && after != before {
-		err = gitx.Restore(ctx, l.workDir(), before, after, StateDir)
+		err = l.ws.Restore(ctx, before, after)
 	}
 	if err != nil {
 		l.log.Warn("loop: roll back a failed attempt", "task", step.Task, "attempt", step.Attempt, "err", err)

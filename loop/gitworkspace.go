@@ -1,0 +1,104 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/harnish/harnish/internal/gitx"
+)
+
+// GitWorkspace is the [Workspace] and [History] of a git working tree, with
+// real git: snapshots are tree objects written from a private index (the
+// repository's index, HEAD and refs are untouched), commits use the
+// repository's identity or harnish's own. The state directory is left out
+// of snapshots' diffs and of task commits. Its zero value is not usable:
+// Dir is required.
+type GitWorkspace struct {
+	// Dir is the working tree's root.
+	Dir string
+}
+
+// Snapshot writes the tree, untracked files and the state directory
+// included, as a git tree object and returns its hash.
+func (g *GitWorkspace) Snapshot(ctx context.Context) (string, error) {
+	return gitx.Snapshot(ctx, g.Dir, StateDir)
+}
+
+// Diff returns git diff between two snapshots.
+func (g *GitWorkspace) Diff(ctx context.Context, from, to string) (string, error) {
+	if from == to {
+		return "", nil
+	}
+	return gitx.Diff(ctx, g.Dir, from, to)
+}
+
+// Restore checks snapshot to out over the tree and removes what current
+// added; the state directory and ignored files are left alone.
+func (g *GitWorkspace) Restore(ctx context.Context, to, current string) error {
+	return gitx.Restore(ctx, g.Dir, to, current, StateDir)
+}
+
+// Prepare clears git locks a crash left behind (only those no live process
+// holds and no git works beside), then switches to the branch: it stays
+// when it is checked out, is switched to when the switch carries no changes
+// along (else an error naming them), and is made at HEAD when it does not
+// exist and req does not say it did.
+func (g *GitWorkspace) Prepare(ctx context.Context, req *PrepareRequest) ([]string, error) {
+	var notes []string
+	removed, err := gitx.ClearStaleLocks(ctx, g.Dir, req.Branch)
+	for _, p := range removed {
+		notes = append(notes, "removed a git lock a crash left behind: "+p)
+	}
+	if err != nil || req.Branch == "" {
+		return notes, err
+	}
+	cur, err := gitx.CurrentBranch(ctx, g.Dir)
+	if err != nil || cur == req.Branch {
+		return notes, err
+	}
+	exists, err := gitx.BranchExists(ctx, g.Dir, req.Branch)
+	switch {
+	case err != nil:
+		return notes, err
+	case !exists && req.Existed:
+		return notes, fmt.Errorf("branch %s, which the run committed on, is gone; restore it to go on", req.Branch)
+	case !exists:
+		return notes, gitx.Branch(ctx, g.Dir, req.Branch)
+	}
+	from := cmpOr(cur, "a detached HEAD")
+	if err := gitx.Switch(ctx, g.Dir, req.Branch, StateDir); err != nil {
+		return notes, fmt.Errorf("%s is checked out, not the run's branch %s: %w", from, req.Branch, err)
+	}
+	return append(notes, fmt.Sprintf("switched back to the run's branch %s from %s", req.Branch, from)), nil
+}
+
+// Commit finds the commit (with req.Find) or makes it. A commit git refuses
+// for a lock a crash left behind is made again once the lock is cleared; a
+// git of the crashed process may take a moment to die, so it waits a little.
+func (g *GitWorkspace) Commit(ctx context.Context, req *CommitRequest) (string, error) {
+	if len(req.Find) > 0 {
+		if hash, err := gitx.FindCommit(ctx, g.Dir, req.Find...); err != nil || hash != "" {
+			return hash, err
+		}
+	}
+	commit := func() (string, error) {
+		if req.Paths != nil {
+			return gitx.CommitPaths(ctx, g.Dir, req.Message, req.Paths...)
+		}
+		return gitx.CommitAll(ctx, g.Dir, req.Message, StateDir)
+	}
+	hash, err := commit()
+	for wait := 50 * time.Millisecond; errors.Is(err, gitx.ErrLocked) && wait < 2*time.Second; wait *= 2 {
+		removed, cerr := gitx.ClearStaleLocks(ctx, g.Dir)
+		if cerr != nil {
+			return "", errors.Join(err, cerr)
+		}
+		if len(removed) == 0 {
+			time.Sleep(wait)
+		}
+		hash, err = commit()
+	}
+	return hash, err
+}
