@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/harnish/harnish/guardrail/internal/cmdguard"
 )
 
 // allowed reports whether the plan allows installing pkg of ecosystem.
@@ -31,4 +33,32 @@ func packageMatches(ecosystem, allowed, pkg string) bool {
 		return norm(allowed) == norm(pkg)
 	}
 	return strings.EqualFold(allowed, pkg)
+}
+
+// Installs returns the package installs the command line of a names, as
+// [KindInstall] actions carrying a's Task, in the order the command line
+// says them: what the command rules judge as pkg.install, given to
+// guardrails that judge packages on their own (a company's registry, a
+// license check). A package the command line only knows at run time (a
+// variable) is not among them; the command rules judge that. A command of
+// an unknown shell, and an action of another kind, yield nil.
+func Installs(a Action) []Action {
+	if a.Kind != KindCommand {
+		return nil
+	}
+	sh := a.Shell
+	switch sh {
+	case "":
+		sh = ShellBash
+	case ShellBash, ShellPowerShell, ShellCmd:
+	default:
+		return nil
+	}
+	var out []Action
+	record := cmdguard.Policy{Allowed: func(ecosystem, pkg string) bool {
+		out = append(out, Action{Kind: KindInstall, Ecosystem: ecosystem, Package: pkg, Task: a.Task})
+		return true
+	}}
+	cmdguard.Check(&record, a.Command, string(sh))
+	return out
 }

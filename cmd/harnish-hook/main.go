@@ -13,7 +13,9 @@
 // "harnish-hook hook ARGS" takes the arguments of "harnish hook ARGS" and
 // answers byte for byte the same, so an executor's Harnish field may name
 // either binary. "harnish run" hands its agents the harnish-hook installed
-// beside it when both were built from the same release or commit.
+// beside it when both were built from the same release or commit. A program
+// that embeds harnish answers the same command lines with package hook
+// (hook.Handler.Run), judging by guardrails of its own.
 package main
 
 import (

@@ -7,8 +7,8 @@ import (
 	"github.com/harnish/harnish/internal/hookcmd"
 )
 
-// hookCommand is "harnish hook", implemented in hookcmd, which
-// cmd/harnish-hook shares.
+// hookCommand is "harnish hook": hookcmd's command line over package hook,
+// which cmd/harnish-hook shares.
 var hookCommand = &command{
 	name:    "hook",
 	args:    hookcmd.Synopsis,

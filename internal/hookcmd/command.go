@@ -1,12 +1,14 @@
 package hookcmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"os/signal"
+	"syscall"
 
-	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/hook"
 	"github.com/harnish/harnish/internal/cli"
 )
 
@@ -25,12 +27,14 @@ JSON from standard input and answers in the agent's own protocol.
       send the same PreToolUse JSON: tool_name, tool_input and cwd. A Bash
       call's tool_input.command is judged by the command rules (Codex's
       apply_patch commands also by the edit rules, file by file); Write,
-      Edit, MultiEdit and NotebookEdit calls by the edit rules on their
-      path; Codex's apply_patch tool by the edit rules on each file its
-      patch names. Other tools are allowed. For Codex, a command that
-      starts a shell or REPL with no script (bash, python3, node...) is
-      blocked (shell.interactive): what Codex writes to it later
-      (write_stdin) reaches no hook.
+      Edit and MultiEdit calls by the edit rules on their file and the
+      change they make to it, secrets included (NotebookEdit on its path
+      alone); Codex's apply_patch tool by the edit rules on each file its
+      patch changes, with that file's part of the patch. The size rule is
+      left to the loop, on the attempt's whole diff. Other tools are
+      allowed. For Codex, a command that starts a shell or REPL with no
+      script (bash, python3, node...) is blocked (shell.interactive): what
+      Codex writes to it later (write_stdin) reaches no hook.
 
   harnish hook stop --agent claude|codex [--plan FILE] [--task ID]
       The agent wants to stop. Run the current task's acceptance checks and
@@ -63,38 +67,25 @@ func Usage(w io.Writer) {
 }
 
 // Run is "harnish hook ARGS": args start with pre-tool-use or stop. It
+// answers with the built-in guardrails (the zero [hook.Handler]) and
 // returns the exit status.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		Usage(stdout)
 		return cli.ExitOK
 	}
-	if len(args) > 0 && args[0] == "stop" {
-		return hookStop(args[1:], stdin, stderr)
-	}
-	if len(args) == 0 || args[0] != "pre-tool-use" {
+	if len(args) == 0 || args[0] != "pre-tool-use" && args[0] != "stop" {
 		fmt.Fprintf(stderr, "harnish hook: want pre-tool-use or stop\nUsage: harnish hook %s\n", Synopsis)
-		return ExitBlock
+		return hook.ExitBlock
 	}
-	return hookPreToolUse(args[1:], stdin, stderr)
-}
-
-// ExitBlock is the exit status that makes Claude Code and Codex refuse a
-// tool call and show the model standard error.
-const ExitBlock = 2
-
-// maxHookInput bounds the hook JSON read from standard input.
-const maxHookInput = 16 << 20
-
-// hookRoot returns the working tree a hook guards: $HARNISH_WORKDIR, which
-// harnish's executors set, when it is absolute; else the hook's cwd when it
-// is absolute; else the current directory.
-func hookRoot(cwd string) (string, error) {
-	if w := os.Getenv(executor.EnvWorkDir); w != "" && filepath.IsAbs(w) {
-		return filepath.Clean(w), nil
+	ctx := context.Background()
+	if args[0] == "stop" {
+		// An agent that gives up on its hook terminates it: the checks'
+		// processes must end with it, not outlive it.
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
+		defer stop()
 	}
-	if cwd != "" && filepath.IsAbs(cwd) {
-		return filepath.Clean(cwd), nil
-	}
-	return os.Getwd()
+	var h hook.Handler
+	return h.Run(ctx, args, stdin, stdout, stderr)
 }

@@ -1,9 +1,8 @@
-// Package hookcmd is "harnish hook": the answer to the hooks of the agent
-// CLIs that harnish runs. Claude Code and Codex call it before every tool
-// call (pre-tool-use: judge the call by the plan's guardrails) and when the
-// agent wants to stop (stop: run the task's acceptance checks and send the
-// agent back while they fail), each answer in the agent's own protocol: exit
-// status 2 and a reason on standard error to refuse.
+// Package hookcmd is "harnish hook": the command line of the answer to the
+// hooks of the agent CLIs that harnish runs, its help, over the public
+// package hook, which holds the hook protocols. It answers with the zero
+// [hook.Handler]: the built-in guardrails with the plan in the working
+// tree, the task's acceptance checks.
 //
 // Both cmd/harnish ("harnish hook") and cmd/harnish-hook run it. The second
 // links only what the hooks need, so the process an agent starts before

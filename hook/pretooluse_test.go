@@ -1,4 +1,4 @@
-package hookcmd_test
+package hook_test
 
 import (
 	"bytes"
@@ -7,10 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/hookcmd"
+	"github.com/harnish/harnish/hook"
 	"github.com/harnish/harnish/internal/testkit"
 )
 
@@ -44,6 +42,14 @@ func TestHookPreToolUse(t *testing.T) {
 		{name: "write to the state is blocked", args: []string{"--agent", "claude"}, wantStatus: 2,
 			stdin:   hookCall(t, "Write", map[string]any{"file_path": filepath.Join(tree, ".harnish", "state.json"), "content": "{}"}, tree),
 			wantErr: "harnish guardrail edit.protected blocked this"},
+		{name: "a secret written is blocked", args: []string{"--agent", "claude"}, wantStatus: 2,
+			stdin:   hookCall(t, "Write", map[string]any{"file_path": filepath.Join(tree, "cfg.env"), "content": "a\nGH=ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d\n"}, tree),
+			wantErr: "harnish guardrail edit.secret.github blocked this: cfg.env:2: GitHub token added"},
+		{name: "a secret patched in is blocked", args: []string{"--agent", "codex"}, wantStatus: 2,
+			stdin:   hookCall(t, "apply_patch", map[string]any{"command": "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Add File: b.txt\n+see glpat-Ab3dE5fG7hI9jK1lM3nO\n*** End Patch\n"}, tree),
+			wantErr: "harnish guardrail edit.secret.gitlab blocked this: b.txt:1: "},
+		{name: "a long write is not the size rule's", args: []string{"--agent", "claude"},
+			stdin: hookCall(t, "Write", map[string]any{"file_path": filepath.Join(tree, "long.txt"), "content": strings.Repeat("line\n", 500)}, tree)},
 		{name: "edit outside the tree is not judged", args: []string{"--agent", "claude"},
 			stdin: hookCall(t, "Edit", map[string]any{"file_path": "/elsewhere/.harnish/x", "old_string": "a", "new_string": "b"}, tree)},
 		{name: "apply_patch to the state is blocked", args: []string{"--agent", "codex"}, wantStatus: 2,
@@ -176,27 +182,35 @@ func TestHookWorkdir(t *testing.T) {
 	}
 }
 
-func TestApplyPatchPaths(t *testing.T) {
-	cmd := "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: a.go\n+x\n*** Update File: b.go\n*** Move to: c.go\n*** Delete File: d.go\n*** End Patch\nPATCH"
-	if diff := cmp.Diff([]string{"a.go", "b.go", "c.go", "d.go"}, hookcmd.ApplyPatchPaths(cmd)); diff != "" {
-		t.Errorf("applyPatchPaths (-want +got):\n%s", diff)
-	}
-	if got := hookcmd.ApplyPatchPaths("echo '*** Delete File: x'"); got != nil {
-		t.Errorf("without apply_patch = %q, want nil", got)
-	}
-}
-
-// FuzzDecodeHookInput checks that no input makes the hook decoder panic.
-func FuzzDecodeHookInput(f *testing.F) {
+// FuzzParseToolCall checks that no input makes the hook decoder, or the
+// actions of what it decodes, panic.
+func FuzzParseToolCall(f *testing.F) {
 	f.Add(hookCall(f, "Bash", map[string]any{"command": "rm -rf /"}, "/repo"))
-	f.Add(hookCall(f, "Write", map[string]any{"file_path": "/repo/.harnish/x"}, "/repo"))
+	f.Add(hookCall(f, "Write", map[string]any{"file_path": "/repo/.harnish/x", "content": "a\nb"}, "/repo"))
+	f.Add(hookCall(f, "MultiEdit", map[string]any{"file_path": "x", "edits": []map[string]any{{"old_string": "a", "new_string": "b"}}}, "sub"))
+	f.Add(hookCall(f, "apply_patch", map[string]any{"command": "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@ f\n-x\n+y\n*** End of File\n*** End Patch\n"}, "/repo"))
 	f.Add(`{"tool_name":"Bash","tool_input":null}`)
 	f.Add(`{"tool_name":"MultiEdit","tool_input":{"file_path":1}}`)
+	f.Add(`{"tool_name":"Edit","tool_input":{"file_path":"x","old_string":2}}`)
 	f.Add(`[]`)
 	f.Fuzz(func(t *testing.T, in string) {
-		acts, _, err := hookcmd.DecodeHookInput(strings.NewReader(in))
-		if err != nil && acts != nil {
-			t.Errorf("actions %v with error %v", acts, err)
+		c, err := hook.ParseToolCall(strings.NewReader(in))
+		if err != nil {
+			if c != nil {
+				t.Errorf("call %+v with error %v", c, err)
+			}
+			return
+		}
+		acts, err := c.Actions("/repo")
+		if err != nil {
+			t.Errorf("actions of a call that parsed: %v", err)
+		}
+		for _, a := range acts {
+			if a.Diff != "" {
+				if _, err := guardrail.ParseDiff(a.Diff); err != nil {
+					t.Errorf("the diff of %s does not parse: %v\n%s", a.Path, err, a.Diff)
+				}
+			}
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package hookcmd_test
+package hook_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/hookcmd"
+	"github.com/harnish/harnish/hook"
 	"github.com/harnish/harnish/internal/testkit"
 )
 
@@ -39,17 +39,17 @@ func TestHookStop(t *testing.T) {
 	if code, msg := stop("--task", "T9"); code != 2 || !strings.Contains(msg, `the plan has no task "T9"`) {
 		t.Errorf("unknown task: exit %d (%s)", code, msg)
 	}
-	// The agent is sent back at most hookcmd.MaxStopRefusals times in one attempt
+	// The agent is sent back at most hook.MaxStopRefusals times in one attempt
 	// (counted in the hook log), then the loop's own checks decide.
 	os.Remove(filepath.Join(dir, "a.txt"))
 	t.Setenv(guardrail.EnvHookLog, filepath.Join(t.TempDir(), "hooks.jsonl"))
-	for i := range hookcmd.MaxStopRefusals {
+	for i := range hook.MaxStopRefusals {
 		if code, _ := stop(); code != 2 {
 			t.Fatalf("refusal %d: exit %d", i+1, code)
 		}
 	}
 	if code, msg := stop(); code != 0 || !strings.Contains(msg, "refused 3 times") {
-		t.Errorf("after %d refusals: exit %d (%s), want 0", hookcmd.MaxStopRefusals, code, msg)
+		t.Errorf("after %d refusals: exit %d (%s), want 0", hook.MaxStopRefusals, code, msg)
 	}
 	// Without a hook log, a stop that is already a continuation goes.
 	t.Setenv(guardrail.EnvHookLog, "")
@@ -105,15 +105,15 @@ func TestHookStopCannotLoad(t *testing.T) {
 			t.Setenv("HARNISH_TASK_ID", "T1")
 			t.Setenv("HARNISH_WORKDIR", "")
 			input := `{"hook_event_name": "Stop", "stop_hook_active": true, "cwd": "` + tt.dir + `"}`
-			for i := range hookcmd.MaxStopRefusals + 1 {
+			for i := range hook.MaxStopRefusals + 1 {
 				var stderr bytes.Buffer
 				code := stop(append([]string{"--agent", "codex"}, tt.args...), input, &stderr)
-				if i < hookcmd.MaxStopRefusals {
+				if i < hook.MaxStopRefusals {
 					if code != 2 || !strings.HasPrefix(stderr.String(), tt.wantErr) {
 						t.Fatalf("stop %d: exit %d, stderr %q", i+1, code, stderr.String())
 					}
 				} else if code != 0 {
-					t.Fatalf("stop %d, after %d refusals: exit %d (%s), want 0", i+1, hookcmd.MaxStopRefusals, code, stderr.String())
+					t.Fatalf("stop %d, after %d refusals: exit %d (%s), want 0", i+1, hook.MaxStopRefusals, code, stderr.String())
 				}
 			}
 			recs, err := guardrail.ReadHookLog(logPath)
@@ -126,8 +126,8 @@ func TestHookStopCannotLoad(t *testing.T) {
 					refused++
 				}
 			}
-			if refused != hookcmd.MaxStopRefusals {
-				t.Errorf("%d refusals logged, want %d: %+v", refused, hookcmd.MaxStopRefusals, recs)
+			if refused != hook.MaxStopRefusals {
+				t.Errorf("%d refusals logged, want %d: %+v", refused, hook.MaxStopRefusals, recs)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
-package hookcmd_test
+package hook_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -9,7 +10,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/hookcmd"
+	"github.com/harnish/harnish/hook"
 )
 
 // TestMain clears what an agent's environment may set: tests run by an
@@ -22,14 +23,18 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// preToolUse is "harnish hook pre-tool-use ARGS" with stdin as the hook input.
+// preToolUse is "harnish hook pre-tool-use ARGS" with stdin as the hook
+// input, answered by the zero Handler.
 func preToolUse(args []string, stdin string, stderr io.Writer) int {
-	return hookcmd.Run(append([]string{"pre-tool-use"}, args...), strings.NewReader(stdin), io.Discard, stderr)
+	var h hook.Handler
+	return h.Run(context.Background(), append([]string{"pre-tool-use"}, args...), strings.NewReader(stdin), io.Discard, stderr)
 }
 
-// stop is "harnish hook stop ARGS" with stdin as the hook input.
+// stop is "harnish hook stop ARGS" with stdin as the hook input, answered
+// by the zero Handler.
 func stop(args []string, stdin string, stderr io.Writer) int {
-	return hookcmd.Run(append([]string{"stop"}, args...), strings.NewReader(stdin), io.Discard, stderr)
+	var h hook.Handler
+	return h.Run(context.Background(), append([]string{"stop"}, args...), strings.NewReader(stdin), io.Discard, stderr)
 }
 
 // hookCall is a PreToolUse call as Claude Code and Codex send it.

@@ -1,0 +1,4 @@
+package hook
+
+// What the tests of package hook_test reach inside.
+var ApplyPatchPaths = applyPatchPaths

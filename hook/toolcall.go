@@ -1,0 +1,302 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnish/harnish/guardrail"
+)
+
+// ToolCall is the PreToolUse payload Claude Code and Codex send: the tool
+// the agent is about to call, its input, and the directory it runs in.
+type ToolCall struct {
+	Event string `json:"hook_event_name"`
+	// Tool is the tool's name: Bash (a shell command, Codex's included),
+	// Write, Edit, MultiEdit, NotebookEdit, apply_patch (Codex's patch
+	// tool), Read, ...
+	Tool string `json:"tool_name"`
+	// Input is the tool's input as the agent sent it.
+	Input json.RawMessage `json:"tool_input"`
+	// Cwd is the directory the call runs in: for Codex, a command's own
+	// workdir, which may be below the working tree. Relative paths in the
+	// input resolve from it.
+	Cwd string `json:"cwd"`
+}
+
+// InputError is the error of a hook payload that cannot be judged: it does
+// not decode, or lacks what its tool needs (a command, a file). Its message
+// is the problem alone, as the agent is told it.
+type InputError struct {
+	Err error
+}
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// toolInput holds the tool_input fields of the tools harnish judges.
+type toolInput struct {
+	Command      string `json:"command"`
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+}
+
+// editInput holds the tool_input fields of Claude Code's Write, Edit and
+// MultiEdit tools that say what they write. They are read apart from
+// toolInput: input that does not decode costs the diff, not the call.
+type editInput struct {
+	Content *string `json:"content"` // Write
+	textEdit
+	Edits []textEdit `json:"edits"` // MultiEdit
+}
+
+// textEdit is one replacement of Claude Code's Edit and MultiEdit tools.
+type textEdit struct {
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all"`
+}
+
+// The kinds of tool harnish judges; the others are allowed unjudged.
+const (
+	toolOther = iota
+	toolShell
+	toolEdit
+	toolPatch
+)
+
+func toolKind(name string) int {
+	switch name {
+	case "Bash", "exec_command", "shell", "local_shell":
+		return toolShell
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		return toolEdit
+	case "apply_patch":
+		return toolPatch
+	}
+	return toolOther
+}
+
+// ParseToolCall reads and decodes a PreToolUse payload of at most
+// [MaxInput] bytes. A payload that does not decode or names no tool, and a
+// call of a tool harnish judges without what it needs (a shell call
+// without a command, an edit without a file, a patch naming no file), are
+// an [*InputError].
+func ParseToolCall(r io.Reader) (*ToolCall, error) {
+	c, err := parseToolCall(r)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// parseToolCall is ParseToolCall, and on an error the call as far as it
+// decoded (nil when it did not), for the hook log.
+func parseToolCall(r io.Reader) (*ToolCall, error) {
+	if r == nil {
+		return nil, &InputError{errors.New("reading the hook input: there is none")}
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return nil, &InputError{fmt.Errorf("reading the hook input: %w", err)}
+	}
+	if len(data) > MaxInput {
+		return nil, &InputError{fmt.Errorf("the hook input is larger than %d bytes", MaxInput)}
+	}
+	var c ToolCall
+	if err := json.Unmarshal(data, &c); err != nil {
+		return &c, &InputError{fmt.Errorf("decoding the hook input: %w", err)}
+	}
+	if c.Tool == "" {
+		return &c, &InputError{errors.New("the hook input has no tool_name")}
+	}
+	if _, err := c.input(); err != nil {
+		return &c, err
+	}
+	return &c, nil
+}
+
+// Judged reports whether harnish judges calls of c's tool: shell commands,
+// file edits and writes, and patches. Other tools (Read, Grep, WebFetch,
+// ...) are allowed unjudged.
+func (c *ToolCall) Judged() bool { return toolKind(c.Tool) != toolOther }
+
+// input decodes and checks c's tool input.
+func (c *ToolCall) input() (*toolInput, error) {
+	var ti toolInput
+	if len(c.Input) > 0 && string(c.Input) != "null" {
+		if err := json.Unmarshal(c.Input, &ti); err != nil {
+			return nil, &InputError{fmt.Errorf("decoding tool_input of %s: %w", c.Tool, err)}
+		}
+	}
+	switch toolKind(c.Tool) {
+	case toolShell:
+		if ti.Command == "" {
+			return nil, &InputError{fmt.Errorf("%s call without tool_input.command", c.Tool)}
+		}
+	case toolEdit:
+		if ti.FilePath == "" && ti.NotebookPath == "" {
+			return nil, &InputError{fmt.Errorf("%s call without a file path", c.Tool)}
+		}
+	case toolPatch:
+		if len(patchFilePaths(ti.Command)) == 0 {
+			return nil, &InputError{fmt.Errorf("%s call names no file in tool_input.command", c.Tool)}
+		}
+	}
+	return &ti, nil
+}
+
+// command returns the shell command of a shell call, or the patch of an
+// apply_patch call, as the agent wrote it; "" for other tools.
+func (c *ToolCall) command() string {
+	if k := toolKind(c.Tool); k != toolShell && k != toolPatch {
+		return ""
+	}
+	ti, err := c.input()
+	if err != nil {
+		return ""
+	}
+	return ti.Command
+}
+
+// patch returns tool_input.command as far as it decodes: the patch of an
+// apply_patch call.
+func (c *ToolCall) patch() string {
+	var ti toolInput
+	_ = json.Unmarshal(c.Input, &ti) // what decodes is the record's
+	return ti.Command
+}
+
+// paths returns the files the call edits, as the agent named them: the
+// edit tools' file, the files a patch names.
+func (c *ToolCall) paths() []string {
+	ti, err := c.input()
+	if err != nil {
+		return nil
+	}
+	switch toolKind(c.Tool) {
+	case toolShell:
+		return applyPatchPaths(ti.Command)
+	case toolEdit:
+		if ti.FilePath != "" {
+			return []string{ti.FilePath}
+		}
+		return []string{ti.NotebookPath}
+	case toolPatch:
+		return patchFilePaths(ti.Command)
+	}
+	return nil
+}
+
+// dir returns the directory the call runs in, in the working tree at root.
+func (c *ToolCall) dir(root string) string {
+	switch {
+	case c.Cwd == "":
+		return root
+	case filepath.IsAbs(c.Cwd):
+		return filepath.Clean(c.Cwd)
+	}
+	return filepath.Join(root, c.Cwd)
+}
+
+// Actions returns what the call would do in the working tree at root (an
+// absolute path), for a guardrail to judge, in this order:
+//
+//   - a shell call: the command, for bash; when the call runs elsewhere
+//     than root, as "cd DIR && {\n" + command + "\n}", since the command
+//     rules resolve paths from the root and follow cd. Then each package
+//     install it names ([guardrail.Installs]), and each file an apply_patch
+//     command in it edits, as for the apply_patch tool.
+//   - Write, Edit, MultiEdit: an edit of the file, with the change as a
+//     unified diff against the file in the tree (a new file when there is
+//     none; the replaced text alone when the tree's file does not hold it).
+//     NotebookEdit: an edit of the notebook, path only.
+//   - apply_patch: an edit per file the patch adds, updates, moves or
+//     deletes, each with its part of the patch as a unified diff (a move:
+//     a rename diff on the new path).
+//
+// An edit's Path is relative to root and slash-separated; edits of files
+// outside root are not the guardrails' business and are left out. Other
+// tools ask for nothing. An input that does not decode is an
+// [*InputError].
+func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
+	ti, err := c.input()
+	if err != nil {
+		return nil, err
+	}
+	dir := c.dir(root)
+	t := tree{root: root}
+	switch toolKind(c.Tool) {
+	case toolShell:
+		cmd := guardrail.Action{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: ti.Command}
+		acts := guardrail.Installs(cmd)
+		if filepath.Clean(dir) != filepath.Clean(root) {
+			cmd.Command = "cd " + shellQuote(dir) + " && {\n" + ti.Command + "\n}"
+		}
+		acts = append([]guardrail.Action{cmd}, acts...)
+		if strings.Contains(ti.Command, "apply_patch") {
+			acts = append(acts, t.patchEdits(dir, ti.Command)...)
+		}
+		return acts, nil
+	case toolEdit:
+		p := ti.FilePath
+		if p == "" {
+			p = ti.NotebookPath
+		}
+		rel, ok := relativeTo(root, resolve(dir, p))
+		if !ok {
+			return nil, nil
+		}
+		a := guardrail.Action{Kind: guardrail.KindEdit, Path: rel}
+		var ei editInput
+		if json.Unmarshal(c.Input, &ei) != nil {
+			return []guardrail.Action{a}, nil
+		}
+		switch c.Tool {
+		case "Write":
+			if ei.Content != nil {
+				a.Diff = t.writeDiff(rel, *ei.Content)
+			}
+		case "Edit":
+			a.Diff = t.editDiff(rel, []textEdit{ei.textEdit})
+		case "MultiEdit":
+			if len(ei.Edits) > 0 {
+				a.Diff = t.editDiff(rel, ei.Edits)
+			}
+		}
+		return []guardrail.Action{a}, nil
+	case toolPatch:
+		return t.patchEdits(dir, ti.Command), nil
+	}
+	return nil, nil
+}
+
+// resolve returns p, made absolute from dir when it is relative.
+func resolve(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// relativeTo returns p relative to root, slash-separated, and whether it is
+// inside root.
+func relativeTo(root, p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// shellQuote quotes s as one word for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
