@@ -1,0 +1,308 @@
+package loop
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
+	t := l.tasks[step.Task]
+	if step.Attempt == 1 || l.tails == nil {
+		l.tails, l.trees, l.findings, l.diagnosis, l.warnings, l.base = map[int]string{}, map[int]string{}, nil, nil, nil, ""
+	}
+	start := l.now()
+	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
+	defer cancel()
+	// The prompt is assembled first: asking the assets marks them accessed,
+	// a write of harnish's own that must not fall inside the agent's change.
+	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: l.failuresOf(t.ID),
+		Findings: l.findings, Diagnosis: l.diagnosis, Warnings: l.warnings, Assets: l.experience(ctx, t, step.Phase)}
+	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: l.cfg.WorkDir,
+		Prompt: executor.RenderWithin(parts, cmp.Or(l.cfg.PromptBudget, executor.DefaultPromptBudget)), Parts: parts}
+	l.findings, l.minor, l.last, l.warnings = nil, nil, nil, nil // this attempt's own come from check and the audit
+	if dl, ok := actx.Deadline(); ok {
+		req.Limits.Deadline = dl
+	}
+	req.Limits.Tokens, req.Limits.CostUSD = step.TokensLeft, step.CostLeft
+	// The agent's change is what the tree gained between these two
+	// snapshots, and nothing of harnish's runs between them.
+	before, err := l.snapshot(ctx, "before", step)
+	if err != nil {
+		return nil, err
+	}
+	if l.base == "" {
+		l.base = before
+	}
+	res, err := guard(func() (*executor.Result, error) { return l.cfg.Executor.Execute(actx, req) })
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx) // cancelled: the attempt stays unreported and counts on resume
+	}
+	after, serr := l.snapshot(context.WithoutCancel(ctx), "after", step)
+	if serr != nil {
+		return nil, serr
+	}
+	l.trees[step.Attempt] = after
+	r := policy.AttemptReport{Task: t.ID, Attempt: step.Attempt}
+	if l.cfg.Guardrail != nil {
+		stop, gerr := l.auditChange(context.WithoutCancel(actx), step, before, after)
+		if gerr != nil {
+			return nil, gerr
+		}
+		r.Stop = stop
+	}
+	l.hookViolations(step, res, err, &r)
+	var usage executor.Usage
+	switch {
+	case r.Stop != nil:
+		if res != nil {
+			usage = res.Usage
+		}
+	case err != nil:
+		var ee *executor.Error
+		kind := executor.KindCrashed
+		if errors.As(err, &ee) {
+			usage, kind = ee.Usage, ee.Kind
+		}
+		if kind == executor.KindUnavailable {
+			// The executor cannot run at all; another attempt would fail the
+			// same way, and the agent is not to blame.
+			return l.cfg.Policy.ObserveVoid(l.st, t.ID, step.Attempt, err.Error(), l.now())
+		}
+		if errors.Is(context.Cause(actx), ErrTaskTimeout) {
+			kind = executor.KindTimeout
+		}
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:" + string(kind),
+			Class: string(kind), Reason: err.Error()}
+		if ee != nil && ee.Tail != "" {
+			l.tails[step.Attempt] = ee.Tail
+		}
+	case res == nil || !res.Status.Valid():
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:protocol",
+			Class: string(executor.KindProtocol), Reason: "the executor claimed no valid status"}
+	case res.Status == executor.StatusBlocked:
+		usage = res.Usage
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailBlocked, Reason: res.Reason}
+	default:
+		usage, l.last = res.Usage, res
+		if err := l.check(actx, t, step, after, &r); err != nil {
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
+			// The checks could not run: a fault of the harness, not of the
+			// agent's change, so the attempt does not count.
+			return l.cfg.Policy.ObserveVoid(l.st, t.ID, step.Attempt, err.Error(), l.now())
+		}
+	}
+	r.Elapsed, r.Tokens, r.CostUSD = l.now().Sub(start), usage.Tokens(), usage.CostUSD
+	if l.cfg.Rollback && r.Failure != nil && r.Stop == nil {
+		l.rollback(ctx, step, before)
+	}
+	return l.cfg.Policy.ObserveAttempt(l.st, r, l.now())
+}
+
+// snapshot reads the working tree as a git tree, when anything needs it: the
+// audit and the rollback cannot go without it (an error), while the
+// reviewer's and debugger's diffs are given when it can be had ("" when not).
+func (l *Loop) snapshot(ctx context.Context, when string, step policy.Step) (string, error) {
+	required := l.cfg.Guardrail != nil || l.cfg.Rollback
+	switch {
+	case l.ws == nil && required:
+		return "", fmt.Errorf("loop: the guardrail's audit and the rollback need a Workspace, and %s is not a git working tree", l.workDir())
+	case l.ws == nil, !required && l.cfg.Reviewer == nil && l.cfg.Debugger == nil:
+		return "", nil
+	}
+	tree, err := l.ws.Snapshot(ctx)
+	if err != nil && required {
+		return "", fmt.Errorf("loop: read the working tree %s attempt %d of %s: %w", when, step.Attempt, step.Task, err)
+	}
+	if err != nil {
+		l.log.Warn("loop: read the working tree", "task", step.Task, "attempt", step.Attempt, "err", err)
+	}
+	return tree, nil
+}
+
+// inGitRepo reports whether dir is in a git repository.
+func inGitRepo(dir string) bool {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return true
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return false
+		}
+		dir = up
+	}
+}
+
+// diff returns the change from one snapshot to another and the paths it
+// touches; empty when either is unknown or reading it fails.
+func (l *Loop) diff(ctx context.Context, from, to string) (string, []string) {
+	if from == "" || to == "" || from == to {
+		return "", nil
+	}
+	d, err := l.ws.Diff(ctx, from, to)
+	if err != nil {
+		l.log.Warn("loop: diff", "err", err)
+		return "", nil
+	}
+	fds, _ := guardrail.ParseDiff(d)
+	files := make([]string, 0, len(fds))
+	for _, f := range fds {
+		files = append(files, f.Path)
+	}
+	return d, files
+}
+
+// hookViolations reports the guardrail decisions the executor says were made
+// during the attempt (by the agent's hooks, or by the executor itself), and
+// stops the run on the first hard one unless the audit already did.
+func (l *Loop) hookViolations(step policy.Step, res *executor.Result, err error, r *policy.AttemptReport) {
+	var vs []executor.Violation
+	if ee, ok := errors.AsType[*executor.Error](err); ok {
+		vs = ee.Violations
+	} else if err == nil && res != nil {
+		vs = res.Violations
+	}
+	for _, v := range vs {
+		level := "soft"
+		if v.Hard {
+			level = "hard"
+		}
+		l.emit(Event{Type: GuardrailViolated, Phase: step.Phase, Task: step.Task, Attempt: step.Attempt,
+			Level: level, Rule: v.Rule, Message: v.Reason})
+		switch {
+		case !v.Hard:
+			l.warnings = append(l.warnings, executor.Warning{Rule: v.Rule, Reason: v.Reason})
+		case r.Stop == nil:
+			r.Stop = &policy.GuardrailStop{Rule: v.Rule, Reason: v.Reason}
+		}
+	}
+}
+
+// auditChange passes what the attempt changed through the guardrail. The
+// first hard decision is returned as the stop; every soft one is reported and
+// kept for the next attempt's prompt.
+func (l *Loop) auditChange(ctx context.Context, step policy.Step, before, after string) (*policy.GuardrailStop, error) {
+	if after == before {
+		return nil, nil
+	}
+	diff, err := l.ws.Diff(ctx, before, after)
+	if err != nil {
+		return nil, fmt.Errorf("loop: diff of attempt %d of %s: %w", step.Attempt, step.Task, err)
+	}
+	var stop *policy.GuardrailStop
+	for _, d := range guardrail.EvaluateAll(ctx, l.cfg.Guardrail, guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: step.Task}) {
+		l.emit(Event{Type: GuardrailViolated, Phase: step.Phase, Task: step.Task, Attempt: step.Attempt,
+			Level: d.Level.String(), Rule: d.Rule, Message: d.Reason})
+		switch {
+		case d.Level == guardrail.Soft:
+			l.warnings = append(l.warnings, executor.Warning{Rule: d.Rule, Reason: d.Reason})
+		case stop == nil:
+			stop = &policy.GuardrailStop{Rule: d.Rule, Reason: d.Reason}
+		}
+	}
+	return stop, nil
+}
+
+// rollback restores the tree of before a failed attempt. A failure to is
+// logged: the next attempt then starts from the tree as it is.
+func (l *Loop) rollback(ctx context.Context, step policy.Step, before string) {
+	ctx = context.WithoutCancel(ctx)
+	after, err := l.ws.Snapshot(ctx)
+	if err == nil && after != before {
+		err = l.ws.Restore(ctx, before, after)
+	}
+	if err != nil {
+		l.log.Warn("loop: roll back a failed attempt", "task", step.Task, "attempt", step.Attempt, "err", err)
+	}
+}
+
+// check runs the verifier and, when it passes, the reviewer, and records what
+// they found in r and for the next attempt's prompt.
+func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after string, r *policy.AttemptReport) error {
+	rep, err := guard(func() (*verify.Report, error) {
+		return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt})
+	})
+	if errors.Is(err, verify.ErrNoChecks) && hasManual(t) {
+		// Only a person can check this task: at the phase's gate.
+		rep, err = &verify.Report{Passed: true}, nil
+	}
+	if err != nil {
+		return fmt.Errorf("loop: verify task %s: %w", t.ID, err)
+	}
+	if rep == nil {
+		return fmt.Errorf("loop: verify task %s: the verifier returned no report", t.ID)
+	}
+	if !rep.Passed {
+		fp := rep.Fingerprint
+		l.emit(Event{Type: VerifyFailed, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt, Fingerprint: fp.String(), Message: fp.Summary})
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailVerify, Fingerprint: fp.String(), Class: string(fp.Class), Reason: fp.Summary}
+		for _, c := range rep.Checks {
+			if !c.Passed {
+				l.tails[step.Attempt] = c.OutputTail
+				break
+			}
+		}
+		return nil
+	}
+	l.emit(Event{Type: VerifyPassed, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt})
+	l.passed = l.passed[:0]
+	for _, c := range rep.Checks {
+		l.passed = append(l.passed, c.Name)
+	}
+	// The task's change so far: from the tree before its first attempt.
+	diff, files := l.diff(ctx, l.base, after)
+	if files == nil && l.last != nil {
+		files = l.last.FilesChanged // no git: the executor's word is all there is
+	}
+	l.files = files
+	if l.cfg.Reviewer == nil {
+		return nil
+	}
+	req := &verify.ReviewRequest{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt, Diff: diff, Files: files}
+	rev, err := guard(func() (*verify.Review, error) { return l.cfg.Reviewer.Review(ctx, req) })
+	if err != nil {
+		return fmt.Errorf("loop: review task %s: %w", t.ID, err)
+	}
+	if rev == nil {
+		rev = &verify.Review{} // nothing to say
+	}
+	if len(rev.Findings) > 0 {
+		l.emit(Event{Type: ReviewFindings, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt,
+			Message: fmt.Sprintf("%d finding(s), %d critical", len(rev.Findings), len(rev.Critical()))})
+	}
+	l.minor = nil
+	for _, f := range rev.Findings {
+		if f.Severity != verify.SeverityCritical {
+			l.minor = append(l.minor, fmt.Sprintf("[%s] %s:%d %s", f.Severity, f.File, f.Line, f.Message))
+		}
+	}
+	if crit := rev.Critical(); len(crit) > 0 {
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailReview, Keys: verify.Keys(crit),
+			Reason: fmt.Sprintf("%d critical review findings", len(crit))}
+		for _, f := range crit {
+			l.findings = append(l.findings, executor.Finding{Severity: f.Severity.String(), File: f.File, Line: f.Line, Message: f.Message, Rule: f.Rule})
+		}
+	}
+	return nil
+}
+
+func hasManual(t *task.Task) bool {
+	for _, c := range t.Acceptance {
+		if c.Manual != "" {
+			return true
+		}
+	}
+	return false
+}

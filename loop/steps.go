@@ -1,0 +1,91 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/task"
+)
+
+func (l *Loop) gate(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
+	dec := &policy.GateDecision{Verdict: policy.Defer}
+	if g := l.cfg.Gate; g != nil {
+		req := l.gateRequest(l.phase(step.Phase))
+		var err error
+		dec, err = guard(func() (*policy.GateDecision, error) { return g.Approve(ctx, req) })
+		if err != nil {
+			return nil, fmt.Errorf("loop: gate: %w", err)
+		}
+		if dec == nil {
+			dec = &policy.GateDecision{Verdict: policy.Defer}
+		}
+	}
+	return l.cfg.Policy.ObserveGate(l.st, step.Phase, *dec, l.now())
+}
+
+// gateRequest describes the milestone after ph: what its tasks' checks
+// proved, and the checklist a person confirms, the tasks' manual acceptance
+// items among it.
+func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
+	req := &GateRequest{Run: l.st.Run, Plan: l.cfg.Plan.Name, Phase: ph.ID, Title: ph.Title, Next: l.nextPhase(ph.ID)}
+	req.Manual = policy.ManualItems(ph)
+	if ph.Milestone != nil {
+		req.Manual = append(req.Manual, ph.Milestone.Manual...)
+	}
+	var passed, files []string
+	for j := range ph.Tasks {
+		id := ph.Tasks[j].ID
+		h := l.rec.handoff(id)
+		if ts := l.st.Tasks[id]; ts == nil || ts.Status != policy.StatusDone || h == nil {
+			continue
+		}
+		item := id
+		if len(h.Checks) > 0 {
+			item += " (" + strings.Join(h.Checks, ", ") + ")"
+		}
+		passed = append(passed, item)
+		for _, f := range h.FilesChanged {
+			if !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Automated passed: %s", cmpOr(strings.Join(passed, "; "), "nothing"))
+	if len(req.Manual) > 0 {
+		fmt.Fprintf(&b, "; please verify: %s", strings.Join(req.Manual, "; "))
+	}
+	b.WriteString(".")
+	if len(files) > 0 {
+		fmt.Fprintf(&b, "\nFiles changed: %s.", strings.Join(files, ", "))
+	}
+	req.Summary = b.String()
+	return req
+}
+
+func (l *Loop) debug(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
+	found := false
+	if l.cfg.Debugger == nil {
+		return l.cfg.Policy.ObserveNoDebugger(l.st, step.Task, l.now())
+	}
+	if d := l.cfg.Debugger; d != nil {
+		ctx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
+		defer cancel()
+		req := &executor.DebugRequest{Task: l.tasks[step.Task], PhaseID: step.Phase, WorkDir: l.cfg.WorkDir,
+			Failures: l.failuresOf(step.Task)}
+		// The two failed attempts' trees, and how the second differs.
+		req.Diff, _ = l.diff(ctx, l.trees[step.Attempt-1], l.trees[step.Attempt])
+		diag, err := guard(func() (*executor.Diagnosis, error) { return d.Debug(ctx, req) })
+		switch {
+		case err != nil:
+			l.log.Warn("loop: the debugger failed; treating it as no root cause", "task", step.Task, "err", err)
+		case diag != nil:
+			found, l.diagnosis = diag.Found, diag
+		}
+	}
+	return l.cfg.Policy.ObserveDiagnosis(l.st, step.Task, found, l.now())
+}
