@@ -7,7 +7,14 @@
 // rule, and paused at milestone gates. The run's state is durable: it
 // survives any crash and resumes where it stood.
 //
-// This root package holds only documentation; the work is in its packages:
+// This root package is the wiring: [Open] builds, from a plan and
+// [Options], everything the harnish CLI builds from its flags (the executor,
+// reviewer and debugger the plan names, the verifier of the tasks' own
+// checks, the edit guardrail, the run's locked state, the experience store,
+// the plugins the plan uses) and returns a [Runner] that drives the run and
+// owns what it opened. The CLI is a thin layer over it; [Components] is the
+// same wiring for a host with a store of its own. The work is in the
+// packages:
 //
 //   - [github.com/harnish/harnish/task]: the plan model, strict YAML/JSON
 //     loading and validation (start here).

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -137,34 +136,4 @@ func checkPlugin(s plugins.Spec, stderr io.Writer) (plugins.Info, error) {
 	}
 	defer h.Close()
 	return h.Plugins()[0], nil
-}
-
-// openPlugins starts the plugins of the working tree's manifest that the
-// plan names, and no others: one the plan does not use must not stop the
-// run. It returns nil when the plan names none.
-func openPlugins(root string, named []string) (*plugins.Host, error) {
-	if len(named) == 0 {
-		return nil, nil
-	}
-	path := filepath.Join(root, guardrail.PluginManifest)
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("the plan names plugins, and the plugin manifest %s cannot be read: %w", path, err)
-	}
-	m, err := plugins.LoadManifest(path)
-	if err != nil {
-		return nil, err
-	}
-	used := &plugins.Manifest{}
-	for _, s := range m.Plugins {
-		if slices.Contains(named, s.Name) {
-			used.Plugins = append(used.Plugins, s)
-		}
-	}
-	for _, name := range named {
-		if !slices.ContainsFunc(used.Plugins, func(s plugins.Spec) bool { return s.Name == name }) {
-			return nil, fmt.Errorf("the plan names plugin %q, which %s does not list", name, path)
-		}
-	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return plugins.Open(cmdContext(), plugins.Config{Manifest: used, Logger: logger})
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -16,19 +15,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/harnish/harnish/asset"
-	"github.com/harnish/harnish/executor"
-	"github.com/harnish/harnish/executor/claude"
-	"github.com/harnish/harnish/executor/codex"
-	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish"
 	"github.com/harnish/harnish/internal/cli"
 	"github.com/harnish/harnish/internal/gitx"
-	"github.com/harnish/harnish/internal/proc"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
-	"github.com/harnish/harnish/plugins"
 	"github.com/harnish/harnish/task"
-	"github.com/harnish/harnish/verify"
 )
 
 var runCommand = &command{
@@ -179,7 +171,7 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	f.runID = runID
-	return drive(f, plan, stdout, stderr, func(ctx context.Context, l *loop.Loop) (*loop.Result, error) { return l.Run(ctx) })
+	return drive(f, plan, stdout, stderr, func(ctx context.Context, r *harnish.Runner) (*loop.Result, error) { return r.Run(ctx) })
 }
 
 func runResume(c *command, args []string, stdout, stderr io.Writer) int {
@@ -201,85 +193,58 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
 		return exitError
 	}
-	return drive(f, plan, stdout, stderr, func(ctx context.Context, l *loop.Loop) (*loop.Result, error) {
-		return l.Resume(ctx, f.appr)
+	return drive(f, plan, stdout, stderr, func(ctx context.Context, r *harnish.Runner) (*loop.Result, error) {
+		return r.Resume(ctx, f.appr)
 	})
 }
 
-// drive builds the loop from the plan and runs it until it ends or the user
-// interrupts it, and returns the outcome's exit status.
-func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(context.Context, *loop.Loop) (*loop.Result, error)) int {
+// drive opens the run of the plan in the working tree and drives it until
+// it ends or the user interrupts it, and returns the outcome's exit status.
+func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(context.Context, *harnish.Runner) (*loop.Result, error)) int {
 	root, err := filepath.Abs(f.dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
 		return exitError
 	}
-	stateDir := filepath.Join(root, loop.StateDir)
-	cfg, host, err := components(plan, root)
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish: %v\n", err)
-		return exitError
-	}
-	if host != nil {
-		defer host.Close()
-	}
-	if isGitTree(root) {
-		cfg.CommitTasks, cfg.Rollback = !f.noCommit, f.rollback
-	} else {
-		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: what each attempt changes cannot be audited or committed\n", root)
-		cfg.Guardrail = nil
-	}
-	cfg.RunID, cfg.Branch = f.runID, f.branch
+	opts := options(root)
+	opts.RunID, opts.Branch, opts.CommitTasks, opts.Rollback = f.runID, f.branch, !f.noCommit, f.rollback
 	// Warnings (a record or a commit that failed) reach the person running it.
-	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	store, err := loop.OpenDir(stateDir, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish: %v\n", err)
-		return exitError
-	}
-	defer store.Close()
-	if err := markRun(stateDir, f.runID, store, stderr); err != nil {
-		fmt.Fprintf(stderr, "harnish: %v\n", err)
-		return exitError
-	}
-	_, statErr := os.Stat(assetsPath(root))
-	assets, err := asset.OpenFile(assetsPath(root), nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish: %v\n", err)
-		return exitError
-	}
-	defer assets.Close()
-	// A new store starts from the engine's history, when the tree has one.
-	if engine := filepath.Join(root, "harnish-assets.jsonl"); errors.Is(statErr, fs.ErrNotExist) {
-		if _, err := os.Stat(engine); err == nil {
-			n, err := asset.Import(cmdContext(), assets, engine)
-			if err != nil {
-				fmt.Fprintf(stderr, "harnish: %v\n", err)
-				return exitError
-			}
-			fmt.Fprintf(stderr, "harnish: imported %d assets from %s\n", n, engine)
-		}
-	}
-	cfg.Plan, cfg.WorkDir, cfg.Store, cfg.RecordsDir, cfg.Assets = plan, root, store, stateDir, assets
+	opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	switch {
 	case f.yes:
-		cfg.Gate = loop.AutoApprove{}
+		opts.Gate = loop.AutoApprove{}
 	case isTerminal(os.Stdin):
-		cfg.Gate = &loop.Prompt{In: os.Stdin, Out: stderr}
+		opts.Gate = &loop.Prompt{In: os.Stdin, Out: stderr}
 	}
+	var prog *progress
 	if f.json {
-		cfg.Observer = jsonEvents(stdout)
+		opts.Observer = jsonEvents(stdout)
 	} else {
-		cfg.Observer = &progress{w: stdout, start: time.Now()}
+		prog = &progress{w: stdout}
+		opts.Observer = prog
 	}
-	l, err := loop.New(cfg)
+	r, err := harnish.Open(cmdContext(), plan, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "harnish: %v\n", err)
+		fmt.Fprintln(stderr, err)
 		return exitError
+	}
+	defer r.Close()
+	if !isGitTree(root) {
+		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: what each attempt changes cannot be audited or committed\n", root)
+	}
+	op := r.Opened()
+	if len(op.Strays) > 0 {
+		fmt.Fprintf(stderr, "harnish: ended %d process(es) a stopped run %s left behind: %v\n", len(op.Strays), op.Run, op.Strays)
+	}
+	if op.ImportedFrom != "" {
+		fmt.Fprintf(stderr, "harnish: imported %d assets from %s\n", op.Imported, op.ImportedFrom)
+	}
+	if prog != nil {
+		prog.start = time.Now()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := start(ctx, l)
+	res, err := start(ctx, r)
 	if res == nil {
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
 		return exitError
@@ -290,116 +255,27 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		} else {
 			fmt.Fprintln(stdout, res.Outcome)
 		}
-		fmt.Fprintf(stdout, "state, logs and handoffs: %s\n", stateDir)
+		fmt.Fprintf(stdout, "state, logs and handoffs: %s\n", filepath.Join(root, loop.StateDir))
 	}
 	return res.Outcome.ExitCode()
 }
 
-// markRun marks every process this harnish starts as the run's (proc.EnvRun
-// in its own environment, which they inherit), after ending those a killed
-// harnish of the same run left behind: an agent still editing the tree must
-// not work beside the next attempt. The store's lock is held, so no live
-// harnish drives the run. The mark names the state directory too: run IDs
-// are times, and two trees' runs may share one.
-func markRun(stateDir, runID string, store loop.Store, stderr io.Writer) error {
-	if runID == "" {
-		st, err := store.Load(cmdContext())
-		if errors.Is(err, loop.ErrNoState) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		runID = st.Run
+// options are what every run and resume in the working tree root asks of
+// the library: the agents' hooks call this very binary, or harnish-hook
+// beside it, with the plan the run keeps.
+func options(root string) harnish.Options {
+	opts := harnish.Options{Dir: root, PlanFile: cli.KeptPlanFile(filepath.Join(root, loop.StateDir))}
+	if self, err := os.Executable(); err == nil {
+		opts.HookProgram = hookProgram(self)
 	}
-	mark := stateDir + "#" + runID
-	killed, err := proc.KillStrays(cmdContext(), proc.EnvRun, mark)
-	if len(killed) > 0 {
-		fmt.Fprintf(stderr, "harnish: ended %d process(es) a stopped run %s left behind: %v\n", len(killed), runID, killed)
-	}
-	if err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		return fmt.Errorf("end what run %s left behind: %w", runID, err)
-	}
-	return os.Setenv(proc.EnvRun, mark)
+	return opts
 }
 
-// components builds the executor, verifier, reviewer and debugger a plan
-// names, and the edit guard its guardrail settings ask for. The verifier
-// always runs the tasks' own acceptance checks. Components of kind plugin
-// come from the working tree's plugin manifest; the host that runs them is
-// returned for the caller to close.
-func components(plan *task.Plan, root string) (loop.Config, *plugins.Host, error) {
-	editCfg := guardrail.PlanEditConfig(plan, os.DirFS(root))
-	g, err := guardrail.NewEditGuard(editCfg)
-	if err != nil {
-		return loop.Config{}, nil, err
-	}
-	cfg := loop.Config{Verifier: verify.Acceptance{}, Guardrail: g}
-	if plan.Executor == nil {
-		return cfg, nil, errors.New("the plan names no executor (executor: {kind: command, argv: [...]})")
-	}
-	if plan.Debugger != nil && plan.Debugger.Kind != task.KindCommand {
-		return cfg, nil, fmt.Errorf("debugger kind %q is not available in this harnish; use kind command", plan.Debugger.Kind)
-	}
-	var named []string
-	for _, c := range []*task.Component{plan.Executor, plan.Reviewer} {
-		if c != nil && c.Kind == task.KindPlugin {
-			named = append(named, c.Plugin)
-		}
-	}
-	host, err := openPlugins(root, named)
-	if err != nil {
-		return cfg, nil, err
-	}
-	fail := func(err error) (loop.Config, *plugins.Host, error) {
-		if host != nil {
-			host.Close()
-		}
-		return cfg, nil, err
-	}
-	switch c := plan.Executor; c.Kind {
-	case task.KindCommand:
-		cfg.Executor = &executor.Command{Argv: c.Argv, Env: c.Env}
-	case task.KindPlugin:
-		if cfg.Executor, err = host.Executor(c.Plugin); err != nil {
-			return fail(err)
-		}
-	case task.KindCodex, task.KindClaude:
-		// The agent's hooks call this very binary, or harnish-hook beside it,
-		// with the plan the run keeps.
-		self, err := os.Executable()
-		if err != nil {
-			return fail(fmt.Errorf("the %s executor's hooks need harnish's own path: %w", c.Kind, err))
-		}
-		hooks := hookProgram(self)
-		kept := cli.KeptPlanFile(filepath.Join(root, loop.StateDir))
-		if c.Kind == task.KindCodex {
-			cfg.Executor = &codex.Executor{Harnish: hooks, PlanFile: kept, Model: c.Model, Env: c.Env}
-		} else {
-			cfg.Executor = &claude.Executor{Harnish: hooks, PlanFile: kept, Model: c.Model, Env: c.Env}
-		}
-	default:
-		return fail(fmt.Errorf("executor kind %q is not available in this harnish", c.Kind))
-	}
-	if c := plan.Debugger; c != nil {
-		cfg.Debugger = &executor.CommandDebugger{Argv: c.Argv, Env: c.Env}
-	}
-	switch c := plan.Reviewer; {
-	case c == nil:
-	case c.Kind == task.KindCommand:
-		r := &verify.CommandReviewer{Argv: c.Argv}
-		for k, v := range c.Env {
-			r.Env = append(r.Env, k+"="+v)
-		}
-		cfg.Reviewer = r
-	case c.Kind == task.KindPlugin:
-		if cfg.Reviewer, err = host.Reviewer(c.Plugin); err != nil {
-			return fail(err)
-		}
-	default:
-		return fail(fmt.Errorf("reviewer kind %q is not available in this harnish; use kind command or plugin", c.Kind))
-	}
-	return cfg, host, nil
+// components builds the plan's components with the options of run and
+// resume, short of the state (see harnish.Components): what the tests check
+// the CLI's own choices (the hook program, the kept plan) through.
+func components(plan *task.Plan, root string) (loop.Config, io.Closer, error) {
+	return harnish.Components(cmdContext(), plan, options(root))
 }
 
 func isGitTree(dir string) bool {

@@ -1,0 +1,173 @@
+package harnish
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/executor/claude"
+	"github.com/harnish/harnish/executor/codex"
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/plugins"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+// Components builds the loop configuration of plan and opts, short of what
+// [Open] opens on disk (Store, Assets, RecordsDir): the executor, reviewer
+// and debugger the plan names, the verifier that runs each task's own
+// acceptance checks, the edit guardrail of the plan's settings, and the
+// options (Gate, Observer, Logger and, in a git working tree, commits,
+// rollback and branch). It is for a host with a store of its own; most
+// callers want Open.
+//
+// The plan's components map as follows. Executor: kind command is an
+// [executor.Command], codex a [codex.Executor], claude a [claude.Executor]
+// (whose hooks run Options.HookProgram with Options.PlanFile), plugin the
+// named plugin's executor. Reviewer: kind command is a
+// [verify.CommandReviewer], plugin the named plugin's reviewer; none, no
+// review. Debugger: kind command is an [executor.CommandDebugger]; none, no
+// debugger. Any other kind is an error, as is a plan with no executor.
+// Outside a git working tree there is no edit guardrail, since it judges the
+// diff git reads.
+//
+// Plugins named by the plan are started from Options.PluginManifest, and
+// only those. The returned Closer stops them; it is never nil when err is
+// nil. Every error begins with "harnish: ".
+func Components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config, io.Closer, error) {
+	cfg, host, err := components(ctx, plan, opts)
+	if err != nil {
+		return loop.Config{}, nil, fmt.Errorf("harnish: %w", err)
+	}
+	return cfg, host, nil
+}
+
+func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config, io.Closer, error) {
+	if plan == nil {
+		return loop.Config{}, nil, errors.New("no plan")
+	}
+	dir, err := filepath.Abs(cmp.Or(opts.Dir, "."))
+	if err != nil {
+		return loop.Config{}, nil, fmt.Errorf("Options.Dir: %w", err)
+	}
+	g, err := guardrail.NewEditGuard(guardrail.PlanEditConfig(plan, os.DirFS(dir)))
+	if err != nil {
+		return loop.Config{}, nil, err
+	}
+	cfg := loop.Config{Plan: plan, WorkDir: dir, Verifier: verify.Acceptance{}, Guardrail: g,
+		Gate: opts.Gate, Observer: opts.Observer, Logger: opts.Logger, RunID: opts.RunID}
+	if plan.Executor == nil {
+		return cfg, nil, errors.New("the plan names no executor (executor: {kind: command, argv: [...]})")
+	}
+	if plan.Debugger != nil && plan.Debugger.Kind != task.KindCommand {
+		return cfg, nil, fmt.Errorf("debugger kind %q is not available in this harnish; use kind command", plan.Debugger.Kind)
+	}
+	var named []string
+	for _, c := range []*task.Component{plan.Executor, plan.Reviewer} {
+		if c != nil && c.Kind == task.KindPlugin {
+			named = append(named, c.Plugin)
+		}
+	}
+	host, err := openPlugins(ctx, cmp.Or(opts.PluginManifest, filepath.Join(dir, guardrail.PluginManifest)), named, opts)
+	if err != nil {
+		return cfg, nil, err
+	}
+	fail := func(err error) (loop.Config, io.Closer, error) {
+		host.Close()
+		return cfg, nil, err
+	}
+	switch c := plan.Executor; c.Kind {
+	case task.KindCommand:
+		cfg.Executor = &executor.Command{Argv: c.Argv, Env: c.Env}
+	case task.KindPlugin:
+		if cfg.Executor, err = host.Executor(c.Plugin); err != nil {
+			return fail(err)
+		}
+	case task.KindCodex:
+		cfg.Executor = &codex.Executor{Harnish: opts.HookProgram, PlanFile: opts.PlanFile, Model: c.Model, Env: c.Env}
+	case task.KindClaude:
+		cfg.Executor = &claude.Executor{Harnish: opts.HookProgram, PlanFile: opts.PlanFile, Model: c.Model, Env: c.Env}
+	default:
+		return fail(fmt.Errorf("executor kind %q is not available in this harnish", c.Kind))
+	}
+	if c := plan.Debugger; c != nil {
+		cfg.Debugger = &executor.CommandDebugger{Argv: c.Argv, Env: c.Env}
+	}
+	switch c := plan.Reviewer; {
+	case c == nil:
+	case c.Kind == task.KindCommand:
+		r := &verify.CommandReviewer{Argv: c.Argv}
+		for k, v := range c.Env {
+			r.Env = append(r.Env, k+"="+v)
+		}
+		cfg.Reviewer = r
+	case c.Kind == task.KindPlugin:
+		if cfg.Reviewer, err = host.Reviewer(c.Plugin); err != nil {
+			return fail(err)
+		}
+	default:
+		return fail(fmt.Errorf("reviewer kind %q is not available in this harnish; use kind command or plugin", c.Kind))
+	}
+	history(&cfg, opts)
+	return cfg, host, nil
+}
+
+// history maps the options that need git (commits, rollback, the branch)
+// onto cfg in a git working tree; elsewhere it drops the edit guardrail too,
+// since it judges the diff git reads.
+func history(cfg *loop.Config, opts Options) {
+	if _, err := os.Stat(filepath.Join(cfg.WorkDir, ".git")); err != nil {
+		cfg.Guardrail = nil
+		if cfg.Logger != nil {
+			cfg.Logger.Info("harnish: not a git working tree: no audit of the changes, no commits, no rollback", "dir", cfg.WorkDir)
+		}
+		return
+	}
+	cfg.CommitTasks, cfg.Rollback, cfg.Branch = opts.CommitTasks, opts.Rollback, opts.Branch
+}
+
+// pluginHost is the plugins a plan uses; a nil one has none, and closes
+// as nothing.
+type pluginHost struct{ *plugins.Host }
+
+func (h pluginHost) Close() error {
+	if h.Host == nil {
+		return nil
+	}
+	return h.Host.Close()
+}
+
+// openPlugins starts the plugins of the manifest at path that the plan
+// names, and no others: one the plan does not use must not stop the run.
+func openPlugins(ctx context.Context, path string, named []string, opts Options) (pluginHost, error) {
+	if len(named) == 0 {
+		return pluginHost{}, nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return pluginHost{}, fmt.Errorf("the plan names plugins, and the plugin manifest %s cannot be read: %w", path, err)
+	}
+	m, err := plugins.LoadManifest(path)
+	if err != nil {
+		return pluginHost{}, err
+	}
+	used := &plugins.Manifest{}
+	for _, s := range m.Plugins {
+		if slices.Contains(named, s.Name) {
+			used.Plugins = append(used.Plugins, s)
+		}
+	}
+	for _, name := range named {
+		if !slices.ContainsFunc(used.Plugins, func(s plugins.Spec) bool { return s.Name == name }) {
+			return pluginHost{}, fmt.Errorf("the plan names plugin %q, which %s does not list", name, path)
+		}
+	}
+	h, err := plugins.Open(ctx, plugins.Config{Manifest: used, Logger: opts.Logger})
+	return pluginHost{h}, err
+}

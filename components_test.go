@@ -1,0 +1,245 @@
+package harnish_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish"
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/executor/claude"
+	"github.com/harnish/harnish/executor/codex"
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/testkit"
+	"github.com/harnish/harnish/plugins"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+// TestMain makes the test binary the plugin the tests start: a plugin host
+// runs it with the handshake's cookie in its environment.
+func TestMain(m *testing.M) {
+	if os.Getenv("HARNISH_PLUGIN") != "" {
+		plugins.Serve(testPlugin)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// testPlugin serves an executor and a reviewer that say who they are.
+var testPlugin = plugins.Plugin{
+	Name:    "tp",
+	Version: "1.2.3",
+	Executor: executor.Func(func(ctx context.Context, req *executor.Request) (*executor.Result, error) {
+		return &executor.Result{Status: executor.StatusDone, Summary: "the plugin did " + req.Task.ID}, nil
+	}),
+	Reviewer: reviewerFunc(func(ctx context.Context, req *verify.ReviewRequest) (*verify.Review, error) {
+		return &verify.Review{Findings: []verify.Finding{{Severity: verify.SeverityLow, Message: "the plugin reviewed " + req.Task.ID}}}, nil
+	}),
+}
+
+type reviewerFunc func(context.Context, *verify.ReviewRequest) (*verify.Review, error)
+
+func (f reviewerFunc) Review(ctx context.Context, req *verify.ReviewRequest) (*verify.Review, error) {
+	return f(ctx, req)
+}
+
+// pluginManifest is a manifest that lists the test binary as plugin tp, and
+// a plugin that cannot start, which no plan below names.
+func pluginManifest(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	return "plugins:\n" +
+		"  - name: tp\n    path: " + self + "\n    sha256: " + hex.EncodeToString(sum[:]) + "\n    version: \"^1\"\n" +
+		"  - name: broken\n    path: bin/missing\n    sha256: " + strings.Repeat("0", 64) + "\n"
+}
+
+// built is what a test compares of a loop.Config that Components built.
+type built struct {
+	Executor, Reviewer, Debugger, Verifier any
+	Guarded                                bool // an edit guardrail
+	CommitTasks, Rollback                  bool
+	Branch                                 string
+}
+
+func TestComponents(t *testing.T) {
+	command := &task.Component{Kind: task.KindCommand, Argv: []string{"sh", "agent.sh"}, Env: map[string]string{"K": "v"}}
+	plugin := func(name string) *task.Component { return &task.Component{Kind: task.KindPlugin, Plugin: name} }
+	hist := harnish.Options{CommitTasks: true, Rollback: true, Branch: "harnish/p-1"}
+	tests := []struct {
+		name               string
+		executor           *task.Component
+		reviewer, debugger *task.Component
+		opts               harnish.Options
+		git                bool
+		manifest           bool // the tree holds the plugin manifest
+		want               built
+		wantErr            string // "" means none
+	}{
+		{
+			name:     "command executor",
+			executor: command,
+			want:     built{Executor: &executor.Command{Argv: []string{"sh", "agent.sh"}, Env: map[string]string{"K": "v"}}, Verifier: verify.Acceptance{}},
+		},
+		{
+			name:     "codex, whose hooks call the hook program with the plan file",
+			executor: &task.Component{Kind: task.KindCodex, Model: "m1", Env: map[string]string{"K": "v"}},
+			opts:     harnish.Options{HookProgram: "/opt/bin/harnish-hook", PlanFile: "/tree/.harnish/plan.yaml"},
+			want: built{Executor: &codex.Executor{Harnish: "/opt/bin/harnish-hook", PlanFile: "/tree/.harnish/plan.yaml", Model: "m1", Env: map[string]string{"K": "v"}},
+				Verifier: verify.Acceptance{}},
+		},
+		{
+			name:     "claude, hooks from PATH by default",
+			executor: &task.Component{Kind: task.KindClaude, Model: "m2"},
+			want:     built{Executor: &claude.Executor{Model: "m2"}, Verifier: verify.Acceptance{}},
+		},
+		{
+			name:     "command reviewer and debugger",
+			executor: command,
+			reviewer: &task.Component{Kind: task.KindCommand, Argv: []string{"./review"}, Env: map[string]string{"A": "1"}},
+			debugger: &task.Component{Kind: task.KindCommand, Argv: []string{"./debug"}, Env: map[string]string{"B": "2"}},
+			want: built{
+				Executor: &executor.Command{Argv: []string{"sh", "agent.sh"}, Env: map[string]string{"K": "v"}},
+				Reviewer: &verify.CommandReviewer{Argv: []string{"./review"}, Env: []string{"A=1"}},
+				Debugger: &executor.CommandDebugger{Argv: []string{"./debug"}, Env: map[string]string{"B": "2"}},
+				Verifier: verify.Acceptance{},
+			},
+		},
+		{
+			name:     "a git tree: the edit guardrail, commits, rollback and branch",
+			executor: command,
+			opts:     hist,
+			git:      true,
+			want: built{Executor: &executor.Command{Argv: []string{"sh", "agent.sh"}, Env: map[string]string{"K": "v"}}, Verifier: verify.Acceptance{},
+				Guarded: true, CommitTasks: true, Rollback: true, Branch: "harnish/p-1"},
+		},
+		{
+			name:     "not a git tree: no guardrail, commits, rollback or branch",
+			executor: command,
+			opts:     hist,
+			want:     built{Executor: &executor.Command{Argv: []string{"sh", "agent.sh"}, Env: map[string]string{"K": "v"}}, Verifier: verify.Acceptance{}},
+		},
+		{
+			name:    "no executor",
+			wantErr: "harnish: the plan names no executor (executor: {kind: command, argv: [...]})",
+		},
+		{
+			name:     "unknown executor kind",
+			executor: &task.Component{Kind: "gemini"},
+			wantErr:  `harnish: executor kind "gemini" is not available in this harnish`,
+		},
+		{
+			name:     "unknown reviewer kind",
+			executor: command,
+			reviewer: &task.Component{Kind: task.KindCodex},
+			wantErr:  `harnish: reviewer kind "codex" is not available in this harnish; use kind command or plugin`,
+		},
+		{
+			name:     "debugger of kind plugin",
+			executor: command,
+			debugger: plugin("tp"),
+			wantErr:  `harnish: debugger kind "plugin" is not available in this harnish; use kind command`,
+		},
+		{
+			name:     "a plugin the manifest does not list",
+			executor: command,
+			reviewer: plugin("absent"),
+			manifest: true,
+			wantErr:  `harnish: the plan names plugin "absent", which DIR/` + guardrail.PluginManifest + " does not list",
+		},
+		{
+			name:     "plugins, and no manifest",
+			executor: plugin("tp"),
+			wantErr:  "harnish: the plan names plugins, and the plugin manifest DIR/" + guardrail.PluginManifest + " cannot be read: ",
+		},
+		{
+			name:     "plugins from the manifest the options name",
+			executor: plugin("tp"),
+			opts:     harnish.Options{PluginManifest: "DIR/other.yaml"},
+			manifest: true,
+			wantErr:  "harnish: the plan names plugins, and the plugin manifest DIR/other.yaml cannot be read: ",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.git {
+				dir = testkit.GitTree(t)
+			}
+			if tt.manifest {
+				if err := os.WriteFile(filepath.Join(dir, guardrail.PluginManifest), []byte(pluginManifest(t)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			plan := &task.Plan{Version: "1", Name: "p", Executor: tt.executor, Reviewer: tt.reviewer, Debugger: tt.debugger}
+			tt.opts.Dir = dir
+			tt.opts.PluginManifest = strings.ReplaceAll(tt.opts.PluginManifest, "DIR", dir)
+			cfg, closer, err := harnish.Components(t.Context(), plan, tt.opts)
+			if tt.wantErr != "" {
+				if want := strings.ReplaceAll(tt.wantErr, "DIR", dir); err == nil || !strings.HasPrefix(err.Error(), want) {
+					t.Fatalf("err = %v, want %q", err, want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer closer.Close()
+			got := built{Executor: cfg.Executor, Reviewer: cfg.Reviewer, Debugger: cfg.Debugger, Verifier: cfg.Verifier, Guarded: cfg.Guardrail != nil,
+				CommitTasks: cfg.CommitTasks, Rollback: cfg.Rollback, Branch: cfg.Branch}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("components (-want +got):\n%s", diff)
+			}
+			if cfg.Plan != plan || cfg.WorkDir != dir {
+				t.Errorf("Plan, WorkDir = %p, %q; want %p, %q", cfg.Plan, cfg.WorkDir, plan, dir)
+			}
+		})
+	}
+}
+
+// TestComponentsPlugins: components of kind plugin come from the manifest's
+// plugin of that name, started for real; a plugin the plan does not name is
+// not started (the broken one would fail).
+func TestComponentsPlugins(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, guardrail.PluginManifest), []byte(pluginManifest(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plugin := &task.Component{Kind: task.KindPlugin, Plugin: "tp"}
+	plan := &task.Plan{Version: "1", Name: "p", Executor: plugin, Reviewer: plugin}
+	cfg, closer, err := harnish.Components(t.Context(), plan, harnish.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer.Close()
+	tk := &task.Task{ID: "T1", Title: "t"}
+	res, err := cfg.Executor.Execute(t.Context(), &executor.Request{Task: tk, Attempt: 1, WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := cfg.Reviewer.Review(t.Context(), &verify.ReviewRequest{Task: tk, Attempt: 1, WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{string(res.Status), res.Summary, rev.Findings[0].Message}
+	if diff := cmp.Diff([]string{"done", "the plugin did T1", "the plugin reviewed T1"}, got); diff != "" {
+		t.Errorf("the plugin's answers (-want +got):\n%s", diff)
+	}
+	if err := closer.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+}

@@ -1,0 +1,85 @@
+package harnish
+
+import (
+	"log/slog"
+
+	"github.com/harnish/harnish/loop"
+)
+
+// Options configure [Open] and [Components]. The zero value is ready to use:
+// it runs the plan in the current directory with its own components, keeps
+// the state, records and experience under .harnish/, commits nothing and
+// waits at every milestone for a person.
+type Options struct {
+	// Dir is the working tree's root: where the executor works and the
+	// checks run. The run's state, its records (handoffs, audit logs,
+	// reports) and its experience store go to Dir/.harnish (loop.StateDir),
+	// and the plugin manifest and the engine's asset history are read from
+	// Dir. A relative path resolves from the current directory. Empty: the
+	// current directory.
+	Dir string
+
+	// Gate decides at milestones: loop.AutoApprove, a loop.Prompt, or the
+	// host's own. Nil: every gate defers, and the run ends awaiting approval
+	// at its first milestone (Runner.Resume with approve goes past it).
+	Gate loop.Gate
+	// Observer receives the loop's events. Nil: none.
+	Observer loop.Observer
+	// Logger receives the loop's warnings (a record or a commit that failed)
+	// and its events as log records, what Open did at Info (processes ended,
+	// assets imported), and the plugins' output. Nil: silence.
+	Logger *slog.Logger
+
+	// RunID names a new run; a run the state already holds keeps its own.
+	// Empty: one made from the time of Open.
+	RunID string
+	// CommitTasks commits each task done, and the run's records at its end
+	// (see loop.Config.CommitTasks). It needs Dir to be a git working tree
+	// (Dir/.git), and is ignored elsewhere. A host that sets it should make
+	// sure the tree holds no change of the user's: the first task's commit
+	// would sweep it in. Default false: nothing is committed.
+	CommitTasks bool
+	// Rollback undoes a failed attempt's changes before the next attempt
+	// (see loop.Config.Rollback). It needs a git working tree, and is
+	// ignored elsewhere. Default false: the next attempt starts from the
+	// tree the failed one left.
+	Rollback bool
+	// Branch is the git branch a new run works on, created at HEAD (see
+	// loop.Config.Branch). It needs a git working tree, and is ignored
+	// elsewhere. Empty: the run works on whatever is checked out.
+	Branch string
+
+	// PluginManifest is the manifest that the plan's components of kind
+	// plugin come from. It is read only when the plan names a plugin, and
+	// only the plugins the plan names are started. Empty:
+	// Dir/harnish-plugins.yaml (guardrail.PluginManifest), which the
+	// guardrails keep the agent from changing; a manifest elsewhere in the
+	// tree has no such protection.
+	PluginManifest string
+	// HookProgram is the program the hooks of an agent executor (kinds
+	// codex and claude) run before every tool call and at the agent's stop:
+	// harnish, harnish-hook, or a program of the host's that answers
+	// "hook pre-tool-use" and "hook stop" the same way. Empty: "harnish"
+	// from PATH.
+	HookProgram string
+	// PlanFile is the plan file the agent executors' hooks judge by, passed
+	// to them as --plan; it should hold the plan given to Open. Empty: the
+	// hooks look for the plan in the working tree (harnish.yaml and the
+	// like, or the plan a "harnish run" keeps in .harnish/).
+	PlanFile string
+
+	// NoAssets runs without an experience store. Default false: Open opens
+	// Dir/.harnish/assets.jsonl, the loop queries it before each attempt and
+	// records to it after a task; a new store first imports the engine's
+	// history, Dir/harnish-assets.jsonl, when the tree has one.
+	NoAssets bool
+	// Unmarked leaves the process's environment alone and ends no process,
+	// for a host that marks its runs' processes its own way. Default false:
+	// Open ends every process that a stopped host of the same run left
+	// behind (an agent still editing the tree must not work beside the next
+	// attempt), then marks this process, and so every process the run
+	// starts, with HARNISH_RUN=<state directory>#<run ID>; Close takes the
+	// mark away. One process holds one mark: while another Runner of this
+	// process holds it, Open fails unless Unmarked is set.
+	Unmarked bool
+}

@@ -1,0 +1,211 @@
+package harnish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/harnish/harnish/asset"
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/task"
+)
+
+// Runner drives one working tree's run of a plan with everything [Open]
+// built and opened for it, and owns what it opened: the run's state (whose
+// lock keeps any other host from driving the run), the experience store and
+// the plugins. Close releases them.
+//
+// A Runner drives one run at a time; its methods are not safe for
+// concurrent use.
+type Runner struct {
+	cfg    loop.Config
+	opened Opened
+	// closers release what Open opened, in the order it opened them; Close
+	// calls them last to first.
+	closers []io.Closer
+	closed  bool
+}
+
+// Opened is what Open did besides opening, for a host to tell a person.
+type Opened struct {
+	// Run is the ID of the run the state holds, or of the new run Run
+	// starts.
+	Run string
+	// Strays are the IDs of the processes a stopped host of Run had left
+	// behind, which Open ended.
+	Strays []int
+	// ImportedFrom is the engine's asset history that Open imported into a
+	// new experience store, and Imported how many assets it held; empty
+	// when Open imported none (the store was not new, or the tree has no
+	// history).
+	ImportedFrom string
+	Imported     int
+}
+
+// Open builds the components plan names (see [Components]), opens the run's
+// state in opts.Dir/.harnish and locks it, ends what a stopped host of the
+// run left running (see Options.Unmarked), opens the experience store, and
+// returns a Runner whose loop writes its records to the state directory.
+// It checks the whole configuration as loop.New does, so a plan or an
+// option that cannot run is an error here rather than at Run.
+//
+// A state that another host holds, or that is corrupt, is an error and
+// nothing is written to it. Every error begins with "harnish: ". On error,
+// nothing stays open. ctx bounds the opening alone (starting plugins, ending
+// strays, importing assets); what Open opened lives until Close.
+func Open(ctx context.Context, plan *task.Plan, opts Options) (*Runner, error) {
+	r, err := open(ctx, plan, opts)
+	if err != nil {
+		return nil, fmt.Errorf("harnish: %w", err)
+	}
+	return r, nil
+}
+
+func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err error) {
+	cfg, host, err := components(ctx, plan, opts)
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{cfg: cfg, closers: []io.Closer{host}}
+	defer func() {
+		if err != nil {
+			r.Close()
+		}
+	}()
+	stateDir := filepath.Join(cfg.WorkDir, loop.StateDir)
+	store, err := loop.OpenDir(stateDir, nil)
+	if err != nil {
+		return nil, err
+	}
+	r.closers = append(r.closers, store)
+	r.cfg.Store, r.cfg.RecordsDir = store, stateDir
+
+	switch st, err := store.Load(ctx); {
+	case err == nil:
+		r.opened.Run = st.Run
+	case errors.Is(err, loop.ErrNoState):
+		if r.cfg.RunID == "" {
+			r.cfg.RunID = time.Now().UTC().Format("20060102T150405.000000000Z")
+		}
+		r.opened.Run = r.cfg.RunID
+	default:
+		return nil, err
+	}
+	if !opts.Unmarked {
+		m, killed, err := markRun(ctx, stateDir+"#"+r.opened.Run)
+		if len(killed) > 0 {
+			r.opened.Strays = killed
+			r.info("harnish: ended the processes a stopped host of the run left behind", "run", r.opened.Run, "pids", killed)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("end what run %s left behind: %w", r.opened.Run, err)
+		}
+		r.closers = append(r.closers, m)
+	}
+
+	if !opts.NoAssets {
+		if err := r.openAssets(ctx, stateDir); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := loop.New(r.cfg); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// openAssets opens the experience store of the state directory; a new one
+// first takes in the engine's history, when the tree has one.
+func (r *Runner) openAssets(ctx context.Context, stateDir string) error {
+	path := filepath.Join(stateDir, "assets.jsonl")
+	_, statErr := os.Stat(path)
+	assets, err := asset.OpenFile(path, nil)
+	if err != nil {
+		return err
+	}
+	r.closers = append(r.closers, assets)
+	r.cfg.Assets = assets
+	engine := filepath.Join(r.cfg.WorkDir, "harnish-assets.jsonl")
+	if !errors.Is(statErr, fs.ErrNotExist) {
+		return nil
+	}
+	if _, err := os.Stat(engine); err != nil {
+		return nil
+	}
+	n, err := asset.Import(ctx, assets, engine)
+	if err != nil {
+		return err
+	}
+	r.opened.ImportedFrom, r.opened.Imported = engine, n
+	r.info("harnish: imported the engine's asset history", "file", engine, "assets", n)
+	return nil
+}
+
+func (r *Runner) info(msg string, args ...any) {
+	if r.cfg.Logger != nil {
+		r.cfg.Logger.Info(msg, args...)
+	}
+}
+
+// Config is the configuration Run and Resume build their loop from. A host
+// may change a field before calling them, to swap one component for its own
+// (the Runner still closes only what Open opened); loop.New checks the
+// result at the call.
+func (r *Runner) Config() *loop.Config { return &r.cfg }
+
+// Opened reports what Open did besides opening.
+func (r *Runner) Opened() Opened {
+	o := r.opened
+	o.Strays = slices.Clone(o.Strays)
+	return o
+}
+
+// Run starts the plan's run, or continues the one the state holds, and
+// drives it until it ends; see loop.Loop.Run for its result and errors.
+// Cancelling ctx ends the run cancelled, in a state Resume continues.
+func (r *Runner) Run(ctx context.Context) (*loop.Result, error) {
+	l, err := r.loop()
+	if err != nil {
+		return nil, err
+	}
+	return l.Run(ctx)
+}
+
+// Resume reopens the run the state holds after any stop or crash and
+// drives it on; approve also approves the milestone gate it waits at. See
+// loop.Loop.Resume.
+func (r *Runner) Resume(ctx context.Context, approve bool) (*loop.Result, error) {
+	l, err := r.loop()
+	if err != nil {
+		return nil, err
+	}
+	return l.Resume(ctx, approve)
+}
+
+func (r *Runner) loop() (*loop.Loop, error) {
+	if r.closed {
+		return nil, errors.New("harnish: the Runner is closed")
+	}
+	return loop.New(r.cfg)
+}
+
+// Close releases what Open opened: the experience store, the process mark,
+// the state and its lock (another Open of the tree may follow), and the
+// plugins. Closing again does nothing.
+func (r *Runner) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	var errs []error
+	for _, c := range slices.Backward(r.closers) {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}
