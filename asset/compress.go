@@ -12,7 +12,7 @@ import (
 )
 
 // DefaultMinGroup is how many live records a tag must hold for
-// [Store.Compress] to fold them.
+// [Maintainer.Compress] to fold them.
 const DefaultMinGroup = 5
 
 // The Extra fields compression writes.
@@ -59,7 +59,7 @@ type compressPlan struct {
 	folded    [][]*Asset // folded[i] are the originals of summaries[i]
 }
 
-// planCompress groups live by tag, as [Store.Compress] says. taken reports
+// planCompress groups live by tag, as [Maintainer.Compress] says. taken reports
 // slugs already in use; now dates the summaries.
 func planCompress(live []*Asset, minGroup int, now time.Time, taken func(string) bool) compressPlan {
 	byTag := map[string][]*Asset{}
@@ -176,7 +176,7 @@ func firstLine(s string) string {
 	return ""
 }
 
-// Compress implements [Store.Compress]. The records it folds are appended to
+// Compress implements [Maintainer.Compress]. The records it folds are appended to
 // the archive file ([FileStore.ArchivePath]) first, marked "compressed":
 // true, and then the store's file is rewritten without them, with the
 // summaries at its end. The rewrite keeps only the latest record of each

@@ -218,7 +218,7 @@ func (s *FileStore) reopen() error {
 	return nil
 }
 
-// Record implements [Store.Record]. A zero Slug is derived from the title
+// Record implements [Experience.Record]. A zero Slug is derived from the title
 // with [Slugify], suffixed -2, -3, ... when taken.
 func (s *FileStore) Record(ctx context.Context, a *Asset) error {
 	return s.recordAll(ctx, []*Asset{a})
@@ -405,7 +405,7 @@ func (s *FileStore) archiveRecords(recs []*Asset, mark func(*Asset)) error {
 	return nil
 }
 
-// Query implements [Store.Query]. With q.MarkAccessed, the assets returned
+// Query implements [Experience.Query]. With q.MarkAccessed, the assets returned
 // are recorded again with LastAccessed and AccessCount updated: one append of
 // a line each, under the lock, never a rewrite of the file.
 func (s *FileStore) Query(ctx context.Context, q Query) ([]*Asset, error) {

@@ -115,7 +115,7 @@ type hit struct {
 	slot, overlap int
 }
 
-// query selects and ranks as [Store.Query] says, and returns copies.
+// query selects and ranks as [Experience.Query] says, and returns copies.
 func (x *index) query(q Query) []*Asset {
 	var hits []hit
 	consider := func(h hit) {

@@ -69,7 +69,7 @@ func selectPurge(live []*Asset, r PurgeRequest, now time.Time) []*Asset {
 	return out
 }
 
-// Purge implements [Store.Purge]. The assets it removes are appended to the
+// Purge implements [Maintainer.Purge]. The assets it removes are appended to the
 // archive file ([FileStore.ArchivePath]) first, marked "purged_at" the
 // time, and then the store's file is rewritten without them (keeping only
 // the latest record of each slug). Ages are measured from the store's

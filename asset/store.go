@@ -20,6 +20,14 @@ import (
 // that does not decode, [ErrSchema] for data written by a newer schema. A
 // store never overwrites or rebuilds data it cannot read.
 type Store interface {
+	Experience
+	Maintainer
+}
+
+// Experience is what a run needs of a [Store]: record what it learned, and
+// query what earlier runs did. The loop takes an Experience, so a host may
+// hand it a read-mostly view of a store it maintains elsewhere.
+type Experience interface {
 	// Record stores a, replacing the asset of the same slug if there is one.
 	// It fills in a zero Slug (from the title), Date (now) and SchemaVersion
 	// ([SchemaVersion]) and an empty Scope ([ScopeProject]), then checks a with
@@ -32,6 +40,11 @@ type Store interface {
 	// them when it is positive. No match is an empty result, not an error. The
 	// assets returned are the caller's to keep and modify.
 	Query(ctx context.Context, q Query) ([]*Asset, error)
+}
+
+// Maintainer is a [Store]'s upkeep, for people and schedules, not runs:
+// fold old records into summaries and remove what is no longer wanted.
+type Maintainer interface {
 	// Compress folds the records of a tag into one summary record, when the
 	// tag holds req's MinGroup or more records that are live (returned by
 	// queries) and are not summaries themselves. Tags are taken in
@@ -54,7 +67,7 @@ type Store interface {
 	Purge(ctx context.Context, req PurgeRequest) (*PurgeResult, error)
 }
 
-// CompressRequest configures [Store.Compress]. The zero value compresses
+// CompressRequest configures [Maintainer.Compress]. The zero value compresses
 // every tag of [DefaultMinGroup] or more records.
 type CompressRequest struct {
 	// DryRun reports what would change without changing anything.
@@ -74,7 +87,7 @@ func (r CompressRequest) minGroup() (int, error) {
 	return r.MinGroup, nil
 }
 
-// CompressResult says what [Store.Compress] did, or would do.
+// CompressResult says what [Maintainer.Compress] did, or would do.
 type CompressResult struct {
 	// Before and After count the assets queries return, before and after.
 	Before, After int
@@ -130,12 +143,12 @@ func DefaultRetention() map[Type]time.Duration {
 	}
 }
 
-// IsZero reports whether r selects nothing, which [Store.Purge] refuses.
+// IsZero reports whether r selects nothing, which [Maintainer.Purge] refuses.
 func (r PurgeRequest) IsZero() bool {
 	return len(r.Slugs) == 0 && r.NotAccessedSince.IsZero() && r.MaxAssets <= 0 && !r.ByAge
 }
 
-// PurgeResult says what [Store.Purge] removed, or would remove.
+// PurgeResult says what [Maintainer.Purge] removed, or would remove.
 type PurgeResult struct {
 	// Purged lists the slugs removed, sorted.
 	Purged []string

@@ -48,7 +48,7 @@ type Config struct {
 	// resolved, and a first-try success the executor marks generalizable as
 	// a pattern. Nil: no experience. Its errors are logged and never stop
 	// the run.
-	Assets asset.Store
+	Assets asset.Experience
 	// Gate decides at milestones. Nil: every gate defers, and the run ends
 	// awaiting approval.
 	Gate  Gate
