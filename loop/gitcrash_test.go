@@ -238,7 +238,7 @@ func TestLoopGitRecovers(t *testing.T) {
 			}
 			res, err := l.Run(context.Background())
 			if tc.hook != "" {
-				if res.Outcome != policy.Failed || !strings.Contains(res.Reason, "refused for the test") {
+				if res.Outcome != policy.Errored || !strings.Contains(res.Reason, "refused for the test") {
 					t.Fatalf("run with a refusing hook: %s: %s, want error with git's stderr", res.Outcome, res.Reason)
 				}
 			} else if res.Outcome != policy.AwaitingApproval {

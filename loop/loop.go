@@ -298,7 +298,7 @@ func (h *host) Commit(ctx context.Context, ts []policy.Transition) error {
 			l.log.Warn("loop: commit", "err", err)
 			return nil
 		}
-		l.finish(ctx, policy.Failed, err.Error())
+		l.finish(ctx, policy.Errored, err.Error())
 		if err := l.settle(ctx); err != nil {
 			l.log.Warn("loop: commit", "err", err)
 		}

@@ -156,22 +156,22 @@ func TestLoopRun(t *testing.T) {
 		{
 			name:    "a panicking gate ends the run with an error",
 			cfg:     loop.Config{Gate: &looptest.Gate{Panic: true}},
-			want:    policy.Failed,
-			wantErr: policy.ErrFailed,
+			want:    policy.Errored,
+			wantErr: policy.ErrErrored,
 			events:  join([]string{"run.started"}, passT1, passT2, []string{"milestone.reached p1", "run.finished error"}),
 		},
 		{
 			name:    "a panicking verifier ends the run with an error",
 			cfg:     loop.Config{Verifier: &looptest.Verifier{Panic: true}},
-			want:    policy.Failed,
-			wantErr: policy.ErrFailed,
+			want:    policy.Errored,
+			wantErr: policy.ErrErrored,
 			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "attempt.finished T1#1", "run.finished error"},
 		},
 		{
 			name:    "a panicking reviewer ends the run with an error",
 			cfg:     loop.Config{Reviewer: &looptest.Reviewer{Panic: true}},
-			want:    policy.Failed,
-			wantErr: policy.ErrFailed,
+			want:    policy.Errored,
+			wantErr: policy.ErrErrored,
 			events:  []string{"run.started", "task.started T1", "attempt.started T1#1", "verify.passed T1#1", "attempt.finished T1#1", "run.finished error"},
 		},
 		{
@@ -382,7 +382,7 @@ func TestLoopVoidedAttempt(t *testing.T) {
 	store := looptest.NewStore()
 	plan := onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}}, Budget: task.Budget{Attempts: 1}})
 	res, _, err := looptest.Run(t, loop.Config{Plan: plan, Store: store, Verifier: &looptest.Verifier{Panic: true}})
-	if !errors.Is(err, policy.ErrFailed) || !strings.Contains(res.Reason, "verifier panic") {
+	if !errors.Is(err, policy.ErrErrored) || !strings.Contains(res.Reason, "verifier panic") {
 		t.Fatalf("first run: %v (%s)", err, res.Reason)
 	}
 	l, err := loop.New(loop.Config{Plan: plan, Store: store, Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}})
@@ -404,7 +404,7 @@ func TestLoopVoidedAttempt(t *testing.T) {
 func TestLoopExecutorUnavailable(t *testing.T) {
 	res, rec, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")),
 		Executor: &executor.Command{Argv: []string{filepath.Join(t.TempDir(), "no-such-agent")}}})
-	if !errors.Is(err, policy.ErrFailed) {
+	if !errors.Is(err, policy.ErrErrored) {
 		t.Fatalf("Run: %v", err)
 	}
 	want := []string{"run.started", "task.started T1", "attempt.started T1#1", "attempt.finished T1#1", "run.finished error"}

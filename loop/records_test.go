@@ -96,7 +96,7 @@ func TestLoopEscalationReport(t *testing.T) {
 func TestLoopAuditsVoidedAttempts(t *testing.T) {
 	dir := t.TempDir()
 	_, _, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), RecordsDir: dir, Verifier: &looptest.Verifier{Panic: true}})
-	if !errors.Is(err, policy.ErrFailed) {
+	if !errors.Is(err, policy.ErrErrored) {
 		t.Fatal(err)
 	}
 	a := readJSON[loop.AuditLog](t, filepath.Join(dir, "logs", "p", "task-T1.json"))

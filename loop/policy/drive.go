@@ -55,7 +55,7 @@ func (p *Policy) Drive(ctx context.Context, plan *task.Plan, st *RunState, h Hos
 				break // cancelled: the step stays unreported, and counts on resume
 			}
 			if err != nil {
-				ts = []Transition{{Kind: TransRunFinished, Time: h.Now(), Outcome: Failed, Reason: err.Error()}}
+				ts = []Transition{{Kind: TransRunFinished, Time: h.Now(), Outcome: Errored, Reason: err.Error()}}
 			}
 			if err := h.Commit(ctx, ts); err != nil {
 				return Step{}, err

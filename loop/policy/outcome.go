@@ -29,13 +29,14 @@ const (
 	AwaitingApproval Outcome = "awaiting-approval"
 	// Cancelled: the caller cancelled the run; it resumes where it stood.
 	Cancelled Outcome = "cancelled"
-	// Failed: an internal error ended the run (outcome "error").
-	Failed Outcome = "error"
+	// Errored: an internal error ended the run (outcome "error"): a
+	// component or the harness failed, not the agent's work.
+	Errored Outcome = "error"
 )
 
 // Outcomes lists every outcome, in the order above.
 var Outcomes = []Outcome{Completed, Escalated, Halted, Blocked, BudgetExceeded,
-	StoppedByGuardrail, AwaitingApproval, Cancelled, Failed}
+	StoppedByGuardrail, AwaitingApproval, Cancelled, Errored}
 
 // ExitCode is the CLI's exit code for the outcome: 0 completed; 1 error;
 // 2 needs a person (escalated, halted, blocked, awaiting approval); 3 stopped
@@ -80,7 +81,7 @@ func (o Outcome) Err() error {
 	case Cancelled:
 		return ErrCancelled
 	}
-	return ErrFailed
+	return ErrErrored
 }
 
 // Sentinels for the outcomes that are not Completed, for errors.Is on the
@@ -93,7 +94,7 @@ var (
 	ErrStoppedByGuardrail = errors.New("loop: stopped by guardrail")
 	ErrAwaitingApproval   = errors.New("loop: awaiting approval")
 	ErrCancelled          = errors.New("loop: cancelled")
-	ErrFailed             = errors.New("loop: error")
+	ErrErrored            = errors.New("loop: error")
 )
 
 // OutcomeError is the error of a run that did not complete: the outcome, the

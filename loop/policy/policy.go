@@ -272,7 +272,7 @@ func (d *decision) stopped() Step {
 		ts := d.task(id)
 		return d.finish(taskOutcome(ts.Status), fmt.Sprintf("task %s: %s", id, ts.Reason))
 	}
-	return d.finish(Failed, "no task can start: dependencies are not done")
+	return d.finish(Errored, "no task can start: dependencies are not done")
 }
 
 // failedTask returns the first task of phases from..to, in plan order, that
@@ -561,7 +561,7 @@ func (p *Policy) ObserveAttempt(st *RunState, r AttemptReport, now time.Time) ([
 func (p *Policy) ObserveVoid(st *RunState, taskID string, attempt int, reason string, now time.Time) ([]Transition, error) {
 	return stamped(st, now, []Transition{
 		{Kind: TransAttemptVoided, Task: taskID, Attempt: attempt, Reason: reason},
-		{Kind: TransRunFinished, Outcome: Failed, Reason: reason},
+		{Kind: TransRunFinished, Outcome: Errored, Reason: reason},
 	})
 }
 
