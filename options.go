@@ -19,7 +19,7 @@ type Options struct {
 	// current directory.
 	Dir string
 
-	// Gate decides at milestones: loop.AutoApprove, a loop.Prompt, or the
+	// Gate decides at milestones: loop.AutoApprove, a loop.TerminalGate, or the
 	// host's own. Nil: every gate defers, and the run ends awaiting approval
 	// at its first milestone (Runner.Resume with approve goes past it).
 	Gate loop.Gate

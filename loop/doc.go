@@ -17,7 +17,7 @@
 //     loop is one host of it ([policy.Host]); a Temporal workflow and a
 //     user's unit test are others.
 //   - [Gate]: the milestone approval at a phase boundary, with
-//     [AutoApprove], a terminal [Prompt] and a [Channel] for embedding hosts.
+//     [AutoApprove], a [TerminalGate] and a [ChannelGate] for embedding hosts.
 //   - [Event] and [Observer]: the run's event stream, with the stable type
 //     names the CLI prints in --json mode.
 //   - [Store]: the durable record of a run, a [policy.RunState] changed only

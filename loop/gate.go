@@ -9,10 +9,10 @@ import (
 // goes on. Implementations: approve everything, ask on a terminal, wait on a
 // channel for an embedding host, a file or HTTP hook, a Temporal signal.
 //
-// Approve is called once per gate, never concurrently for one run. An error
+// Decide is called once per gate, never concurrently for one run. An error
 // ends the run with outcome error; it is not a rejection.
 type Gate interface {
-	Approve(ctx context.Context, req *GateRequest) (*policy.GateDecision, error)
+	Decide(ctx context.Context, req *GateRequest) (*policy.GateDecision, error)
 }
 
 // GateRequest describes the milestone reached.

@@ -13,24 +13,24 @@ import (
 // runs that a person has already signed off (the CLI's --yes).
 type AutoApprove struct{}
 
-// Approve approves.
-func (AutoApprove) Approve(context.Context, *GateRequest) (*policy.GateDecision, error) {
+// Decide approves.
+func (AutoApprove) Decide(context.Context, *GateRequest) (*policy.GateDecision, error) {
 	return &policy.GateDecision{Verdict: policy.Approve, By: "auto"}, nil
 }
 
-// Prompt is a [Gate] that asks a person on a terminal: it writes the
+// TerminalGate is a [Gate] that asks a person on a terminal: it writes the
 // milestone and its checklist to Out and reads y (approve), n (reject) or an
 // empty line or end of input (defer) from In.
 // A read still waiting when ctx ends is abandoned.
-type Prompt struct {
+type TerminalGate struct {
 	In  io.Reader
 	Out io.Writer
 
 	r *bufio.Reader
 }
 
-// Approve asks and waits for the answer, or for ctx.
-func (p *Prompt) Approve(ctx context.Context, req *GateRequest) (*policy.GateDecision, error) {
+// Decide asks and waits for the answer, or for ctx.
+func (p *TerminalGate) Decide(ctx context.Context, req *GateRequest) (*policy.GateDecision, error) {
 	fmt.Fprintf(p.Out, "\nMilestone: phase %s (%s) is done.\n", req.Phase, req.Title)
 	if req.Summary != "" {
 		fmt.Fprintln(p.Out, req.Summary)
@@ -68,22 +68,22 @@ func (p *Prompt) Approve(ctx context.Context, req *GateRequest) (*policy.GateDec
 	}
 }
 
-// Channel is a [Gate] for embedding hosts: each milestone is sent on
+// ChannelGate is a [Gate] for embedding hosts: each milestone is sent on
 // Requests with a reply channel, and the host answers on it when a person
 // (or a rule of its own) decides.
-type Channel struct {
+type ChannelGate struct {
 	Requests chan<- GateAsk
 }
 
-// GateAsk is a milestone a [Channel] gate hands to its host. Reply takes
+// GateAsk is a milestone a [ChannelGate] hands to its host. Reply takes
 // exactly one decision.
 type GateAsk struct {
 	Request *GateRequest
 	Reply   chan<- policy.GateDecision
 }
 
-// Approve sends the milestone to the host and waits for its decision, or for ctx.
-func (c Channel) Approve(ctx context.Context, req *GateRequest) (*policy.GateDecision, error) {
+// Decide sends the milestone to the host and waits for its decision, or for ctx.
+func (c ChannelGate) Decide(ctx context.Context, req *GateRequest) (*policy.GateDecision, error) {
 	reply := make(chan policy.GateDecision, 1)
 	select {
 	case c.Requests <- GateAsk{Request: req, Reply: reply}:

@@ -23,7 +23,7 @@ func TestPromptGate(t *testing.T) {
 		{"y\n", policy.Approve}, {"YES\n", policy.Approve}, {"n\n", policy.Reject}, {"\n", policy.Defer}, {"", policy.Defer}, {"maybe\n", policy.Defer},
 	} {
 		var out bytes.Buffer
-		d, err := (&loop.Prompt{In: strings.NewReader(tc.in), Out: &out}).Approve(context.Background(), req)
+		d, err := (&loop.TerminalGate{In: strings.NewReader(tc.in), Out: &out}).Decide(context.Background(), req)
 		if err != nil || d.Verdict != tc.want {
 			t.Errorf("answer %q: %+v, %v; want %s", tc.in, d, err, tc.want)
 		}
@@ -37,25 +37,25 @@ func TestPromptGate(t *testing.T) {
 
 func TestChannelGate(t *testing.T) {
 	asks := make(chan loop.GateAsk)
-	g := loop.Channel{Requests: asks}
+	g := loop.ChannelGate{Requests: asks}
 	go func() {
 		ask := <-asks
 		ask.Reply <- policy.GateDecision{Verdict: policy.Approve, By: "host:" + ask.Request.Phase}
 	}()
-	d, err := g.Approve(context.Background(), &loop.GateRequest{Phase: "p1"})
+	d, err := g.Decide(context.Background(), &loop.GateRequest{Phase: "p1"})
 	if err != nil || d.Verdict != policy.Approve || d.By != "host:p1" {
 		t.Fatalf("Approve: %+v, %v", d, err)
 	}
 	cause := errors.New("host shutting down")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	time.AfterFunc(50*time.Millisecond, func() { cancel(cause) })
-	if _, err := g.Approve(ctx, &loop.GateRequest{Phase: "p2"}); !errors.Is(err, cause) {
+	if _, err := g.Decide(ctx, &loop.GateRequest{Phase: "p2"}); !errors.Is(err, cause) {
 		t.Fatalf("Approve with nobody listening: %v, want the cause", err)
 	}
 }
 
 func TestAutoApprove(t *testing.T) {
-	d, err := loop.AutoApprove{}.Approve(context.Background(), &loop.GateRequest{})
+	d, err := loop.AutoApprove{}.Decide(context.Background(), &loop.GateRequest{})
 	if err != nil || d.Verdict != policy.Approve {
 		t.Fatalf("%+v, %v", d, err)
 	}

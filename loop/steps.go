@@ -16,7 +16,7 @@ func (l *Loop) gate(ctx context.Context, step policy.Step) ([]policy.Transition,
 	if g := l.cfg.Gate; g != nil {
 		req := l.gateRequest(l.phase(step.Phase))
 		var err error
-		dec, err = guard(func() (*policy.GateDecision, error) { return g.Approve(ctx, req) })
+		dec, err = guard(func() (*policy.GateDecision, error) { return g.Decide(ctx, req) })
 		if err != nil {
 			return nil, fmt.Errorf("loop: gate: %w", err)
 		}

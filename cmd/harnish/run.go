@@ -214,7 +214,7 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	case f.yes:
 		opts.Gate = loop.AutoApprove{}
 	case isTerminal(os.Stdin):
-		opts.Gate = &loop.Prompt{In: os.Stdin, Out: stderr}
+		opts.Gate = &loop.TerminalGate{In: os.Stdin, Out: stderr}
 	}
 	var prog *progress
 	if f.json {

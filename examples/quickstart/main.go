@@ -164,7 +164,7 @@ func writeProject(dir string) error {
 // running the demo would.
 type checklistGate struct{ out io.Writer }
 
-func (g *checklistGate) Approve(ctx context.Context, req *loop.GateRequest) (*policy.GateDecision, error) {
+func (g *checklistGate) Decide(ctx context.Context, req *loop.GateRequest) (*policy.GateDecision, error) {
 	fmt.Fprintf(g.out, "  -- milestone: phase %s is done; checklist:\n", req.Phase)
 	for _, item := range req.Manual {
 		fmt.Fprintf(g.out, "       [x] %s\n", item)

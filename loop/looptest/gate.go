@@ -12,15 +12,15 @@ import (
 // order; past the script it approves. It records the requests.
 type Gate struct {
 	Verdicts []policy.Verdict
-	// Panic panics inside Approve.
+	// Panic panics inside Decide.
 	Panic bool
 
 	mu       sync.Mutex
 	requests []*loop.GateRequest
 }
 
-// Approve answers with the next scripted verdict.
-func (g *Gate) Approve(ctx context.Context, req *loop.GateRequest) (*policy.GateDecision, error) {
+// Decide answers with the next scripted verdict.
+func (g *Gate) Decide(ctx context.Context, req *loop.GateRequest) (*policy.GateDecision, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.requests = append(g.requests, req)
@@ -34,7 +34,7 @@ func (g *Gate) Approve(ctx context.Context, req *loop.GateRequest) (*policy.Gate
 	return &policy.GateDecision{Verdict: v, By: "looptest"}, nil
 }
 
-// Requests returns the requests Approve received, in order.
+// Requests returns the requests Decide received, in order.
 func (g *Gate) Requests() []*loop.GateRequest {
 	g.mu.Lock()
 	defer g.mu.Unlock()
