@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/harnish/harnish/task/internal/quote"
+	"github.com/harnish/harnish/task/internal/source"
 )
 
 // Limits that keep a hostile plan from costing more than a large honest one.
@@ -30,31 +31,25 @@ const (
 	maxProblems = 200
 )
 
-// position is where a field's value starts in the source.
-type position struct {
-	line, col int
-	null      bool // the value was written as null, which leaves the zero value
-}
-
 // decoder turns a YAML node tree into plan types, strictly: unknown fields,
 // duplicate keys, wrong types and bad durations are problems, all collected.
 type decoder struct {
 	file     string
 	problems Problems
-	pos      map[string]position
-	unread   *unread
+	pos      map[string]source.Position
+	unread   *source.Unread
 	aliased  int  // values read through aliases
 	inAlias  int  // depth of aliases being read
 	stopped  bool // too many nodes or problems: decoding has given up
 }
 
 // fail reports that the value of field could not be read, and skips it.
-func (d *decoder) fail(at position, field, format string, args ...any) {
-	d.unread.add(field)
+func (d *decoder) fail(at source.Position, field, format string, args ...any) {
+	d.unread.Add(field)
 	d.report(at, field, format, args...)
 }
 
-func (d *decoder) report(at position, field, format string, args ...any) {
+func (d *decoder) report(at source.Position, field, format string, args ...any) {
 	if d.stopped {
 		return
 	}
@@ -62,18 +57,18 @@ func (d *decoder) report(at position, field, format string, args ...any) {
 		d.stop(at, field, "too many problems; stopped after %d", maxProblems)
 		return
 	}
-	d.problems = append(d.problems, Problem{File: d.file, Line: at.line, Column: at.col,
+	d.problems = append(d.problems, Problem{File: d.file, Line: at.Line, Column: at.Col,
 		Field: field, Message: fmt.Sprintf(format, args...), Err: ErrSchema})
 }
 
 // stop records a last problem and makes decoding give up.
-func (d *decoder) stop(at position, field, format string, args ...any) {
-	d.problems = append(d.problems, Problem{File: d.file, Line: at.line, Column: at.col,
+func (d *decoder) stop(at source.Position, field, format string, args ...any) {
+	d.problems = append(d.problems, Problem{File: d.file, Line: at.Line, Column: at.Col,
 		Field: field, Message: fmt.Sprintf(format, args...), Err: ErrSchema})
 	d.stopped = true
 }
 
-func at(n *yaml.Node) position { return position{line: n.Line, col: n.Column} }
+func at(n *yaml.Node) source.Position { return source.Position{Line: n.Line, Col: n.Column} }
 
 var (
 	durationType = reflect.TypeFor[Duration]()
@@ -103,7 +98,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, field string) {
 		}
 	}
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
-		pos.null = true
+		pos.Null = true
 		d.pos[field] = pos
 		return // an explicit null leaves the zero value
 	}
@@ -133,7 +128,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, field string) {
 	}
 }
 
-func (d *decoder) decodeStruct(n *yaml.Node, pos position, v reflect.Value, field string) {
+func (d *decoder) decodeStruct(n *yaml.Node, pos source.Position, v reflect.Value, field string) {
 	if n.Kind != yaml.MappingNode {
 		d.fail(pos, field, "expected a mapping, got %s", describe(n))
 		return
@@ -146,7 +141,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, pos position, v reflect.Value, fiel
 		if !ok {
 			continue
 		}
-		path := join(field, name)
+		path := source.Join(field, name)
 		if first, dup := seen[name]; dup {
 			d.fail(at(key), path, "duplicate field (first at line %d)", first)
 			continue
@@ -161,7 +156,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, pos position, v reflect.Value, fiel
 	}
 }
 
-func (d *decoder) decodeSlice(n *yaml.Node, pos position, v reflect.Value, field string) {
+func (d *decoder) decodeSlice(n *yaml.Node, pos source.Position, v reflect.Value, field string) {
 	if n.Kind != yaml.SequenceNode {
 		d.fail(pos, field, "expected a list, got %s", describe(n))
 		return
@@ -173,7 +168,7 @@ func (d *decoder) decodeSlice(n *yaml.Node, pos position, v reflect.Value, field
 	v.Set(s)
 }
 
-func (d *decoder) decodeMap(n *yaml.Node, pos position, v reflect.Value, field string) {
+func (d *decoder) decodeMap(n *yaml.Node, pos source.Position, v reflect.Value, field string) {
 	if n.Kind != yaml.MappingNode {
 		d.fail(pos, field, "expected a mapping, got %s", describe(n))
 		return
@@ -186,7 +181,7 @@ func (d *decoder) decodeMap(n *yaml.Node, pos position, v reflect.Value, field s
 		if !ok {
 			continue
 		}
-		path := join(field, name)
+		path := source.Join(field, name)
 		if first, dup := seen[name]; dup {
 			d.fail(at(key), path, "duplicate key (first at line %d)", first)
 			continue
@@ -214,11 +209,11 @@ func (d *decoder) key(n *yaml.Node, field string) (string, bool) {
 	default:
 		d.report(pos, field, "expected a string key, got %s", describe(n))
 	}
-	d.unread.add(join(field, "?"))
+	d.unread.Add(source.Join(field, "?"))
 	return "", false
 }
 
-func (d *decoder) decodeScalar(n *yaml.Node, pos position, v reflect.Value, field string) {
+func (d *decoder) decodeScalar(n *yaml.Node, pos source.Position, v reflect.Value, field string) {
 	if n.Kind != yaml.ScalarNode {
 		d.fail(pos, field, "expected %s, got %s", kindName(v.Kind()), describe(n))
 		return
@@ -281,7 +276,7 @@ func isRange(err error) bool {
 	return ok && ne.Err == strconv.ErrRange
 }
 
-func (d *decoder) decodeDuration(n *yaml.Node, pos position, v reflect.Value, field string) {
+func (d *decoder) decodeDuration(n *yaml.Node, pos source.Position, v reflect.Value, field string) {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
 		d.fail(pos, field, "expected a duration such as \"30m\", got %s", describe(n))
 		return
@@ -295,7 +290,7 @@ func (d *decoder) decodeDuration(n *yaml.Node, pos position, v reflect.Value, fi
 }
 
 // decodeVersion takes the version as written: 1 and "1" are both fine.
-func (d *decoder) decodeVersion(n *yaml.Node, pos position, v reflect.Value, field string) {
+func (d *decoder) decodeVersion(n *yaml.Node, pos source.Position, v reflect.Value, field string) {
 	if s, ok := versionString(n); ok {
 		v.SetString(s)
 		return
@@ -353,54 +348,6 @@ func kindName(k reflect.Kind) string {
 		return "true or false"
 	}
 	return k.String()
-}
-
-// join appends a key to a field path, cut short when long: the path is
-// quoted in problems.
-func join(field, name string) string {
-	if field == "" {
-		return quote.Bare(name)
-	}
-	return field + "." + quote.Bare(name)
-}
-
-// unread holds the fields a decoder could not read and skipped, so that
-// validation leaves out problems that may only repeat them: "title:
-// required" after "title: 2024" (a number, to be quoted), or a task without
-// acceptance criteria after "acceptence:" (an unknown field).
-type unread struct {
-	fields  map[string]bool
-	holders map[string]bool // the objects and lists holding those fields
-}
-
-func newUnread() *unread {
-	return &unread{fields: map[string]bool{}, holders: map[string]bool{}}
-}
-
-func (u *unread) add(field string) {
-	u.fields[field] = true
-	u.holders[parent(field)] = true
-}
-
-// covers reports whether field is, or is inside, a field that was not read.
-func (u *unread) covers(field string) bool {
-	if u == nil {
-		return false
-	}
-	for f := field; ; f = parent(f) {
-		if u.fields[f] {
-			return true
-		}
-		if f == "" {
-			return false
-		}
-	}
-}
-
-// near reports whether field, or the object that holds it, holds a field
-// that was not read: it may be the one field says is missing.
-func (u *unread) near(field string) bool {
-	return u != nil && (u.holders[field] || u.holders[parent(field)])
 }
 
 // suggest names the field the writer probably meant, or lists the valid ones.

@@ -3,7 +3,14 @@
 // components that carry it out. It loads plans strictly from YAML or JSON
 // ([Load], [Parse]) and checks what they mean ([Plan.Validate]); the loop
 // takes a valid [Plan] and works through it task by task, phase by phase.
-// Package task depends on no other harnish package.
+//
+// The types themselves (Plan, Phase, Task, Check, Budget, Problem and the
+// rest), their methods and constants live in package
+// [github.com/harnish/harnish/task/model], which does no I/O, so that the
+// loop's decision core can use them without this package's file readers.
+// Package task names each of them here as an alias (task.Plan is model.Plan),
+// so code that reads plans writes task.Plan and never needs the model
+// package. Package task depends on no harnish package outside task/.
 //
 // # Problems
 //
@@ -26,7 +33,7 @@
 // second YAML document or data after the JSON value are errors. A file named
 // *.json is read as JSON, with JSON's syntax; anything else as YAML 1.2 (one
 // document; anchors and aliases allowed, merge keys not). Both forms share one
-// schema, whose keys are the json tags of the types in this package.
+// schema, whose keys are the json tags of the model's types.
 //
 // # Schema
 //

@@ -2,6 +2,7 @@ package task
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/harnish/harnish/task/internal/quote"
+	"github.com/harnish/harnish/task/internal/source"
 )
 
 // MaxPlanSize is the largest plan, in bytes, that [Load] and [Parse] read:
@@ -79,36 +81,25 @@ func Parse(name string, data []byte) (*Plan, error) {
 	if p := checkVersion(name, root); p != nil {
 		return nil, Problems{*p}
 	}
-	d := &decoder{file: name, pos: make(map[string]position), unread: newUnread()}
+	d := &decoder{file: name, pos: make(map[string]source.Position), unread: source.NewUnread()}
 	p := &Plan{}
 	d.decode(root, reflect.ValueOf(p).Elem(), "")
 	if d.stopped {
 		return nil, d.problems // too little decoded to validate
 	}
-	p.src = &source{file: name, pos: d.pos}
-	v := &validator{plan: p, unread: d.unread}
-	ps := append(d.problems, v.validate()...)
-	slices.SortStableFunc(ps, bySource)
+	// The fields that could not be read matter only to this validation: a
+	// plan with any is not returned.
+	src := &source.File{Name: name, Pos: d.pos, Unread: d.unread}
+	source.Attach(p, src)
+	ps := append(d.problems, p.Validate()...)
+	src.Unread = nil
+	slices.SortStableFunc(ps, func(a, b Problem) int {
+		return cmp.Or(a.Line-b.Line, a.Column-b.Column) // in source order
+	})
 	if ps.Err() != nil {
 		return nil, ps
 	}
 	return p, nil
-}
-
-// source remembers where a parsed plan's fields were, so validation problems
-// can name file, line and column.
-type source struct {
-	file string
-	pos  map[string]position
-}
-
-// written reports whether the plan's source gave field a value other than null.
-func (s *source) written(field string) bool {
-	if s == nil {
-		return false
-	}
-	at, ok := s.pos[field]
-	return ok && !at.null
 }
 
 func parseNode(name string, data []byte) (*yaml.Node, error) {
@@ -164,9 +155,12 @@ func checkVersion(name string, root *yaml.Node) *Problem {
 		if !ok {
 			return nil // the decoder reports the wrong type
 		}
-		if msg, ok := unsupportedVersion(s); ok {
-			return &Problem{File: name, Line: val.Line, Column: val.Column, Field: versionField,
-				Message: msg, Err: ErrUnsupportedVersion}
+		// The model alone knows which versions it reads.
+		for _, p := range (&Plan{Version: s}).Validate() {
+			if p.Err == ErrUnsupportedVersion {
+				p.File, p.Line, p.Column = name, val.Line, val.Column
+				return &p
+			}
 		}
 		return nil
 	}

@@ -5,12 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
-	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/model"
 )
 
 // PlanDigest is a hash of the plan's content: a run records it when it
 // starts, to notice a plan that changed under it.
-func PlanDigest(p *task.Plan) string {
+func PlanDigest(p *model.Plan) string {
 	data, err := json.Marshal(p)
 	if err != nil {
 		return ""

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/model"
 )
 
 // Host carries a run's steps out for [Policy.Drive]: the CLI's loop, a
@@ -31,7 +31,7 @@ type Host interface {
 //
 // Drive takes the steps of one decision one after another; a host that runs
 // attempts side by side drives [Policy.Next] itself.
-func (p *Policy) Drive(ctx context.Context, plan *task.Plan, st *RunState, h Host) (Step, error) {
+func (p *Policy) Drive(ctx context.Context, plan *model.Plan, st *RunState, h Host) (Step, error) {
 	for {
 		if ctx.Err() != nil && st.Outcome == "" {
 			fin := Transition{Kind: TransRunFinished, Time: h.Now(), Outcome: Cancelled, Reason: context.Cause(ctx).Error()}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/loop/policy"
-	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/model"
 )
 
 // memHost keeps the state in memory and passes every attempt but T1's first.
@@ -37,9 +37,9 @@ func (h *memHost) Take(_ context.Context, s policy.Step) ([]policy.Transition, e
 }
 
 func ExamplePolicy_Drive() {
-	plan := &task.Plan{Version: "1", Name: "demo", Phases: []task.Phase{{ID: "p1", Tasks: []task.Task{
-		{ID: "T1", Title: "divide", Acceptance: []task.Check{{Run: []string{"go", "test", "./..."}}}},
-		{ID: "T2", Title: "document", DependsOn: []string{"T1"}, Acceptance: []task.Check{{Run: []string{"true"}}}},
+	plan := &model.Plan{Version: "1", Name: "demo", Phases: []model.Phase{{ID: "p1", Tasks: []model.Task{
+		{ID: "T1", Title: "divide", Acceptance: []model.Check{{Run: []string{"go", "test", "./..."}}}},
+		{ID: "T2", Title: "document", DependsOn: []string{"T1"}, Acceptance: []model.Check{{Run: []string{"true"}}}},
 	}}}}
 	p := &policy.Policy{}
 	st, _ := policy.Replay(policy.Transition{Kind: policy.TransRunStarted, Run: "r1", Plan: plan.Name})

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/model"
 )
 
 // Policy is the loop's decision core: given a plan, the run state and what
@@ -21,7 +21,7 @@ import (
 type Policy struct {
 	// Budget overrides the plan's budget field by field, as a host's limits;
 	// zero fields leave the plan's.
-	Budget task.Budget
+	Budget model.Budget
 	// ContinueIndependent lets the run go on past an escalated, halted or
 	// blocked task with the tasks of its phase that do not depend on it; the
 	// run still ends with that task's outcome, before the phase's gate. The
@@ -83,7 +83,7 @@ type Decision struct {
 // reported is one a crash cut off, and it counts. The error reports a state
 // the policy cannot go on from (one it did not make, or a plan it does not
 // fit); nothing is decided then.
-func (p *Policy) Next(plan *task.Plan, st *RunState, now time.Time) (dec Decision, err error) {
+func (p *Policy) Next(plan *model.Plan, st *RunState, now time.Time) (dec Decision, err error) {
 	switch {
 	case plan == nil || st == nil:
 		return Decision{}, errors.New("policy: Next needs a plan and a state")
@@ -109,7 +109,7 @@ func (p *Policy) Next(plan *task.Plan, st *RunState, now time.Time) (dec Decisio
 // later rules see earlier ones while the caller's state stays as it was.
 type decision struct {
 	p    *Policy
-	plan *task.Plan
+	plan *model.Plan
 	base *RunState // the caller's, read only
 	st   *RunState // overlay(base) with the transitions emitted so far
 	now  time.Time
@@ -202,7 +202,7 @@ func (d *decision) next() Step {
 			}
 		}
 		if running >= 0 {
-			if step, ok := d.continueTask(task.PhaseTask{Phase: ph, Task: &ph.Tasks[running]}); ok {
+			if step, ok := d.continueTask(model.PhaseTask{Phase: ph, Task: &ph.Tasks[running]}); ok {
 				return step
 			}
 			return d.next() // the task ended; look again
@@ -247,14 +247,14 @@ func (d *decision) next() Step {
 // gated reports whether the boundary after phase i of n waits at a gate:
 // where the plan says so, and after any phase with manual acceptance items,
 // which only a person at the gate can confirm.
-func gated(ph *task.Phase, i, n int) bool {
+func gated(ph *model.Phase, i, n int) bool {
 	return ph.Milestone.Gated(i, n) || len(ManualItems(ph)) > 0
 }
 
 // ManualItems returns the manual acceptance items of the phase's tasks, as
 // "TASK: item", in plan order: the checklist a person confirms at the
 // phase's gate.
-func ManualItems(ph *task.Phase) []string {
+func ManualItems(ph *model.Phase) []string {
 	var items []string
 	for j := range ph.Tasks {
 		for _, c := range ph.Tasks[j].Acceptance {
@@ -307,7 +307,7 @@ func (d *decision) status(id string) TaskStatus {
 }
 
 // ready reports whether every dependency of t is done.
-func (d *decision) ready(t *task.Task) bool {
+func (d *decision) ready(t *model.Task) bool {
 	for _, dep := range t.DependsOn {
 		if d.status(dep) != StatusDone {
 			return false
@@ -317,7 +317,7 @@ func (d *decision) ready(t *task.Task) bool {
 }
 
 // phaseSettled reports whether every task of ph has ended.
-func (d *decision) phaseSettled(ph *task.Phase) bool {
+func (d *decision) phaseSettled(ph *model.Phase) bool {
 	for j := range ph.Tasks {
 		if !d.status(ph.Tasks[j].ID).Terminal() {
 			return false
@@ -329,10 +329,10 @@ func (d *decision) phaseSettled(ph *task.Phase) bool {
 // startTask applies the entry rules and starts the first attempt of task j
 // of ph; low is the position of the phase's first task not yet ended. ok is
 // false when the task ended instead and the caller should look again.
-func (d *decision) startTask(ph *task.Phase, j, low int) (Step, bool) {
+func (d *decision) startTask(ph *model.Phase, j, low int) (Step, bool) {
 	t := &ph.Tasks[j]
 	started := Transition{Kind: TransTaskStarted, Phase: ph.ID, Task: t.ID, Index: j, Low: low}
-	if t.Status == task.StatusDone {
+	if t.Status == model.StatusDone {
 		// The plan (e.g. an imported one) says it is done already.
 		d.emit(started)
 		d.emit(Transition{Kind: TransTaskFinished, Task: t.ID, Status: StatusDone, Reason: "done before this run"})
@@ -351,7 +351,7 @@ func (d *decision) startTask(ph *task.Phase, j, low int) (Step, bool) {
 
 // continueTask decides for a task that has started: another attempt, the
 // debugger, or its end.
-func (d *decision) continueTask(pt task.PhaseTask) (Step, bool) {
+func (d *decision) continueTask(pt model.PhaseTask) (Step, bool) {
 	t := pt.Task
 	ts := d.task(t.ID)
 	if ts.Finished < ts.Attempts {
@@ -452,7 +452,7 @@ func (d *decision) plateau(ts *TaskState) bool {
 	return true
 }
 
-func (d *decision) attempt(phase string, t *task.Task) Step {
+func (d *decision) attempt(phase string, t *model.Task) Step {
 	n := d.task(t.ID).Attempts + 1
 	d.emit(Transition{Kind: TransAttemptStarted, Task: t.ID, Attempt: n})
 	b := d.budget(t)
@@ -500,12 +500,12 @@ func (d *decision) runCaps() (Step, bool) {
 	return d.finish(BudgetExceeded, reason), true
 }
 
-func (d *decision) runBudget() task.Budget {
+func (d *decision) runBudget() model.Budget {
 	return d.plan.Budget.Resolve().Over(d.p.Budget)
 }
 
 // budget is the task's effective budget: defaults, plan, task, then host.
-func (d *decision) budget(t *task.Task) task.Budget {
+func (d *decision) budget(t *model.Task) model.Budget {
 	return d.plan.TaskBudget(t).Over(d.p.Budget)
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/harnish/harnish/loop/policy"
-	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/model"
 )
 
 // FuzzPolicy drives the policy with arbitrary component behaviour over a
@@ -20,9 +20,9 @@ func FuzzPolicy(f *testing.F) {
 	f.Add([]byte{6, 7, 8, 9, 10, 11, 0, 1}, uint8(2))
 	f.Fuzz(func(t *testing.T, data []byte, attempts uint8) {
 		attempts = 1 + attempts%6
-		plan := &task.Plan{Version: "1", Name: "p", Budget: task.Budget{Attempts: int(attempts)}, Phases: []task.Phase{
-			{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1"), check("T2", "T1"), check("T3")}},
-			{ID: "p2", Title: "P2", Tasks: []task.Task{check("T4")}},
+		plan := &model.Plan{Version: "1", Name: "p", Budget: model.Budget{Attempts: int(attempts)}, Phases: []model.Phase{
+			{ID: "p1", Title: "P1", Tasks: []model.Task{check("T1"), check("T2", "T1"), check("T3")}},
+			{ID: "p2", Title: "P2", Tasks: []model.Task{check("T4")}},
 		}}
 		sc := script{tries: map[string][]try{}, debug: map[string]bool{}, gates: []policy.Verdict{policy.Approve}}
 		for i, b := range data {

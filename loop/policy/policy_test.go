@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/harnish/harnish/loop/policy"
-	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/task/model"
 )
 
 // try scripts one attempt: pass (the zero value), fail with a fingerprint, a
@@ -37,7 +37,7 @@ type script struct {
 // drive runs the policy with policy.Drive over a plan with scripted
 // components until the run finishes, and returns what happened, one line a
 // step.
-func drive(t *testing.T, p *policy.Policy, plan *task.Plan, sc script, st *policy.RunState) ([]string, *policy.RunState) {
+func drive(t *testing.T, p *policy.Policy, plan *model.Plan, sc script, st *policy.RunState) ([]string, *policy.RunState) {
 	t.Helper()
 	h := &scriptHost{t: t, p: p, sc: sc, now: t0}
 	if st == nil {
@@ -107,7 +107,7 @@ func (h *scriptHost) Take(_ context.Context, step policy.Step) ([]policy.Transit
 }
 
 // next1 is Next for a policy that decides one step at a time.
-func next1(t *testing.T, p *policy.Policy, plan *task.Plan, st *policy.RunState, now time.Time) (policy.Step, []policy.Transition) {
+func next1(t *testing.T, p *policy.Policy, plan *model.Plan, st *policy.RunState, now time.Time) (policy.Step, []policy.Transition) {
 	t.Helper()
 	d, err := p.Next(plan, st, now)
 	if err != nil {
@@ -158,23 +158,23 @@ func applied(t testing.TB, ts []policy.Transition) *policy.RunState {
 
 var t0 = time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 
-func check(id string, deps ...string) task.Task {
-	return task.Task{ID: id, Title: id, DependsOn: deps, Acceptance: []task.Check{{Run: []string{"true"}}}}
+func check(id string, deps ...string) model.Task {
+	return model.Task{ID: id, Title: id, DependsOn: deps, Acceptance: []model.Check{{Run: []string{"true"}}}}
 }
 
-func onePhase(tasks ...task.Task) *task.Plan {
-	return &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{{ID: "p1", Title: "P1", Tasks: tasks}}}
+func onePhase(tasks ...model.Task) *model.Plan {
+	return &model.Plan{Version: "1", Name: "p", Phases: []model.Phase{{ID: "p1", Title: "P1", Tasks: tasks}}}
 }
 
 func TestPolicyRules(t *testing.T) {
 	off := false
-	twoPhases := &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
-		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1")}},
-		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
+	twoPhases := &model.Plan{Version: "1", Name: "p", Phases: []model.Phase{
+		{ID: "p1", Title: "P1", Tasks: []model.Task{check("T1")}},
+		{ID: "p2", Title: "P2", Tasks: []model.Task{check("T2")}},
 	}}
 	for _, tc := range []struct {
 		name   string
-		plan   *task.Plan
+		plan   *model.Plan
 		policy policy.Policy
 		script script
 		want   []string
@@ -206,7 +206,7 @@ func TestPolicyRules(t *testing.T) {
 		},
 		{
 			name:   "two strikes, the fix fails too: halt, no second debugger, no blind retry",
-			plan:   onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"x"}}}, Budget: task.Budget{Attempts: 9}}),
+			plan:   onePhase(model.Task{ID: "T1", Title: "t", Acceptance: []model.Check{{Run: []string{"x"}}}, Budget: model.Budget{Attempts: 9}}),
 			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "a"}, {fp: "a"}, {}}}, debug: map[string]bool{"T1": true}},
 			want: []string{"attempt T1#1 fail a", "attempt T1#2 fail a", "debug T1 found=true", "attempt T1#3 fail a",
 				"finish halted: task T1: the failure repeated, and attempt 3 with the debugger's fix failed too (verify failure a)"},
@@ -233,7 +233,7 @@ func TestPolicyRules(t *testing.T) {
 		},
 		{
 			name: "the same critical findings three rounds running: plateau",
-			plan: onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"x"}}}, Budget: task.Budget{Attempts: 9}}),
+			plan: onePhase(model.Task{ID: "T1", Title: "t", Acceptance: []model.Check{{Run: []string{"x"}}}, Budget: model.Budget{Attempts: 9}}),
 			script: script{tries: map[string][]try{"T1": {
 				{review: []string{"k1"}}, {review: []string{"k1", "k2"}}, {review: []string{"k1", "k2"}}, {review: []string{"k1", "k2"}}}}},
 			want: []string{"attempt T1#1 critical k1", "attempt T1#2 critical k1,k2", "attempt T1#3 critical k1,k2",
@@ -249,13 +249,13 @@ func TestPolicyRules(t *testing.T) {
 		},
 		{
 			name: "a task without acceptance criteria escalates before it starts",
-			plan: onePhase(check("T1"), task.Task{ID: "T2", Title: "t"}, check("T3")),
+			plan: onePhase(check("T1"), model.Task{ID: "T2", Title: "t"}, check("T3")),
 			want: []string{"attempt T1#1 pass",
 				"finish escalated: task T2: no acceptance criteria: the task cannot be verified, so it never starts"},
 		},
 		{
 			name:   "independent tasks may go on past an escalation; dependents wait",
-			plan:   onePhase(task.Task{ID: "T1", Title: "t"}, check("T2", "T1"), check("T3")),
+			plan:   onePhase(model.Task{ID: "T1", Title: "t"}, check("T2", "T1"), check("T3")),
 			policy: policy.Policy{ContinueIndependent: true},
 			want: []string{"attempt T3#1 pass",
 				"finish escalated: task T1: no acceptance criteria: the task cannot be verified, so it never starts"},
@@ -284,9 +284,9 @@ func TestPolicyRules(t *testing.T) {
 		},
 		{
 			name: "milestone gate: false runs straight on",
-			plan: &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
-				{ID: "p1", Title: "P1", Milestone: &task.Milestone{Gate: &off}, Tasks: []task.Task{check("T1")}},
-				{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
+			plan: &model.Plan{Version: "1", Name: "p", Phases: []model.Phase{
+				{ID: "p1", Title: "P1", Milestone: &model.Milestone{Gate: &off}, Tasks: []model.Task{check("T1")}},
+				{ID: "p2", Title: "P2", Tasks: []model.Task{check("T2")}},
 			}},
 			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed: "},
 		},
@@ -298,38 +298,38 @@ func TestPolicyRules(t *testing.T) {
 		},
 		{
 			name:   "the run's cycles run out: budget exceeded",
-			plan:   &task.Plan{Version: "1", Name: "p", Budget: task.Budget{Cycles: 2}, Phases: onePhase(check("T1"), check("T2")).Phases},
+			plan:   &model.Plan{Version: "1", Name: "p", Budget: model.Budget{Cycles: 2}, Phases: onePhase(check("T1"), check("T2")).Phases},
 			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {}}}},
 			want:   []string{"attempt T1#1 fail a", "attempt T1#2 pass", "finish budget-exceeded: 2 cycles used of 2"},
 		},
 		{
 			name:   "tokens run out",
-			plan:   &task.Plan{Version: "1", Name: "p", Budget: task.Budget{Tokens: 1000}, Phases: onePhase(check("T1"), check("T2")).Phases},
+			plan:   &model.Plan{Version: "1", Name: "p", Budget: model.Budget{Tokens: 1000}, Phases: onePhase(check("T1"), check("T2")).Phases},
 			script: script{tries: map[string][]try{"T1": {{tokens: 600, fp: "a"}, {tokens: 600}}}},
 			want:   []string{"attempt T1#1 fail a", "attempt T1#2 pass", "finish budget-exceeded: 1200 tokens used of 1000"},
 		},
 		{
 			name:   "cost runs out",
-			plan:   &task.Plan{Version: "1", Name: "p", Budget: task.Budget{CostUSD: 1}, Phases: onePhase(check("T1")).Phases},
+			plan:   &model.Plan{Version: "1", Name: "p", Budget: model.Budget{CostUSD: 1}, Phases: onePhase(check("T1")).Phases},
 			script: script{tries: map[string][]try{"T1": {{cost: 1.5, fp: "a"}}}},
 			want:   []string{"attempt T1#1 fail a", "finish budget-exceeded: $1.50 spent of $1.00"},
 		},
 		{
 			name:   "the task's time runs out: escalate",
-			plan:   onePhase(task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"x"}}}, Budget: task.Budget{TaskTimeout: task.Duration(time.Minute)}}),
+			plan:   onePhase(model.Task{ID: "T1", Title: "t", Acceptance: []model.Check{{Run: []string{"x"}}}, Budget: model.Budget{TaskTimeout: model.Duration(time.Minute)}}),
 			script: script{tries: map[string][]try{"T1": {{fp: "a", spend: 70 * time.Second}}}},
 			want:   []string{"attempt T1#1 fail a", "finish escalated: task T1: the task's time (1m0s) is used up"},
 		},
 		{
 			name:   "the host's budget overrides the plan's",
 			plan:   onePhase(check("T1")),
-			policy: policy.Policy{Budget: task.Budget{Attempts: 1}},
+			policy: policy.Policy{Budget: model.Budget{Attempts: 1}},
 			script: script{tries: map[string][]try{"T1": {{fp: "a"}}}},
 			want:   []string{"attempt T1#1 fail a", "finish escalated: task T1: 1 attempts used, the last: verify failure a"},
 		},
 		{
 			name: "a task the plan marks done is not run again",
-			plan: onePhase(task.Task{ID: "T1", Title: "t", Status: task.StatusDone, Acceptance: []task.Check{{Run: []string{"x"}}}}, check("T2")),
+			plan: onePhase(model.Task{ID: "T1", Title: "t", Status: model.StatusDone, Acceptance: []model.Check{{Run: []string{"x"}}}}, check("T2")),
 			want: []string{"attempt T2#1 pass", "finish completed: "},
 		},
 	} {
@@ -346,9 +346,9 @@ func TestPolicyRules(t *testing.T) {
 // them: the end state matches an uninterrupted run, attempts cut off by the
 // crash count, and nothing done runs again.
 func TestPolicyResume(t *testing.T) {
-	plan := &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
-		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1"), check("T2")}},
-		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T3")}},
+	plan := &model.Plan{Version: "1", Name: "p", Phases: []model.Phase{
+		{ID: "p1", Title: "P1", Tasks: []model.Task{check("T1"), check("T2")}},
+		{ID: "p2", Title: "P2", Tasks: []model.Task{check("T3")}},
 	}}
 	sc := script{
 		tries: map[string][]try{"T1": {{fp: "a"}, {fp: "a"}, {}}, "T2": {{review: []string{"k"}}, {}}},
@@ -437,9 +437,9 @@ func TestPolicyResume(t *testing.T) {
 // TestPolicyApproveOnResume: a run awaiting approval goes on past the gate
 // once resumed with approval, and stays put without it.
 func TestPolicyApproveOnResume(t *testing.T) {
-	plan := &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
-		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1")}},
-		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
+	plan := &model.Plan{Version: "1", Name: "p", Phases: []model.Phase{
+		{ID: "p1", Title: "P1", Tasks: []model.Task{check("T1")}},
+		{ID: "p2", Title: "P2", Tasks: []model.Task{check("T2")}},
 	}}
 	var p policy.Policy
 	trace, st := drive(t, &p, plan, script{}, nil)
@@ -475,7 +475,7 @@ func TestPolicyApproveOnResume(t *testing.T) {
 // as cut off, while a gate waiting is asked again with nothing new recorded.
 func TestPolicyUnreportedAttempt(t *testing.T) {
 	var p policy.Policy
-	next := func(plan *task.Plan, st *policy.RunState) (policy.Step, int) {
+	next := func(plan *model.Plan, st *policy.RunState) (policy.Step, int) {
 		step, ts := next1(t, &p, plan, st, t0)
 		for _, tr := range ts {
 			if err := st.Apply(tr); err != nil {
@@ -500,9 +500,9 @@ func TestPolicyUnreportedAttempt(t *testing.T) {
 	st = applied(t, append(start,
 		policy.Transition{Kind: policy.TransTaskStarted, Task: "T1", Phase: "p1"},
 		policy.Transition{Kind: policy.TransTaskFinished, Task: "T1", Status: policy.StatusDone}))
-	two := &task.Plan{Version: "1", Name: "p", Phases: []task.Phase{
-		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1")}},
-		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T2")}},
+	two := &model.Plan{Version: "1", Name: "p", Phases: []model.Phase{
+		{ID: "p1", Title: "P1", Tasks: []model.Task{check("T1")}},
+		{ID: "p2", Title: "P2", Tasks: []model.Task{check("T2")}},
 	}}
 	first, n1 := next(two, st)
 	again, n2 := next(two, st)

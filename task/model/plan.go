@@ -1,10 +1,15 @@
-package task
+package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/harnish/harnish/task/internal/source"
+)
 
 // Plan is a whole implementation plan: phases of tasks, run in order, with the
-// budgets and components that carry them out. The YAML and JSON forms share one
-// schema; field names in comments are the plan's keys.
+// budgets and components that carry them out. The YAML and JSON forms that
+// package task reads share one schema; field names in comments are the
+// plan's keys.
 type Plan struct {
 	// Version is the plan schema version (key "version"), a semver whose major
 	// must be [SchemaMajor]. Written as 1, "1" or "1.2".
@@ -26,7 +31,13 @@ type Plan struct {
 	// Phases run in order; a milestone gate separates each from the next.
 	Phases []Phase `json:"phases,omitempty"`
 
-	src *source // where a parsed plan came from; nil for a plan built in code
+	src *source.File // where a parsed plan came from; nil for a plan built in code
+}
+
+// Package task parses plans, and attaches to each where its fields were, so
+// that Validate can say where a problem is.
+func init() {
+	source.Attach = func(plan any, f *source.File) { plan.(*Plan).src = f }
 }
 
 // Phase is a group of tasks ending at a milestone.

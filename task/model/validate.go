@@ -1,4 +1,4 @@
-package task
+package model
 
 import (
 	"fmt"
@@ -10,13 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/Masterminds/semver/v3"
-
 	"github.com/harnish/harnish/task/internal/quote"
+	"github.com/harnish/harnish/task/internal/source"
 )
-
-// SchemaMajor is the plan schema major this package reads.
-const SchemaMajor = 1
 
 // idPattern keeps IDs and plan names safe as file names and in commit messages.
 var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
@@ -24,7 +20,8 @@ var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // Validate checks the plan's meaning: version, unique IDs, dependencies that
 // exist and form no cycle, budgets within bounds, well-formed checks and
 // components. It returns every problem, warnings included, in source order
-// for a parsed plan. Use [Problems.Err] to decide whether the plan may run.
+// for a plan that package task parsed, each at its file, line and column.
+// Use [Problems.Err] to decide whether the plan may run.
 func (p *Plan) Validate() Problems {
 	return (&validator{plan: p}).validate()
 }
@@ -32,7 +29,14 @@ func (p *Plan) Validate() Problems {
 type validator struct {
 	plan     *Plan
 	problems Problems
-	unread   *unread // the fields a parse could not read; nil for none
+}
+
+// unread returns the fields a parse could not read; nil for none.
+func (v *validator) unread() *source.Unread {
+	if v.plan.src == nil {
+		return nil
+	}
+	return v.plan.src.Unread
 }
 
 func (v *validator) validate() Problems {
@@ -50,7 +54,7 @@ func (v *validator) validate() Problems {
 }
 
 func (v *validator) add(field string, warning bool, class error, format string, args ...any) {
-	if v.unread.covers(field) {
+	if v.unread().Covers(field) {
 		return
 	}
 	v.report(field, warning, class, format, args...)
@@ -60,7 +64,7 @@ func (v *validator) add(field string, warning bool, class error, format string, 
 // criteria), which a field of the same object that could not be read may
 // explain.
 func (v *validator) missing(field string, warning bool, class error, format string, args ...any) {
-	if v.unread.near(field) {
+	if v.unread().Near(field) {
 		return
 	}
 	v.add(field, warning, class, format, args...)
@@ -69,15 +73,9 @@ func (v *validator) missing(field string, warning bool, class error, format stri
 func (v *validator) report(field string, warning bool, class error, format string, args ...any) {
 	p := Problem{Field: field, Message: fmt.Sprintf(format, args...), Warning: warning, Err: class}
 	if src := v.plan.src; src != nil {
-		p.File = src.file
-		for f := field; ; f = parent(f) {
-			if at, ok := src.pos[f]; ok {
-				p.Line, p.Column = at.line, at.col
-				break
-			}
-			if f == "" {
-				break
-			}
+		p.File = src.Name
+		if at, ok := src.Locate(field); ok {
+			p.Line, p.Column = at.Line, at.Col
 		}
 	}
 	v.problems = append(v.problems, p)
@@ -86,8 +84,8 @@ func (v *validator) report(field string, warning bool, class error, format strin
 // where names a field for a message: its line when known, else its path.
 func (v *validator) where(field string) string {
 	if src := v.plan.src; src != nil {
-		if at, ok := src.pos[field]; ok {
-			return fmt.Sprintf("line %d", at.line)
+		if at, ok := src.Pos[field]; ok {
+			return fmt.Sprintf("line %d", at.Line)
 		}
 	}
 	return field
@@ -95,15 +93,6 @@ func (v *validator) where(field string) string {
 
 func (v *validator) errorf(field, format string, args ...any) {
 	v.add(field, false, ErrSchema, format, args...)
-}
-
-// parent strips the last ".name" or "[i]" from a field path.
-func parent(field string) string {
-	i := strings.LastIndexAny(field, ".[")
-	if i < 0 {
-		return ""
-	}
-	return field[:i]
 }
 
 // bySource orders problems by position, for a stable sort; problems without
@@ -121,28 +110,13 @@ func (v *validator) version() {
 		v.missing("version", false, ErrSchema, "required (this harnish reads version %d)", SchemaMajor)
 		return
 	}
-	if _, err := semver.NewVersion(ver); err != nil {
+	if _, ok := versionMajor(ver); !ok {
 		v.errorf("version", "invalid version %s: want a semantic version such as %d", quote.String(ver), SchemaMajor)
 		return
 	}
 	if msg, bad := unsupportedVersion(ver); bad {
 		v.add("version", false, ErrUnsupportedVersion, "%s", msg)
 	}
-}
-
-// unsupportedVersion says why a plan of schema version ver cannot be read, if
-// it cannot. A version that is not semver is left to the validator.
-func unsupportedVersion(ver string) (string, bool) {
-	sv, err := semver.NewVersion(ver)
-	switch {
-	case err != nil:
-		return "", false
-	case sv.Major() > SchemaMajor:
-		return fmt.Sprintf("plan schema version %s is newer than this harnish reads (%d.x); upgrade harnish", quote.Bare(ver), SchemaMajor), true
-	case sv.Major() < SchemaMajor:
-		return fmt.Sprintf("plan schema version %s is older than this harnish reads (%d.x); write version: %d", quote.Bare(ver), SchemaMajor, SchemaMajor), true
-	}
-	return "", false
 }
 
 func (v *validator) id(field, id string) bool {
@@ -160,7 +134,7 @@ func (v *validator) id(field, id string) bool {
 // budget checks a plan's budget, or with task set a task's, which may set
 // only attempts and task_timeout.
 func (v *validator) budget(field string, b Budget, task bool) {
-	written := func(name string) bool { return v.plan.src.written(field + "." + name) }
+	written := func(name string) bool { return v.plan.src.Written(field + "." + name) }
 	if b.Attempts < 0 || b.Attempts > MaxAttempts || (b.Attempts == 0 && written("attempts")) {
 		v.errorf(field+".attempts", "%d is out of range 1..%d", b.Attempts, MaxAttempts)
 	}
@@ -201,7 +175,7 @@ func (b Budget) runWideZero(name string) bool {
 // duration checks a duration that is set (or written, even as "0s") lies in
 // MinDuration..limit.
 func (v *validator) duration(field string, d Duration, limit time.Duration) {
-	if (d != 0 || v.plan.src.written(field)) && (d.Std() < MinDuration || d.Std() > limit) {
+	if (d != 0 || v.plan.src.Written(field)) && (d.Std() < MinDuration || d.Std() > limit) {
 		v.errorf(field, "%s is out of range %s..%s", d, MinDuration, fmtDuration(limit))
 	}
 }
@@ -243,7 +217,7 @@ func (v *validator) component(field string, c *Component, kinds ...string) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
 		if name == "" || strings.ContainsAny(name, "=\x00") {
-			v.errorf(join(field+".env", name), "invalid variable name %s", quote.String(name))
+			v.errorf(source.Join(field+".env", name), "invalid variable name %s", quote.String(name))
 		}
 	}
 }
@@ -253,14 +227,14 @@ func (v *validator) guardrails() {
 	for _, eco := range slices.Sorted(maps.Keys(g.Packages)) {
 		for i, pkg := range g.Packages[eco] {
 			if strings.TrimSpace(pkg) == "" {
-				v.errorf(fmt.Sprintf("%s[%d]", join("guardrails.packages", eco), i), "empty package name")
+				v.errorf(fmt.Sprintf("%s[%d]", source.Join("guardrails.packages", eco), i), "empty package name")
 			}
 		}
 	}
 	for i, p := range g.Protected {
 		v.relPath(fmt.Sprintf("guardrails.protected[%d]", i), p)
 	}
-	if m := g.MaxChangedLines; m < 0 || m > MaxChangedLinesLimit || (m == 0 && v.plan.src.written("guardrails.max_changed_lines")) {
+	if m := g.MaxChangedLines; m < 0 || m > MaxChangedLinesLimit || (m == 0 && v.plan.src.Written("guardrails.max_changed_lines")) {
 		v.errorf("guardrails.max_changed_lines", "%d is out of range 1..%d", m, MaxChangedLinesLimit)
 	}
 	v.tdd("guardrails.tdd", g.TDD)
@@ -277,7 +251,7 @@ func (v *validator) tdd(field string, t *TDD) {
 		v.errorf(field+".level", "%s is not one of %s, %s, %s", quote.String(t.Level), TDDOff, TDDSoft, TDDHard)
 	}
 	for _, ext := range slices.Sorted(maps.Keys(t.Patterns)) {
-		pf := join(field+".patterns", ext)
+		pf := source.Join(field+".patterns", ext)
 		if len(ext) < 2 || ext[0] != '.' || strings.ContainsAny(ext[1:], "./\\") {
 			v.errorf(pf, "%s is not a file extension such as .go", quote.String(ext))
 		}
@@ -477,7 +451,7 @@ func (v *validator) goTest(field string, g *GoTestCheck) {
 			v.errorf(fmt.Sprintf("%s.flags[%d]", field, i), "%s does not run tests", quote.String(f))
 		}
 	}
-	if m := g.MinTests; m < 0 || m > MaxMinTests || (m == 0 && v.plan.src.written(field+".min_tests")) {
+	if m := g.MinTests; m < 0 || m > MaxMinTests || (m == 0 && v.plan.src.Written(field+".min_tests")) {
 		v.errorf(field+".min_tests", "%d is out of range 1..%d", m, MaxMinTests)
 	}
 }
@@ -490,7 +464,7 @@ func (v *validator) cmake(field string, c *CMakeCheck) {
 	if c == nil {
 		return
 	}
-	written := func(name string) bool { return v.plan.src.written(field + "." + name) }
+	written := func(name string) bool { return v.plan.src.Written(field + "." + name) }
 	for _, f := range []struct{ name, value, what string }{
 		{"preset", c.Preset, "a preset name"},
 		{"config", c.Config, "a configuration such as Release"},
