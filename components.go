@@ -103,11 +103,7 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 	switch c := plan.Reviewer; {
 	case c == nil:
 	case c.Kind == task.KindCommand:
-		r := &verify.CommandReviewer{Argv: c.Argv}
-		for k, v := range c.Env {
-			r.Env = append(r.Env, k+"="+v)
-		}
-		cfg.Reviewer = r
+		cfg.Reviewer = &verify.CommandReviewer{Argv: c.Argv, Env: c.Env}
 	case c.Kind == task.KindPlugin:
 		if cfg.Reviewer, err = host.Reviewer(c.Plugin); err != nil {
 			return fail(err)

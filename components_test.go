@@ -114,7 +114,7 @@ func TestComponents(t *testing.T) {
 			debugger: &task.Component{Kind: task.KindCommand, Argv: []string{"./debug"}, Env: map[string]string{"B": "2"}},
 			want: built{
 				Executor: &executor.Command{Argv: []string{"sh", "agent.sh"}, Env: map[string]string{"K": "v"}},
-				Reviewer: &verify.CommandReviewer{Argv: []string{"./review"}, Env: []string{"A=1"}},
+				Reviewer: &verify.CommandReviewer{Argv: []string{"./review"}, Env: map[string]string{"A": "1"}},
 				Debugger: &executor.CommandDebugger{Argv: []string{"./debug"}, Env: map[string]string{"B": "2"}},
 				Verifier: verify.Acceptance{},
 			},

@@ -45,8 +45,8 @@ type CMake struct {
 	CompilerID string
 	// Timeout bounds all stages together. Zero means [DefaultTimeout].
 	Timeout time.Duration
-	// Env adds KEY=VALUE pairs to the environment.
-	Env []string
+	// Env adds variables to the environment, as executor.Command.Env does.
+	Env map[string]string
 	// CMakeCommand and CTestCommand are the programs. Empty means "cmake"
 	// and "ctest" from PATH.
 	CMakeCommand, CTestCommand string
@@ -66,7 +66,7 @@ func (c *CMake) Verify(ctx context.Context, req *Request) (*Report, error) {
 	deadline := checkDeadline(c.Timeout)
 	rep := &Report{Passed: true}
 	run := func(stageName string, argv []string, stdout *limitBuffer) (outcome, error) {
-		st := stage{check: name, stage: stageName, argv: argv, dir: c.Dir, env: c.Env}
+		st := stage{check: name, stage: stageName, argv: argv, dir: c.Dir, env: envList(c.Env)}
 		if stdout != nil {
 			st.stdout = stdout
 		}

@@ -25,8 +25,8 @@ type Command struct {
 	Dir string
 	// Timeout bounds the run. Zero means [DefaultTimeout].
 	Timeout time.Duration
-	// Env adds KEY=VALUE pairs to the environment.
-	Env []string
+	// Env adds variables to the environment, as executor.Command.Env does.
+	Env map[string]string
 }
 
 // Verify runs the command in req.WorkDir.
@@ -40,7 +40,7 @@ func (c *Command) Verify(ctx context.Context, req *Request) (*Report, error) {
 	case len(c.Argv) == 0 || c.Argv[0] == "":
 		return nil, fmt.Errorf("%w: a command without a program", ErrNoChecks)
 	}
-	o, err := runStage(ctx, req.WorkDir, checkDeadline(c.Timeout), stage{check: name, argv: argv, dir: c.Dir, env: c.Env})
+	o, err := runStage(ctx, req.WorkDir, checkDeadline(c.Timeout), stage{check: name, argv: argv, dir: c.Dir, env: envList(c.Env)})
 	if err != nil {
 		return nil, err
 	}

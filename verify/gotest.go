@@ -25,8 +25,8 @@ type GoTest struct {
 	Dir string
 	// Timeout bounds the run. Zero means [DefaultTimeout].
 	Timeout time.Duration
-	// Env adds KEY=VALUE pairs to the environment.
-	Env []string
+	// Env adds variables to the environment, as executor.Command.Env does.
+	Env map[string]string
 	// Go is the go command. Empty means "go" from PATH.
 	Go string
 }
@@ -44,7 +44,7 @@ func (g *GoTest) Verify(ctx context.Context, req *Request) (*Report, error) {
 	argv := append(append([]string{goCmd, "test", "-json"}, g.Flags...), pkgs...)
 	name := "go test " + strings.Join(pkgs, " ")
 	var parser GoTestParser
-	o, err := runStage(ctx, req.WorkDir, checkDeadline(g.Timeout), stage{check: name, argv: argv, dir: g.Dir, env: g.Env, stdout: &parser})
+	o, err := runStage(ctx, req.WorkDir, checkDeadline(g.Timeout), stage{check: name, argv: argv, dir: g.Dir, env: envList(g.Env), stdout: &parser})
 	if err != nil {
 		return nil, err
 	}

@@ -40,8 +40,8 @@ type CommandReviewer struct {
 	// Argv is the program and its arguments; a relative program path
 	// resolves from the working tree's root.
 	Argv []string
-	// Env adds KEY=VALUE pairs to the environment.
-	Env []string
+	// Env adds variables to the environment, as executor.Command.Env does.
+	Env map[string]string
 	// Timeout bounds the program. Zero means [DefaultReviewTimeout].
 	Timeout time.Duration
 }
@@ -60,7 +60,7 @@ func (r *CommandReviewer) Review(ctx context.Context, req *ReviewRequest) (*Revi
 		return nil, &Error{Kind: KindUnavailable, Err: fmt.Errorf("reviewer input: %w", err)}
 	}
 	out := &limitBuffer{max: maxReviewOutput}
-	res, err := runComponent(ctx, proc.Spec{Stage: "review", Argv: r.Argv, Root: req.WorkDir, Env: r.Env,
+	res, err := runComponent(ctx, proc.Spec{Stage: "review", Argv: r.Argv, Root: req.WorkDir, Env: envList(r.Env),
 		Stdin: bytes.NewReader(in), Stdout: out, Timeout: or(r.Timeout, DefaultReviewTimeout)})
 	if err != nil {
 		return nil, err

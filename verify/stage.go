@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -145,4 +146,14 @@ func checkDeadline(timeout time.Duration) time.Time {
 		timeout = DefaultTimeout
 	}
 	return time.Now().Add(timeout)
+}
+
+// envList returns m as KEY=VALUE pairs, sorted, so a run is the same each time.
+func envList(m map[string]string) []string {
+	env := make([]string, 0, len(m))
+	for k, v := range m {
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	return env
 }
