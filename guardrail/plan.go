@@ -1,6 +1,7 @@
 package guardrail
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 
@@ -38,6 +39,34 @@ func PlanEditConfig(plan *task.Plan, tree fs.FS) EditConfig {
 		if t.Exempt != nil {
 			cfg.TDD.Exempt = append(DefaultTDDExempt(), t.Exempt...)
 		}
+	}
+	return cfg
+}
+
+// TaskEditConfig is [PlanEditConfig] for one task: the scope is taskID's
+// alone, or none when taskID is empty. A task the plan does not hold is an
+// error.
+func TaskEditConfig(plan *task.Plan, taskID string, tree fs.FS) (EditConfig, error) {
+	cfg := PlanEditConfig(plan, tree)
+	if taskID == "" || plan == nil {
+		cfg.Scope = nil
+		return cfg, nil
+	}
+	files, ok := cfg.Scope[taskID]
+	if !ok {
+		return cfg, fmt.Errorf("no task %q in the plan", taskID) // said to a person as it is
+	}
+	cfg.Scope = map[string][]string{taskID: files}
+	return cfg, nil
+}
+
+// PlanCommandConfig is the command guard's configuration for the working
+// tree at root from a plan's guardrail settings (nil: the defaults).
+func PlanCommandConfig(plan *task.Plan, root string) CommandConfig {
+	cfg := CommandConfig{Root: root, Protected: NewProtected()}
+	if plan != nil {
+		cfg.Protected = NewProtected(plan.Guardrails.Protected...)
+		cfg.Packages = plan.Guardrails.Packages
 	}
 	return cfg
 }

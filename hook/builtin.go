@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/cli"
 )
 
 // Builtin is the guardrail a [Handler] judges tool calls by unless it is
@@ -21,13 +20,13 @@ import (
 // size rule (edit.size) is left out: one tool call's change is not the
 // attempt's, which the loop audits whole.
 func Builtin(_ context.Context, c *Call) (guardrail.Guardrail, error) {
-	cmdCfg := cli.CommandConfig(c.Plan, c.Root)
+	cmdCfg := guardrail.PlanCommandConfig(c.Plan, c.Root)
 	cmdCfg.RefuseInteractive = c.Agent == Codex
 	cmds, err := guardrail.NewCommandGuard(cmdCfg)
 	if err != nil {
 		return nil, err
 	}
-	editCfg, err := cli.EditConfig(c.Plan, "", os.DirFS(c.Root))
+	editCfg, err := guardrail.TaskEditConfig(c.Plan, "", os.DirFS(c.Root))
 	if err != nil {
 		return nil, err
 	}

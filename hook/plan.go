@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/cli"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
@@ -20,11 +19,11 @@ import (
 // returns nil when there is none. A plan that does not load is an error.
 func FindPlan(_ context.Context, c *Call) (*task.Plan, error) {
 	if c.Event == guardrail.HookStop && c.PlanFile == "" {
-		if kept := cli.KeptPlanFile(filepath.Join(c.Root, loop.StateDir)); kept != "" {
+		if kept := loop.KeptPlanFile(filepath.Join(c.Root, loop.StateDir)); kept != "" {
 			return task.Load(kept)
 		}
 	}
-	plan, _, err := cli.LoadPlan(c.PlanFile, c.Root)
+	plan, _, err := task.Locate(c.PlanFile, c.Root)
 	return plan, err
 }
 

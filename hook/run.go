@@ -9,7 +9,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/internal/flagx"
 )
 
 // Run answers the hook call a command line names, as the executors'
@@ -48,7 +48,7 @@ func (h *Handler) Run(ctx context.Context, args []string, stdin io.Reader, stdou
 	if event == "stop" {
 		taskID = fs.String("task", "", "the task whose checks must pass")
 	}
-	rest, err := cli.ParseFlags(fs, args[1:])
+	rest, err := flagx.Parse(fs, args[1:])
 	if err == nil && len(rest) > 0 {
 		err = fmt.Errorf("unexpected argument %q", rest[0])
 	}

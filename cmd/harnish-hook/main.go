@@ -22,8 +22,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/harnish/harnish/internal/cli"
-	"github.com/harnish/harnish/internal/hookcmd"
+	"github.com/harnish/harnish/cmd/internal/cli"
+	"github.com/harnish/harnish/cmd/internal/hookcmd"
 )
 
 func main() {

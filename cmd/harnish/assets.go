@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/harnish/harnish/asset"
-	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/internal/flagx"
 	"github.com/harnish/harnish/loop"
 )
 
@@ -95,7 +95,7 @@ func runAssets(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish assets: unknown subcommand %q\nUsage: harnish %s %s\n", sub, c.name, c.args)
 		return exitError
 	}
-	rest, err := cli.ParseFlags(fs, args)
+	rest, err := flagx.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return exitOK

@@ -11,7 +11,8 @@ import (
 	"strings"
 
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/internal/flagx"
+	"github.com/harnish/harnish/task"
 )
 
 var guardCommand = &command{
@@ -79,7 +80,7 @@ func guardCheck(c *command, args []string, stdout, stderr io.Writer) int {
 	shell := fs.String("shell", "bash", "bash, powershell or cmd")
 	planFile := fs.String("plan", "", "plan file")
 	asJSON := fs.Bool("json", false, "print the decisions as JSON")
-	words, err := cli.ParseFlags(fs, args)
+	words, err := flagx.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return exitOK
@@ -101,12 +102,12 @@ func guardCheck(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
 		return exitError
 	}
-	plan, _, err := cli.LoadPlan(*planFile, root)
+	plan, _, err := task.Locate(*planFile, root)
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
 		return exitError
 	}
-	g, err := guardrail.NewCommandGuard(cli.CommandConfig(plan, root))
+	g, err := guardrail.NewCommandGuard(guardrail.PlanCommandConfig(plan, root))
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish guard check: %v\n", err)
 		return exitError

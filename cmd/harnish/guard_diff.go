@@ -8,7 +8,8 @@ import (
 	"os"
 
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/internal/flagx"
+	"github.com/harnish/harnish/task"
 )
 
 // Exit codes of guard diff (and guard check), see DESIGN.md §8.
@@ -58,7 +59,7 @@ func guardDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	planFile := flags.String("plan", "", "plan file")
 	taskID := flags.String("task", "", "task ID")
 	asJSON := flags.Bool("json", false, "print the decisions as JSON")
-	rest, err := cli.ParseFlags(flags, args)
+	rest, err := flagx.Parse(flags, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, guardDiffUsage)
 		return exitOK
@@ -77,14 +78,14 @@ func guardDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish guard diff: %v\n", err)
 		return exitError
 	}
-	plan, _, err := cli.LoadPlan(*planFile, ".")
+	plan, _, err := task.Locate(*planFile, ".")
 	if err != nil {
 		return fail(err)
 	}
 	if plan == nil && *taskID != "" {
 		return fail(errors.New("--task needs a plan: none given with --plan or found in the current directory"))
 	}
-	cfg, err := cli.EditConfig(plan, *taskID, os.DirFS("."))
+	cfg, err := guardrail.TaskEditConfig(plan, *taskID, os.DirFS("."))
 	if err != nil {
 		return fail(err)
 	}

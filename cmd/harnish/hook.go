@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/harnish/harnish/internal/hookcmd"
+	"github.com/harnish/harnish/cmd/internal/hookcmd"
 )
 
 // hookCommand is "harnish hook": hookcmd's command line over package hook,

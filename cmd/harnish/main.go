@@ -37,7 +37,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/cmd/internal/cli"
 )
 
 // Exit codes shared by every command, harnish-hook's too.

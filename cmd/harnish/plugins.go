@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/internal/flagx"
 	"github.com/harnish/harnish/plugins"
 )
 
@@ -64,7 +64,7 @@ func runPlugins(c *command, args []string, stdout, stderr io.Writer) int {
 	manifest := fs.String("manifest", "", "the plugin manifest")
 	dir := fs.String("dir", ".", "the working tree")
 	asJSON := fs.Bool("json", false, "print JSON")
-	rest, err := cli.ParseFlags(fs, args)
+	rest, err := flagx.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return exitOK

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/harnish/harnish"
-	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/internal/flagx"
 	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
@@ -103,7 +103,7 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
 	fs.BoolVar(&f.json, "json", false, "print events as JSON lines")
 	fs.BoolVar(&f.rollback, "rollback", false, "undo a failed attempt's changes before the next")
-	rest, err := cli.ParseFlags(fs, args)
+	rest, err := flagx.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return nil, exitOK, false
@@ -123,9 +123,9 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	plan, file, err := cli.LoadPlan(f.plan, f.dir)
+	plan, file, err := task.Locate(f.plan, f.dir)
 	if err == nil && plan == nil {
-		err = fmt.Errorf("no plan: give --plan FILE or put one of %v in %s", cli.DefaultPlanFiles, f.dir)
+		err = fmt.Errorf("no plan: give --plan FILE or put one of %v in %s", task.DefaultFiles, f.dir)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
@@ -166,7 +166,7 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	if err := cli.KeepPlan(stateDir, file); err != nil {
+	if err := loop.KeepPlan(stateDir, file); err != nil {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
 		return exitError
 	}
@@ -184,10 +184,10 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 	var err error
 	if f.plan != "" {
 		if plan, err = task.Load(f.plan); err == nil {
-			err = cli.KeepPlan(stateDir, f.plan)
+			err = loop.KeepPlan(stateDir, f.plan)
 		}
 	} else {
-		plan, err = cli.LoadKeptPlan(stateDir)
+		plan, err = loop.LoadKeptPlan(stateDir)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
@@ -264,7 +264,7 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 // the library: the agents' hooks call this very binary, or harnish-hook
 // beside it, with the plan the run keeps.
 func options(root string) harnish.Options {
-	opts := harnish.Options{Dir: root, PlanFile: cli.KeptPlanFile(filepath.Join(root, loop.StateDir))}
+	opts := harnish.Options{Dir: root, PlanFile: loop.KeptPlanFile(filepath.Join(root, loop.StateDir))}
 	if self, err := os.Executable(); err == nil {
 		opts.HookProgram = hookProgram(self)
 	}
@@ -342,7 +342,7 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", ".", "the working tree")
 	asJSON := fs.Bool("json", false, "print the state as JSON")
-	rest, err := cli.ParseFlags(fs, args)
+	rest, err := flagx.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return exitOK
@@ -370,7 +370,7 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  %s\n", st.Reason)
 	}
 	fmt.Fprintf(stdout, "spent: %d attempts, %s, %d tokens, $%.2f\n", st.Cycles, st.Elapsed.Round(time.Second), st.Tokens, st.CostUSD)
-	plan, _ := cli.LoadKeptPlan(filepath.Join(*dir, loop.StateDir))
+	plan, _ := loop.LoadKeptPlan(filepath.Join(*dir, loop.StateDir))
 	if plan == nil {
 		return exitOK
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/harnish/harnish/internal/cli"
+	"github.com/harnish/harnish/internal/flagx"
 	"github.com/harnish/harnish/task"
 )
 
@@ -39,7 +39,7 @@ func runValidate(c *command, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	asJSON := fs.Bool("json", false, "print the problems as JSON")
-	files, err := cli.ParseFlags(fs, args)
+	files, err := flagx.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(stdout)
 		return exitOK

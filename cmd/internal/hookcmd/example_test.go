@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/harnish/harnish/internal/hookcmd"
+	"github.com/harnish/harnish/cmd/internal/hookcmd"
 )
 
 // A Codex tool call that force-pushes: the hook refuses it with exit status

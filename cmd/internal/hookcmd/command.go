@@ -8,8 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/harnish/harnish/cmd/internal/cli"
 	"github.com/harnish/harnish/hook"
-	"github.com/harnish/harnish/internal/cli"
 )
 
 // Synopsis and Summary describe the command in harnish's command list.

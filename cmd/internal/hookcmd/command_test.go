@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnish/harnish/cmd/internal/hookcmd"
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
-	"github.com/harnish/harnish/internal/hookcmd"
 )
 
 // TestRun: what "harnish hook" adds to package hook: its help, and the

@@ -1,10 +1,11 @@
-package cli
+// Package flagx parses command lines the way people type them.
+package flagx
 
 import "flag"
 
-// ParseFlags parses args with flags before, between or after the positional
+// Parse parses args with flags before, between or after the positional
 // arguments, which it returns. "--" ends the flags.
-func ParseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {

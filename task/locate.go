@@ -1,0 +1,33 @@
+package task
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// DefaultFiles are the plan files harnish looks for in a working tree when
+// no plan file is named, in order.
+var DefaultFiles = []string{"harnish.yaml", "harnish.yml", "harnish.json", "plan.yaml", "plan.yml", "plan.json"}
+
+// Locate loads the plan in file, or, when file is empty, the first of
+// [DefaultFiles] in dir. It returns the file it loaded, and a nil plan when
+// there is none; a plan that exists but does not load is an error.
+func Locate(file, dir string) (*Plan, string, error) {
+	if file == "" {
+		for _, name := range DefaultFiles {
+			p := filepath.Join(dir, name)
+			if _, err := os.Stat(p); err == nil {
+				file = p
+				break
+			}
+		}
+		if file == "" {
+			return nil, "", nil
+		}
+	}
+	plan, err := Load(file)
+	if err != nil {
+		return nil, file, err
+	}
+	return plan, file, nil
+}
