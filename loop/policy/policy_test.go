@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task/model"
 )
@@ -34,76 +34,27 @@ type script struct {
 	pre   func(*policy.RunState) error // changes the state before the run
 }
 
-// drive runs the policy with policy.Drive over a plan with scripted
-// components until the run finishes, and returns what happened, one line a
-// step.
+// drive runs the policy with a looptest.Host, as the script says, until the
+// run finishes, and returns what happened, one line a step.
 func drive(t *testing.T, p *policy.Policy, plan *model.Plan, sc script, st *policy.RunState) ([]string, *policy.RunState) {
 	t.Helper()
-	h := &scriptHost{t: t, p: p, sc: sc, now: t0}
-	if st == nil {
-		st = &policy.RunState{}
-		if err := st.Apply(policy.Transition{Kind: policy.TransRunStarted, Time: t0, Run: "r", Plan: plan.Name}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h.st = st
-	step, err := p.Drive(context.Background(), plan, st, h)
+	trace, st, err := sc.host(p).Drive(context.Background(), plan, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append(h.trace, fmt.Sprintf("finish %s: %s", step.Outcome, step.Reason)), st
+	return trace, st
 }
 
-// scriptHost takes steps as the script says and keeps a trace.
-type scriptHost struct {
-	t     *testing.T
-	p     *policy.Policy
-	sc    script
-	st    *policy.RunState
-	now   time.Time
-	gate  int
-	steps int
-	trace []string
-}
-
-func (h *scriptHost) Now() time.Time {
-	h.now = h.now.Add(time.Second)
-	return h.now
-}
-
-func (h *scriptHost) Commit(_ context.Context, ts []policy.Transition) error {
-	for _, tr := range ts {
-		if err := h.st.Apply(tr); err != nil {
-			h.t.Fatalf("apply %s: %v", tr.Kind, err)
+// host is the looptest.Host that plays the script.
+func (sc script) host(p *policy.Policy) *looptest.Host {
+	h := &looptest.Host{Policy: p, Found: sc.debug, Verdicts: sc.gates, Start: t0, MaxSteps: 200, Tries: map[string][]looptest.Try{}}
+	for id, tries := range sc.tries {
+		for _, tr := range tries {
+			h.Tries[id] = append(h.Tries[id], looptest.Try{Fingerprint: tr.fp, Critical: tr.review, Blocked: tr.blocked, Stop: tr.stop,
+				Elapsed: tr.spend, Tokens: tr.tokens, CostUSD: tr.cost})
 		}
 	}
-	return nil
-}
-
-func (h *scriptHost) Take(_ context.Context, step policy.Step) ([]policy.Transition, error) {
-	if h.steps++; h.steps > 200 {
-		h.t.Fatal("the run did not finish in 200 steps")
-	}
-	switch step.Kind {
-	case policy.StepGate:
-		v := policy.Defer
-		if h.gate < len(h.sc.gates) {
-			v = h.sc.gates[h.gate]
-		}
-		h.gate++
-		h.trace = append(h.trace, fmt.Sprintf("gate %s %s", step.Phase, v))
-		return h.p.ObserveGate(h.st, step.Phase, policy.GateDecision{Verdict: v}, h.now)
-	case policy.StepDebug:
-		found := h.sc.debug[step.Task]
-		h.trace = append(h.trace, fmt.Sprintf("debug %s found=%v", step.Task, found))
-		return h.p.ObserveDiagnosis(h.st, step.Task, found, h.now)
-	case policy.StepAttempt:
-		r, line := h.sc.report(step)
-		h.trace = append(h.trace, line)
-		return h.p.ObserveAttempt(h.st, r, h.now)
-	}
-	h.t.Fatalf("step %+v", step)
-	return nil, nil
+	return h
 }
 
 // next1 is Next for a policy that decides one step at a time.
@@ -117,34 +68,6 @@ func next1(t *testing.T, p *policy.Policy, plan *model.Plan, st *policy.RunState
 		t.Fatalf("Next decided %d steps, want 1", len(d.Steps))
 	}
 	return d.Steps[0], d.Transitions
-}
-
-// report is what the scripted components make of an attempt, and a line
-// for the trace.
-func (sc script) report(step policy.Step) (policy.AttemptReport, string) {
-	var tr try
-	if tries := sc.tries[step.Task]; step.Attempt <= len(tries) {
-		tr = tries[step.Attempt-1]
-	}
-	r := policy.AttemptReport{Task: step.Task, Attempt: step.Attempt, Elapsed: tr.spend, Tokens: tr.tokens, CostUSD: tr.cost}
-	line := fmt.Sprintf("attempt %s#%d", step.Task, step.Attempt)
-	switch {
-	case tr.stop != "":
-		r.Stop = &policy.GuardrailStop{Rule: tr.stop, Reason: "no"}
-		line += " stop " + tr.stop
-	case tr.fp != "":
-		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailVerify, Fingerprint: tr.fp, Class: "test"}
-		line += " fail " + tr.fp
-	case tr.review != nil:
-		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailReview, Keys: tr.review}
-		line += " critical " + strings.Join(tr.review, ",")
-	case tr.blocked != "":
-		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailBlocked, Reason: tr.blocked}
-		line += " blocked"
-	default:
-		line += " pass"
-	}
-	return r, line
 }
 
 func applied(t testing.TB, ts []policy.Transition) *policy.RunState {
@@ -182,13 +105,13 @@ func TestPolicyRules(t *testing.T) {
 		{
 			name: "first try passes",
 			plan: onePhase(check("T1"), check("T2")),
-			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed: "},
+			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed"},
 		},
 		{
 			name:   "a new failure retries with no debugger",
 			plan:   onePhase(check("T1")),
 			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "b"}, {}}}},
-			want:   []string{"attempt T1#1 fail a", "attempt T1#2 fail b", "attempt T1#3 pass", "finish completed: "},
+			want:   []string{"attempt T1#1 fail a", "attempt T1#2 fail b", "attempt T1#3 pass", "finish completed"},
 		},
 		{
 			name:   "different failures exhaust the attempts: escalate, never debug",
@@ -202,7 +125,7 @@ func TestPolicyRules(t *testing.T) {
 			plan:   onePhase(check("T1")),
 			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "a"}, {}}}, debug: map[string]bool{"T1": true}},
 			want: []string{"attempt T1#1 fail a", "attempt T1#2 fail a", "debug T1 found=true", "attempt T1#3 pass",
-				"finish completed: "},
+				"finish completed"},
 		},
 		{
 			name:   "two strikes, the fix fails too: halt, no second debugger, no blind retry",
@@ -223,13 +146,13 @@ func TestPolicyRules(t *testing.T) {
 			plan:   onePhase(check("T1")),
 			script: script{tries: map[string][]try{"T1": {{fp: "a"}, {fp: "b"}, {fp: "b"}, {}}}, debug: map[string]bool{"T1": true}},
 			want: []string{"attempt T1#1 fail a", "attempt T1#2 fail b", "attempt T1#3 fail b", "debug T1 found=true",
-				"attempt T1#4 pass", "finish completed: "},
+				"attempt T1#4 pass", "finish completed"},
 		},
 		{
 			name:   "a critical review sends the task back and counts as an attempt",
 			plan:   onePhase(check("T1")),
 			script: script{tries: map[string][]try{"T1": {{review: []string{"k1"}}, {}}}},
-			want:   []string{"attempt T1#1 critical k1", "attempt T1#2 pass", "finish completed: "},
+			want:   []string{"attempt T1#1 critical k1", "attempt T1#2 pass", "finish completed"},
 		},
 		{
 			name: "the same critical findings three rounds running: plateau",
@@ -263,13 +186,13 @@ func TestPolicyRules(t *testing.T) {
 		{
 			name: "depends_on decides the order",
 			plan: onePhase(check("T2", "T1"), check("T1")),
-			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed: "},
+			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed"},
 		},
 		{
 			name:   "a gate between phases; approval goes on; the last phase completes the run",
 			plan:   twoPhases,
 			script: script{gates: []policy.Verdict{policy.Approve}},
-			want:   []string{"attempt T1#1 pass", "gate p1 approve", "attempt T2#1 pass", "finish completed: "},
+			want:   []string{"attempt T1#1 pass", "gate p1 approve", "attempt T2#1 pass", "finish completed"},
 		},
 		{
 			name: "nobody to approve: the run ends awaiting approval",
@@ -288,7 +211,7 @@ func TestPolicyRules(t *testing.T) {
 				{ID: "p1", Title: "P1", Milestone: &model.Milestone{Gate: &off}, Tasks: []model.Task{check("T1")}},
 				{ID: "p2", Title: "P2", Tasks: []model.Task{check("T2")}},
 			}},
-			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed: "},
+			want: []string{"attempt T1#1 pass", "attempt T2#1 pass", "finish completed"},
 		},
 		{
 			name:   "a hard guardrail stops the run at once",
@@ -330,7 +253,7 @@ func TestPolicyRules(t *testing.T) {
 		{
 			name: "a task the plan marks done is not run again",
 			plan: onePhase(model.Task{ID: "T1", Title: "t", Status: model.StatusDone, Acceptance: []model.Check{{Run: []string{"x"}}}}, check("T2")),
-			want: []string{"attempt T2#1 pass", "finish completed: "},
+			want: []string{"attempt T2#1 pass", "finish completed"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -357,7 +280,7 @@ func TestPolicyResume(t *testing.T) {
 	}
 	var p policy.Policy
 	want, full := drive(t, &p, plan, sc, nil)
-	if want[len(want)-1] != "finish completed: " {
+	if want[len(want)-1] != "finish completed" {
 		t.Fatalf("the uninterrupted run did not complete: %q", want)
 	}
 
@@ -384,8 +307,7 @@ func TestPolicyResume(t *testing.T) {
 		record(ts)
 		switch step.Kind {
 		case policy.StepAttempt:
-			r, _ := sc.report(step)
-			ts, err := p.ObserveAttempt(st, r, t0)
+			ts, err := p.ObserveAttempt(st, sc.host(&p).Report(step), t0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -452,7 +374,7 @@ func TestPolicyApproveOnResume(t *testing.T) {
 		want    []string
 	}{
 		{false, []string{"gate p1 defer", "finish awaiting-approval: milestone after phase p1 awaits approval"}},
-		{true, []string{"attempt T2#1 pass", "finish completed: "}},
+		{true, []string{"attempt T2#1 pass", "finish completed"}},
 	} {
 		st := st.Clone()
 		ts, err := p.Resume(st, tc.approve, t0)
@@ -522,9 +444,9 @@ func TestPolicyReopenOnResume(t *testing.T) {
 		then  []string
 	}{
 		{"halted", []try{{fp: "a"}, {fp: "a"}}, "finish halted: task T1: the failure repeated and the debugger found no root cause",
-			[]string{"attempt T1#3 pass", "finish completed: "}},
+			[]string{"attempt T1#3 pass", "finish completed"}},
 		{"blocked", []try{{blocked: "key"}}, "finish blocked: task T1: the executor is blocked: key",
-			[]string{"attempt T1#2 pass", "finish completed: "}},
+			[]string{"attempt T1#2 pass", "finish completed"}},
 		{"escalated", []try{{fp: "a"}, {fp: "b"}, {fp: "c"}, {fp: "d"}, {fp: "d"}},
 			"finish escalated: task T1: 3 attempts used, the last: verify failure c",
 			// a fresh budget: the earlier failure c and the new d are not two strikes
