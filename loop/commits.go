@@ -3,9 +3,10 @@ package loop
 import (
 	"context"
 	"fmt"
-	"github.com/harnish/harnish/loop/policy"
 	"path/filepath"
 	"strings"
+
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // commits reports whether the run commits its tasks: the host asks for it,

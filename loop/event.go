@@ -1,20 +1,22 @@
 package loop
 
 import (
-	"github.com/harnish/harnish/loop/policy"
 	"time"
+
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // EventType names an event of the run's stream. The names are stable: the
 // CLI prints them in --json mode and scripts match on them.
 type EventType string
 
-// The event types.
+// The event types. Those that report a transition of the run state take
+// its kind's name, from the one place it is defined.
 const (
-	RunStarted        EventType = "run.started"
-	TaskStarted       EventType = "task.started"
-	AttemptStarted    EventType = "attempt.started"
-	AttemptFinished   EventType = "attempt.finished"
+	RunStarted                  = EventType(policy.TransRunStarted)
+	TaskStarted                 = EventType(policy.TransTaskStarted)
+	AttemptStarted              = EventType(policy.TransAttemptStarted)
+	AttemptFinished             = EventType(policy.TransAttemptFinished)
 	VerifyPassed      EventType = "verify.passed"
 	VerifyFailed      EventType = "verify.failed"
 	ReviewFindings    EventType = "review.findings"
@@ -27,7 +29,7 @@ const (
 	MilestoneReached  EventType = "milestone.reached"
 	MilestoneApproved EventType = "milestone.approved"
 	GuardrailViolated EventType = "guardrail.violation"
-	RunFinished       EventType = "run.finished"
+	RunFinished                 = EventType(policy.TransRunFinished)
 )
 
 // Event is one entry of the run's stream. Fields that do not apply to a type

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/harnish/harnish/loop/policy"
 	"testing"
 	"time"
+
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // fuzzSeeds returns a real snapshot and a real journal.

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+
 	"github.com/harnish/harnish/loop/policy"
 )
 

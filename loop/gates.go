@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/harnish/harnish/loop/policy"
 	"io"
 	"strings"
+
+	"github.com/harnish/harnish/loop/policy"
 )
 
 // AutoApprove is a [Gate] that approves every milestone, for unattended

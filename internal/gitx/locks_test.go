@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/internal/testkit"
 )
