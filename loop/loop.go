@@ -81,7 +81,8 @@ type Config struct {
 	// Workspace reads the working tree for the audit, the reviewer's and
 	// debugger's diffs, and the rollback. Nil: a [GitWorkspace] when WorkDir
 	// is in a git repository, else none (and then Guardrail and Rollback
-	// have no change to judge or undo, an error at the first attempt).
+	// have no change to judge or undo, an error at the first attempt). A
+	// tree without git can have a [DirWorkspace].
 	Workspace Workspace
 	// History keeps the run's branch and commits (CommitTasks, Branch).
 	// Nil: the [GitWorkspace] of WorkDir when it is in a git repository,
