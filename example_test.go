@@ -77,14 +77,14 @@ func ExampleOpen() {
 	// guardrail) and opens the run's state and experience in worktree/.harnish.
 	r, err := harnish.Open(ctx, plan, harnish.Options{
 		Dir:  worktree,
-		Gate: loop.AutoApprove{}, // nil: the run waits at each milestone for r.Resume(ctx, true)
+		Gate: loop.AutoApprove{}, // nil: the run waits at each milestone for r.Resume(ctx, loop.ResumeOptions{Approve: true})
 	})
 	if err != nil {
 		log.Fatal(err) // a corrupt state names its file; nothing is overwritten
 	}
 	defer r.Close() // releases the state's lock, the experience store and any plugins
 
-	res, err := r.Run(ctx) // or r.Resume(ctx, approve) after any stop or crash
+	res, err := r.Run(ctx) // or r.Resume(ctx, loop.ResumeOptions{}) after any stop or crash
 	if res == nil {
 		log.Fatal(err) // the state could not be read or written
 	}

@@ -178,14 +178,14 @@ func (r *Runner) Run(ctx context.Context) (*loop.Result, error) {
 }
 
 // Resume reopens the run the state holds after any stop or crash and
-// drives it on; approve also approves the milestone gate it waits at. See
-// loop.Loop.Resume.
-func (r *Runner) Resume(ctx context.Context, approve bool) (*loop.Result, error) {
+// drives it on, as opts say (opts.Approve approves the milestone gate it
+// waits at). See loop.Loop.Resume.
+func (r *Runner) Resume(ctx context.Context, opts loop.ResumeOptions) (*loop.Result, error) {
 	l, err := r.loop()
 	if err != nil {
 		return nil, err
 	}
-	return l.Resume(ctx, approve)
+	return l.Resume(ctx, opts)
 }
 
 func (r *Runner) loop() (*loop.Loop, error) {

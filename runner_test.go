@@ -128,7 +128,7 @@ func TestCloseReleasesTheState(t *testing.T) {
 	if op := r2.Opened(); op.Run != res.State.Run {
 		t.Errorf("the second Open found run %q, want %q", op.Run, res.State.Run)
 	}
-	if res, err := r2.Resume(t.Context(), true); err != nil || res.Outcome != policy.Completed {
+	if res, err := r2.Resume(t.Context(), loop.ResumeOptions{Approve: true}); err != nil || res.Outcome != policy.Completed {
 		t.Errorf("Resume = %v, %v; want completed", res, err)
 	}
 }

@@ -116,7 +116,7 @@ func TestLoopGitSurvivesCrashes(t *testing.T) {
 					}
 					res, err = l.Run(context.Background())
 				} else {
-					res, err = l.Resume(context.Background(), false)
+					res, err = l.Resume(context.Background(), loop.ResumeOptions{})
 				}
 				if err != nil || res.Outcome != policy.Completed {
 					t.Fatalf("after the crash: %v", err)
@@ -250,7 +250,7 @@ func TestLoopGitRecovers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err = l.Resume(context.Background(), true)
+			res, err = l.Resume(context.Background(), loop.ResumeOptions{Approve: true})
 			if refuse != "" {
 				if err == nil || !strings.Contains(err.Error(), refuse) || !strings.Contains(err.Error(), branch) {
 					t.Fatalf("resume: %v, want a refusal naming %s and %s", err, refuse, branch)
@@ -323,7 +323,7 @@ func TestLoopOwnHistory(t *testing.T) {
 	if l, err = loop.New(cfg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Resume(context.Background(), false); err != nil {
+	if _, err := l.Resume(context.Background(), loop.ResumeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var finds [][]string

@@ -233,13 +233,20 @@ func (l *Loop) samePlan() error {
 	return nil
 }
 
+// ResumeOptions say how [Loop.Resume] reopens a run. The zero value reopens
+// it as it stood.
+type ResumeOptions struct {
+	// Approve approves the milestone gate the run waits at, as a person
+	// does who has gone through its checklist.
+	Approve bool
+}
+
 // Resume reopens a run that ended without completing (cancelled, awaiting
-// approval, stopped) and drives it on; approve also approves the milestone
-// gate it waits at. The plan may have changed since the run started (a
+// approval, stopped) and drives it on, as opts say. The plan may have changed since the run started (a
 // person changed a task that escalated); the change is recorded. A run that
 // completed is not reopened: Resume only finishes what a crash may have cut
 // off after its end (its records commit) and returns its result.
-func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
+func (l *Loop) Resume(ctx context.Context, opts ResumeOptions) (*Result, error) {
 	st, err := l.cfg.Store.Load(ctx)
 	if err != nil {
 		return nil, err
@@ -251,7 +258,7 @@ func (l *Loop) Resume(ctx context.Context, approve bool) (*Result, error) {
 	if st.Outcome == policy.Completed {
 		return l.drive(ctx)
 	}
-	ts, err := l.cfg.Policy.Resume(st, approve, l.now())
+	ts, err := l.cfg.Policy.Resume(st, opts.Approve, l.now())
 	if err != nil {
 		return nil, err
 	}

@@ -251,7 +251,7 @@ func TestLoopCancelAndResume(t *testing.T) {
 		t.Fatalf("Run: %v, %+v", err, res)
 	}
 	l, _ = loop.New(cfg)
-	res, err = l.Resume(context.Background(), false)
+	res, err = l.Resume(context.Background(), loop.ResumeOptions{})
 	if err != nil {
 		t.Fatalf("Resume: %v", err)
 	}
@@ -358,7 +358,7 @@ func TestLoopResumeAfterEveryCut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := l.Resume(context.Background(), false)
+		res, err := l.Resume(context.Background(), loop.ResumeOptions{})
 		if err != nil {
 			t.Fatalf("cut after %d transitions: %v", n, err)
 		}
@@ -389,7 +389,7 @@ func TestLoopVoidedAttempt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err = l.Resume(context.Background(), false)
+	res, err = l.Resume(context.Background(), loop.ResumeOptions{})
 	if err != nil {
 		t.Fatalf("resume: %v", err)
 	}

@@ -308,7 +308,7 @@ func TestLoopCriteriaEmptiedMidRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := l.Resume(context.Background(), false)
+	res, err := l.Resume(context.Background(), loop.ResumeOptions{})
 	if !errors.Is(err, policy.ErrEscalated) || !strings.Contains(res.Reason, "no acceptance criteria") {
 		t.Fatalf("Resume: %v (%+v)", err, res)
 	}

@@ -56,12 +56,12 @@ func TestSpendAccounting(t *testing.T) {
 			}
 			// The same budget again stops at once; no attempt runs.
 			l, _ = loop.New(cfg)
-			if res, err = l.Resume(context.Background(), false); !errors.Is(err, policy.ErrBudgetExceeded) || len(ex.Requests()) != 1 {
+			if res, err = l.Resume(context.Background(), loop.ResumeOptions{}); !errors.Is(err, policy.ErrBudgetExceeded) || len(ex.Requests()) != 1 {
 				t.Fatalf("Resume with the same budget: %v after %d attempts", err, len(ex.Requests()))
 			}
 			cfg.Plan = plan(tt.raised)
 			l, _ = loop.New(cfg)
-			if res, err = l.Resume(context.Background(), false); err != nil {
+			if res, err = l.Resume(context.Background(), loop.ResumeOptions{}); err != nil {
 				t.Fatalf("Resume with a raised budget: %v (%s)", err, res.Reason)
 			}
 			reqs := ex.Requests()

@@ -194,7 +194,7 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return drive(f, plan, stdout, stderr, func(ctx context.Context, r *harnish.Runner) (*loop.Result, error) {
-		return r.Resume(ctx, f.appr)
+		return r.Resume(ctx, loop.ResumeOptions{Approve: f.appr})
 	})
 }
 

@@ -90,7 +90,7 @@ func run(ctx context.Context, dir string, out io.Writer) error {
 	defer r.Close() // the state's lock, the experience store, any plugins
 	r.Config().Executor = executor.Func(agent)
 
-	res, err := r.Run(ctx) // or r.Resume(ctx, approve) after any stop or crash
+	res, err := r.Run(ctx) // or r.Resume(ctx, loop.ResumeOptions{}) after any stop or crash
 	if res == nil {
 		return err // the state could not be read or written
 	}
