@@ -9,6 +9,14 @@ import (
 	"github.com/harnish/harnish/loop/policy"
 )
 
+// owedCommit is a done task whose commit the state does not yet record.
+// lookFirst: a crash may have come between making and recording it, so it
+// is looked for before it is made.
+type owedCommit struct {
+	task      string
+	lookFirst bool
+}
+
 // commits reports whether the run commits its tasks: the host asks for it,
 // and the run was started to (a run started on a dirty tree was not, and a
 // resume must not sweep those changes into a commit).
@@ -41,18 +49,10 @@ func (l *Loop) prepare(ctx context.Context) error {
 	l.pending = l.pending[:0]
 	for _, pt := range l.cfg.Plan.Tasks() {
 		if ts := l.st.Tasks[pt.Task.ID]; ts != nil && ts.Status == policy.StatusDone && !ts.Committed && ts.Attempts > 0 {
-			l.pending = append(l.pending, pt.Task.ID)
-			l.recovered[pt.Task.ID] = true
+			l.pending = append(l.pending, owedCommit{task: pt.Task.ID, lookFirst: true})
 		}
 	}
 	return nil
-}
-
-func cmpOr(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }
 
 // settle makes the commits the durable state owes, each recorded as made
@@ -65,8 +65,8 @@ func (l *Loop) settle(ctx context.Context) error {
 	}
 	ctx = context.WithoutCancel(ctx) // a commit owed is made, cancelled or not
 	for len(l.pending) > 0 {
-		id := l.pending[0]
-		hash, err := l.commitTask(ctx, id)
+		id := l.pending[0].task
+		hash, err := l.commitTask(ctx, l.pending[0])
 		if err != nil {
 			l.commitFailed = true
 			return err
@@ -92,7 +92,8 @@ func (l *Loop) settle(ctx context.Context) error {
 
 // commitTask commits a done task's changes, or finds the commit a crash cut
 // off before it was recorded. It returns "" when the task changed nothing.
-func (l *Loop) commitTask(ctx context.Context, id string) (string, error) {
+func (l *Loop) commitTask(ctx context.Context, owed owedCommit) (string, error) {
+	id := owed.task
 	t, ts := l.tasks[id], l.st.Tasks[id]
 	trailers := []string{"Harnish-Run: " + l.st.Run, "Harnish-Task: " + id}
 	msg := fmt.Sprintf("feat(%s): %s — %s\n\n", l.phaseOf[id], id, t.Title)
@@ -101,7 +102,7 @@ func (l *Loop) commitTask(ctx context.Context, id string) (string, error) {
 	}
 	msg += fmt.Sprintf("%s\n%s\nHarnish-Attempts: %d\n", trailers[0], trailers[1], ts.Attempts)
 	req := &CommitRequest{Message: msg}
-	if l.recovered[id] {
+	if owed.lookFirst {
 		req.Find = trailers
 	}
 	hash, err := l.hist.Commit(ctx, req)

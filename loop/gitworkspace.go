@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -67,7 +68,7 @@ func (g *GitWorkspace) Prepare(ctx context.Context, req *PrepareRequest) ([]stri
 	case !exists:
 		return notes, gitx.Branch(ctx, g.Dir, req.Branch)
 	}
-	from := cmpOr(cur, "a detached HEAD")
+	from := cmp.Or(cur, "a detached HEAD")
 	if err := gitx.Switch(ctx, g.Dir, req.Branch, StateDir); err != nil {
 		return notes, fmt.Errorf("%s is checked out, not the run's branch %s: %w", from, req.Branch, err)
 	}

@@ -130,10 +130,8 @@ type Loop struct {
 	digest  string         // of the plan
 	phaseOf map[string]string
 
-	// Commits the state owes: done tasks not yet committed, in order; those
-	// a crash may have cut off are looked for first (recovered).
-	pending      []string
-	recovered    map[string]bool
+	// Commits the state owes: done tasks not yet committed, in order.
+	pending      []owedCommit
 	commitFailed bool // a task's commit failed: no further commit this drive
 	findings     []executor.Finding
 	diagnosis    *executor.Diagnosis
@@ -181,7 +179,7 @@ func New(cfg Config) (*Loop, error) {
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
-	l.digest, l.phaseOf, l.recovered = policy.PlanDigest(cfg.Plan), map[string]string{}, map[string]bool{}
+	l.digest, l.phaseOf = policy.PlanDigest(cfg.Plan), map[string]string{}
 	prev := ""
 	for _, pt := range cfg.Plan.Tasks() {
 		l.tasks[pt.Task.ID], l.prev[pt.Task.ID], prev = pt.Task, prev, pt.Task.ID

@@ -25,7 +25,7 @@ func (l *Loop) commit(ctx context.Context, ts []policy.Transition) error {
 			l.emit(e)
 		}
 		if t.Kind == policy.TransTaskFinished && t.Status == policy.StatusDone && l.commits() && l.st.Tasks[t.Task].Attempts > 0 {
-			l.pending = append(l.pending, t.Task) // its commit is owed
+			l.pending = append(l.pending, owedCommit{task: t.Task}) // its commit is owed
 		}
 		if err := l.record(context.WithoutCancel(ctx), t); err != nil {
 			l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)

@@ -200,7 +200,7 @@ func (r *records) handoff(id string) *Handoff {
 	return &h
 }
 
-// sweep removes the half-written records (fsx's ".NAME.tmp-*" files) a
+// sweep removes the half-written records (fsx.IsReplaceTemp) a
 // crash left behind, so no records commit takes one in. Only this run's
 // loop writes here, and it is not writing now.
 func (r *records) sweep() {
@@ -209,17 +209,12 @@ func (r *records) sweep() {
 	}
 	for _, sub := range []string{handoffsDir, logsDir} {
 		filepath.WalkDir(filepath.Join(r.dir, sub), func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && isTempName(d.Name()) {
+			if err == nil && !d.IsDir() && fsx.IsReplaceTemp(d.Name()) {
 				os.Remove(path)
 			}
 			return nil
 		})
 	}
-}
-
-// isTempName reports whether name is one of fsx.ReplaceFile's temporary files.
-func isTempName(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
 }
 
 // saveAudit marks a's log to be written at the next flush.

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -55,7 +56,7 @@ func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Automated passed: %s", cmpOr(strings.Join(passed, "; "), "nothing"))
+	fmt.Fprintf(&b, "Automated passed: %s", cmp.Or(strings.Join(passed, "; "), "nothing"))
 	if len(req.Manual) > 0 {
 		fmt.Fprintf(&b, "; please verify: %s", strings.Join(req.Manual, "; "))
 	}

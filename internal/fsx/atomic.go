@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // WriteFile replaces path with data atomically and durably: a temporary file in
@@ -22,7 +23,7 @@ func ReplaceFile(path string, data []byte, perm os.FileMode) error {
 
 func replace(path string, data []byte, perm os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+replaceTemp+"*")
 	if err != nil {
 		return err
 	}
@@ -68,4 +69,15 @@ func SyncDir(dir string) error {
 		return fmt.Errorf("fsync %s: %w", dir, err)
 	}
 	return nil
+}
+
+// replaceTemp marks the temporary files ReplaceFile and WriteFile write
+// beside their target: ".NAME.tmp-RANDOM".
+const replaceTemp = ".tmp-"
+
+// IsReplaceTemp reports whether name is one of those temporary files, which
+// a crash during a write leaves behind; its owner may remove it once no
+// write of its own is under way.
+func IsReplaceTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, replaceTemp)
 }

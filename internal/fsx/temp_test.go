@@ -100,3 +100,33 @@ func BenchmarkSweepTemp(b *testing.B) {
 		}
 	}
 }
+
+func TestIsReplaceTemp(t *testing.T) {
+	dir := t.TempDir()
+	// What a write that a crash cut off leaves: ReplaceFile's own pattern.
+	f, err := os.CreateTemp(dir, ".task-T1.json.tmp-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for name, want := range map[string]bool{
+		filepath.Base(f.Name()): true,
+		"task-T1.json":          false,
+		".hidden":               false,
+		"a.tmp-1":               false,
+	} {
+		if got := fsx.IsReplaceTemp(name); got != want {
+			t.Errorf("IsReplaceTemp(%q) = %v, want %v", name, got, want)
+		}
+	}
+	// ReplaceFile leaves none behind.
+	if err := fsx.ReplaceFile(filepath.Join(dir, "x.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if fsx.IsReplaceTemp(e.Name()) && e.Name() != filepath.Base(f.Name()) {
+			t.Errorf("ReplaceFile left %s", e.Name())
+		}
+	}
+}
