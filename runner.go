@@ -1,6 +1,7 @@
 package harnish
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -68,32 +69,37 @@ func Open(ctx context.Context, plan *task.Plan, opts Options) (*Runner, error) {
 }
 
 func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err error) {
-	cfg, host, err := components(ctx, plan, opts)
-	if err != nil {
-		return nil, err
+	if plan == nil {
+		return nil, errors.New("no plan")
 	}
-	r := &Runner{cfg: cfg, closers: []io.Closer{host}}
+	dir, err := filepath.Abs(cmp.Or(opts.Dir, "."))
+	if err != nil {
+		return nil, fmt.Errorf("Options.Dir: %w", err)
+	}
+	r := &Runner{cfg: loop.Config{Logger: opts.Logger}} // for r.info until the components are built
 	defer func() {
 		if err != nil {
 			r.Close()
 		}
 	}()
-	stateDir := filepath.Join(cfg.WorkDir, loop.StateDir)
+	// The state's lock first, then the run's mark, then the components: a
+	// plugin is started only by the host that holds the run, and carries
+	// the mark, so a stray it leaves is found like the agent's.
+	stateDir := filepath.Join(dir, loop.StateDir)
 	store, err := loop.OpenDir(stateDir, nil)
 	if err != nil {
 		return nil, err
 	}
 	r.closers = append(r.closers, store)
-	r.cfg.Store, r.cfg.RecordsDir = store, stateDir
-
+	runID := opts.RunID
 	switch st, err := store.Load(ctx); {
 	case err == nil:
 		r.opened.Run = st.Run
 	case errors.Is(err, loop.ErrNoState):
-		if r.cfg.RunID == "" {
-			r.cfg.RunID = time.Now().UTC().Format("20060102T150405.000000000Z")
+		if runID == "" {
+			runID = time.Now().UTC().Format("20060102T150405.000000000Z")
 		}
-		r.opened.Run = r.cfg.RunID
+		r.opened.Run = runID
 	default:
 		return nil, err
 	}
@@ -108,6 +114,13 @@ func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err er
 		}
 		r.closers = append(r.closers, m)
 	}
+	cfg, host, err := components(ctx, plan, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.closers = append(r.closers, host)
+	r.cfg = cfg
+	r.cfg.Store, r.cfg.RecordsDir, r.cfg.RunID = store, stateDir, runID
 
 	if !opts.NoAssets {
 		if err := r.openAssets(ctx, stateDir); err != nil {
