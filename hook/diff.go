@@ -3,6 +3,7 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"github.com/harnish/harnish/internal/linediff"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -99,21 +100,13 @@ func addedDiff(rel string, lines []string) string {
 	return d.String()
 }
 
-// changeDiff is the diff of the file rel from old to new: one hunk, from the
-// first line that differs to the last, without context.
+// changeDiff is the diff of the file rel from old to new, without context:
+// only the lines that change, so a line two edits leave alone is not judged
+// as written.
 func changeDiff(rel, old, new string) string {
-	ol, nl := splitLines(old), splitLines(new)
-	p := 0
-	for p < len(ol) && p < len(nl) && ol[p] == nl[p] {
-		p++
-	}
-	s := 0
-	for s < len(ol)-p && s < len(nl)-p && ol[len(ol)-1-s] == nl[len(nl)-1-s] {
-		s++
-	}
 	var d diffWriter
 	d.header(rel, rel)
-	d.hunk(p+1, ol[p:len(ol)-s], p+1, nl[p:len(nl)-s])
+	d.WriteString(linediff.Unified(old, new, 0))
 	return d.String()
 }
 

@@ -17,6 +17,10 @@ func TestHookPreToolUse(t *testing.T) {
 	planned := t.TempDir()
 	testkit.WriteGuardPlan(t, planned, "harnish.yaml", "  packages: {pypi: [requests]}\n  protected: [secrets/]\n")
 	explicit := testkit.WriteGuardPlan(t, t.TempDir(), "other.yaml", "  packages: {npm: [left-pad]}\n")
+	// A file that already holds a secret the agent does not touch.
+	if err := os.WriteFile(filepath.Join(tree, "keys.env"), []byte("a\nGH=ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d\nb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	broken := t.TempDir()
 	if err := os.WriteFile(filepath.Join(broken, "plan.yaml"), []byte("version: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -45,6 +49,9 @@ func TestHookPreToolUse(t *testing.T) {
 		{name: "a secret written is blocked", args: []string{"--agent", "claude"}, wantStatus: 2,
 			stdin:   hookCall(t, "Write", map[string]any{"file_path": filepath.Join(tree, "cfg.env"), "content": "a\nGH=ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d\n"}, tree),
 			wantErr: "harnish guardrail edit.secret.github blocked this: cfg.env:2: GitHub token added"},
+		{name: "edits around a secret already there are not charged with it", args: []string{"--agent", "claude"},
+			stdin: hookCall(t, "MultiEdit", map[string]any{"file_path": filepath.Join(tree, "keys.env"), "edits": []map[string]any{
+				{"old_string": "a\n", "new_string": "A\n"}, {"old_string": "\nb", "new_string": "\nB"}}}, tree)},
 		{name: "a secret patched in is blocked", args: []string{"--agent", "codex"}, wantStatus: 2,
 			stdin:   hookCall(t, "apply_patch", map[string]any{"command": "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Add File: b.txt\n+see glpat-Ab3dE5fG7hI9jK1lM3nO\n*** End Patch\n"}, tree),
 			wantErr: "harnish guardrail edit.secret.gitlab blocked this: b.txt:1: "},
