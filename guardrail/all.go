@@ -29,3 +29,19 @@ func (gs all) Check(ctx context.Context, a Action) (Decision, error) {
 	}
 	return worst, nil
 }
+
+// CheckAll returns every decision of each of gs ([EvaluateAll]), in order,
+// up to and with the first hard one, so the soft ones of every member reach
+// the agent and All is a [MultiChecker] as its members may be.
+func (gs all) CheckAll(ctx context.Context, a Action) ([]Decision, error) {
+	var out []Decision
+	for _, g := range gs {
+		for _, d := range EvaluateAll(ctx, g, a) {
+			out = append(out, d)
+			if d.Level == Hard {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}

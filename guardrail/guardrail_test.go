@@ -228,3 +228,42 @@ func TestDecisionErr(t *testing.T) {
 		})
 	}
 }
+
+// multi is a MultiChecker with fixed decisions.
+type multi struct {
+	ds  []guardrail.Decision
+	err error
+}
+
+func (m multi) Check(context.Context, guardrail.Action) (guardrail.Decision, error) {
+	return guardrail.Decision{}, errors.New("Check is not what EvaluateAll asks")
+}
+
+func (m multi) CheckAll(context.Context, guardrail.Action) ([]guardrail.Decision, error) {
+	return m.ds, m.err
+}
+
+// TestEvaluateAll: every decision of a MultiChecker, and of each member of
+// All, reaches the caller, up to the first hard one; failures are hard.
+func TestEvaluateAll(t *testing.T) {
+	fail := guardrail.Decision{Level: guardrail.Hard, Rule: guardrail.RuleError, Reason: "guardrail: boom"}
+	for _, tc := range []struct {
+		name string
+		g    guardrail.Guardrail
+		want []guardrail.Decision
+	}{
+		{"a plain guardrail: its one decision", decide(softA, nil), []guardrail.Decision{softA}},
+		{"a plain guardrail that allows: none", decide(guardrail.Decision{}, nil), nil},
+		{"a MultiChecker: all of them, allows left out", multi{ds: []guardrail.Decision{softA, {}, softB}}, []guardrail.Decision{softA, softB}},
+		{"a MultiChecker that errs: hard", multi{err: errors.New("boom")}, []guardrail.Decision{fail}},
+		{"All of a MultiChecker and a guardrail", guardrail.All(multi{ds: []guardrail.Decision{softA, softB}}, decide(hardA, nil), decide(hardB, nil)),
+			[]guardrail.Decision{softA, softB, hardA}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := guardrail.EvaluateAll(context.Background(), tc.g, command)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
