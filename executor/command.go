@@ -40,7 +40,6 @@ func (c *Command) Execute(ctx context.Context, req *Request) (*Result, error) {
 	if len(c.Argv) == 0 {
 		return nil, &Error{Kind: KindUnavailable, Err: errors.New("command executor: no argv")}
 	}
-	_ = fsx.SweepTemp("", "harnish-attempt-") // what a killed harnish left
 	tmp, err := fsx.MkdirTempOwned("", "harnish-attempt-")
 	if err != nil {
 		return nil, &Error{Kind: KindUnavailable, Err: err}

@@ -80,7 +80,7 @@ func pinCopy(f *os.File, path string) (*pinned, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	dir, err := os.MkdirTemp("", "harnish-plugin-")
+	dir, err := fsx.MkdirTempOwned("", "harnish-plugin-")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -93,7 +93,6 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}
 	}
-	_ = fsx.SweepTemp("", "harnish-claude-") // what a killed harnish left
 	tmp, err := fsx.MkdirTempOwned("", "harnish-claude-")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("claude: %w", err)}

@@ -105,7 +105,6 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
 	}
 
-	_ = fsx.SweepTemp("", "harnish-codex-") // what a killed harnish left
 	tmp, err := fsx.MkdirTempOwned("", "harnish-codex-")
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}

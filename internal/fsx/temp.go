@@ -6,18 +6,30 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // MkdirTempOwned is os.MkdirTemp with this process's ID in the name,
 // prefix + PID + "-" + random, so that [SweepTemp] can tell when its owner
-// is gone. An empty dir means os.TempDir().
+// is gone. An empty dir means os.TempDir(). The first call for a dir and
+// prefix in a process sweeps what dead owners left there first.
 func MkdirTempOwned(dir, prefix string) (string, error) {
+	sweepOnce(dir, prefix)
 	return os.MkdirTemp(dir, owned(prefix))
 }
 
-// CreateTempOwned is os.CreateTemp named as for [MkdirTempOwned].
+// CreateTempOwned is os.CreateTemp named, and sweeping, as [MkdirTempOwned].
 func CreateTempOwned(dir, prefix string) (*os.File, error) {
+	sweepOnce(dir, prefix)
 	return os.CreateTemp(dir, owned(prefix))
+}
+
+// swept holds, per dir and prefix, the sweep a process does once.
+var swept sync.Map // [2]string -> func()
+
+func sweepOnce(dir, prefix string) {
+	f, _ := swept.LoadOrStore([2]string{dir, prefix}, sync.OnceFunc(func() { _ = SweepTemp(dir, prefix) }))
+	f.(func())()
 }
 
 func owned(prefix string) string { return prefix + strconv.Itoa(os.Getpid()) + "-*" }

@@ -130,3 +130,28 @@ func TestIsReplaceTemp(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnedSweepsFirst: the first owned temp of a dir and prefix in a
+// process sweeps what dead owners left there; the sweep is not repeated.
+func TestOwnedSweepsFirst(t *testing.T) {
+	dir := t.TempDir()
+	dead := filepath.Join(dir, "harnish-swept-999999999-x") // above any pid_max
+	if err := os.Mkdir(dead, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fsx.MkdirTempOwned(dir, "harnish-swept-"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Fatalf("a dead owner's directory was not swept: %v", err)
+	}
+	if err := os.Mkdir(dead, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fsx.CreateTempOwned(dir, "harnish-swept-"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); err != nil {
+		t.Errorf("swept again in the same process: %v", err)
+	}
+}

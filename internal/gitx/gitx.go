@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/proc"
@@ -20,15 +19,6 @@ import (
 // change that large is not one to judge line by line.
 const MaxDiff = 64 << 20
 
-// newIndexFile makes a private index file, named for this process so the
-// ones a killed process left behind are swept by the next.
-func newIndexFile() (*os.File, error) {
-	sweepIndexFiles()
-	return fsx.CreateTempOwned("", "harnish-index-")
-}
-
-var sweepIndexFiles = sync.OnceFunc(func() { _ = fsx.SweepTemp("", "harnish-index-") })
-
 // Snapshot returns the hash of a git tree holding the working tree at dir as
 // it is now: tracked and untracked files, minus ignored ones, plus the force
 // paths (e.g. the state directory) even when ignored.
@@ -37,7 +27,7 @@ func Snapshot(ctx context.Context, dir string, force ...string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	tmp, err := newIndexFile()
+	tmp, err := fsx.CreateTempOwned("", "harnish-index-")
 	if err != nil {
 		return "", err
 	}
@@ -261,7 +251,7 @@ func Restore(ctx context.Context, dir, tree, current string, keep ...string) err
 	if err != nil {
 		return err
 	}
-	tmp, err := newIndexFile()
+	tmp, err := fsx.CreateTempOwned("", "harnish-index-")
 	if err != nil {
 		return err
 	}
