@@ -128,13 +128,7 @@ func Changes(ctx context.Context, dir string, skip ...string) ([]string, error) 
 		if i := strings.Index(p, " -> "); i >= 0 {
 			p = p[i+4:]
 		}
-		kept := true
-		for _, s := range skip {
-			if p == s || strings.HasPrefix(p, strings.TrimSuffix(s, "/")+"/") {
-				kept = false
-			}
-		}
-		if kept {
+		if !under(p, skip) {
 			paths = append(paths, p)
 		}
 	}

@@ -62,11 +62,12 @@ func ClearStaleLocks(ctx context.Context, dir string, branches ...string) ([]str
 		return nil, err
 	}
 
-	// Look at old enough locks only, so that /proc is read only after a crash.
+	// /proc is read only when a lock is there at all, as after a crash. A
+	// lock dated in the future (a clock set back) waits.
 	now := time.Now()
 	old := map[string]os.FileInfo{}
 	for _, l := range locks {
-		if fi, err := os.Lstat(l); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) >= staleAge {
+		if fi, err := os.Lstat(l); err == nil && fi.Mode().IsRegular() && !fi.ModTime().After(now) {
 			old[l] = fi
 		}
 	}
@@ -99,16 +100,9 @@ func ClearStaleLocks(ctx context.Context, dir string, branches ...string) ([]str
 	return removed, nil
 }
 
-const (
-	// staleAge is how old a lock must be before anything else is asked of
-	// it: none, since /proc tells whether a git could still be using it, and
-	// a resume comes right after a crash. (A lock dated in the future, by a
-	// clock set back, waits.)
-	staleAge = 0
-	// unknownAge is how old a lock must be when no process can be asked
-	// whether it holds it.
-	unknownAge = 10 * time.Minute
-)
+// unknownAge is how old a lock must be when no process can be asked
+// whether it holds it.
+const unknownAge = 10 * time.Minute
 
 // within reports whether path is dir or below it.
 func within(dir, path string) bool {

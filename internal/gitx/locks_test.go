@@ -99,7 +99,7 @@ func TestClearStaleLocks(t *testing.T) {
 			want:  []string{".git/next-index-4242.lock"},
 		},
 		{
-			name:  "just taken",
+			name:  "dated in the future (a clock set back): waits",
 			fresh: []string{".git/index.lock", ".git/HEAD.lock"},
 		},
 		{
