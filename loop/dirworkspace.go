@@ -529,10 +529,11 @@ func (w *DirWorkspace) restoreFile(f manifestFile) error {
 	}
 	full := filepath.Join(w.Dir, filepath.FromSlash(f.Path))
 	info, err := os.Lstat(full)
+	same := err == nil && (info.Mode().IsRegular() || info.Mode()&fs.ModeSymlink != 0) && w.sameContent(full, f) // hashed once
 	switch {
-	case err == nil && gitMode(info.Mode()) == f.Mode && w.sameContent(full, f):
+	case same && gitMode(info.Mode()) == f.Mode:
 		return nil
-	case err == nil && f.Mode != modeLink && info.Mode().IsRegular() && w.sameContent(full, f):
+	case same && f.Mode != modeLink && info.Mode().IsRegular():
 		return os.Chmod(full, filePerm(f.Mode))
 	case err == nil && info.IsDir():
 		// A directory where the file was: what is in it came after.
