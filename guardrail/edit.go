@@ -112,10 +112,7 @@ func NewEditGuard(cfg EditConfig) (*EditGuard, error) {
 // the file and line and followed by how many more decisions there were. A
 // diff that does not parse is an error, which [Evaluate] makes hard.
 func (g *EditGuard) Check(ctx context.Context, a Action) (Decision, error) {
-	if a.Kind != KindEdit {
-		return Decision{}, nil
-	}
-	ds, err := g.CheckEdit(ctx, a)
+	ds, err := g.CheckAll(ctx, a)
 	if err != nil || len(ds) == 0 {
 		return Decision{}, err
 	}
@@ -125,12 +122,10 @@ func (g *EditGuard) Check(ctx context.Context, a Action) (Decision, error) {
 			worst = d
 		}
 	}
-	d := worst.Decision
-	d.Reason = worst.where() + ": " + d.Reason
 	if len(ds) > 1 {
-		d.Reason += fmt.Sprintf(" (and %d more)", len(ds)-1)
+		worst.Reason += fmt.Sprintf(" (and %d more)", len(ds)-1)
 	}
-	return d, nil
+	return worst, nil
 }
 
 // CheckAll returns every decision of [EditGuard.CheckEdit], each reason led

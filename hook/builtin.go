@@ -26,11 +26,8 @@ func Builtin(_ context.Context, c *Call) (guardrail.Guardrail, error) {
 	if err != nil {
 		return nil, err
 	}
-	editCfg, err := guardrail.TaskEditConfig(c.Plan, "", os.DirFS(c.Root))
-	if err != nil {
-		return nil, err
-	}
-	editCfg.MaxChangedLines = -1
+	editCfg := guardrail.PlanEditConfig(c.Plan, os.DirFS(c.Root))
+	editCfg.Scope, editCfg.MaxChangedLines = nil, -1 // neither is one call's to judge
 	edits, err := guardrail.NewEditGuard(editCfg)
 	if err != nil {
 		return nil, err
