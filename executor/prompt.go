@@ -1,11 +1,13 @@
 package executor
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 )
 
@@ -158,9 +160,9 @@ func sections(p PromptParts) []*section {
 	findings := &section{key: "findings", title: "Review findings to fix"}
 	// Most severe first, so trimming from the end drops the least severe.
 	fs := slices.Clone(p.Findings)
-	slices.SortStableFunc(fs, func(a, b Finding) int { return severityRank(a.Severity) - severityRank(b.Severity) })
+	slices.SortStableFunc(fs, func(a, b Finding) int { return int(b.Severity) - int(a.Severity) }) // most severe first
 	for _, f := range fs {
-		if severityRank(f.Severity) == 0 {
+		if f.Severity == schema.SeverityCritical {
 			findings.keep++ // what sent the task back is never left out
 		}
 		loc := f.File
@@ -223,10 +225,10 @@ func render(spec string, secs []*section) string {
 func failure(f Failure, withTail bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "- attempt %d", f.Attempt)
-	if f.Class != "" {
-		fmt.Fprintf(&b, " (%s)", f.Class)
+	if class := cmp.Or(f.Class, string(f.Kind)); class != "" {
+		fmt.Fprintf(&b, " (%s)", class)
 	}
-	fmt.Fprintf(&b, ": %s\n", f.Summary)
+	fmt.Fprintf(&b, ": %s\n", f.Describe())
 	if f.Fingerprint != "" {
 		fmt.Fprintf(&b, "  fingerprint %s: the same fingerprint twice brings in the debugger\n", f.Fingerprint)
 	}
@@ -254,18 +256,4 @@ func shortenTail(f Failure, over int) Failure {
 	}
 	f.OutputTail = tailCut + cut
 	return f
-}
-
-func severityRank(s string) int {
-	switch strings.ToLower(s) {
-	case "critical":
-		return 0
-	case "high":
-		return 1
-	case "medium":
-		return 2
-	case "low":
-		return 3
-	}
-	return 4
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 )
 
@@ -33,16 +34,16 @@ func fullParts() executor.PromptParts {
 			{TaskID: "T1", Text: "calc.Add exists; tests use table style.\n"},
 		},
 		Failures: []executor.Failure{
-			{Attempt: 1, Class: "compile", Fingerprint: "compile:1a2b3c4d", Summary: "calc.go:9: undefined: errZero", OutputTail: "calc/calc.go:9:10: undefined: errZero\n"},
-			{Attempt: 2, Class: "test", Fingerprint: "test:5e6f7a8b", Summary: "TestDivide/zero failed",
+			{Attempt: 1, Class: "compile", Fingerprint: "compile:1a2b3c4d", Reason: "calc.go:9: undefined: errZero", OutputTail: "calc/calc.go:9:10: undefined: errZero\n"},
+			{Attempt: 2, Class: "test", Fingerprint: "test:5e6f7a8b", Reason: "TestDivide/zero failed",
 				OutputTail: strings.Repeat("=== RUN   TestDivide/ok\n", 30) + "--- FAIL: TestDivide/zero (0.00s)\n    calc_test.go:21: Divide(1, 0) error = nil, want errZero\n"},
 		},
 		Findings: []executor.Finding{
-			{Severity: "low", File: "calc/calc.go", Message: "doc comment missing"},
-			{Severity: "critical", File: "calc/calc.go", Line: 12, Message: "divides by zero before the check", Rule: "logic"},
+			{Severity: schema.SeverityLow, File: "calc/calc.go", Message: "doc comment missing"},
+			{Severity: schema.SeverityCritical, File: "calc/calc.go", Line: 12, Message: "divides by zero before the check", Rule: "logic"},
 		},
 		Diagnosis: &executor.Diagnosis{Found: true, RootCause: "the zero check comes after the division", Fix: "move the b == 0 check to the top of Divide"},
-		Warnings:  []executor.Warning{{Rule: "edit.scope", Reason: "README.md is outside the task's files"}},
+		Warnings:  []executor.Violation{{Rule: "edit.scope", Reason: "README.md is outside the task's files"}},
 		Assets: []executor.Asset{
 			{Type: "pattern", Slug: "table-tests", Text: "[pattern] table-tests: write table-driven tests with t.Run\n"},
 			{Type: "failure", Slug: "zero-div", Text: "[failure] zero-div: check divisors before dividing\n"},
@@ -106,7 +107,7 @@ func TestRenderWithinBudget(t *testing.T) {
 	p := fullParts()
 	whole := executor.RenderWithin(p, 0)
 	core := executor.RenderWithin(executor.PromptParts{Spec: p.Spec, Prohibitions: p.Prohibitions, Diagnosis: p.Diagnosis, Findings: p.Findings[1:],
-		Failures: []executor.Failure{{Attempt: 2, Class: "test", Fingerprint: "test:5e6f7a8b", Summary: "TestDivide/zero failed"}}}, 0)
+		Failures: []executor.Failure{{Attempt: 2, Class: "test", Fingerprint: "test:5e6f7a8b", Reason: "TestDivide/zero failed"}}}, 0)
 	for budget := len(core) + 200; budget <= len(whole)+10; budget += 7 {
 		got := executor.RenderWithin(p, budget)
 		if len(got) > budget {
@@ -131,7 +132,7 @@ func TestRenderWithinBudget(t *testing.T) {
 func ExampleRenderWithin() {
 	p := executor.PromptParts{
 		Spec:     executor.Spec(&task.Task{ID: "T1", Title: "greet", Acceptance: []task.Check{{Run: []string{"go", "test", "./..."}}}}),
-		Failures: []executor.Failure{{Attempt: 1, Class: "test", Fingerprint: "test:9f8e", Summary: "TestGreet failed"}},
+		Failures: []executor.Failure{{Attempt: 1, Class: "test", Fingerprint: "test:9f8e", Reason: "TestGreet failed"}},
 	}
 	fmt.Print(executor.RenderWithin(p, 1000))
 	// Output:
@@ -154,7 +155,7 @@ func ExampleRenderWithin() {
 func TestRenderTailCutSummaryWithFence(t *testing.T) {
 	summary := "parse error near ```\nfunc main() {\n``` in main.go"
 	p := executor.PromptParts{Spec: executor.Spec(promptTask()), Failures: []executor.Failure{{
-		Attempt: 1, Class: "build", Fingerprint: "build:1", Summary: summary,
+		Attempt: 1, Class: "build", Fingerprint: "build:1", Reason: summary,
 		OutputTail: strings.Repeat("noise line\n", 200) + "main.go:3: the cause\n"}}}
 	whole := executor.RenderWithin(p, 0)
 	got := executor.RenderWithin(p, len(whole)-500)

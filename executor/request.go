@@ -3,6 +3,7 @@ package executor
 import (
 	"time"
 
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 )
 
@@ -70,7 +71,7 @@ type PromptParts struct {
 	Diagnosis *Diagnosis
 	// Warnings are the soft guardrail decisions of earlier attempts, so the
 	// agent can avoid what triggered them.
-	Warnings []Warning
+	Warnings []Violation
 	// Assets are the experience records injected for the task's tags.
 	Assets []Asset
 }
@@ -83,43 +84,13 @@ type Handoff struct {
 	Text string
 }
 
-// Failure is one failed attempt, as the prompt and the [Debugger] see it. Its
-// JSON form is what a command debugger reads.
-type Failure struct {
-	// Attempt is the number of the attempt that failed.
-	Attempt int `json:"attempt"`
-	// Class is the failure's class, a verify.FailureClass name: "compile",
-	// "test", "lint", "timeout", "infra"; or a name the loop gives a failure no
-	// check saw, such as "review" for findings sent back.
-	Class string `json:"class,omitempty"`
-	// Fingerprint is the hash of the normalized failure output. Two failures
-	// with the same class and fingerprint are the same failure mode.
-	Fingerprint string `json:"fingerprint,omitempty"`
-	// Summary says in one line what failed.
-	Summary string `json:"summary,omitempty"`
-	// OutputTail is the end of the failing output, as the check printed it.
-	OutputTail string `json:"output_tail,omitempty"`
-}
+// Failure is one failed attempt, as the loop keeps it and the prompt and the
+// [Debugger] see it; see [schema.Failure]. Its JSON form is what a command
+// debugger reads.
+type Failure = schema.Failure
 
-// Finding is one reviewer finding, as the prompt sees it.
-type Finding struct {
-	// Severity is "critical", "high", "medium" or "low".
-	Severity string
-	File     string
-	// Line is 1-based; 0 when the finding is about the whole file.
-	Line    int
-	Message string
-	// Rule is the reviewer's rule ID, if it has one.
-	Rule string
-}
-
-// Warning is a soft guardrail decision: the action went ahead, and the agent is
-// told why it was questionable.
-type Warning struct {
-	// Rule is the guardrail's stable rule ID.
-	Rule   string
-	Reason string
-}
+// Finding is one reviewer finding; see [schema.Finding].
+type Finding = schema.Finding
 
 // Asset is an experience record injected into the prompt.
 type Asset struct {

@@ -1,5 +1,7 @@
 package executor
 
+import "github.com/harnish/harnish/schema"
+
 // Result is what an attempt claims. Only the task's checks, run by the loop,
 // decide that the task is done.
 type Result struct {
@@ -51,38 +53,9 @@ func (s Status) Valid() bool {
 	return s == StatusDone || s == StatusBlocked
 }
 
-// Usage is what an agent spent. Any field may be zero when the agent does
-// not report it. Its JSON form is the one a command executor writes to its
-// result file.
-type Usage struct {
-	InputTokens  int64 `json:"input_tokens,omitempty"`
-	OutputTokens int64 `json:"output_tokens,omitempty"`
-	// CostUSD is the cost in US dollars.
-	CostUSD float64 `json:"cost_usd,omitempty"`
-}
+// Usage is what an agent spent; see [schema.Usage].
+type Usage = schema.Usage
 
-// Add returns the sum of u and v.
-func (u Usage) Add(v Usage) Usage {
-	return Usage{
-		InputTokens:  u.InputTokens + v.InputTokens,
-		OutputTokens: u.OutputTokens + v.OutputTokens,
-		CostUSD:      u.CostUSD + v.CostUSD,
-	}
-}
-
-// Tokens returns the input and output tokens together, as the run's token
-// budget counts them.
-func (u Usage) Tokens() int64 {
-	return u.InputTokens + u.OutputTokens
-}
-
-// Violation is a guardrail decision made during an attempt.
-type Violation struct {
-	// Hard stops the run; otherwise the decision was a warning.
-	Hard bool
-	// Rule is the guardrail's stable rule ID.
-	Rule   string
-	Reason string
-	// Action is what was judged: the command or the path.
-	Action string
-}
+// Violation is a guardrail decision made during an attempt; see
+// [schema.Violation].
+type Violation = schema.Violation

@@ -29,11 +29,11 @@ const (
 const DefaultMaxDepth = cmdguard.DefaultMaxDepth
 
 // CommandConfig configures a [CommandGuard]. The zero value protects
-// StateDir, allows no package installs and judges paths relative to an
+// [schema.StateDir], allows no package installs and judges paths relative to an
 // unknown working tree root.
 type CommandConfig struct {
 	// Protected is the set of paths no command may delete, move, truncate
-	// or overwrite. Nil protects StateDir and PluginManifest only.
+	// or overwrite. Nil protects [schema.StateDir] and PluginManifest only.
 	Protected *Protected
 	// Packages lists, per ecosystem, the packages a command may install:
 	// the plan's guardrails.packages. An entry "*" allows every package of

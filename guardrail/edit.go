@@ -20,12 +20,12 @@ const (
 // DefaultMaxChangedLines is the default of [EditConfig.MaxChangedLines].
 const DefaultMaxChangedLines = 100
 
-// EditConfig configures an [EditGuard]. The zero value protects StateDir,
+// EditConfig configures an [EditGuard]. The zero value protects [schema.StateDir],
 // scans for secrets, warns about files changing more than
 // DefaultMaxChangedLines lines, and has no scope and no TDD rule.
 type EditConfig struct {
 	// Protected is the set of paths no edit may create, modify, rename or
-	// delete (hard). Nil protects StateDir and PluginManifest only.
+	// delete (hard). Nil protects [schema.StateDir] and PluginManifest only.
 	Protected *Protected
 	// Scope maps a task ID to the task's declared files (task.Task.Files):
 	// files, directories (everything under them) and path.Match globs,

@@ -3,10 +3,9 @@ package guardrail
 import (
 	"path"
 	"strings"
-)
 
-// StateDir is the harnish state directory, protected always.
-const StateDir = ".harnish/"
+	"github.com/harnish/harnish/schema"
+)
 
 // PluginManifest is the plugin manifest a working tree keeps at its root,
 // protected always: an agent that rewrote it would choose the code the
@@ -15,18 +14,18 @@ const PluginManifest = "harnish-plugins.yaml"
 
 // Protected is a set of paths no action may delete, move, truncate or
 // overwrite. An entry names a file or, with or without a trailing slash, a
-// directory and everything under it. The zero value protects only StateDir
+// directory and everything under it. The zero value protects only [schema.StateDir]
 // and PluginManifest.
 // It is safe for concurrent use.
 type Protected struct {
 	entries []string // cleaned, slash-separated, relative; never empty
 }
 
-// NewProtected returns the set of StateDir, PluginManifest and paths
+// NewProtected returns the set of [schema.StateDir], PluginManifest and paths
 // (relative to the working tree's root, slash- or backslash-separated).
 func NewProtected(paths ...string) *Protected {
 	p := &Protected{}
-	for _, e := range append([]string{StateDir, PluginManifest}, paths...) {
+	for _, e := range append([]string{schema.StateDir + "/", PluginManifest}, paths...) {
 		if c := cleanRel(e); c != "" && c != "." {
 			p.entries = append(p.entries, c)
 		}

@@ -17,19 +17,28 @@ import (
 
 func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
 	t := l.tasks[step.Task]
-	if step.Attempt == 1 || l.tails == nil {
-		l.tails, l.trees, l.findings, l.diagnosis, l.warnings, l.base = map[int]string{}, map[int]string{}, nil, nil, nil, ""
+	if step.Attempt == 1 || l.trees == nil {
+		l.trees, l.diagnosis, l.base = map[int]string{}, nil, ""
 	}
 	start := l.now()
 	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 	defer cancel()
 	// The prompt is assembled first: asking the assets marks them accessed,
 	// a write of harnish's own that must not fall inside the agent's change.
-	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: l.failuresOf(t.ID),
-		Findings: l.findings, Diagnosis: l.diagnosis, Warnings: l.warnings, Assets: l.experience(ctx, t, step.Phase)}
+	failures := l.failuresOf(t.ID)
+	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: failures,
+		Diagnosis: l.diagnosis, Assets: l.experience(ctx, t, step.Phase)}
+	// The findings and warnings are the last finished attempt's: one a crash
+	// cut off found nothing.
+	for i := len(failures) - 1; i >= 0; i-- {
+		if f := failures[i]; f.Kind != policy.FailInterrupted {
+			parts.Findings, parts.Warnings = f.Findings, f.Warnings
+			break
+		}
+	}
 	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: l.cfg.WorkDir,
 		Prompt: executor.RenderWithin(parts, cmp.Or(l.cfg.PromptBudget, executor.DefaultPromptBudget)), Parts: parts}
-	l.findings, l.minor, l.last, l.warnings = nil, nil, nil, nil // this attempt's own come from check and the audit
+	l.minor, l.last = nil, nil // this attempt's own come from check
 	if dl, ok := actx.Deadline(); ok {
 		req.Limits.Deadline = dl
 	}
@@ -53,14 +62,15 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	}
 	l.trees[step.Attempt] = after
 	r := policy.AttemptReport{Task: t.ID, Attempt: step.Attempt}
+	var warnings []executor.Violation // soft guardrail decisions, for the next attempt
 	if l.cfg.Guardrail != nil {
-		stop, gerr := l.auditChange(context.WithoutCancel(actx), step, before, after)
+		stop, soft, gerr := l.auditChange(context.WithoutCancel(actx), step, before, after)
 		if gerr != nil {
 			return nil, gerr
 		}
-		r.Stop = stop
+		r.Stop, warnings = stop, soft
 	}
-	l.hookViolations(step, res, err, &r)
+	warnings = append(warnings, l.hookViolations(step, res, err, &r)...)
 	var usage executor.Usage
 	switch {
 	case r.Stop != nil:
@@ -83,8 +93,8 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 		}
 		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:" + string(kind),
 			Class: string(kind), Reason: err.Error()}
-		if ee != nil && ee.Tail != "" {
-			l.tails[step.Attempt] = ee.Tail
+		if ee != nil {
+			r.Failure.OutputTail = ee.Tail
 		}
 	case res == nil || !res.Status.Valid():
 		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:protocol",
@@ -102,6 +112,9 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 			// agent's change, so the attempt does not count.
 			return l.cfg.Policy.ObserveVoid(l.st, t.ID, step.Attempt, err.Error(), l.now())
 		}
+	}
+	if r.Failure != nil {
+		r.Failure.Warnings = warnings
 	}
 	r.Elapsed, r.Tokens, r.CostUSD = l.now().Sub(start), usage.Tokens(), usage.CostUSD
 	if l.cfg.Rollback && r.Failure != nil && r.Stop == nil {
@@ -165,9 +178,10 @@ func (l *Loop) diff(ctx context.Context, from, to string) (string, []string) {
 }
 
 // hookViolations reports the guardrail decisions the executor says were made
-// during the attempt (by the agent's hooks, or by the executor itself), and
-// stops the run on the first hard one unless the audit already did.
-func (l *Loop) hookViolations(step policy.Step, res *executor.Result, err error, r *policy.AttemptReport) {
+// during the attempt (by the agent's hooks, or by the executor itself), stops
+// the run on the first hard one unless the audit already did, and returns the
+// soft ones.
+func (l *Loop) hookViolations(step policy.Step, res *executor.Result, err error, r *policy.AttemptReport) (soft []executor.Violation) {
 	var vs []executor.Violation
 	if ee, ok := errors.AsType[*executor.Error](err); ok {
 		vs = ee.Violations
@@ -183,36 +197,36 @@ func (l *Loop) hookViolations(step policy.Step, res *executor.Result, err error,
 			Level: level, Rule: v.Rule, Message: v.Reason})
 		switch {
 		case !v.Hard:
-			l.warnings = append(l.warnings, executor.Warning{Rule: v.Rule, Reason: v.Reason})
+			soft = append(soft, v)
 		case r.Stop == nil:
 			r.Stop = &policy.GuardrailStop{Rule: v.Rule, Reason: v.Reason}
 		}
 	}
+	return soft
 }
 
 // auditChange passes what the attempt changed through the guardrail. The
 // first hard decision is returned as the stop; every soft one is reported and
-// kept for the next attempt's prompt.
-func (l *Loop) auditChange(ctx context.Context, step policy.Step, before, after string) (*policy.GuardrailStop, error) {
+// returned, for the next attempt's prompt.
+func (l *Loop) auditChange(ctx context.Context, step policy.Step, before, after string) (stop *policy.GuardrailStop, soft []executor.Violation, err error) {
 	if after == before {
-		return nil, nil
+		return nil, nil, nil
 	}
 	diff, err := l.ws.Diff(ctx, before, after)
 	if err != nil {
-		return nil, fmt.Errorf("loop: diff of attempt %d of %s: %w", step.Attempt, step.Task, err)
+		return nil, nil, fmt.Errorf("loop: diff of attempt %d of %s: %w", step.Attempt, step.Task, err)
 	}
-	var stop *policy.GuardrailStop
 	for _, d := range guardrail.EvaluateAll(ctx, l.cfg.Guardrail, guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: step.Task}) {
 		l.emit(Event{Type: GuardrailViolated, Phase: step.Phase, Task: step.Task, Attempt: step.Attempt,
 			Level: d.Level.String(), Rule: d.Rule, Message: d.Reason})
 		switch {
 		case d.Level == guardrail.Soft:
-			l.warnings = append(l.warnings, executor.Warning{Rule: d.Rule, Reason: d.Reason})
+			soft = append(soft, executor.Violation{Rule: d.Rule, Reason: d.Reason})
 		case stop == nil:
 			stop = &policy.GuardrailStop{Rule: d.Rule, Reason: d.Reason}
 		}
 	}
-	return stop, nil
+	return stop, soft, nil
 }
 
 // rollback restores the tree of before a failed attempt. A failure to is
@@ -250,7 +264,7 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after 
 		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailVerify, Fingerprint: fp.String(), Class: string(fp.Class), Reason: fp.Summary}
 		for _, c := range rep.Checks {
 			if !c.Passed {
-				l.tails[step.Attempt] = c.OutputTail
+				r.Failure.OutputTail = c.OutputTail
 				break
 			}
 		}
@@ -290,13 +304,15 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after 
 	}
 	if crit := rev.Critical(); len(crit) > 0 {
 		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailReview, Keys: verify.Keys(crit),
-			Reason: fmt.Sprintf("%d critical review findings", len(crit))}
-		for _, f := range crit {
-			l.findings = append(l.findings, executor.Finding{Severity: f.Severity.String(), File: f.File, Line: f.Line, Message: f.Message, Rule: f.Rule})
-		}
+			Reason: fmt.Sprintf("%d critical review findings", len(crit)), Findings: crit[:min(len(crit), maxKeptFindings)]}
 	}
 	return nil
 }
+
+// maxKeptFindings bounds the findings a review failure keeps in the state
+// (their keys are all kept): enough for the next prompt, not a journal that
+// grows with a reviewer's verbosity.
+const maxKeptFindings = 50
 
 func hasManual(t *task.Task) bool {
 	for _, c := range t.Acceptance {

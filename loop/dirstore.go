@@ -16,10 +16,12 @@ import (
 
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/schema"
 )
 
-// StateDir is the directory, in the working tree, that holds a run's state.
-const StateDir = ".harnish"
+// StateDir is the directory, in the working tree, that holds a run's state;
+// see [schema.StateDir].
+const StateDir = schema.StateDir
 
 // The files of a state directory.
 const (

@@ -103,21 +103,10 @@ func (l *Loop) handoffsFor(t *task.Task) []executor.Handoff {
 	return out
 }
 
-// failuresOf returns the task's failed attempts, from the durable state,
-// with the output tails this process saw.
+// failuresOf returns the task's failed attempts, from the durable state.
 func (l *Loop) failuresOf(id string) []executor.Failure {
-	ts := l.st.Tasks[id]
-	if ts == nil {
-		return nil
+	if ts := l.st.Tasks[id]; ts != nil {
+		return ts.Failures
 	}
-	out := make([]executor.Failure, 0, len(ts.Failures))
-	for _, f := range ts.Failures {
-		class := f.Class
-		if class == "" {
-			class = string(f.Kind)
-		}
-		out = append(out, executor.Failure{Attempt: f.Attempt, Class: class, Fingerprint: f.Fingerprint,
-			Summary: f.Describe(), OutputTail: l.tails[f.Attempt]})
-	}
-	return out
+	return nil
 }

@@ -119,9 +119,8 @@ type Loop struct {
 	st    *policy.RunState
 
 	// What the next attempt of the running task should know beyond the
-	// durable state: output tails, findings and the diagnosis are kept in
-	// memory only, since they do not belong in a state of O(1) transitions.
-	tails   map[int]string // per attempt
+	// durable state: the trees the attempts left (for the debugger's diff)
+	// and the diagnosis are kept in memory only.
 	trees   map[int]string // the tree each attempt left, as a git snapshot
 	base    string         // the tree before the task's first attempt here
 	git     *bool          // whether WorkDir is in a git repository
@@ -133,13 +132,11 @@ type Loop struct {
 	// Commits the state owes: done tasks not yet committed, in order.
 	pending      []owedCommit
 	commitFailed bool // a task's commit failed: no further commit this drive
-	findings     []executor.Finding
 	diagnosis    *executor.Diagnosis
-	warnings     []executor.Warning // soft guardrail decisions, for the next attempt
-	last         *executor.Result   // the last attempt's claim
-	passed       []string           // names of the checks that passed last
-	files        []string           // the files the task's change touches, as of its last check
-	minor        []string           // review findings below critical, last round
+	last         *executor.Result // the last attempt's claim
+	passed       []string         // names of the checks that passed last
+	files        []string         // the files the task's change touches, as of its last check
+	minor        []string         // review findings below critical, last round
 	rec          *records
 }
 

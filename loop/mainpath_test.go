@@ -353,3 +353,70 @@ func TestLoopManualAcceptance(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopResumeTellsWhatWasTold: what the next attempt is told of earlier
+// failures (the failing output, the critical findings, the guardrail's
+// warnings) is durable state, so an attempt after a resume is told what it
+// would have been told without the interruption.
+func TestLoopResumeTellsWhatWasTold(t *testing.T) {
+	dir := testkit.GitTree(t)
+	plan := onePhase(task.Task{ID: "T1", Title: "t1", Files: []string{"a.txt"}, Acceptance: []task.Check{{Run: []string{"true"}}}})
+	g, err := guardrail.NewEditGuard(guardrail.PlanEditConfig(plan, os.DirFS(dir)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		verifier looptest.Verifier
+		reviewer loop.Config
+		want     func(*testing.T, executor.PromptParts)
+	}{
+		{"failing output", looptest.Verifier{Script: map[string][]string{"T1": {"x"}}}, loop.Config{},
+			func(t *testing.T, p executor.PromptParts) {
+				if len(p.Failures) != 2 || p.Failures[0].OutputTail != "FAIL x" || p.Failures[1].Kind != policy.FailInterrupted {
+					t.Errorf("failures after resume: %+v", p.Failures)
+				}
+				if len(p.Warnings) != 1 || p.Warnings[0].Rule != "edit.scope" {
+					t.Errorf("warnings after resume: %+v", p.Warnings)
+				}
+			}},
+		{"critical findings", looptest.Verifier{}, loop.Config{Reviewer: &looptest.Reviewer{Critical: map[string][]bool{"T1": {true}}}},
+			func(t *testing.T, p executor.PromptParts) {
+				if len(p.Findings) == 0 || p.Findings[0].Severity != verify.SeverityCritical {
+					t.Errorf("findings after resume: %+v", p.Findings)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := testkit.GitTree(t)
+			store := open(t, filepath.Join(t.TempDir(), loop.StateDir), nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {
+				writes("x.txt", "out of scope\n"),
+				{Do: func(*executor.Request) error { cancel(); return nil }, Hang: true},
+			}}}
+			cfg := tc.reviewer
+			cfg.Plan, cfg.WorkDir, cfg.Executor, cfg.Verifier, cfg.Guardrail, cfg.Store = plan, dir, ex, &tc.verifier, g, store
+			l, err := loop.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.Run(ctx); !errors.Is(err, policy.ErrCancelled) {
+				t.Fatalf("Run: %v, want cancelled", err)
+			}
+			after := &looptest.Executor{}
+			cfg.Executor = after
+			if l, err = loop.New(cfg); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.Resume(context.Background(), loop.ResumeOptions{}); err != nil {
+				t.Fatalf("Resume: %v", err)
+			}
+			reqs := after.Requests()
+			if len(reqs) == 0 {
+				t.Fatal("no attempt after the resume")
+			}
+			tc.want(t, reqs[0].Parts)
+		})
+	}
+}

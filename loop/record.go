@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/schema"
 )
 
 // commit makes ts durable, then applies them to the loop's copy of the state
@@ -47,7 +48,11 @@ func (l *Loop) record(ctx context.Context, t policy.Transition) error {
 		tk := l.tasks[t.Task]
 		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, tk.Title)
 		a.Attempts = append(a.Attempts, AuditAttempt{Attempt: t.Attempt, Elapsed: t.Elapsed, Tokens: t.Tokens, CostUSD: t.CostUSD, Failure: t.Failure})
-		for _, f := range l.findings {
+		var crit []schema.Finding
+		if t.Failure != nil {
+			crit = t.Failure.Findings
+		}
+		for _, f := range crit {
 			a.Findings = append(a.Findings, fmt.Sprintf("attempt %d: [%s] %s:%d %s", t.Attempt, f.Severity, f.File, f.Line, f.Message))
 		}
 		for _, f := range l.minor {

@@ -49,7 +49,7 @@ func TestLoopRecords(t *testing.T) {
 	a := readJSON[loop.AuditLog](t, filepath.Join(dir, "logs", "demo", "task-T1.json"))
 	wantAudit := &loop.AuditLog{Plan: "demo", Run: "test-run", Task: "T1", Title: "T1", Phase: "p1", Status: policy.StatusDone,
 		Attempts: []loop.AuditAttempt{
-			{Attempt: 1, Elapsed: a.Attempts[0].Elapsed, Failure: &policy.Failure{Attempt: 1, Kind: policy.FailVerify, Fingerprint: "test:x", Class: "test", Reason: "scripted failure x"}},
+			{Attempt: 1, Elapsed: a.Attempts[0].Elapsed, Failure: &policy.Failure{Attempt: 1, Kind: policy.FailVerify, Fingerprint: "test:x", Class: "test", Reason: "scripted failure x", OutputTail: "FAIL x"}},
 			{Attempt: 2, Elapsed: a.Attempts[1].Elapsed, Tokens: 7},
 		}}
 	if diff := cmp.Diff(wantAudit, a); diff != "" {

@@ -7,6 +7,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/plugins/internal/pluginpb"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -287,12 +288,12 @@ func executeRequestToPB(r *executor.Request) *pluginpb.ExecuteRequest {
 	}
 	for _, f := range r.Parts.Failures {
 		parts.Failures = append(parts.Failures, &pluginpb.Failure{
-			Attempt: int64(f.Attempt), Class: f.Class, Fingerprint: f.Fingerprint, Summary: f.Summary, OutputTail: f.OutputTail,
+			Attempt: int64(f.Attempt), Class: f.Class, Fingerprint: f.Fingerprint, Summary: f.Describe(), OutputTail: f.OutputTail,
 		})
 	}
 	for _, f := range r.Parts.Findings {
 		parts.Findings = append(parts.Findings, &pluginpb.PromptFinding{
-			Severity: f.Severity, File: f.File, Line: int64(f.Line), Message: f.Message, Rule: f.Rule,
+			Severity: f.Severity.String(), File: f.File, Line: int64(f.Line), Message: f.Message, Rule: f.Rule,
 		})
 	}
 	if d := r.Parts.Diagnosis; d != nil {
@@ -335,19 +336,20 @@ func executeRequestFromPB(p *pluginpb.ExecuteRequest) *executor.Request {
 	}
 	for _, f := range pp.GetFailures() {
 		r.Parts.Failures = append(r.Parts.Failures, executor.Failure{
-			Attempt: int(f.GetAttempt()), Class: f.GetClass(), Fingerprint: f.GetFingerprint(), Summary: f.GetSummary(), OutputTail: f.GetOutputTail(),
+			Attempt: int(f.GetAttempt()), Class: f.GetClass(), Fingerprint: f.GetFingerprint(), Reason: f.GetSummary(), OutputTail: f.GetOutputTail(),
 		})
 	}
 	for _, f := range pp.GetFindings() {
+		sev, _ := schema.ParseSeverity(f.GetSeverity()) // an unknown one stays invalid, and the prompt says so
 		r.Parts.Findings = append(r.Parts.Findings, executor.Finding{
-			Severity: f.GetSeverity(), File: f.GetFile(), Line: int(f.GetLine()), Message: f.GetMessage(), Rule: f.GetRule(),
+			Severity: sev, File: f.GetFile(), Line: int(f.GetLine()), Message: f.GetMessage(), Rule: f.GetRule(),
 		})
 	}
 	if d := pp.GetDiagnosis(); d != nil {
 		r.Parts.Diagnosis = &executor.Diagnosis{Found: d.GetFound(), RootCause: d.GetRootCause(), Fix: d.GetFix(), FiveWhys: d.GetFiveWhys(), Usage: usageFromPB(d.GetUsage())}
 	}
 	for _, w := range pp.GetWarnings() {
-		r.Parts.Warnings = append(r.Parts.Warnings, executor.Warning{Rule: w.GetRule(), Reason: w.GetReason()})
+		r.Parts.Warnings = append(r.Parts.Warnings, executor.Violation{Rule: w.GetRule(), Reason: w.GetReason()})
 	}
 	for _, a := range pp.GetAssets() {
 		r.Parts.Assets = append(r.Parts.Assets, executor.Asset{Type: a.GetType(), Slug: a.GetSlug(), Title: a.GetTitle(), Text: a.GetText()})

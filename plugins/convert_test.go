@@ -126,10 +126,10 @@ func TestExecutorRoundTrip(t *testing.T) {
 			Spec:         "spec",
 			Prohibitions: []string{"no sudo"},
 			Handoffs:     []executor.Handoff{{TaskID: "T0", Text: "done"}},
-			Failures:     []executor.Failure{{Attempt: 1, Class: "test", Fingerprint: "ab", Summary: "s", OutputTail: "o"}},
-			Findings:     []executor.Finding{{Severity: "critical", File: "f", Line: 2, Message: "m", Rule: "r"}},
+			Failures:     []executor.Failure{{Attempt: 1, Class: "test", Fingerprint: "ab", Reason: "s", OutputTail: "o"}},
+			Findings:     []executor.Finding{{Severity: verify.SeverityCritical, File: "f", Line: 2, Message: "m", Rule: "r"}},
 			Diagnosis:    &executor.Diagnosis{Found: true, RootCause: "rc", Fix: "fix", FiveWhys: []string{"1", "2"}, Usage: executor.Usage{InputTokens: 3}},
-			Warnings:     []executor.Warning{{Rule: "w", Reason: "r"}},
+			Warnings:     []executor.Violation{{Rule: "w", Reason: "r"}},
 			Assets:       []executor.Asset{{Type: "pattern", Slug: "s", Title: "t", Text: "x"}},
 		},
 		Limits: executor.Limits{Deadline: time.Unix(1700000000, 123), Tokens: 1000, CostUSD: 1.5},
@@ -186,8 +186,11 @@ func TestConvertersKnowEveryField(t *testing.T) {
 		{verify.ReviewRequest{}, 6}, {verify.Finding{}, 5},
 		{guardrail.Action{}, 8}, {guardrail.Decision{}, 4},
 		{executor.Request{}, 7}, {executor.PromptParts{}, 8}, {executor.Limits{}, 3}, {executor.Result{}, 8}, {executor.Violation{}, 4},
-		{executor.Usage{}, 3}, {executor.Diagnosis{}, 5}, {executor.Failure{}, 5}, {executor.Finding{}, 5},
-		{executor.Handoff{}, 2}, {executor.Warning{}, 2}, {executor.Asset{}, 4},
+		{executor.Usage{}, 3}, {executor.Diagnosis{}, 5}, {executor.Finding{}, 5},
+		// A prompt failure's Kind travels folded into its summary; its Keys,
+		// Findings and Warnings travel as the parts' own lists.
+		{executor.Failure{}, 9},
+		{executor.Handoff{}, 2}, {executor.Asset{}, 4},
 		{verify.Error{}, 4}, {executor.Error{}, 5},
 	} {
 		typ := reflect.TypeOf(tc.v)

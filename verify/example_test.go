@@ -19,7 +19,7 @@ func ExampleParseSeverity() {
 	// Output:
 	// critical true
 	// high true
-	// verify: invalid severity "blocker"
+	// invalid severity "blocker"
 }
 
 // The same finding after the agent edited code above it: another line, another

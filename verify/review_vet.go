@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/internal/proc"
+	"github.com/harnish/harnish/schema"
 )
 
 // VetReviewer is a static [Reviewer]: it runs "go vet -json" and turns each
@@ -60,7 +61,7 @@ func (v *VetReviewer) Review(ctx context.Context, req *ReviewRequest) (*Review, 
 	if len(req.Files) > 0 {
 		touched = map[string]bool{}
 		for _, f := range req.Files {
-			touched[normalizeFile(f)] = true
+			touched[schema.CleanPath(f)] = true
 		}
 	}
 	review := &Review{Findings: []Finding{}}
@@ -71,7 +72,7 @@ func (v *VetReviewer) Review(ctx context.Context, req *ReviewRequest) (*Review, 
 				f.File = filepath.ToSlash(rel)
 			}
 		}
-		if touched != nil && !touched[normalizeFile(f.File)] {
+		if touched != nil && !touched[schema.CleanPath(f.File)] {
 			continue
 		}
 		if sev, ok := v.Severity[strings.TrimPrefix(f.Rule, "vet/")]; ok {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/harnish/harnish/task/model"
@@ -405,24 +404,6 @@ func (d *decision) continueTask(pt model.PhaseTask) (Step, bool) {
 		return step, true
 	}
 	return d.attempt(pt.Phase.ID, t), true
-}
-
-// Describe says in words how the attempt failed: its kind and reason, or
-// its fingerprint.
-func (f Failure) Describe() string {
-	switch {
-	case f.Reason != "":
-		return string(f.Kind) + ": " + f.Why()
-	case f.Fingerprint != "":
-		return fmt.Sprintf("%s failure %s", f.Kind, f.Fingerprint)
-	}
-	return string(f.Kind) + " failure"
-}
-
-// Why is the failure's reason without a leading "KIND: " that the error it
-// came from already carried (an executor error says "executor: ...").
-func (f Failure) Why() string {
-	return strings.TrimPrefix(f.Reason, string(f.Kind)+": ")
 }
 
 // twoStrikes reports whether the last two attempts failed the same way.

@@ -3,6 +3,7 @@ package policy
 import (
 	"cmp"
 	"fmt"
+	"github.com/harnish/harnish/schema"
 	"maps"
 	"slices"
 	"time"
@@ -86,40 +87,20 @@ type TaskState struct {
 	BaseElapsed time.Duration `json:"base_elapsed,omitempty"`
 }
 
-// Failure is how one attempt failed.
-type Failure struct {
-	Attempt int         `json:"attempt"`
-	Kind    FailureKind `json:"kind,omitempty"`
-	// Fingerprint identifies the failure mode; two consecutive attempts with
-	// the same non-empty fingerprint are two strikes.
-	Fingerprint string `json:"fingerprint,omitempty"`
-	// Class is the fingerprint's class: compile, test, lint, timeout, infra.
-	Class string `json:"class,omitempty"`
-	// Keys are the stable keys of the critical findings of a review failure.
-	Keys []string `json:"keys,omitempty"`
-	// Reason says in words what failed, for escalation reports.
-	Reason string `json:"reason,omitempty"`
-}
+// Failure is how one attempt failed; see [schema.Failure].
+type Failure = schema.Failure
 
-// FailureKind says which stage failed an attempt.
-type FailureKind string
+// FailureKind says which stage failed an attempt; see [schema.FailureKind].
+type FailureKind = schema.FailureKind
 
-// The failure kinds.
+// The failure kinds, as [schema] defines them.
 const (
-	// FailVerify: the acceptance checks failed.
-	FailVerify FailureKind = "verify"
-	// FailReview: the checks passed but the review found something critical.
-	FailReview FailureKind = "review"
-	// FailBlocked: the executor claimed it is blocked: the attempt counts,
-	// and the task stops for a person.
-	FailBlocked FailureKind = "blocked"
-	// FailExecutor: the executor itself failed: crashed, timed out, or gave an
-	// answer that does not parse.
-	FailExecutor FailureKind = "executor"
-	// FailGuardrail: a soft guardrail objected to the change.
-	FailGuardrail FailureKind = "guardrail"
-	// FailInterrupted: a crash of the host cut the attempt off.
-	FailInterrupted FailureKind = "interrupted"
+	FailVerify      = schema.FailVerify
+	FailReview      = schema.FailReview
+	FailBlocked     = schema.FailBlocked
+	FailExecutor    = schema.FailExecutor
+	FailGuardrail   = schema.FailGuardrail
+	FailInterrupted = schema.FailInterrupted
 )
 
 // TaskStatus is where a task stands in a run.

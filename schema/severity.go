@@ -1,4 +1,4 @@
-package verify
+package schema
 
 import (
 	"errors"
@@ -23,7 +23,7 @@ const (
 
 // ErrInvalidSeverity is the error [ParseSeverity] and [Severity.MarshalText]
 // wrap for a severity that is not one of the four.
-var ErrInvalidSeverity = errors.New("verify: invalid severity")
+var ErrInvalidSeverity = errors.New("invalid severity")
 
 var severityNames = [...]string{
 	SeverityLow:      "low",
