@@ -45,7 +45,7 @@ func Example() {
 	}
 	fmt.Printf("spent %d tokens, $%.2f\n", spent.Tokens(), spent.CostUSD)
 	// Output:
-	// attempt 1 failed: executor: protocol: unexpected EOF (protocol: true, retry: true)
+	// attempt 1 failed: protocol: unexpected EOF (protocol: true, retry: true)
 	// attempt 2 claims done: added the zero check
 	// spent 1500 tokens, $0.02
 }

@@ -51,41 +51,6 @@ func TestStatusValid(t *testing.T) {
 	}
 }
 
-func TestError(t *testing.T) {
-	cause := errors.New("exit status 1")
-	sentinels := []error{executor.ErrCrashed, executor.ErrTimeout, executor.ErrProtocol, executor.ErrUnavailable}
-	type result struct {
-		Message   string
-		Matches   []bool // errors.Is against each sentinel, in order
-		Retryable bool
-		Cause     bool
-	}
-	tests := []struct {
-		name string
-		err  *executor.Error
-		want result
-	}{
-		{"zero kind is crashed", &executor.Error{Err: cause}, result{"executor: crashed: exit status 1", []bool{true, false, false, false}, true, true}},
-		{"crashed", &executor.Error{Kind: executor.KindCrashed}, result{"executor: crashed", []bool{true, false, false, false}, true, false}},
-		{"timeout", &executor.Error{Kind: executor.KindTimeout, Err: context.DeadlineExceeded}, result{"executor: timeout: context deadline exceeded", []bool{false, true, false, false}, true, false}},
-		{"protocol", &executor.Error{Kind: executor.KindProtocol, Err: cause}, result{"executor: protocol: exit status 1", []bool{false, false, true, false}, true, true}},
-		{"unavailable", &executor.Error{Kind: executor.KindUnavailable, Err: cause}, result{"executor: unavailable: exit status 1", []bool{false, false, false, true}, false, true}},
-		{"unknown kind", &executor.Error{Kind: "weird"}, result{"executor: weird", []bool{false, false, false, false}, true, false}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			wrapped := fmt.Errorf("attempt 2: %w", tt.err)
-			got := result{Message: tt.err.Error(), Retryable: tt.err.Retryable(), Cause: errors.Is(wrapped, cause)}
-			for _, s := range sentinels {
-				got.Matches = append(got.Matches, errors.Is(wrapped, s))
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 func TestIsRetryable(t *testing.T) {
 	tests := []struct {
 		name string

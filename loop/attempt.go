@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
@@ -83,9 +84,9 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 		if errors.As(err, &ee) {
 			usage, kind = ee.Usage, ee.Kind
 		}
-		if kind == executor.KindUnavailable {
-			// The executor cannot run at all; another attempt would fail the
-			// same way, and the agent is not to blame.
+		if !executor.IsRetryable(err) && actx.Err() == nil {
+			// The error says another attempt would fail the same way (the
+			// executor cannot run at all): the agent is not to blame.
 			return l.cfg.Policy.ObserveVoid(l.st, t.ID, step.Attempt, err.Error(), l.now())
 		}
 		if errors.Is(context.Cause(actx), ErrTaskTimeout) {
@@ -245,7 +246,7 @@ func (l *Loop) rollback(ctx context.Context, step policy.Step, before string) {
 // check runs the verifier and, when it passes, the reviewer, and records what
 // they found in r and for the next attempt's prompt.
 func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after string, r *policy.AttemptReport) error {
-	rep, err := guard(func() (*verify.Report, error) {
+	rep, err := retryCheck(ctx, l, step, "verify", func() (*verify.Report, error) {
 		return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt})
 	})
 	if errors.Is(err, verify.ErrNoChecks) && hasManual(t) {
@@ -285,7 +286,7 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after 
 		return nil
 	}
 	req := &verify.ReviewRequest{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt, Diff: diff, Files: files}
-	rev, err := guard(func() (*verify.Review, error) { return l.cfg.Reviewer.Review(ctx, req) })
+	rev, err := retryCheck(ctx, l, step, "review", func() (*verify.Review, error) { return l.cfg.Reviewer.Review(ctx, req) })
 	if err != nil {
 		return fmt.Errorf("loop: review task %s: %w", t.ID, err)
 	}
@@ -307,6 +308,35 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after 
 			Reason: fmt.Sprintf("%d critical review findings", len(crit)), Findings: crit[:min(len(crit), maxKeptFindings)]}
 	}
 	return nil
+}
+
+// checkTries bounds how often a verifier or reviewer whose error says it
+// may be tried again ([verify.IsRetryable]: it crashed or timed out) is
+// run within one attempt; checkBackoff is the first wait between tries,
+// doubled each time. Such a fault costs the agent no attempt, so nothing
+// else would bound the tries; past them, the run ends for a person.
+const (
+	checkTries   = 3
+	checkBackoff = 100 * time.Millisecond
+)
+
+// retryCheck runs f, a verification or review, again while its error says it
+// may succeed, up to checkTries times and while ctx lasts.
+func retryCheck[T any](ctx context.Context, l *Loop, step policy.Step, what string, f func() (T, error)) (T, error) {
+	wait := checkBackoff
+	for try := 1; ; try++ {
+		v, err := guard(f)
+		if err == nil || try == checkTries || !verify.IsRetryable(err) {
+			return v, err
+		}
+		l.log.Warn("loop: "+what+" could not run; trying again", "task", step.Task, "attempt", step.Attempt, "try", try, "err", err)
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
 }
 
 // maxKeptFindings bounds the findings a review failure keeps in the state

@@ -16,6 +16,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/plugins/internal/pluginpb"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -191,7 +192,7 @@ func TestConvertersKnowEveryField(t *testing.T) {
 		// Findings and Warnings travel as the parts' own lists.
 		{executor.Failure{}, 9},
 		{executor.Handoff{}, 2}, {executor.Asset{}, 4},
-		{verify.Error{}, 4}, {executor.Error{}, 5},
+		{schema.Error{}, 8},
 	} {
 		typ := reflect.TypeOf(tc.v)
 		if got := typ.NumField(); got != tc.want {
@@ -212,9 +213,9 @@ func TestDiagnosticRoundTrip(t *testing.T) {
 	}{
 		{name: "no checks", err: fmt.Errorf("lint: %w", verify.ErrNoChecks), rebuild: verifyDiag,
 			is: []error{verify.ErrNoChecks}},
-		{name: "verify.Error", err: &verify.Error{Kind: verify.KindProtocol, Check: "c", Tail: "t", Err: errors.New("inner")}, rebuild: verifyDiag,
+		{name: "verify.Error", err: &verify.Error{Component: "lint", Kind: verify.KindProtocol, NonRetryable: true, Check: "c", Tail: "t", Err: errors.New("inner")}, rebuild: verifyDiag,
 			is: []error{verify.ErrProtocol}, check: func(t *testing.T, err error) {
-				want := `verify: protocol: check "c": plugin "p": inner`
+				want := `lint: protocol: check "c": plugin "p": inner`
 				if err.Error() != want {
 					t.Errorf("got %q, want %q", err, want)
 				}
@@ -224,7 +225,7 @@ func TestDiagnosticRoundTrip(t *testing.T) {
 			}},
 		{name: "verify.Error zero kind", err: &verify.Error{}, rebuild: verifyDiag, is: []error{verify.ErrCrashed},
 			check: func(t *testing.T, err error) {
-				if err.Error() != "verify: crashed" {
+				if err.Error() != "crashed" {
 					t.Errorf("got %q", err)
 				}
 			}},
@@ -275,5 +276,5 @@ func TestDiagnosticRoundTrip(t *testing.T) {
 	}
 }
 
-func verifyDiag(d *pluginpb.Diagnostic) error { return verifyErrorOf("p", d) }
-func execDiag(d *pluginpb.Diagnostic) error   { return executorErrorOf("p", d) }
+func verifyDiag(d *pluginpb.Diagnostic) error { return componentErrorOf("p", d) }
+func execDiag(d *pluginpb.Diagnostic) error   { return componentErrorOf("p", d) }

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/plugins/internal/pluginpb"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/verify"
 )
 
@@ -25,13 +25,9 @@ func diagnosticOf(err error) *pluginpb.Diagnostic {
 		return nil
 	}
 	d := &pluginpb.Diagnostic{Message: err.Error()}
-	if e, ok := errors.AsType[*verify.Error](err); ok {
+	if e, ok := errors.AsType[*schema.Error](err); ok {
 		d.Kind, d.Check, d.Tail, d.Message = string(orCrashed(string(e.Kind))), e.Check, e.Tail, messageOf(e.Err)
-		return d
-	}
-	if e, ok := errors.AsType[*executor.Error](err); ok {
-		d.Kind, d.Tail, d.Usage, d.Message = string(orCrashed(string(e.Kind))), e.Tail, usageToPB(e.Usage), messageOf(e.Err)
-		d.Violations = violationsToPB(e.Violations)
+		d.Usage, d.Violations, d.NonRetryable, d.Component = usageToPB(e.Usage), violationsToPB(e.Violations), e.NonRetryable, e.Component
 		return d
 	}
 	switch {
@@ -47,7 +43,7 @@ func diagnosticOf(err error) *pluginpb.Diagnostic {
 
 func orCrashed(k string) string {
 	if k == "" {
-		return string(verify.KindCrashed)
+		return string(schema.KindCrashed)
 	}
 	return k
 }
@@ -91,18 +87,13 @@ func cause(plugin string, d *pluginpb.Diagnostic) error {
 	return &remoteError{plugin: plugin, msg: d.GetMessage()}
 }
 
-func verifyErrorOf(plugin string, d *pluginpb.Diagnostic) error {
-	switch k := verify.ErrorKind(d.GetKind()); k {
-	case verify.KindCrashed, verify.KindTimeout, verify.KindProtocol, verify.KindUnavailable:
-		return &verify.Error{Kind: k, Check: d.GetCheck(), Tail: d.GetTail(), Err: cause(plugin, d)}
-	}
-	return remote(plugin, d)
-}
-
-func executorErrorOf(plugin string, d *pluginpb.Diagnostic) error {
-	switch k := executor.ErrorKind(d.GetKind()); k {
-	case executor.KindCrashed, executor.KindTimeout, executor.KindProtocol, executor.KindUnavailable:
-		return &executor.Error{Kind: k, Tail: d.GetTail(), Usage: usageFromPB(d.GetUsage()), Violations: violationsFromPB(d.GetViolations()), Err: cause(plugin, d)}
+// componentErrorOf rebuilds the [schema.Error] a plugin's implementation
+// returned, or, for a diagnostic of no component kind, the plain error.
+func componentErrorOf(plugin string, d *pluginpb.Diagnostic) error {
+	switch k := schema.ErrorKind(d.GetKind()); k {
+	case schema.KindCrashed, schema.KindTimeout, schema.KindProtocol, schema.KindUnavailable:
+		return &schema.Error{Component: d.GetComponent(), Kind: k, NonRetryable: d.GetNonRetryable(), Check: d.GetCheck(), Tail: d.GetTail(),
+			Usage: usageFromPB(d.GetUsage()), Violations: violationsFromPB(d.GetViolations()), Err: cause(plugin, d)}
 	}
 	return remote(plugin, d)
 }

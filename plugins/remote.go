@@ -9,6 +9,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/plugins/internal/pluginpb"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/verify"
 )
 
@@ -28,7 +29,7 @@ func (r remoteVerifier) Verify(ctx context.Context, req *verify.Request) (*verif
 		return nil, asVerifyError(err)
 	}
 	if d := resp.GetDiagnostic(); d != nil {
-		return nil, verifyErrorOf(r.hd.spec.Name, d)
+		return nil, componentErrorOf(r.hd.spec.Name, d)
 	}
 	rep, err := reportFromPB(resp)
 	if err != nil {
@@ -48,7 +49,7 @@ func (r remoteReviewer) Review(ctx context.Context, req *verify.ReviewRequest) (
 		return nil, asVerifyError(err)
 	}
 	if d := resp.GetDiagnostic(); d != nil {
-		return nil, verifyErrorOf(r.hd.spec.Name, d)
+		return nil, componentErrorOf(r.hd.spec.Name, d)
 	}
 	rev, err := reviewFromPB(resp)
 	if err != nil {
@@ -90,35 +91,30 @@ func (r remoteExecutor) Execute(ctx context.Context, req *executor.Request) (*ex
 		return nil, asExecutorError(err)
 	}
 	if d := resp.GetDiagnostic(); d != nil {
-		return nil, executorErrorOf(r.hd.spec.Name, d)
+		return nil, componentErrorOf(r.hd.spec.Name, d)
 	}
 	return resultFromPB(resp), nil
 }
 
-// asVerifyError wraps a boundary fault in a verify.Error of the matching
-// kind, so verify.IsRetryable answers for it; a cancellation stays as is.
-func asVerifyError(err error) error {
-	if e, ok := errors.AsType[*Error](err); ok {
-		return &verify.Error{Kind: errorKind[verify.ErrorKind](e.Kind), Err: err}
-	}
-	return err
-}
+// asVerifyError makes a boundary fault the verifier's or reviewer's error:
+// of the matching kind and, since a plugin that answered what does not decode
+// would answer it again, a protocol fault not retryable. A cancellation
+// stays as is.
+func asVerifyError(err error) error { return asComponentError(err, false) }
 
-// asExecutorError is asVerifyError for executor.Error.
-func asExecutorError(err error) error {
-	if e, ok := errors.AsType[*Error](err); ok {
-		return &executor.Error{Kind: errorKind[executor.ErrorKind](e.Kind), Err: err}
-	}
-	return err
-}
+// asExecutorError is asVerifyError for an executor, whose protocol faults
+// may be tried again: agents are not deterministic.
+func asExecutorError(err error) error { return asComponentError(err, true) }
 
-// errorKind is k as verify's or executor's error kind, which name crashed,
-// timeout and protocol alike; every other fault of a plugin makes it
-// unavailable.
-func errorKind[K ~string](k Kind) K {
-	switch k {
+func asComponentError(err error, protocolRetryable bool) error {
+	e, ok := errors.AsType[*Error](err)
+	if !ok {
+		return err
+	}
+	kind := schema.KindUnavailable // a handshake, checksum or version mismatch: it cannot be used
+	switch e.Kind {
 	case KindCrashed, KindTimeout, KindProtocol:
-		return K(k)
+		kind = schema.ErrorKind(e.Kind)
 	}
-	return K(KindUnavailable)
+	return &schema.Error{Kind: kind, NonRetryable: kind == schema.KindProtocol && !protocolRetryable, Err: err}
 }

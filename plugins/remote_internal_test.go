@@ -1,28 +1,40 @@
 package plugins
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/verify"
 )
 
-// A plugin's fault becomes the verify or executor error kind of the same
-// name; the faults of starting it make it unavailable.
-func TestErrorKind(t *testing.T) {
-	for k, want := range map[Kind]string{
-		KindCrashed: "crashed", KindTimeout: "timeout", KindProtocol: "protocol", KindUnavailable: "unavailable",
-		KindHandshake: "unavailable", KindChecksum: "unavailable", KindVersion: "unavailable",
+// A plugin's fault becomes the component error of the same kind; the faults
+// of starting it make it unavailable. Whether it is tried again is the
+// error's to say: a protocol fault is retried for an executor (agents are
+// not deterministic), not for a verifier.
+func TestComponentError(t *testing.T) {
+	for k, want := range map[Kind]schema.ErrorKind{
+		KindCrashed: schema.KindCrashed, KindTimeout: schema.KindTimeout, KindProtocol: schema.KindProtocol, KindUnavailable: schema.KindUnavailable,
+		KindHandshake: schema.KindUnavailable, KindChecksum: schema.KindUnavailable, KindVersion: schema.KindUnavailable,
 	} {
-		if got := errorKind[verify.ErrorKind](k); got != verify.ErrorKind(want) {
-			t.Errorf("verify kind of %s = %s, want %s", k, got, want)
+		fault := &Error{Plugin: "p", Kind: k, Err: errors.New("boom")}
+		v, e := asVerifyError(fault), asExecutorError(fault)
+		for _, err := range []error{v, e} {
+			se, ok := errors.AsType[*schema.Error](err)
+			if !ok || se.Kind != want || !errors.Is(err, fault) {
+				t.Errorf("%s: %#v, want kind %s wrapping the fault", k, err, want)
+			}
 		}
-		if got := errorKind[executor.ErrorKind](k); got != executor.ErrorKind(want) {
-			t.Errorf("executor kind of %s = %s, want %s", k, got, want)
+		retryable := k == KindCrashed || k == KindTimeout
+		if got := verify.IsRetryable(v); got != retryable {
+			t.Errorf("%s: verify.IsRetryable = %v, want %v", k, got, retryable)
+		}
+		if got := executor.IsRetryable(e); got != (retryable || k == KindProtocol) {
+			t.Errorf("%s: executor.IsRetryable = %v", k, got)
 		}
 	}
-	// The names are verify's and executor's own.
-	if verify.KindTimeout != "timeout" || executor.KindProtocol != "protocol" || verify.KindUnavailable != "unavailable" || executor.KindCrashed != "crashed" {
-		t.Error("verify's or executor's error kinds were renamed; errorKind maps by name")
+	if err := errors.New("plain"); asVerifyError(err) != err {
+		t.Error("an error that is no fault of the boundary changed")
 	}
 }

@@ -164,7 +164,7 @@ func (c *CMake) Verify(ctx context.Context, req *Request) (*Report, error) {
 		perr = fmt.Errorf("verify: ctest json-v1: more than %d bytes", maxListOutput)
 	}
 	if perr != nil {
-		return nil, &Error{Kind: KindProtocol, Check: name, Tail: o.result.OutputTail, Err: perr}
+		return nil, &Error{Kind: KindProtocol, NonRetryable: true, Check: name, Tail: o.result.OutputTail, Err: perr}
 	}
 	if len(tests) == 0 {
 		rep.Checks[len(rep.Checks)-1].OutputTail = appendLine(o.result.OutputTail, "harnish: ctest lists no tests")

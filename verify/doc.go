@@ -15,7 +15,8 @@
 // Passed is false and the error is nil; that costs the agent an attempt. A
 // verifier that could not produce a report at all (its plugin crashed, its
 // tool is missing, its answer does not parse) returns an [*Error]; that is a
-// fault of the harness, not of the agent's change.
+// fault of the harness, not of the agent's change. The error says whether
+// running it again may help ([schema.Error.Retryable]); the loop follows it.
 //
 //	loop ─> executor ─ "done" ─> Verifier ─ Report ─┬─ failed: Fingerprint ─> retry / debugger
 //	                                                └─ passed ─> Reviewer ─ Findings ─> done / send back

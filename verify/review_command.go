@@ -66,11 +66,11 @@ func (r *CommandReviewer) Review(ctx context.Context, req *ReviewRequest) (*Revi
 		return nil, err
 	}
 	if out.over {
-		return nil, &Error{Kind: KindProtocol, Tail: res.Stdout, Err: fmt.Errorf("reviewer answer over %d bytes", maxReviewOutput)}
+		return nil, &Error{Kind: KindProtocol, NonRetryable: true, Tail: res.Stdout, Err: fmt.Errorf("reviewer answer over %d bytes", maxReviewOutput)}
 	}
 	review, err := ParseReview(out.Bytes())
 	if err != nil {
-		return nil, &Error{Kind: KindProtocol, Tail: res.Output, Err: fmt.Errorf("reviewer %s: %w", r.Argv[0], err)}
+		return nil, &Error{Kind: KindProtocol, NonRetryable: true, Tail: res.Output, Err: fmt.Errorf("reviewer %s: %w", r.Argv[0], err)}
 	}
 	return review, nil
 }

@@ -50,11 +50,11 @@ func (v *VetReviewer) Review(ctx context.Context, req *ReviewRequest) (*Review, 
 		return nil, err
 	}
 	if out.over {
-		return nil, &Error{Kind: KindProtocol, Tail: res.Stdout, Err: fmt.Errorf("go vet output over %d bytes", maxReviewOutput)}
+		return nil, &Error{Kind: KindProtocol, NonRetryable: true, Tail: res.Stdout, Err: fmt.Errorf("go vet output over %d bytes", maxReviewOutput)}
 	}
 	findings, err := ParseVetJSON(out.Bytes(), res.Dir)
 	if err != nil {
-		return nil, &Error{Kind: KindProtocol, Tail: res.Output, Err: err}
+		return nil, &Error{Kind: KindProtocol, NonRetryable: true, Tail: res.Output, Err: err}
 	}
 	root, _ := proc.Confine(req.WorkDir, "")
 	var touched map[string]bool

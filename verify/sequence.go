@@ -26,7 +26,7 @@ func (s Sequence) Verify(ctx context.Context, req *Request) (*Report, error) {
 			return nil, err
 		}
 		if r == nil {
-			return nil, &Error{Kind: KindProtocol, Err: fmt.Errorf("verifier %T returned neither a report nor an error", v)}
+			return nil, &Error{Kind: KindProtocol, NonRetryable: true, Err: fmt.Errorf("verifier %T returned neither a report nor an error", v)}
 		}
 		rep.Checks = append(rep.Checks, r.Checks...)
 		if !r.Passed {

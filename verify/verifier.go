@@ -20,7 +20,9 @@ import (
 // could not start or ran out of its time is a failed check, with the class
 // [ClassInfra] or [ClassTimeout]. A non-nil error means no report could be
 // made at all; it should be an [*Error], and the loop does not count it
-// against the agent's attempts.
+// against the agent's attempts: it runs the verifier again, a few times,
+// while the error is retryable ([IsRetryable]), and otherwise ends the run
+// for a person to fix the harness.
 type Verifier interface {
 	Verify(ctx context.Context, req *Request) (*Report, error)
 }

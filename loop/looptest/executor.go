@@ -15,6 +15,9 @@ type Act struct {
 	// Crash fails the attempt with an *executor.Error of kind crashed and
 	// this message.
 	Crash string
+	// Err fails the attempt with this error as it is, e.g. an
+	// *executor.Error that says it cannot be retried.
+	Err error
 	// Panic panics inside Execute.
 	Panic bool
 	// Hang blocks until the attempt's context ends, as an agent that never
@@ -63,6 +66,8 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	case act.Hang:
 		<-ctx.Done()
 		return nil, &executor.Error{Kind: executor.KindTimeout, Usage: act.Usage, Violations: act.Violations, Err: context.Cause(ctx)}
+	case act.Err != nil:
+		return nil, act.Err
 	case act.Crash != "":
 		return nil, &executor.Error{Kind: executor.KindCrashed, Usage: act.Usage, Violations: act.Violations, Err: errors.New(act.Crash)}
 	case act.Blocked != "":

@@ -28,7 +28,7 @@ func Example() {
 	fmt.Println(err)
 	// Output:
 	// true harnish: no C/C++ sources and no build metadata: nothing to verify <nil>
-	// verify: unavailable: check "msvc": msvc: C/C++ sources without a CMakeLists.txt, solution or project: calc.cpp
+	// unavailable: check "msvc": msvc: C/C++ sources without a CMakeLists.txt, solution or project: calc.cpp
 }
 
 // Configuration errors name the file, line, column and field.

@@ -46,7 +46,12 @@ type Diagnostic struct {
 	// usage is what an executor spent before failing.
 	Usage *Usage `protobuf:"bytes,5,opt,name=usage,proto3" json:"usage,omitempty"`
 	// violations are the guardrail decisions made before an executor failed.
-	Violations    []*Violation `protobuf:"bytes,6,rep,name=violations,proto3" json:"violations,omitempty"`
+	Violations []*Violation `protobuf:"bytes,6,rep,name=violations,proto3" json:"violations,omitempty"`
+	// non_retryable says another try would fail the same way (schema.Error's
+	// NonRetryable); the component is named by the host.
+	NonRetryable bool `protobuf:"varint,7,opt,name=non_retryable,json=nonRetryable,proto3" json:"non_retryable,omitempty"`
+	// component names who failed, when the plugin's error named it.
+	Component     string `protobuf:"bytes,8,opt,name=component,proto3" json:"component,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -121,6 +126,20 @@ func (x *Diagnostic) GetViolations() []*Violation {
 		return x.Violations
 	}
 	return nil
+}
+
+func (x *Diagnostic) GetNonRetryable() bool {
+	if x != nil {
+		return x.NonRetryable
+	}
+	return false
+}
+
+func (x *Diagnostic) GetComponent() string {
+	if x != nil {
+		return x.Component
+	}
+	return ""
 }
 
 type DescribeRequest struct {
@@ -2383,7 +2402,7 @@ var File_plugin_proto protoreflect.FileDescriptor
 
 const file_plugin_proto_rawDesc = "" +
 	"\n" +
-	"\fplugin.proto\x12\x11harnish.plugin.v1\"\xd2\x01\n" +
+	"\fplugin.proto\x12\x11harnish.plugin.v1\"\x95\x02\n" +
 	"\n" +
 	"Diagnostic\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x18\n" +
@@ -2393,7 +2412,9 @@ const file_plugin_proto_rawDesc = "" +
 	"\x05usage\x18\x05 \x01(\v2\x18.harnish.plugin.v1.UsageR\x05usage\x12<\n" +
 	"\n" +
 	"violations\x18\x06 \x03(\v2\x1c.harnish.plugin.v1.ViolationR\n" +
-	"violations\"\xbd\x01\n" +
+	"violations\x12#\n" +
+	"\rnon_retryable\x18\a \x01(\bR\fnonRetryable\x12\x1c\n" +
+	"\tcomponent\x18\b \x01(\tR\tcomponent\"\xbd\x01\n" +
 	"\x0fDescribeRequest\x12L\n" +
 	"\bsettings\x18\x01 \x03(\v20.harnish.plugin.v1.DescribeRequest.SettingsEntryR\bsettings\x12\x1f\n" +
 	"\vapi_version\x18\x02 \x01(\tR\n" +
