@@ -14,6 +14,7 @@ import (
 	"github.com/harnish/harnish/executor/claude"
 	"github.com/harnish/harnish/executor/codex"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/plugins"
 	"github.com/harnish/harnish/task"
@@ -24,8 +25,8 @@ import (
 // [Open] opens on disk (Store, Assets, RecordsDir): the executor, reviewer
 // and debugger the plan names, the verifier that runs each task's own
 // acceptance checks, the edit guardrail of the plan's settings, and the
-// options (Gate, Observer, Logger and, in a git working tree, commits,
-// rollback and branch). It is for a host with a store of its own; most
+// options (Gate, Observer, Logger, rollback and, in a git working tree,
+// commits and branch). It is for a host with a store of its own; most
 // callers want Open.
 //
 // The plan's components map as follows. Executor: kind command is an
@@ -35,8 +36,9 @@ import (
 // [verify.CommandReviewer], plugin the named plugin's reviewer; none, no
 // review. Debugger: kind command is an [executor.CommandDebugger]; none, no
 // debugger. Any other kind is an error, as is a plan with no executor.
-// Outside a git working tree there is no edit guardrail, since it judges the
-// diff git reads.
+// Outside a git working tree a [loop.DirWorkspace] reads the tree (the
+// guardrail's audit and the rollback work as in git) and nothing is
+// committed.
 //
 // Plugins named by the plan are started from Options.PluginManifest, and
 // only those. The returned Closer stops them; it is never nil when err is
@@ -115,18 +117,20 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 	return cfg, host, nil
 }
 
-// history maps the options that need git (commits, rollback, the branch)
-// onto cfg in a git working tree; elsewhere it drops the edit guardrail too,
-// since it judges the diff git reads.
+// history maps the options that need a history (commits, the branch) onto
+// cfg in a git working tree. Elsewhere a [loop.DirWorkspace] reads the tree,
+// so the edit guardrail still judges each attempt's change and a rollback
+// still undoes a failed one; nothing is committed.
 func history(cfg *loop.Config, opts Options) {
-	if _, err := os.Stat(filepath.Join(cfg.WorkDir, ".git")); err != nil {
-		cfg.Guardrail = nil
+	cfg.Rollback = opts.Rollback
+	if !gitx.InRepo(cfg.WorkDir) {
+		cfg.Workspace = &loop.DirWorkspace{Dir: cfg.WorkDir}
 		if cfg.Logger != nil {
-			cfg.Logger.Info("harnish: not a git working tree: no audit of the changes, no commits, no rollback", "dir", cfg.WorkDir)
+			cfg.Logger.Info("harnish: not a git working tree: changes are read from snapshots of the directory, and nothing is committed", "dir", cfg.WorkDir)
 		}
 		return
 	}
-	cfg.CommitTasks, cfg.Rollback, cfg.Branch = opts.CommitTasks, opts.Rollback, opts.Branch
+	cfg.CommitTasks, cfg.Branch = opts.CommitTasks, opts.Branch
 }
 
 // pluginHost is the plugins a plan uses; a nil one has none, and closes

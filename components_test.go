@@ -17,6 +17,7 @@ import (
 	"github.com/harnish/harnish/executor/codex"
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/internal/testkit"
+	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/plugins"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -74,6 +75,7 @@ type built struct {
 	Guarded                                bool // an edit guardrail
 	CommitTasks, Rollback                  bool
 	Branch                                 string
+	DirWorkspace                           bool // the tree is read without git
 }
 
 func TestComponents(t *testing.T) {
@@ -128,10 +130,10 @@ func TestComponents(t *testing.T) {
 				Guarded: true, CommitTasks: true, Rollback: true, Branch: "harnish/p-1"},
 		},
 		{
-			name:     "not a git tree: no guardrail, commits, rollback or branch",
+			name:     "not a git tree: the guardrail and rollback on the directory's snapshots, no commits or branch",
 			executor: command,
 			opts:     hist,
-			want:     built{Executor: &executor.Command{Argv: []string{"sh", "agent.sh"}, Env: map[string]string{"K": "v"}}, Verifier: verify.Acceptance{}},
+			want:     built{Executor: &executor.Command{Argv: []string{"sh", "agent.sh"}, Env: map[string]string{"K": "v"}}, Verifier: verify.Acceptance{}, Rollback: true},
 		},
 		{
 			name:    "no executor",
@@ -201,6 +203,10 @@ func TestComponents(t *testing.T) {
 			defer closer.Close()
 			got := built{Executor: cfg.Executor, Reviewer: cfg.Reviewer, Debugger: cfg.Debugger, Verifier: cfg.Verifier, Guarded: cfg.Guardrail != nil,
 				CommitTasks: cfg.CommitTasks, Rollback: cfg.Rollback, Branch: cfg.Branch}
+			_, got.DirWorkspace = cfg.Workspace.(*loop.DirWorkspace)
+			if !tt.git { // a plain directory: guarded through its snapshots
+				tt.want.Guarded, tt.want.DirWorkspace = true, true
+			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("components (-want +got):\n%s", diff)
 			}

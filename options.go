@@ -34,14 +34,14 @@ type Options struct {
 	// Empty: one made from the time of Open.
 	RunID string
 	// CommitTasks commits each task done, and the run's records at its end
-	// (see loop.Config.CommitTasks). It needs Dir to be a git working tree
-	// (Dir/.git), and is ignored elsewhere. A host that sets it should make
+	// (see loop.Config.CommitTasks). It needs Dir to be in a git working
+	// tree, and is ignored elsewhere. A host that sets it should make
 	// sure the tree holds no change of the user's: the first task's commit
 	// would sweep it in. Default false: nothing is committed.
 	CommitTasks bool
 	// Rollback undoes a failed attempt's changes before the next attempt
-	// (see loop.Config.Rollback). It needs a git working tree, and is
-	// ignored elsewhere. Default false: the next attempt starts from the
+	// (see loop.Config.Rollback); outside git, from snapshots of the
+	// directory (loop.DirWorkspace). Default false: the next attempt starts from the
 	// tree the failed one left.
 	Rollback bool
 	// Branch is the git branch a new run works on, created at HEAD (see

@@ -223,3 +223,37 @@ func TestOpenMarks(t *testing.T) {
 		t.Errorf("after Close, %s = %q, want what it was", env, got)
 	}
 }
+
+// TestOpenWithoutGit: in a directory without git the change of each attempt
+// is still judged (from the directory's snapshots): an agent that writes
+// into the state directory stops the run, one that keeps to its task
+// finishes, and nothing is committed.
+func TestOpenWithoutGit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		write map[string]string // task -> the file it writes
+		want  policy.Outcome
+	}{
+		{"keeps to its task", map[string]string{"T1": "a.txt", "T2": "b.txt"}, policy.Completed},
+		{"writes into the state directory", map[string]string{"T1": filepath.Join(loop.StateDir, "evil")}, policy.StoppedByGuardrail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, plan := tree(t, false, map[string]string{})
+			r, err := harnish.Open(t.Context(), plan, harnish.Options{Dir: dir, Gate: loop.AutoApprove{}, CommitTasks: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			r.Config().Executor = executor.Func(func(ctx context.Context, req *executor.Request) (*executor.Result, error) {
+				return &executor.Result{Status: executor.StatusDone}, os.WriteFile(filepath.Join(req.WorkDir, tc.write[req.Task.ID]), nil, 0o644)
+			})
+			res, err := r.Run(t.Context())
+			if res == nil || res.Outcome != tc.want {
+				t.Fatalf("Run = %+v, %v; want %s", res, err, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+				t.Error("a run without git made a repository")
+			}
+		})
+	}
+}

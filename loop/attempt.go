@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/harnish/harnish/executor"
@@ -143,20 +141,6 @@ func (l *Loop) snapshot(ctx context.Context, when string, step policy.Step) (str
 		l.log.Warn("loop: read the working tree", "task", step.Task, "attempt", step.Attempt, "err", err)
 	}
 	return tree, nil
-}
-
-// inGitRepo reports whether dir is in a git repository.
-func inGitRepo(dir string) bool {
-	for {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return true
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return false
-		}
-		dir = up
-	}
 }
 
 // diff returns the change from one snapshot to another and the paths it

@@ -28,8 +28,11 @@ import (
 // as git diff writes them, without renames. Its zero value is not usable:
 // Dir is required.
 //
-// Snapshots leave out the state directory, every ".git" directory, the
-// store itself and what is neither a regular file nor a symbolic link.
+// Snapshots leave out every ".git" directory, the store itself (and the
+// default store, StateDir/snapshots) and what is neither a regular file nor
+// a symbolic link. The rest of the state directory is in them, as in a
+// [GitWorkspace], so an agent's writes there are judged; [DirWorkspace.Restore]
+// leaves it alone.
 // Empty directories are not recorded, as in git. A file's mode is recorded
 // as git does: executable or not, or a symbolic link (its target, not
 // followed).
@@ -99,11 +102,14 @@ const smallFile = 64 << 10
 // line but written as all its old lines removed and all new ones added.
 const maxLineDiff = 16 << 20
 
+// defaultStore is where snapshots are kept by default, relative to Dir.
+const defaultStore = StateDir + "/snapshots"
+
 func (w *DirWorkspace) store() string {
 	if w.Store != "" {
 		return w.Store
 	}
-	return filepath.Join(w.Dir, StateDir, "snapshots")
+	return filepath.Join(w.Dir, filepath.FromSlash(defaultStore))
 }
 
 func (w *DirWorkspace) objectPath(hash string) string {
@@ -138,7 +144,7 @@ func (w *DirWorkspace) Snapshot(ctx context.Context) (string, error) {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == StateDir || d.Name() == ".git" || path == skipStore {
+			if d.Name() == ".git" || path == skipStore || rel == defaultStore {
 				return filepath.SkipDir
 			}
 			return nil

@@ -164,8 +164,15 @@ func TestDirWorkspaceRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(tt.from, dwRead(t, dir)); diff != "" {
 				t.Errorf("after restoring from (-want +got):\n%s", diff)
 			}
+			if b, err := os.ReadFile(state); err != nil || string(b) != "state" {
+				t.Errorf("state file after restoring from: %q, %v", b, err)
+			}
+			os.Remove(state) // in the snapshots, as in git's, and left alone by Restore
 			if again := dwSnapshot(t, ws); again != from {
 				t.Errorf("snapshot after restore is %s, want %s", again, from)
+			}
+			if err := os.WriteFile(state, []byte("state"), 0o644); err != nil {
+				t.Fatal(err)
 			}
 			if err := ws.Restore(ctx, to, from); err != nil {
 				t.Fatal(err)
@@ -234,22 +241,23 @@ func TestDirWorkspaceMatchesGit(t *testing.T) {
 	}
 }
 
-// The state directory, .git directories and a store inside the tree are
-// not in snapshots; the same tree is the same snapshot, cache or none.
-func TestDirWorkspaceIgnoresStateAndGit(t *testing.T) {
+// .git directories and the snapshot stores inside the tree are not in
+// snapshots; the state directory is, as in a GitWorkspace, so that the
+// agent's writes there are judged. The same tree is the same snapshot,
+// cache or none.
+func TestDirWorkspaceIgnoresGitAndStore(t *testing.T) {
 	dir := t.TempDir()
 	dwWrite(t, dir, dwBase)
 	ws := &loop.DirWorkspace{Dir: dir}
 	first := dwSnapshot(t, ws)
 	for p, data := range map[string]string{
-		loop.StateDir + "/state.json": "{}",
-		".git/config":                 "[core]",
-		"dir/.git/HEAD":               "ref",
+		".git/config":   "[core]",
+		"dir/.git/HEAD": "ref",
 	} {
 		dwWrite(t, dir, dwTree{p: {Content: data}})
 	}
 	if got := dwSnapshot(t, ws); got != first {
-		t.Errorf("snapshot changed with the state and .git directories: %s, want %s", got, first)
+		t.Errorf("snapshot changed with the .git directories: %s, want %s", got, first)
 	}
 	other := &loop.DirWorkspace{Dir: dir, Store: filepath.Join(dir, "store")}
 	if got := dwSnapshot(t, other); got != first {
@@ -257,6 +265,10 @@ func TestDirWorkspaceIgnoresStateAndGit(t *testing.T) {
 	}
 	if got := dwSnapshot(t, other); got != first {
 		t.Errorf("its second snapshot: %s, want %s", got, first)
+	}
+	dwWrite(t, dir, dwTree{loop.StateDir + "/evil": {Content: "x"}})
+	if got := dwSnapshot(t, ws); got == first {
+		t.Error("a write into the state directory left the snapshot as it was")
 	}
 }
 

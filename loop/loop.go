@@ -12,6 +12,7 @@ import (
 	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -163,7 +164,7 @@ func New(cfg Config) (*Loop, error) {
 	}
 	cfg.WorkDir = wd
 	if cfg.Workspace == nil || cfg.History == nil {
-		if inGitRepo(wd) {
+		if gitx.InRepo(wd) {
 			g := &GitWorkspace{Dir: wd}
 			cfg.Workspace, cfg.History = cmp.Or[Workspace](cfg.Workspace, g), cmp.Or[History](cfg.History, g)
 		}

@@ -19,6 +19,45 @@ import (
 // change that large is not one to judge line by line.
 const MaxDiff = 64 << 20
 
+// InRepo reports whether dir is in a git working tree: it or a directory
+// above it holds .git, a directory that looks like a repository (it has a
+// HEAD) or a file that points at one ("gitdir: ", as in a linked
+// worktree). An empty .git, as sandboxes leave as mount targets, is none.
+func InRepo(dir string) bool {
+	for {
+		dotGit := filepath.Join(dir, ".git")
+		if fi, err := os.Stat(dotGit); err == nil {
+			if fi.IsDir() {
+				if _, err := os.Stat(filepath.Join(dotGit, "HEAD")); err == nil {
+					return true
+				}
+			} else if b, err := readPrefix(dotGit, len("gitdir: ")); err == nil && string(b) == "gitdir: " {
+				return true
+			}
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return false
+		}
+		dir = up
+	}
+}
+
+// readPrefix reads at most n bytes from the start of the file at path.
+func readPrefix(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	k, err := io.ReadFull(f, b)
+	if err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return b[:k], err
+}
+
 // Snapshot returns the hash of a git tree holding the working tree at dir as
 // it is now: tracked and untracked files, minus ignored ones, plus the force
 // paths (e.g. the state directory) even when ignored.

@@ -217,3 +217,25 @@ func TestCommitRefused(t *testing.T) {
 		t.Errorf("CommitAll past a refusing hook: %q, %v", hash, err)
 	}
 }
+
+// TestInRepo: a repository is found from any directory below it, through a
+// linked worktree's .git file too; an empty .git is not one.
+func TestInRepo(t *testing.T) {
+	repo := testkit.GitTree(t)
+	sub := filepath.Join(repo, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(t.TempDir(), "wt")
+	testkit.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "c")
+	testkit.Git(t, repo, "worktree", "add", "-q", linked)
+	fake := t.TempDir()
+	if err := os.Mkdir(filepath.Join(fake, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]bool{repo: true, sub: true, linked: true, fake: false, filepath.Join(fake, ".git"): false} {
+		if got := gitx.InRepo(dir); got != want {
+			t.Errorf("InRepo(%s) = %t, want %t", dir, got, want)
+		}
+	}
+}
