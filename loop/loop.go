@@ -58,7 +58,11 @@ type Config struct {
 	Observer Observer
 	// Logger receives the events as log records too. Nil: silence.
 	Logger *slog.Logger
-	// Policy holds the host's budget overrides and escalation policy.
+	// Policy holds the host's budget overrides and escalation policy. The
+	// Loop takes one task at a time (Policy.MaxParallel is 1 whatever it
+	// says): tasks side by side need working copies of their own, which it
+	// does not make yet. A host that isolates its tasks itself drives
+	// [policy.Policy.Drive] with a concurrent [policy.Host].
 	Policy policy.Policy
 	// Now is the clock. Nil: time.Now.
 	Now func() time.Time
@@ -163,6 +167,7 @@ func New(cfg Config) (*Loop, error) {
 		return nil, fmt.Errorf("loop: Config.WorkDir: %w", err)
 	}
 	cfg.WorkDir = wd
+	cfg.Policy.MaxParallel = 1
 	if cfg.Workspace == nil || cfg.History == nil {
 		if gitx.InRepo(wd) {
 			g := &GitWorkspace{Dir: wd}
@@ -176,6 +181,12 @@ func New(cfg Config) (*Loop, error) {
 	}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
+	}
+	for i := range cfg.Plan.Phases {
+		if ph := &cfg.Plan.Phases[i]; cfg.Plan.Parallelism(ph) > 1 {
+			l.log.Info("loop: the plan runs tasks side by side; this loop takes them one at a time", "phase", ph.ID, "parallel", cfg.Plan.Parallelism(ph))
+			break
+		}
 	}
 	l.digest, l.phaseOf = policy.PlanDigest(cfg.Plan), map[string]string{}
 	prev := ""

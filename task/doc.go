@@ -61,10 +61,16 @@
 //     replacing test, tests and __tests__) and exempt (patterns of files that
 //     need no test, added to the defaults: "dir/" a directory anywhere, a
 //     pattern with "/" a glob on the path, any other a glob on the name).
+//   - parallel: how many tasks of a phase may run at once, when depends_on
+//     allows (0..64; 0 and 1 mean one after another). Two tasks that may
+//     run at the same time must not declare the same file in files (or one
+//     a directory holding the other's): their changes would conflict for
+//     certain, so that is an error until one depends on the other.
 //   - phases (required, at least one): the phases, run in order.
 //
-// A phase ([Phase]) has id (required, unique among phases), title, milestone
-// and tasks (required, at least one). A milestone ([Milestone]) has gate (a
+// A phase ([Phase]) has id (required, unique among phases), title, parallel
+// (overriding the plan's), milestone and tasks (required, at least one).
+// The milestone gate waits until every task of the phase has ended. A milestone ([Milestone]) has gate (a
 // boolean; absent means true, except after the last phase, whose end
 // completes the run) and manual (a checklist a person confirms at the gate).
 //

@@ -159,7 +159,7 @@ func TestParseSchemaErrors(t *testing.T) {
 		{
 			name: "merge key",
 			src:  head + "b: &b {attempts: 2}\n" + oneTask,
-			want: []string{`plan.yaml:3:1: b: unknown field (valid fields: budget, debugger, executor, guardrails, name, phases, reviewer, version)`},
+			want: []string{`plan.yaml:3:1: b: unknown field (valid fields: budget, debugger, executor, guardrails, name, parallel, phases, reviewer, version)`},
 		},
 		{
 			name: "alias is reported where it is used",
@@ -189,7 +189,7 @@ phases:
 			want: []string{
 				`plan.yaml:3:20: budget.attempts: expected an integer, got string "x"`,
 				`plan.yaml:3:31: budget.tokens: expected an integer, got string "y"`,
-				`plan.yaml:7:5: phases[0].owner: unknown field (valid fields: id, milestone, tasks, title)`,
+				`plan.yaml:7:5: phases[0].owner: unknown field (valid fields: id, milestone, parallel, tasks, title)`,
 				`plan.yaml:8:12: phases[0].tasks: expected a list, got a mapping`,
 			},
 		},

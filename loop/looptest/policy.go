@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/harnish/harnish/loop/policy"
@@ -37,7 +38,9 @@ type Try struct {
 //	finish completed
 //
 // Its clock starts at Start and moves one second a call. A Host drives
-// one run at a time.
+// one run at a time; when the plan runs tasks side by side, Drive takes
+// their steps concurrently, and the trace lists them in the order they were
+// answered.
 type Host struct {
 	// Policy is the policy under test; nil means the zero Policy.
 	Policy *policy.Policy
@@ -54,6 +57,7 @@ type Host struct {
 	// zero means 1000.
 	MaxSteps int
 
+	mu    sync.Mutex // Take runs concurrently for tasks side by side
 	st    *policy.RunState
 	now   time.Time
 	gate  int
@@ -90,12 +94,20 @@ func (h *Host) Drive(ctx context.Context, plan *model.Plan, st *policy.RunState)
 
 // Now moves the clock one second on.
 func (h *Host) Now() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.tick()
+}
+
+func (h *Host) tick() time.Time {
 	h.now = h.now.Add(time.Second)
 	return h.now
 }
 
 // Commit applies ts to the state being driven.
 func (h *Host) Commit(_ context.Context, ts []policy.Transition) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	for _, t := range ts {
 		if err := h.st.Apply(t); err != nil {
 			return err
@@ -106,6 +118,8 @@ func (h *Host) Commit(_ context.Context, ts []policy.Transition) error {
 
 // Take answers a step as scripted.
 func (h *Host) Take(_ context.Context, step policy.Step) ([]policy.Transition, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.steps++; h.steps > cmp.Or(h.MaxSteps, 1000) {
 		return nil, fmt.Errorf("looptest: the run did not end in %d steps", h.steps-1)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/harnish/harnish/task/model"
@@ -26,6 +27,18 @@ type Policy struct {
 	// run still ends with that task's outcome, before the phase's gate. The
 	// default ends the run at once.
 	ContinueIndependent bool
+	// MaxParallel caps how many tasks run side by side, whatever the plan
+	// says (a host's limit); zero leaves the plan's parallelism.
+	MaxParallel int
+}
+
+// parallelism is how many of ph's tasks may run at once.
+func (d *decision) parallelism(ph *model.Phase) int {
+	n := d.plan.Parallelism(ph)
+	if m := d.p.MaxParallel; m > 0 && n > m {
+		return m
+	}
+	return n
 }
 
 // StepKind says what the driver does next.
@@ -69,25 +82,45 @@ type Step struct {
 // anything else (an attempt is recorded as started before the executor runs,
 // so a crash cannot lose it), then the steps to take. A host takes every
 // step, each on its own, in any order or at once, and reports each with the
-// Observe method of its kind. Steps is never empty; a [StepFinish] comes
-// alone. Today the policy decides one step at a time; hosts must not rely on
-// that.
+// Observe method of its kind. A phase whose plan allows tasks side by side
+// ([model.Plan.Parallelism]) gives one step per task that can go on or
+// start, up to that limit; one task never has two steps at once. A
+// [StepFinish] comes alone. Steps is empty only when the steps in flight
+// (busy, in Next) must be reported before anything else can start.
 type Decision struct {
 	Transitions []Transition
 	Steps       []Step
 }
 
-// Next decides from the state at rest. Call it again only once every step of
-// the last decision is reported: to Next, an attempt started and never
-// reported is one a crash cut off, and it counts. The error reports a state
-// the policy cannot go on from (one it did not make, or a plan it does not
-// fit); nothing is decided then.
-func (p *Policy) Next(plan *model.Plan, st *RunState, now time.Time) (dec Decision, err error) {
+// Next decides from the state. busy lists the tasks whose steps the host
+// is still taking: started, not yet reported. Next leaves them be and
+// decides for the others; with none busy it decides from the state at rest,
+// where an attempt started and never reported is one a crash cut off, and
+// it counts. The error reports a state the policy cannot go on from (one it
+// did not make, a plan it does not fit, a busy task that is not running);
+// nothing is decided then.
+//
+// When the run ends while steps are in flight (a hard guardrail, a budget
+// used up), Next says [StepFinish] at once: the host stops the busy steps
+// and does not report them. An escalation does not end a run whose other
+// tasks are still running: they go on to their own end, no new task starts,
+// and the run ends when they have.
+func (p *Policy) Next(plan *model.Plan, st *RunState, now time.Time, busy ...string) (dec Decision, err error) {
 	switch {
 	case plan == nil || st == nil:
 		return Decision{}, errors.New("policy: Next needs a plan and a state")
 	case st.Run == "":
 		return Decision{}, errors.New("policy: the state holds no run started")
+	}
+	d := decision{p: p, plan: plan, base: st, st: overlay(st), now: now}
+	for _, id := range busy {
+		if ts := st.Tasks[id]; ts == nil || ts.Status != StatusRunning {
+			return Decision{}, fmt.Errorf("policy: task %q is busy but not running", id)
+		}
+		if d.busy == nil {
+			d.busy = map[string]bool{}
+		}
+		d.busy[id] = true
 	}
 	// A state the rules did not make can break what they assume of it
 	// deeper down than a check at the door sees; that is an error too.
@@ -96,12 +129,14 @@ func (p *Policy) Next(plan *model.Plan, st *RunState, now time.Time) (dec Decisi
 			dec, err = Decision{}, fmt.Errorf("policy: the state does not fit the plan or the rules: %v", r)
 		}
 	}()
-	d := decision{p: p, plan: plan, base: st, st: overlay(st), now: now}
-	step := d.next()
+	steps := d.next()
 	if d.err != nil {
 		return Decision{}, d.err
 	}
-	return Decision{Transitions: d.out, Steps: []Step{step}}, nil
+	if len(steps) == 0 && len(busy) == 0 {
+		return Decision{}, errors.New("policy: nothing to do and nothing in flight")
+	}
+	return Decision{Transitions: d.out, Steps: steps}, nil
 }
 
 // decision applies each transition it emits to an overlay of the state, so
@@ -112,6 +147,7 @@ type decision struct {
 	base *RunState // the caller's, read only
 	st   *RunState // overlay(base) with the transitions emitted so far
 	now  time.Time
+	busy map[string]bool // tasks whose steps are in flight
 	out  []Transition
 	err  error // the first transition the state refused
 }
@@ -167,15 +203,19 @@ func (d *decision) finish(o Outcome, reason string) Step {
 	return Step{Kind: StepFinish, Outcome: d.st.Outcome, Reason: d.st.Reason}
 }
 
-func (d *decision) next() Step {
+// next decides the steps to take now: for each running task of the current
+// phase that is not busy, its next step; then, while the phase has room and
+// nothing in it failed, the first steps of tasks ready to start; when the
+// phase has settled, its gate, the next phase, or the end.
+func (d *decision) next() []Step {
 	if d.err != nil {
-		return Step{} // Next reports the error; nothing is decided
+		return nil // Next reports the error; nothing is decided
 	}
 	if d.st.Outcome != "" {
-		return Step{Kind: StepFinish, Outcome: d.st.Outcome, Reason: d.st.Reason}
+		return []Step{{Kind: StepFinish, Outcome: d.st.Outcome, Reason: d.st.Reason}}
 	}
 	if ph := d.st.AwaitingGate; ph != "" {
-		return Step{Kind: StepGate, Phase: ph}
+		return []Step{{Kind: StepGate, Phase: ph}}
 	}
 	// Phases before the current one are settled and past their gates: the
 	// run only moves into a phase after that.
@@ -185,62 +225,181 @@ func (d *decision) next() Step {
 			first = i
 		}
 	}
-	if d.st.Phase != "" {
+	var steps []Step
+	if d.st.Phase != "" && d.st.Running > 0 {
 		ph := &d.plan.Phases[first]
-		// The task started last is the one running, but for tasks a resume
-		// reopened; those are found by a scan.
-		running := -1
-		if c := d.st.Cursor; c < len(ph.Tasks) && d.status(ph.Tasks[c].ID) == StatusRunning {
-			running = c
-		} else if d.st.Running > 0 {
-			for j := range ph.Tasks {
-				if d.status(ph.Tasks[j].ID) == StatusRunning {
-					running = j
-					break
-				}
+		d.correlate(ph)
+		for _, j := range d.running(ph) {
+			step, ok := d.continueTask(model.PhaseTask{Phase: ph, Task: &ph.Tasks[j]})
+			switch {
+			case d.err != nil:
+				return nil
+			case ok && step.Kind == StepFinish:
+				return []Step{step}
+			case ok:
+				steps = append(steps, step)
 			}
-		}
-		if running >= 0 {
-			if step, ok := d.continueTask(model.PhaseTask{Phase: ph, Task: &ph.Tasks[running]}); ok {
-				return step
-			}
-			return d.next() // the task ended; look again
 		}
 	}
 	for i := first; i < len(d.plan.Phases); i++ {
 		ph := &d.plan.Phases[i]
-		low := -1 // the first task of the phase that has not ended
-		from := 0
-		if i == first && d.st.Phase == ph.ID {
-			from = min(d.st.Low, len(ph.Tasks)) // the tasks before it had ended
+		if d.st.SharedCause == "" && (d.p.ContinueIndependent || d.failedTask(first, i) == "") {
+			step, started, ok := d.start(ph, i == first && d.st.Phase == ph.ID)
+			if ok {
+				return []Step{step}
+			}
+			steps = append(steps, started...)
 		}
-		for j := from; j < len(ph.Tasks); j++ {
-			t := &ph.Tasks[j]
-			if d.status(t.ID).Terminal() {
-				continue
-			}
-			if low < 0 {
-				low = j
-			}
-			if !d.ready(t) {
-				continue
-			}
-			if step, ok := d.startTask(ph, j, low); ok {
-				return step
-			}
-			return d.next()
+		if len(steps) > 0 || d.st.Running > 0 {
+			return steps // the phase's work goes on
 		}
 		if !d.phaseSettled(ph) || d.failedTask(first, i) != "" {
 			// Tasks wait on ones that did not get done, and no gate opens
 			// after a phase that did not finish.
-			return d.stopped()
+			return []Step{d.stopped()}
 		}
 		if gated(ph, i, len(d.plan.Phases)) && !slices.Contains(d.st.Approved, ph.ID) {
 			d.emit(Transition{Kind: TransGateReached, Phase: ph.ID})
-			return Step{Kind: StepGate, Phase: ph.ID}
+			return []Step{{Kind: StepGate, Phase: ph.ID}}
 		}
 	}
-	return d.finish(Completed, "")
+	return []Step{d.finish(Completed, "")}
+}
+
+// running returns the positions in ph of its running tasks that are not
+// busy, in plan order. The task started last is the one running in a run
+// of one task at a time, but for tasks a resume reopened; the rest is found
+// by a scan.
+func (d *decision) running(ph *model.Phase) []int {
+	if c := d.st.Cursor; d.st.Running == 1 && c < len(ph.Tasks) && d.status(ph.Tasks[c].ID) == StatusRunning {
+		if d.busy[ph.Tasks[c].ID] {
+			return nil
+		}
+		return []int{c}
+	}
+	var out []int
+	for j := range ph.Tasks {
+		if id := ph.Tasks[j].ID; d.status(id) == StatusRunning && !d.busy[id] {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// correlate looks, in a phase that runs tasks side by side, for two or more
+// tasks whose last attempts failed the same way: the same fingerprint, or
+// both for the environment (class infra). That is one cause, upstream of
+// the tasks (a broken dependency, shared configuration, the machine): it is
+// recorded once, and the phase's running tasks stop with it rather than
+// spend their budgets on it (busy ones when they report).
+func (d *decision) correlate(ph *model.Phase) {
+	if d.parallelism(ph) < 2 {
+		return
+	}
+	if d.st.SharedCause == "" {
+		var keys []string
+		groups := map[string][]string{}
+		last := map[string]Failure{}
+		for j := range ph.Tasks {
+			id := ph.Tasks[j].ID
+			ts := d.task(id)
+			if ts == nil || ts.Status == StatusDone || !(ts.Status == StatusRunning || ts.Status.Terminal()) {
+				continue
+			}
+			f, ok := lastFailure(ts)
+			key := causeKey(f)
+			if !ok || key == "" {
+				continue
+			}
+			if groups[key] == nil {
+				keys = append(keys, key)
+				last[key] = f
+			}
+			groups[key] = append(groups[key], id)
+		}
+		for _, k := range keys {
+			if ids := groups[k]; len(ids) >= 2 {
+				d.emit(Transition{Kind: TransCauseShared, Phase: ph.ID,
+					Reason: fmt.Sprintf("a shared cause: tasks %s failed the same way (%s)", strings.Join(ids, ", "), last[k].Describe())})
+				break
+			}
+		}
+	}
+	if d.st.SharedCause == "" {
+		return
+	}
+	for _, j := range d.running(ph) {
+		id := ph.Tasks[j].ID
+		if ts := d.task(id); ts.Finished < ts.Attempts {
+			d.emit(Transition{Kind: TransAttemptFinished, Task: id, Attempt: ts.Attempts,
+				Failure: &Failure{Attempt: ts.Attempts, Kind: FailInterrupted, Reason: "the attempt was cut off"}})
+		}
+		d.emit(Transition{Kind: TransTaskFinished, Task: id, Status: StatusEscalated, Reason: "stopped with its phase: " + d.st.SharedCause})
+	}
+}
+
+// lastFailure returns the failure of the task's last attempt since it was
+// last reopened, if that attempt failed.
+func lastFailure(ts *TaskState) (Failure, bool) {
+	n := len(ts.Failures)
+	if n == 0 || ts.Failures[n-1].Attempt <= ts.Base || ts.Failures[n-1].Attempt != ts.Finished {
+		return Failure{}, false
+	}
+	return ts.Failures[n-1], true
+}
+
+// causeKey says what a failure has in common with another of the same
+// cause; "" for one that says nothing of a cause (a review, a claim of
+// blocked, an interruption).
+func causeKey(f Failure) string {
+	switch {
+	case f.Kind != FailVerify && f.Kind != FailExecutor:
+		return ""
+	case f.Class == "infra":
+		return "class:infra"
+	case f.Fingerprint != "":
+		return "fingerprint:" + f.Fingerprint
+	}
+	return ""
+}
+
+// start starts tasks of ph that are ready, in plan order, while the phase
+// has room; current says the run is in ph already. A task the entry rules
+// end instead (done before the run, no criteria) is looked past; when that
+// ends the run, ok is set with the finish step.
+func (d *decision) start(ph *model.Phase, current bool) (finish Step, started []Step, ok bool) {
+	room := d.parallelism(ph) - d.st.Running
+	low := -1 // the first task of the phase that has not ended
+	from := 0
+	if current {
+		from = min(d.st.Low, len(ph.Tasks)) // the tasks before it had ended
+	}
+	for j := from; j < len(ph.Tasks) && room > 0; j++ {
+		t := &ph.Tasks[j]
+		s := d.status(t.ID)
+		if s.Terminal() {
+			continue
+		}
+		if low < 0 {
+			low = j
+		}
+		if s == StatusRunning || !d.ready(t) {
+			continue
+		}
+		step, stepped := d.startTask(ph, j, low)
+		switch {
+		case d.err != nil:
+			return Step{}, nil, false
+		case stepped && step.Kind == StepFinish:
+			return step, nil, true
+		case stepped:
+			started = append(started, step)
+			room--
+		case !d.p.ContinueIndependent && d.failedTask(0, len(d.plan.Phases)-1) != "":
+			return Step{}, started, false // the task ended escalated: no other starts
+		}
+	}
+	return Step{}, started, false
 }
 
 // gated reports whether the boundary after phase i of n waits at a gate:
@@ -267,6 +426,9 @@ func ManualItems(ph *model.Phase) []string {
 
 // stopped ends a run in which some task did not finish done.
 func (d *decision) stopped() Step {
+	if c := d.st.SharedCause; c != "" {
+		return d.finish(Escalated, c)
+	}
 	if id := d.failedTask(0, len(d.plan.Phases)-1); id != "" {
 		ts := d.task(id)
 		return d.finish(taskOutcome(ts.Status), fmt.Sprintf("task %s: %s", id, ts.Reason))
@@ -452,10 +614,11 @@ func (d *decision) attempt(phase string, t *model.Task) Step {
 }
 
 // end finishes a task that did not get done, and the run with it unless the
-// policy lets independent tasks go on. ok is false when the run goes on.
+// policy lets independent tasks go on or other tasks are still running
+// (they go on to their own end first). ok is false when the run goes on.
 func (d *decision) end(id string, s TaskStatus, reason string) (Step, bool) {
 	d.emit(Transition{Kind: TransTaskFinished, Task: id, Status: s, Reason: reason})
-	if d.p.ContinueIndependent {
+	if d.p.ContinueIndependent || d.st.Running > 0 || d.st.SharedCause != "" {
 		return Step{}, false
 	}
 	return d.finish(taskOutcome(s), fmt.Sprintf("task %s: %s", id, reason)), true

@@ -47,6 +47,9 @@ type RunState struct {
 	Elapsed time.Duration `json:"elapsed"` // wall time spent in attempts
 	Tokens  int64         `json:"tokens"`
 	CostUSD float64       `json:"cost_usd"`
+	// SharedCause says why the tasks of the running phase stopped together,
+	// when they failed the same way; empty otherwise.
+	SharedCause string `json:"shared_cause,omitempty"`
 	// Outcome is empty while the run can go on.
 	Outcome Outcome `json:"outcome,omitempty"`
 	Reason  string  `json:"reason,omitempty"`
@@ -152,6 +155,11 @@ const (
 	// TransRecordsCommitted records that the records of the run's end are
 	// committed.
 	TransRecordsCommitted TransitionKind = "records.committed"
+	// TransCauseShared records that tasks of a phase running side by side
+	// failed the same way (the same fingerprint, or the environment): one
+	// cause, reported once, which stops the phase's tasks rather than let
+	// each spend its budget on it.
+	TransCauseShared TransitionKind = "cause.shared"
 	// TransPlanChanged records that a resume goes on with a changed plan
 	// (of the same name), with its digest.
 	TransPlanChanged TransitionKind = "plan.changed"
@@ -210,7 +218,9 @@ func (s *RunState) Apply(t Transition) error {
 		s.Branch, s.Commits = t.Branch, t.Commits
 		s.Tasks = map[string]*TaskState{}
 	case TransRunResumed:
-		s.Outcome, s.Reason, s.RecordsCommitted = "", "", false
+		s.Outcome, s.Reason, s.RecordsCommitted, s.SharedCause = "", "", false, ""
+	case TransCauseShared:
+		s.SharedCause = t.Reason
 	case TransPlanChanged:
 		s.PlanDigest = t.PlanDigest
 	case TransTaskCommitted:
@@ -349,6 +359,10 @@ func (s *RunState) check(t Transition) error {
 	case TransPlanChanged:
 		if t.PlanDigest == "" {
 			return fmt.Errorf("no plan digest")
+		}
+	case TransCauseShared:
+		if t.Phase == "" || t.Reason == "" {
+			return fmt.Errorf("no phase or no cause")
 		}
 	case TransTaskStarted, TransDebuggerFinished:
 	default:

@@ -28,6 +28,10 @@ type Plan struct {
 	Reviewer *Component `json:"reviewer,omitempty"`
 	// Guardrails holds the plan's guardrail settings.
 	Guardrails Guardrails `json:"guardrails,omitzero"`
+	// Parallel is how many tasks of a phase may run at once (key
+	// "parallel"), when their dependencies allow it; a phase's own Parallel
+	// overrides it. Zero means one: tasks run one after another.
+	Parallel int `json:"parallel,omitempty"`
 	// Phases run in order; a milestone gate separates each from the next.
 	Phases []Phase `json:"phases,omitempty"`
 
@@ -42,10 +46,29 @@ func init() {
 
 // Phase is a group of tasks ending at a milestone.
 type Phase struct {
-	ID        string     `json:"id,omitempty"`
-	Title     string     `json:"title,omitempty"`
+	ID    string `json:"id,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Parallel is how many of the phase's tasks may run at once; zero means
+	// the plan's [Plan.Parallel]. depends_on still orders them, and the
+	// milestone gate waits for all of them.
+	Parallel  int        `json:"parallel,omitempty"`
 	Milestone *Milestone `json:"milestone,omitempty"`
 	Tasks     []Task     `json:"tasks,omitempty"`
+}
+
+// MaxParallel bounds [Plan.Parallel] and [Phase.Parallel].
+const MaxParallel = 64
+
+// Parallelism returns how many of the phase's tasks may run at once under
+// plan p: the phase's Parallel, else the plan's, else one.
+func (p *Plan) Parallelism(ph *Phase) int {
+	switch {
+	case ph.Parallel > 0:
+		return ph.Parallel
+	case p.Parallel > 0:
+		return p.Parallel
+	}
+	return 1
 }
 
 // Milestone configures the gate at the end of a phase.

@@ -48,6 +48,7 @@ func (v *validator) validate() Problems {
 	v.component("debugger", p.Debugger, KindCommand, KindPlugin)
 	v.component("reviewer", p.Reviewer, KindCommand, KindPlugin)
 	v.guardrails()
+	v.parallel("parallel", p.Parallel)
 	v.phases()
 	slices.SortStableFunc(v.problems, bySource)
 	return v.problems
@@ -319,6 +320,7 @@ func (v *validator) phases() {
 					"no gate follows this phase (%s), so nobody is shown its checklist", why)
 			}
 		}
+		v.parallel(field+".parallel", ph.Parallel)
 		if len(ph.Tasks) == 0 {
 			v.missing(field+".tasks", false, ErrSchema, "required: a phase has at least one task")
 		}
@@ -343,6 +345,79 @@ func (v *validator) phases() {
 		}
 	}
 	v.cycles(taskField)
+	for i := range p.Phases {
+		v.sharedFiles(i, taskField)
+	}
+}
+
+func (v *validator) parallel(field string, n int) {
+	if n < 0 || n > MaxParallel {
+		v.errorf(field, "%d is out of range: at most %d tasks run at once (0 or 1: one after another)", n, MaxParallel)
+	}
+}
+
+// sharedFiles reports two tasks of phase i that may run at the same time
+// (neither depends on the other) and declare the same file, or one a
+// directory holding the other's: their changes would conflict for certain,
+// and one of them would be retried on the other's work for nothing. An
+// error rather than a warning, since the fix (a depends_on) is the plan's
+// to state.
+func (v *validator) sharedFiles(i int, taskField map[string]string) {
+	ph := &v.plan.Phases[i]
+	if v.plan.Parallelism(ph) < 2 {
+		return
+	}
+	deps := map[string][]string{}
+	for _, t := range ph.Tasks {
+		deps[t.ID] = t.DependsOn
+	}
+	// ancestors returns the tasks id depends on, directly or not (a cycle,
+	// reported elsewhere, ends the walk).
+	memo := map[string]map[string]bool{}
+	ancestors := func(id string) map[string]bool {
+		if a, ok := memo[id]; ok {
+			return a
+		}
+		a := map[string]bool{}
+		stack := slices.Clone(deps[id])
+		for len(stack) > 0 {
+			d := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if !a[d] {
+				a[d] = true
+				stack = append(stack, deps[d]...)
+			}
+		}
+		memo[id] = a
+		return a
+	}
+	ordered := func(a, b string) bool { return ancestors(a)[b] || ancestors(b)[a] }
+	type claim struct{ task, file string }
+	var claims []claim
+	for j, t := range ph.Tasks {
+		if taskField[t.ID] != fmt.Sprintf("phases[%d].tasks[%d]", i, j) {
+			continue // a duplicate, reported elsewhere
+		}
+		for _, f := range t.Files {
+			f = path.Clean(strings.TrimSpace(f))
+			for _, c := range claims {
+				if c.task == t.ID || !overlaps(c.file, f) || ordered(c.task, t.ID) {
+					continue
+				}
+				v.errorf(fmt.Sprintf("phases[%d].tasks[%d].files", i, j),
+					"task %s may run at the same time as task %s (phase %s runs %d at once), and both declare %s; make one depend on the other",
+					quote.Bare(t.ID), quote.Bare(c.task), quote.Bare(ph.ID), v.plan.Parallelism(ph), quote.String(f))
+				break
+			}
+			claims = append(claims, claim{t.ID, f})
+		}
+	}
+}
+
+// overlaps reports whether two cleaned paths name the same file or one is a
+// directory holding the other.
+func overlaps(a, b string) bool {
+	return a == b || strings.HasPrefix(b, a+"/") || strings.HasPrefix(a, b+"/") || a == "." || b == "."
 }
 
 func (v *validator) task(field string, phase int, t *Task, taskPhase map[string]int) {
