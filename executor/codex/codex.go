@@ -110,17 +110,13 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
 	}
 	defer os.RemoveAll(tmp)
-	home, hookLog := filepath.Join(tmp, "home"), filepath.Join(tmp, "hooks.jsonl")
-	hooks := agent.Settings(agent.Hooks{
+	home, tmpDir, hookLog, err := layout(tmp, agent.Settings(agent.Hooks{
 		PreToolUse: agent.HookCommand(harnish, "pre-tool-use", "codex", plan),
 		Stop:       agent.HookCommand(harnish, "stop", "codex", plan),
 		Timeout:    agent.HookTimeout(ctx, req.Limits.Deadline),
-	})
-	if err := os.Mkdir(home, 0o700); err == nil {
-		err = os.WriteFile(filepath.Join(home, "hooks.json"), hooks, 0o600)
-	}
+	}))
 	if err != nil {
-		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: CODEX_HOME: %w", err)}
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
 	argv, err := e.argv(codexPath, workDir)
 	if err != nil {
@@ -137,7 +133,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	inTree := *req
 	inTree.WorkDir = workDir // absolute: the hooks take it as the tree they guard
 	env := append(agent.SortedEnv(e.Env), agent.Env(&inTree, hookLog)...)
-	env = append(env, "CODEX_HOME="+home)
+	env = append(env, "CODEX_HOME="+home, "TMPDIR="+tmpDir)
 	res, runErr := proc.Run(ctx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
 	lines.Flush()
@@ -181,6 +177,31 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		result.Status, result.Reason = executor.StatusBlocked, reason
 	}
 	return result, nil
+}
+
+// layout makes the directories of one run in tmp, a fresh temporary
+// directory: CODEX_HOME (with hooks.json), TMPDIR, side by side, and the
+// path of the hooks' log.
+//
+// CODEX_HOME must not lie inside the temporary directory Codex sees (TMPDIR,
+// or /tmp): Codex then refuses to put its helper links (codex-linux-sandbox,
+// apply_patch) in CODEX_HOME and goes on without them, and a system
+// bubblewrap older than 0.9 (no --argv0), which execs the helper by that
+// name, cannot start the sandbox. A TMPDIR of its own beside CODEX_HOME
+// keeps both under tmp, removed after the run, and the agent's temporary
+// files with them.
+func layout(tmp string, hooks []byte) (home, tmpDir, hookLog string, err error) {
+	home, tmpDir, hookLog = filepath.Join(tmp, "home"), filepath.Join(tmp, "tmp"), filepath.Join(tmp, "hooks.jsonl")
+	if err = os.Mkdir(home, 0o700); err == nil {
+		err = os.WriteFile(filepath.Join(home, "hooks.json"), hooks, 0o600)
+	}
+	if err == nil {
+		err = os.Mkdir(tmpDir, 0o700)
+	}
+	if err != nil {
+		return "", "", "", fmt.Errorf("codex: CODEX_HOME: %w", err)
+	}
+	return home, tmpDir, hookLog, nil
 }
 
 // argv is the command line of one run, the prompt read from stdin.
