@@ -31,8 +31,9 @@ const (
 //	  -C WORKDIR -s SANDBOX -c approval_policy="APPROVAL" [provider and model] -
 //
 // with the prompt on stdin, in a fresh temporary CODEX_HOME whose hooks.json
-// points back at harnish. The agent and its hooks get the HARNISH_* variables
-// of the attempt and HARNISH_HOOK_LOG.
+// points back at harnish, and a TMPDIR of the run's own beside it (see "The
+// sandbox" in the package doc). The agent and its hooks get the HARNISH_*
+// variables of the attempt and HARNISH_HOOK_LOG.
 //
 // The final agent message is the summary; a line "HARNISH-BLOCKED: <reason>"
 // in it claims blocked (the prompt tells the agent so), anything else claims
@@ -40,7 +41,9 @@ const (
 // shell command wrote is not in Codex's stream (the loop audits the real
 // diff). Usage adds up the turns' input and output tokens. A run that
 // crashes, times out or prints a stream that does not parse is an
-// [*executor.Error] with the stream's tail and the usage so far.
+// [*executor.Error] with the stream's tail and the usage so far; one whose
+// sandbox cannot start is one of kind unavailable caused by a
+// [*SandboxError].
 //
 // The zero value runs "codex" and "harnish" from PATH with Codex's own
 // provider and model. An Executor is safe for concurrent use: each call has
@@ -78,8 +81,8 @@ type Executor struct {
 	Bypass bool
 	// Args are more arguments for codex exec, put before the prompt.
 	Args []string
-	// Env adds variables to the agent's environment; the HARNISH_* ones and
-	// CODEX_HOME are harnish's.
+	// Env adds variables to the agent's environment; the HARNISH_* ones,
+	// CODEX_HOME and TMPDIR are harnish's.
 	Env map[string]string
 	// TranscriptDir, when set, keeps each run's event stream there as
 	// codex-<task>-<attempt>-*.jsonl, named in [executor.Result.Transcript].
@@ -123,7 +126,15 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
 
+	mode := e.sandboxMode()
 	st := newStream(workDir)
+	runCtx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
+	if mode != "" {
+		// A sandbox that cannot start fails every command alike: stop at the
+		// first rather than let the model try the next.
+		st.sandboxed, st.onSandbox = true, func() { stopRun(errSandboxStop) }
+	}
 	lines := agent.NewLineWriter(st.line)
 	out, transcript, closeTranscript, err := agent.Transcript(e.TranscriptDir, "codex", req, lines)
 	if err != nil {
@@ -134,7 +145,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	inTree.WorkDir = workDir // absolute: the hooks take it as the tree they guard
 	env := append(agent.SortedEnv(e.Env), agent.Env(&inTree, hookLog)...)
 	env = append(env, "CODEX_HOME="+home, "TMPDIR="+tmpDir)
-	res, runErr := proc.Run(ctx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
+	res, runErr := proc.Run(runCtx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
 	lines.Flush()
 
@@ -151,13 +162,26 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		// Cancelled, not timed out: the caller stopped the run, and nothing
 		// should retry it.
 		return nil, executor.Cancelled("codex", ctx)
-	case ctx.Err() != nil, errors.As(runErr, &pe) && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled):
+	case ctx.Err() != nil:
+		return fail(executor.KindTimeout, res.Output, fmt.Errorf("codex: %w", runErr))
+	case st.sandbox != nil:
+		// Stopped by onSandbox.
+	case errors.As(runErr, &pe) && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled):
 		return fail(executor.KindTimeout, res.Output, fmt.Errorf("codex: %w", runErr))
 	default:
 		if st.failed != "" {
 			runErr = fmt.Errorf("%w: %s", runErr, st.failed)
 		}
 		return fail(executor.KindCrashed, res.Output, fmt.Errorf("codex: %w", runErr))
+	}
+	if st.sandbox == nil && st.patchFailed && mode != "" {
+		if msg, ok := probeSandbox(ctx, codexPath, mode, workDir, env); ok {
+			st.sandbox = &SandboxError{Message: msg}
+		}
+	}
+	if st.sandbox != nil {
+		st.sandbox.Mode = mode
+		return fail(executor.KindUnavailable, res.Stdout, st.sandbox)
 	}
 	switch {
 	case lines.Long:
@@ -202,6 +226,18 @@ func layout(tmp string, hooks []byte) (home, tmpDir, hookLog string, err error) 
 		return "", "", "", fmt.Errorf("codex: CODEX_HOME: %w", err)
 	}
 	return home, tmpDir, hookLog, nil
+}
+
+// errSandboxStop is the cause of stopping Codex when its sandbox cannot
+// start.
+var errSandboxStop = errors.New("codex: the sandbox cannot start")
+
+// sandboxMode is the sandbox the agent's commands run in; "" for none.
+func (e *Executor) sandboxMode() string {
+	if mode := cmp.Or(e.Sandbox, SandboxWorkspaceWrite); !e.Bypass && mode != SandboxFullAccess {
+		return mode
+	}
+	return ""
 }
 
 // argv is the command line of one run, the prompt read from stdin.

@@ -216,6 +216,13 @@ func TestExecuteInvocation(t *testing.T) {
 	if _, err := os.Stat(home); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("CODEX_HOME %s is left behind: %v", home, err)
 	}
+	// Codex makes its sandbox helpers in CODEX_HOME only if it is not inside
+	// the temp dir: TMPDIR is a directory of the run's own, beside it.
+	if tmp := env["TMPDIR"]; tmp == "" || filepath.Dir(tmp) != filepath.Dir(home) || tmp == home {
+		t.Errorf("TMPDIR %q, want a directory beside CODEX_HOME %q", tmp, home)
+	} else if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("TMPDIR %s is left behind: %v", tmp, err)
+	}
 	if got := read("stdin"); !strings.HasPrefix(got, "Do T1.\n\n") || !strings.Contains(got, "HARNISH-BLOCKED: <what you need>") {
 		t.Errorf("prompt on stdin:\n%s", got)
 	}
@@ -230,6 +237,73 @@ func TestExecuteInvocation(t *testing.T) {
 		t.Errorf("transcript at %q", res.Transcript)
 	} else if b, _ := os.ReadFile(res.Transcript); string(b) != started+message("ok")+turnDone {
 		t.Errorf("transcript:\n%s", b)
+	}
+}
+
+// noNamespace is a command that the sandbox could not start, as Codex
+// 0.169.0 reports it where bubblewrap may not create user namespaces.
+func noNamespace(id, command string) string {
+	b, _ := json.Marshal(map[string]any{"type": "item.completed", "item": map[string]any{"id": id, "type": "command_execution",
+		"command": "/bin/bash -lc '" + command + "'", "exit_code": 1, "status": "failed",
+		"aggregated_output": "bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)\n"}})
+	return string(b) + "\n"
+}
+
+// TestExecuteSandboxFailure: a command whose sandbox could not start makes
+// the attempt unavailable, with a [*codex.SandboxError] naming the cause; a
+// command that runs bwrap itself, or any command when there is no sandbox,
+// only failed.
+func TestExecuteSandboxFailure(t *testing.T) {
+	seen := record("go test ./...", "allow", "") + record("bwrap --ro-bind / / true", "allow", "")
+	tests := []struct {
+		name   string
+		bypass bool
+		mode   string
+		stream string
+		want   *codex.SandboxError // nil: no error
+	}{
+		{name: "workspace-write", stream: started + noNamespace("item_1", "go test ./...") + message("done") + turnDone,
+			want: &codex.SandboxError{Mode: "workspace-write", Command: "go test ./...",
+				Message: "bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)"}},
+		{name: "read-only", mode: codex.SandboxReadOnly, stream: started + noNamespace("item_1", "go test ./...") + message("done") + turnDone,
+			want: &codex.SandboxError{Mode: "read-only", Command: "go test ./...",
+				Message: "bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)"}},
+		{name: "the agent's own bwrap", stream: started + noNamespace("item_1", "bwrap --ro-bind / / true") + message("done") + turnDone},
+		{name: "bypass", bypass: true, stream: started + noNamespace("item_1", "go test ./...") + message("done") + turnDone},
+		{name: "full access", mode: codex.SandboxFullAccess, stream: started + noNamespace("item_1", "go test ./...") + message("done") + turnDone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ex, rec, work := fake(t)
+			ex.Bypass, ex.Sandbox = tt.bypass, tt.mode
+			write(t, filepath.Join(rec, "stream"), tt.stream)
+			write(t, filepath.Join(rec, "hooklog"), seen)
+			res, err := ex.Execute(context.Background(), request(work))
+			if tt.want == nil {
+				if err != nil || res.Status != executor.StatusDone {
+					t.Fatalf("Execute = %+v, %v; want done", res, err)
+				}
+				return
+			}
+			ee, ok := errors.AsType[*executor.Error](err)
+			if !ok || ee.Kind != executor.KindUnavailable || ee.Retryable() {
+				t.Fatalf("Execute = %+v, %v; want an *executor.Error of kind unavailable", res, err)
+			}
+			se, ok := errors.AsType[*codex.SandboxError](err)
+			if !ok {
+				t.Fatalf("%v: no *codex.SandboxError", err)
+			}
+			if diff := cmp.Diff(tt.want, se); diff != "" {
+				t.Errorf("sandbox error (-want +got):\n%s", diff)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "sandbox cannot start") || !strings.Contains(msg, "user namespaces") {
+				t.Errorf("error %q does not name the cause", msg)
+			}
+			if !strings.Contains(ee.Tail, "Creating new namespace failed") {
+				t.Errorf("tail %q", ee.Tail)
+			}
+		})
 	}
 }
 
