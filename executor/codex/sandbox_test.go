@@ -93,6 +93,26 @@ func TestSandboxCannotStart(t *testing.T) {
 	}
 }
 
+// TestPatchFailsSandboxStarts: a patch that fails on its own (a file where
+// it needs a directory) looks like one the sandbox could not start (Codex
+// says no more), so the executor starts the sandbox to see; it starts, and
+// the attempt is the agent's to answer for, not an unavailable executor.
+func TestPatchFailsSandboxStarts(t *testing.T) {
+	needCodex(t)
+	t.Parallel()
+	const patch = "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Add File: a.txt/b.txt\n+b\n*** End Patch\n"
+	srv := codextest.NewServer(t, turn(codextest.ApplyPatch(patch)), turn(codextest.Message("done")))
+	ex := newExecutor(t, srv)
+	ex.TranscriptDir = t.TempDir()
+	res, err := ex.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 1, WorkDir: testkit.GitTree(t), Prompt: "p"})
+	if err != nil || res.Status != executor.StatusDone {
+		t.Fatalf("Execute = %+v, %v; want done", res, err)
+	}
+	if b, _ := os.ReadFile(res.Transcript); !strings.Contains(string(b), `"type":"file_change"`) || !strings.Contains(string(b), `"status":"failed"`) {
+		t.Errorf("the patch did not fail:\n%s", b)
+	}
+}
+
 // TestLoopSandboxCannotStart: a run whose executor's sandbox cannot start
 // ends at once with outcome error and the cause, rather than retrying the
 // task until it halts for a root cause nobody can find.
