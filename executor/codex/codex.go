@@ -126,14 +126,21 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
 
-	mode := e.sandboxMode()
+	inTree := *req
+	inTree.WorkDir = workDir // absolute: the hooks take it as the tree they guard
+	env := append(agent.SortedEnv(e.Env), agent.Env(&inTree, hookLog)...)
+	env = append(env, "CODEX_HOME="+home, "TMPDIR="+tmpDir)
+
 	st := newStream(workDir)
 	runCtx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
-	if mode != "" {
-		// A sandbox that cannot start fails every command alike: stop at the
-		// first rather than let the model try the next.
-		st.sandboxed, st.onSandbox = true, func() { stopRun(errSandboxStop) }
+	var check *sandboxCheck
+	if mode := e.sandboxMode(); mode != "" {
+		// A sandbox that cannot start fails every command alike: once that
+		// is known, stop rather than let the model try the next.
+		check = &sandboxCheck{mode: mode, done: make(chan struct{}), stop: func() { stopRun(errSandboxStop) },
+			probe: func() (string, bool) { return probeSandbox(ctx, codexPath, mode, workDir, env) }}
+		st.sandboxed, st.onSuspect = true, check.start
 	}
 	lines := agent.NewLineWriter(st.line)
 	out, transcript, closeTranscript, err := agent.Transcript(e.TranscriptDir, "codex", req, lines)
@@ -141,13 +148,15 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
 	defer closeTranscript()
-	inTree := *req
-	inTree.WorkDir = workDir // absolute: the hooks take it as the tree they guard
-	env := append(agent.SortedEnv(e.Env), agent.Env(&inTree, hookLog)...)
-	env = append(env, "CODEX_HOME="+home, "TMPDIR="+tmpDir)
 	res, runErr := proc.Run(runCtx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
 	lines.Flush()
+	var sandboxErr *SandboxError
+	if check != nil {
+		// Codex gives no reason for a failed patch: a sandbox that cannot
+		// start is one.
+		sandboxErr = check.result(st.suspect, st.patchFailed)
+	}
 
 	violations := agent.CheckLog(hookLog, st.calls(), workDir)
 	fail := func(kind executor.ErrorKind, tail string, err error) (*executor.Result, error) {
@@ -164,8 +173,8 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, executor.Cancelled("codex", ctx)
 	case ctx.Err() != nil:
 		return fail(executor.KindTimeout, res.Output, fmt.Errorf("codex: %w", runErr))
-	case st.sandbox != nil:
-		// Stopped by onSandbox.
+	case sandboxErr != nil:
+		// Stopped by the check.
 	case errors.As(runErr, &pe) && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled):
 		return fail(executor.KindTimeout, res.Output, fmt.Errorf("codex: %w", runErr))
 	default:
@@ -174,14 +183,8 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		}
 		return fail(executor.KindCrashed, res.Output, fmt.Errorf("codex: %w", runErr))
 	}
-	if st.sandbox == nil && st.patchFailed && mode != "" {
-		if msg, ok := probeSandbox(ctx, codexPath, mode, workDir, env); ok {
-			st.sandbox = &SandboxError{Message: msg}
-		}
-	}
-	if st.sandbox != nil {
-		st.sandbox.Mode = mode
-		return fail(executor.KindUnavailable, res.Stdout, st.sandbox)
+	if sandboxErr != nil {
+		return fail(executor.KindUnavailable, res.Stdout, sandboxErr)
 	}
 	switch {
 	case lines.Long:

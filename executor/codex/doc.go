@@ -29,14 +29,13 @@
 // Bubblewrap must create user namespaces, which containers and Ubuntu's
 // AppArmor rules (kernel.apparmor_restrict_unprivileged_userns) can forbid.
 // Then the sandbox cannot start and no command or patch gets through; Codex
-// only tells the model. The executor reads that from the event stream (a
-// command whose output is bubblewrap's own error), stops Codex at the first
-// such command, and returns an [*executor.Error] of kind unavailable (not
-// retried: the loop ends with outcome error) whose cause is a
-// [*SandboxError] with what bubblewrap said. For a failed patch Codex gives
-// no reason, so the executor starts the sandbox itself once ("codex sandbox
-// -- true") to see whether that is why. On a host that is a sandbox itself,
-// set Bypass instead.
+// only tells the model. So when a command's output is bubblewrap's own
+// error, or a patch failed (Codex says no more), the executor starts the
+// sandbox itself ("codex sandbox -- true", about a second) to see. If that
+// fails too, it stops Codex and returns an [*executor.Error] of kind
+// unavailable (not retried: the loop ends with outcome error) whose cause
+// is a [*SandboxError] with what bubblewrap said. On a host that is a
+// sandbox itself, set Bypass instead.
 //
 // The package codextest is a scripted model server that speaks the Responses
 // API, for tests that drive the real CLI without a real model.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/harnish/harnish/internal/proc"
@@ -41,9 +42,54 @@ func (e *SandboxError) Error() string {
 	return msg
 }
 
+// sandboxCheck finds out, only when there is reason to suspect it and then
+// once, whether Codex's sandbox can start, by starting it ([probeSandbox]).
+// A failed command's output is only a clue (a command may print anything);
+// the probe, which runs "true", is the proof.
+type sandboxCheck struct {
+	mode  string
+	probe func() (said string, cannot bool)
+	stop  func() // stops the run; called when the sandbox cannot start
+	once  sync.Once
+	done  chan struct{} // closed when the probe is over, or will not run
+	said  string        // what the sandbox said, if it cannot start
+}
+
+// start probes in the background and stops the run if the sandbox cannot
+// start; only the first call does anything.
+func (c *sandboxCheck) start() {
+	c.once.Do(func() {
+		go func() {
+			defer close(c.done)
+			if said, cannot := c.probe(); cannot {
+				c.said = said
+				c.stop()
+			}
+		}()
+	})
+}
+
+// result waits for the probe, running it first if there is a patch that
+// failed, and returns the error when the sandbox cannot start: for the
+// suspect command, if the stream showed one, with what it was told.
+func (c *sandboxCheck) result(suspect *SandboxError, patchFailed bool) *SandboxError {
+	if patchFailed {
+		c.start()
+	}
+	c.once.Do(func() { close(c.done) }) // never started: nothing to wait for
+	<-c.done
+	if c.said == "" {
+		return nil
+	}
+	if suspect != nil {
+		return &SandboxError{Mode: c.mode, Command: suspect.Command, Message: suspect.Message}
+	}
+	return &SandboxError{Mode: c.mode, Message: c.said}
+}
+
 // sandboxFailure returns what the sandbox said when output, the output of a
-// command that failed in it, is the sandbox failing to start rather than
-// the command failing: bubblewrap's own error line ("bwrap: ..."), or the
+// command that failed in it, looks like the sandbox failing to start rather
+// than the command failing: bubblewrap's own error line ("bwrap: ..."), or the
 // panic of Codex's sandbox helper. A command that runs bwrap itself is left
 // to speak for itself.
 func sandboxFailure(command, output string) (string, bool) {
@@ -83,9 +129,8 @@ const probeTimeout = 30 * time.Second
 
 // probeSandbox starts Codex's sandbox for mode, as the run did (same
 // environment), around "true", and returns what the sandbox said if it
-// could not start. It is for a run whose patch failed: Codex reports no
-// reason for that, and a sandbox that cannot start is one. A probe that
-// fails some other way (say, a Codex without "codex sandbox") tells nothing.
+// could not start. A probe that fails some other way (say, a Codex without
+// "codex sandbox") tells nothing. It takes about a second.
 func probeSandbox(ctx context.Context, codexPath, mode, workDir string, env []string) (string, bool) {
 	profile := ":workspace"
 	if mode == SandboxReadOnly {

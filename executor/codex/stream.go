@@ -55,11 +55,11 @@ type stream struct {
 	bad       string // the first line that does not parse
 	lines     int
 	// sandboxed is whether commands run in Codex's sandbox; when they do,
-	// sandbox is set by the first one the sandbox failed to start, and
-	// onSandbox (when set) is called then.
+	// suspect is set by the first one whose output looks like the sandbox
+	// failing to start, and onSuspect (when set) is called then.
 	sandboxed   bool
-	sandbox     *SandboxError
-	onSandbox   func()
+	suspect     *SandboxError
+	onSuspect   func()
 	patchFailed bool // a patch failed (Codex says nothing of why)
 }
 
@@ -115,11 +115,11 @@ func (s *stream) item(typ string, it *item) {
 			}
 			s.commands = append(s.commands, unwrapShell(it.Command))
 		}
-		if typ == "item.completed" && it.Status == "failed" && s.sandboxed && s.sandbox == nil {
+		if typ == "item.completed" && it.Status == "failed" && s.sandboxed && s.suspect == nil {
 			if msg, ok := sandboxFailure(it.Command, it.Output); ok {
-				s.sandbox = &SandboxError{Command: unwrapShell(it.Command), Message: msg}
-				if s.onSandbox != nil {
-					s.onSandbox()
+				s.suspect = &SandboxError{Command: unwrapShell(it.Command), Message: msg}
+				if s.onSuspect != nil {
+					s.onSuspect()
 				}
 			}
 		}

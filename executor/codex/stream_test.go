@@ -109,13 +109,14 @@ func TestSandboxErrorHint(t *testing.T) {
 	}
 }
 
-// TestStreamSandbox: in a sandboxed run, the first command the sandbox could
-// not start is kept and reported once; a failed patch is noted.
+// TestStreamSandbox: in a sandboxed run, the first command whose output
+// looks like the sandbox failing to start is kept and reported once; a
+// failed patch is noted.
 func TestStreamSandbox(t *testing.T) {
 	s := newStream("/work")
 	s.sandboxed = true
 	calls := 0
-	s.onSandbox = func() { calls++ }
+	s.onSuspect = func() { calls++ }
 	failed := func(id, out string) string {
 		return `{"type":"item.completed","item":{"id":"` + id + `","type":"command_execution","command":"/bin/bash -lc 'ls'","aggregated_output":"` + out + `","exit_code":1,"status":"failed"}}`
 	}
@@ -128,7 +129,7 @@ func TestStreamSandbox(t *testing.T) {
 		s.line([]byte(l))
 	}
 	want := &SandboxError{Command: "ls", Message: "bwrap: Creating new namespace failed: No space left on device"}
-	if diff := cmp.Diff(want, s.sandbox); diff != "" || calls != 1 || !s.patchFailed || len(s.filesChanged()) != 0 {
-		t.Errorf("sandbox (-want +got):\n%s\nonSandbox called %d times, patchFailed %v, files %q", diff, calls, s.patchFailed, s.filesChanged())
+	if diff := cmp.Diff(want, s.suspect); diff != "" || calls != 1 || !s.patchFailed || len(s.filesChanged()) != 0 {
+		t.Errorf("suspect (-want +got):\n%s\nonSuspect called %d times, patchFailed %v, files %q", diff, calls, s.patchFailed, s.filesChanged())
 	}
 }
