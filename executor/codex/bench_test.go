@@ -55,14 +55,22 @@ func benchScript(tb testing.TB) *codextest.Server {
 }
 
 // byHand runs codex exec with the command line codex.Executor uses (see its
-// doc), in a fresh CODEX_HOME, then the acceptance check with sh; with
+// doc), in a fresh CODEX_HOME with a TMPDIR beside it (as the executor lays
+// them out, which a system bubblewrap needs), then the acceptance check
+// with sh; with
 // hooks, CODEX_HOME holds the same hooks.json harnish writes; with commit,
 // the change is committed with git add and git commit, as a person would.
 func byHand(b *testing.B, work, planFile string, hooks, commit bool) time.Duration {
 	srv := benchScript(b)
-	home := b.TempDir()
+	dir := b.TempDir()
+	home, tmp := filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
+	for _, d := range []string{home, tmp} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
 	hookLog := filepath.Join(b.TempDir(), "hooks.jsonl")
-	env := append(os.Environ(), "CODEX_HOME="+home, "HOME="+b.TempDir())
+	env := append(os.Environ(), "CODEX_HOME="+home, "TMPDIR="+tmp, "HOME="+b.TempDir())
 	if hooks {
 		settings := agent.Settings(agent.Hooks{
 			PreToolUse: agent.HookCommand(harnishBin, "pre-tool-use", "codex", planFile),

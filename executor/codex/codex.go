@@ -31,8 +31,9 @@ const (
 //	  -C WORKDIR -s SANDBOX -c approval_policy="APPROVAL" [provider and model] -
 //
 // with the prompt on stdin, in a fresh temporary CODEX_HOME whose hooks.json
-// points back at harnish. The agent and its hooks get the HARNISH_* variables
-// of the attempt and HARNISH_HOOK_LOG.
+// points back at harnish, and a TMPDIR of the run's own beside it (see "The
+// sandbox" in the package doc). The agent and its hooks get the HARNISH_*
+// variables of the attempt and HARNISH_HOOK_LOG.
 //
 // The final agent message is the summary; a line "HARNISH-BLOCKED: <reason>"
 // in it claims blocked (the prompt tells the agent so), anything else claims
@@ -40,7 +41,9 @@ const (
 // shell command wrote is not in Codex's stream (the loop audits the real
 // diff). Usage adds up the turns' input and output tokens. A run that
 // crashes, times out or prints a stream that does not parse is an
-// [*executor.Error] with the stream's tail and the usage so far.
+// [*executor.Error] with the stream's tail and the usage so far; one whose
+// sandbox cannot start is one of kind unavailable caused by a
+// [*SandboxError].
 //
 // The zero value runs "codex" and "harnish" from PATH with Codex's own
 // provider and model. An Executor is safe for concurrent use: each call has
@@ -78,8 +81,8 @@ type Executor struct {
 	Bypass bool
 	// Args are more arguments for codex exec, put before the prompt.
 	Args []string
-	// Env adds variables to the agent's environment; the HARNISH_* ones and
-	// CODEX_HOME are harnish's.
+	// Env adds variables to the agent's environment; the HARNISH_* ones,
+	// CODEX_HOME and TMPDIR are harnish's.
 	Env map[string]string
 	// TranscriptDir, when set, keeps each run's event stream there as
 	// codex-<task>-<attempt>-*.jsonl, named in [executor.Result.Transcript].
@@ -110,37 +113,50 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: %w", err)}
 	}
 	defer os.RemoveAll(tmp)
-	home, hookLog := filepath.Join(tmp, "home"), filepath.Join(tmp, "hooks.jsonl")
-	hooks := agent.Settings(agent.Hooks{
+	home, tmpDir, hookLog, err := layout(tmp, agent.Settings(agent.Hooks{
 		PreToolUse: agent.HookCommand(harnish, "pre-tool-use", "codex", plan),
 		Stop:       agent.HookCommand(harnish, "stop", "codex", plan),
 		Timeout:    agent.HookTimeout(ctx, req.Limits.Deadline),
-	})
-	if err := os.Mkdir(home, 0o700); err == nil {
-		err = os.WriteFile(filepath.Join(home, "hooks.json"), hooks, 0o600)
-	}
+	}))
 	if err != nil {
-		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: fmt.Errorf("codex: CODEX_HOME: %w", err)}
+		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
 	argv, err := e.argv(codexPath, workDir)
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
 
+	inTree := *req
+	inTree.WorkDir = workDir // absolute: the hooks take it as the tree they guard
+	env := append(agent.SortedEnv(e.Env), agent.Env(&inTree, hookLog)...)
+	env = append(env, "CODEX_HOME="+home, "TMPDIR="+tmpDir)
+
 	st := newStream(workDir)
+	runCtx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
+	var check *sandboxCheck
+	if mode := e.sandboxMode(); mode != "" {
+		// A sandbox that cannot start fails every command alike: once that
+		// is known, stop rather than let the model try the next.
+		check = &sandboxCheck{mode: mode, done: make(chan struct{}), stop: func() { stopRun(errSandboxStop) },
+			probe: func() (string, bool) { return probeSandbox(ctx, codexPath, mode, workDir, env) }}
+		st.sandboxed, st.onSuspect = true, check.start
+	}
 	lines := agent.NewLineWriter(st.line)
 	out, transcript, closeTranscript, err := agent.Transcript(e.TranscriptDir, "codex", req, lines)
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
 	defer closeTranscript()
-	inTree := *req
-	inTree.WorkDir = workDir // absolute: the hooks take it as the tree they guard
-	env := append(agent.SortedEnv(e.Env), agent.Env(&inTree, hookLog)...)
-	env = append(env, "CODEX_HOME="+home)
-	res, runErr := proc.Run(ctx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
+	res, runErr := proc.Run(runCtx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
 	lines.Flush()
+	var sandboxErr *SandboxError
+	if check != nil {
+		// Codex gives no reason for a failed patch: a sandbox that cannot
+		// start is one.
+		sandboxErr = check.result(st.suspect, st.patchFailed)
+	}
 
 	violations := agent.CheckLog(hookLog, st.calls(), workDir)
 	fail := func(kind executor.ErrorKind, tail string, err error) (*executor.Result, error) {
@@ -155,13 +171,20 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		// Cancelled, not timed out: the caller stopped the run, and nothing
 		// should retry it.
 		return nil, executor.Cancelled("codex", ctx)
-	case ctx.Err() != nil, errors.As(runErr, &pe) && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled):
+	case ctx.Err() != nil:
+		return fail(executor.KindTimeout, res.Output, fmt.Errorf("codex: %w", runErr))
+	case sandboxErr != nil:
+		// Stopped by the check.
+	case errors.As(runErr, &pe) && (pe.Kind == proc.KindTimeout || pe.Kind == proc.KindCanceled):
 		return fail(executor.KindTimeout, res.Output, fmt.Errorf("codex: %w", runErr))
 	default:
 		if st.failed != "" {
 			runErr = fmt.Errorf("%w: %s", runErr, st.failed)
 		}
 		return fail(executor.KindCrashed, res.Output, fmt.Errorf("codex: %w", runErr))
+	}
+	if sandboxErr != nil {
+		return fail(executor.KindUnavailable, res.Stdout, sandboxErr)
 	}
 	switch {
 	case lines.Long:
@@ -181,6 +204,43 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		result.Status, result.Reason = executor.StatusBlocked, reason
 	}
 	return result, nil
+}
+
+// layout makes the directories of one run in tmp, a fresh temporary
+// directory: CODEX_HOME (with hooks.json), TMPDIR, side by side, and the
+// path of the hooks' log.
+//
+// CODEX_HOME must not lie inside the temporary directory Codex sees (TMPDIR,
+// or /tmp): Codex then refuses to put its helper links (codex-linux-sandbox,
+// apply_patch) in CODEX_HOME and goes on without them, and a system
+// bubblewrap older than 0.9 (no --argv0), which execs the helper by that
+// name, cannot start the sandbox. A TMPDIR of its own beside CODEX_HOME
+// keeps both under tmp, removed after the run, and the agent's temporary
+// files with them.
+func layout(tmp string, hooks []byte) (home, tmpDir, hookLog string, err error) {
+	home, tmpDir, hookLog = filepath.Join(tmp, "home"), filepath.Join(tmp, "tmp"), filepath.Join(tmp, "hooks.jsonl")
+	if err = os.Mkdir(home, 0o700); err == nil {
+		err = os.WriteFile(filepath.Join(home, "hooks.json"), hooks, 0o600)
+	}
+	if err == nil {
+		err = os.Mkdir(tmpDir, 0o700)
+	}
+	if err != nil {
+		return "", "", "", fmt.Errorf("codex: CODEX_HOME: %w", err)
+	}
+	return home, tmpDir, hookLog, nil
+}
+
+// errSandboxStop is the cause of stopping Codex when its sandbox cannot
+// start.
+var errSandboxStop = errors.New("codex: the sandbox cannot start")
+
+// sandboxMode is the sandbox the agent's commands run in; "" for none.
+func (e *Executor) sandboxMode() string {
+	if mode := cmp.Or(e.Sandbox, SandboxWorkspaceWrite); !e.Bypass && mode != SandboxFullAccess {
+		return mode
+	}
+	return ""
 }
 
 // argv is the command line of one run, the prompt read from stdin.

@@ -25,3 +25,18 @@ func Example() {
 	fmt.Println(errors.Is(err, executor.ErrUnavailable), executor.IsRetryable(err))
 	// Output: true false
 }
+
+// Where Codex's sandbox cannot start (bubblewrap may not create user
+// namespaces), Execute fails with an unavailable executor, not retried,
+// whose cause says why; a host that tells its user what to fix looks for it.
+func ExampleSandboxError() {
+	report := func(err error) {
+		if se, ok := errors.AsType[*codex.SandboxError](err); ok {
+			fmt.Printf("no %s sandbox here (%s); retry: %v\n", se.Mode, se.Message, executor.IsRetryable(err))
+		}
+	}
+	// What Execute returned where a command could not start in the sandbox:
+	report(&executor.Error{Kind: executor.KindUnavailable, Err: &codex.SandboxError{Mode: codex.SandboxWorkspaceWrite,
+		Command: "go test ./...", Message: "bwrap: No permissions to create a new namespace"}})
+	// Output: no workspace-write sandbox here (bwrap: No permissions to create a new namespace); retry: false
+}

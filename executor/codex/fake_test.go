@@ -25,10 +25,17 @@ import (
 
 // fakeCodex is a codex stand-in: it records its arguments, environment,
 // stdin and hooks.json in $FAKE_DIR, appends $FAKE_DIR/hooklog to the hook
-// log (as hooks that ran would have), prints $FAKE_DIR/stream and exits with
-// $FAKE_DIR/exit.
+// log (as hooks that ran would have), prints $FAKE_DIR/stream, lingers a
+// minute if $FAKE_DIR/linger exists, and exits with $FAKE_DIR/exit. As
+// "codex sandbox" it records its arguments in $FAKE_DIR/sandbox-args and
+// fails with $FAKE_DIR/sandbox on stderr if that exists.
 const fakeCodex = `#!/bin/sh
 d="$FAKE_DIR"
+if [ "$1" = sandbox ]; then
+	printf '%s\n' "$@" > "$d/sandbox-args"
+	if [ -f "$d/sandbox" ]; then cat "$d/sandbox" >&2; exit 1; fi
+	exit 0
+fi
 printf '%s\n' "$@" > "$d/args"
 env > "$d/env"
 cat > "$d/stdin"
@@ -36,6 +43,7 @@ cp "$CODEX_HOME/hooks.json" "$d/hooks.json"
 if [ -f "$d/hooklog" ]; then cat "$d/hooklog" >> "$HARNISH_HOOK_LOG"; fi
 if [ -f "$d/hang" ]; then echo $$ > "$d/pid"; sleep 60 & echo $! > "$d/child"; wait; fi
 cat "$d/stream"
+if [ -f "$d/linger" ]; then sleep 60; fi
 if [ -f "$d/signal" ]; then kill -9 $$; fi
 exit $(cat "$d/exit" 2>/dev/null || echo 0)
 `
@@ -216,6 +224,13 @@ func TestExecuteInvocation(t *testing.T) {
 	if _, err := os.Stat(home); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("CODEX_HOME %s is left behind: %v", home, err)
 	}
+	// Codex makes its sandbox helpers in CODEX_HOME only if it is not inside
+	// the temp dir: TMPDIR is a directory of the run's own, beside it.
+	if tmp := env["TMPDIR"]; tmp == "" || filepath.Dir(tmp) != filepath.Dir(home) || tmp == home {
+		t.Errorf("TMPDIR %q, want a directory beside CODEX_HOME %q", tmp, home)
+	} else if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("TMPDIR %s is left behind: %v", tmp, err)
+	}
 	if got := read("stdin"); !strings.HasPrefix(got, "Do T1.\n\n") || !strings.Contains(got, "HARNISH-BLOCKED: <what you need>") {
 		t.Errorf("prompt on stdin:\n%s", got)
 	}
@@ -230,6 +245,99 @@ func TestExecuteInvocation(t *testing.T) {
 		t.Errorf("transcript at %q", res.Transcript)
 	} else if b, _ := os.ReadFile(res.Transcript); string(b) != started+message("ok")+turnDone {
 		t.Errorf("transcript:\n%s", b)
+	}
+}
+
+// noNamespace is a command that the sandbox could not start, as Codex
+// 0.169.0 reports it where bubblewrap may not create user namespaces.
+func noNamespace(id, command string) string {
+	b, _ := json.Marshal(map[string]any{"type": "item.completed", "item": map[string]any{"id": id, "type": "command_execution",
+		"command": "/bin/bash -lc '" + command + "'", "exit_code": 1, "status": "failed",
+		"aggregated_output": "bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)\n"}})
+	return string(b) + "\n"
+}
+
+// TestExecuteSandboxFailure: a command whose output looks like the sandbox
+// failing to start makes the executor start the sandbox itself; if it
+// cannot, the run is stopped (it lingers here) and the attempt is
+// unavailable, with a [*codex.SandboxError] naming the cause. A failed patch
+// makes it look too. A command that runs bwrap itself, or any command when
+// there is no sandbox, only failed.
+func TestExecuteSandboxFailure(t *testing.T) {
+	seen := record("go test ./...", "allow", "") + record("bwrap --ro-bind / / true", "allow", "")
+	const said = "bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)"
+	failedPatch := `{"type":"item.completed","item":{"id":"item_2","type":"file_change","changes":[{"path":"W/a.txt","kind":"add"}],"status":"failed"}}` + "\n"
+	tests := []struct {
+		name     string
+		bypass   bool
+		mode     string
+		stream   string
+		cannot   bool                // codex sandbox fails
+		want     *codex.SandboxError // nil: no error
+		probe    []string            // the probe's arguments; nil: no probe
+		lingered bool                // the run is stopped, not over
+	}{
+		{name: "workspace-write", stream: started + noNamespace("item_1", "go test ./...") + message("done") + turnDone, cannot: true,
+			want:  &codex.SandboxError{Mode: "workspace-write", Command: "go test ./...", Message: said},
+			probe: []string{"sandbox", "-P", ":workspace", "-C", "W", "--", "true"}, lingered: true},
+		{name: "read-only", mode: codex.SandboxReadOnly, stream: started + noNamespace("item_1", "go test ./...") + message("done") + turnDone, cannot: true,
+			want:  &codex.SandboxError{Mode: "read-only", Command: "go test ./...", Message: said},
+			probe: []string{"sandbox", "-P", ":read-only", "-C", "W", "--", "true"}, lingered: true},
+		{name: "patch", stream: started + failedPatch + message("done") + turnDone, cannot: true,
+			want:  &codex.SandboxError{Mode: "workspace-write", Message: said},
+			probe: []string{"sandbox", "-P", ":workspace", "-C", "W", "--", "true"}},
+		{name: "the sandbox starts", stream: started + noNamespace("item_1", "go test ./...") + message("done") + turnDone,
+			probe: []string{"sandbox", "-P", ":workspace", "-C", "W", "--", "true"}},
+		{name: "the agent's own bwrap", stream: started + noNamespace("item_1", "bwrap --ro-bind / / true") + message("done") + turnDone, cannot: true},
+		{name: "bypass", bypass: true, stream: started + noNamespace("item_1", "go test ./...") + failedPatch + message("done") + turnDone, cannot: true},
+		{name: "full access", mode: codex.SandboxFullAccess, stream: started + noNamespace("item_1", "go test ./...") + message("done") + turnDone, cannot: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ex, rec, work := fake(t)
+			ex.Bypass, ex.Sandbox = tt.bypass, tt.mode
+			write(t, filepath.Join(rec, "stream"), strings.ReplaceAll(tt.stream, `"W/`, `"`+work+`/`))
+			write(t, filepath.Join(rec, "hooklog"), seen)
+			if tt.cannot {
+				write(t, filepath.Join(rec, "sandbox"), "WARNING: a warning first\n"+said+"\n")
+			}
+			if tt.lingered {
+				write(t, filepath.Join(rec, "linger"), "")
+			}
+			start := time.Now()
+			res, err := ex.Execute(context.Background(), request(work))
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("Execute took %v: the run was not stopped", d)
+			}
+			var probe []string
+			if b, err := os.ReadFile(filepath.Join(rec, "sandbox-args")); err == nil {
+				probe = strings.Split(strings.TrimSuffix(strings.ReplaceAll(string(b), work, "W"), "\n"), "\n")
+			}
+			if diff := cmp.Diff(tt.probe, probe); diff != "" {
+				t.Errorf("probe arguments (-want +got):\n%s", diff)
+			}
+			if tt.want == nil {
+				if err != nil || res.Status != executor.StatusDone {
+					t.Fatalf("Execute = %+v, %v; want done", res, err)
+				}
+				return
+			}
+			ee, ok := errors.AsType[*executor.Error](err)
+			if !ok || ee.Kind != executor.KindUnavailable || ee.Retryable() {
+				t.Fatalf("Execute = %+v, %v; want an *executor.Error of kind unavailable", res, err)
+			}
+			se, ok := errors.AsType[*codex.SandboxError](err)
+			if !ok {
+				t.Fatalf("%v: no *codex.SandboxError", err)
+			}
+			if diff := cmp.Diff(tt.want, se); diff != "" {
+				t.Errorf("sandbox error (-want +got):\n%s", diff)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "sandbox cannot start") || !strings.Contains(msg, "user namespaces") {
+				t.Errorf("error %q does not name the cause", msg)
+			}
+		})
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/executor/codex"
 	"github.com/harnish/harnish/executor/codex/codextest"
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
@@ -52,6 +53,12 @@ func (p *prompts) Execute(ctx context.Context, req *executor.Request) (*executor
 // a commit per task.
 func runLoop(t *testing.T, planYAML string, prepare func(work string), script ...codextest.Turn) *e2e {
 	t.Helper()
+	return runLoopWith(t, nil, planYAML, prepare, script...)
+}
+
+// runLoopWith is runLoop with the executor changed by configure first.
+func runLoopWith(t *testing.T, configure func(*codex.Executor), planYAML string, prepare func(work string), script ...codextest.Turn) *e2e {
+	t.Helper()
 	work := testkit.GitTree(t)
 	if prepare != nil {
 		prepare(work)
@@ -65,6 +72,9 @@ func runLoop(t *testing.T, planYAML string, prepare func(work string), script ..
 	srv := codextest.NewServer(t, script...)
 	cx := newExecutor(t, srv)
 	cx.PlanFile = planFile
+	if configure != nil {
+		configure(cx)
+	}
 	state := filepath.Join(work, loop.StateDir)
 	store, err := loop.OpenDir(state, nil)
 	if err != nil {

@@ -33,6 +33,7 @@ type item struct {
 	Type    string `json:"type"`
 	Text    string `json:"text"`
 	Command string `json:"command"`
+	Output  string `json:"aggregated_output"`
 	Status  string `json:"status"`
 	Changes []struct {
 		Path string `json:"path"`
@@ -53,6 +54,13 @@ type stream struct {
 	failed    string // the last turn.failed or error message
 	bad       string // the first line that does not parse
 	lines     int
+	// sandboxed is whether commands run in Codex's sandbox; when they do,
+	// suspect is set by the first one whose output looks like the sandbox
+	// failing to start, and onSuspect (when set) is called then.
+	sandboxed   bool
+	suspect     *SandboxError
+	onSuspect   func()
+	patchFailed bool // a patch failed (Codex says nothing of why)
 }
 
 func newStream(root string) *stream {
@@ -107,8 +115,20 @@ func (s *stream) item(typ string, it *item) {
 			}
 			s.commands = append(s.commands, unwrapShell(it.Command))
 		}
+		if typ == "item.completed" && it.Status == "failed" && s.sandboxed && s.suspect == nil {
+			if msg, ok := sandboxFailure(it.Command, it.Output); ok {
+				s.suspect = &SandboxError{Command: unwrapShell(it.Command), Message: msg}
+				if s.onSuspect != nil {
+					s.onSuspect()
+				}
+			}
+		}
 	case "file_change":
-		if typ != "item.completed" || it.Status == "failed" {
+		if typ != "item.completed" {
+			return
+		}
+		if it.Status == "failed" {
+			s.patchFailed = true
 			return
 		}
 		for _, c := range it.Changes {

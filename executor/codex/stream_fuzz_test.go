@@ -18,6 +18,8 @@ func FuzzStream(f *testing.F) {
 		`{"type":"item.completed","item":{"id":"i3","type":"agent_message","text":"done"}}`,
 		`{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":2,"output_tokens":5}}`,
 		`{"type":"turn.failed","error":{"message":"boom"}}`,
+		`{"type":"item.completed","item":{"id":"i4","type":"command_execution","command":"/bin/bash -lc 'ls'","aggregated_output":"bwrap: Creating new namespace failed: Operation not permitted\n","exit_code":1,"status":"failed"}}`,
+		`{"type":"item.completed","item":{"id":"i5","type":"file_change","changes":[{"path":"/work/a.txt","kind":"add"}],"status":"failed"}}`,
 		`not json`,
 		`{"type":"item.started","item":{"id":"x","type":"command_execution","command":"bash -c \"echo $(rm -rf /)\""}}`,
 	} {
@@ -25,6 +27,7 @@ func FuzzStream(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := newStream("/work")
+		s.sandboxed = true
 		for line := range bytes.SplitSeq(data, []byte("\n")) {
 			s.line(line)
 		}

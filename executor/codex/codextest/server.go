@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/harnish/harnish/executor/codex"
 )
@@ -24,6 +25,10 @@ type Turn struct {
 	// the test and the request gets an HTTP error instead of the turn, so a
 	// conversation that diverges from the script stops at once.
 	Expect func(*Request) error
+	// Delay is how long the model thinks before it answers: the server
+	// waits that long, or until the client goes away, before streaming the
+	// turn. For tests of what happens while the agent waits.
+	Delay time.Duration
 }
 
 // Containing returns an expectation for [Turn.Expect]: the request's body
@@ -269,6 +274,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if turn.Expect != nil {
 		if err := turn.Expect(&req); err != nil {
 			s.refuse(w, "turn %d: the request is not what the script expects: %v", req.N, err)
+			return
+		}
+	}
+	if turn.Delay > 0 {
+		timer := time.NewTimer(turn.Delay)
+		defer timer.Stop()
+		select {
+		case <-timer.C:
+		case <-r.Context().Done():
 			return
 		}
 	}

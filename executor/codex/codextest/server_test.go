@@ -2,6 +2,7 @@ package codextest_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -228,5 +230,34 @@ func TestServerOtherPaths(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound || len(tb.Errors()) != 0 || len(s.Requests()) != 0 {
 		t.Errorf("status %d, errors %q", resp.StatusCode, tb.Errors())
+	}
+}
+
+// TestServerDelay: a turn with a Delay is answered after it, and a client
+// that goes away first is not kept waiting for it.
+func TestServerDelay(t *testing.T) {
+	tb := newFake(t)
+	const delay = 300 * time.Millisecond
+	s := codextest.NewServer(tb, codextest.Turn{Items: []codextest.Item{codextest.Message("hi")}, Delay: delay},
+		codextest.Turn{Items: []codextest.Item{codextest.Message("hi")}, Delay: time.Hour})
+	start := time.Now()
+	if code, events := post(t, s, firstRequest); code != http.StatusOK || len(events) == 0 {
+		t.Fatalf("status %d, %d events", code, len(events))
+	}
+	if d := time.Since(start); d < delay {
+		t.Errorf("answered after %v, before the delay of %v", d, delay)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL()+"/responses", strings.NewReader(firstRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the hour-long turn was answered: %s", resp.Status)
+	}
+	if errs := tb.Errors(); len(errs) != 0 {
+		t.Errorf("errors %q", errs)
 	}
 }
