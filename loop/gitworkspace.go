@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/harnish/harnish/internal/gitx"
@@ -102,4 +103,60 @@ func (g *GitWorkspace) Commit(ctx context.Context, req *CommitRequest) (string, 
 		hash, err = commit()
 	}
 	return hash, err
+}
+
+// Fork makes (or finds) the git worktree named name, on branch
+// harnish/fork/NAME, beside the repository's own data (in its common git
+// directory, under harnish-forks), so that it is no part of the tree's
+// snapshots and survives a crash of the host.
+func (g *GitWorkspace) Fork(ctx context.Context, name string) (*Fork, error) {
+	if !validForkName(name) {
+		return nil, fmt.Errorf("loop: fork name %q: want letters, digits, '.', '_' and '-'", name)
+	}
+	common, err := gitx.CommonDir(ctx, g.Dir)
+	if err != nil {
+		return nil, err
+	}
+	f := &Fork{Name: name, Dir: filepath.Join(common, "harnish-forks", name), Branch: "harnish/fork/" + name}
+	if err := gitx.Worktree(ctx, g.Dir, f.Dir, f.Branch, "HEAD"); err != nil {
+		return nil, err
+	}
+	f.Workspace = &GitWorkspace{Dir: f.Dir}
+	return f, nil
+}
+
+// Integrate commits the fork's change on its branch, then squashes the
+// branch onto the tree's: merged in git's object store first, so a conflict
+// touches nothing.
+func (g *GitWorkspace) Integrate(ctx context.Context, f *Fork, req *CommitRequest) (string, error) {
+	if len(req.Find) > 0 {
+		if c, err := gitx.FindCommit(ctx, g.Dir, req.Find...); err != nil || c != "" {
+			return c, err
+		}
+	}
+	if _, err := gitx.CommitAll(ctx, f.Dir, req.Message, StateDir); err != nil {
+		return "", err
+	}
+	c, err := gitx.SquashOnto(ctx, g.Dir, f.Branch, req.Message)
+	if ce, ok := errors.AsType[*gitx.ConflictError](err); ok {
+		return "", &ConflictError{Paths: ce.Paths}
+	}
+	return c, err
+}
+
+// Discard removes the fork's worktree and branch.
+func (g *GitWorkspace) Discard(ctx context.Context, f *Fork) error {
+	return gitx.RemoveWorktree(ctx, g.Dir, f.Dir, f.Branch)
+}
+
+func validForkName(s string) bool {
+	if s == "" || s == "." || s == ".." || len(s) > 128 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,9 @@
 package loop
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // Workspace is what the loop does to the working tree: read it as
 // snapshots, and diff and restore them. The audit of each attempt's change,
@@ -56,4 +59,47 @@ type CommitRequest struct {
 	// Find lists message lines (trailers) that name this commit, to find it
 	// when a crash came between making and recording it.
 	Find []string
+}
+
+// Forker is a [Workspace] that gives a task a working copy of its own and
+// brings the copy's change back: what tasks side by side need, so that no
+// task sees another's change half made. [GitWorkspace] implements it with
+// git worktrees. Every method is idempotent under replay, as History's.
+type Forker interface {
+	// Fork returns the working copy named name: made from the tree's
+	// current commit the first time, and the copy as it stands (a crash
+	// left it) every time after, until Discard.
+	Fork(ctx context.Context, name string) (*Fork, error)
+	// Integrate commits what the copy changed and brings it onto the tree's
+	// branch as one commit with req's message, and returns it ("" when the
+	// copy changed nothing). With req.Find set, a commit a crash cut off
+	// from being recorded is found and returned instead of made again. A
+	// change that conflicts with what the branch gained since the fork is a
+	// [*ConflictError], and leaves the tree as it was.
+	Integrate(ctx context.Context, f *Fork, req *CommitRequest) (string, error)
+	// Discard removes the copy; one already gone is no error.
+	Discard(ctx context.Context, f *Fork) error
+}
+
+// Fork is a task's working copy, made by a [Forker].
+type Fork struct {
+	Name string
+	// Dir is the copy's working tree, where the task's executor, checks and
+	// reviewer work.
+	Dir string
+	// Workspace reads the copy's tree for the audit, the diffs and the
+	// rollback, as the tree's own Workspace does.
+	Workspace Workspace
+	// Branch is the copy's git branch.
+	Branch string
+}
+
+// ConflictError is a forked change that does not merge with what the
+// branch gained since the fork: Paths are the files both changed.
+type ConflictError struct {
+	Paths []string
+}
+
+func (e *ConflictError) Error() string {
+	return "loop: the change conflicts with the branch in " + strings.Join(e.Paths, ", ")
 }

@@ -113,8 +113,9 @@ func output(ctx context.Context, dir string, env []string, args ...string) (stri
 	return run(ctx, dir, env, nil, args...)
 }
 
-// run runs git with args in dir, stdin as its input, and returns its stdout.
-// A failure is an [*Error].
+// run runs git with args in dir, stdin as its input, and returns its stdout
+// (also with a failure, which is an [*Error]: merge-tree, say, tells of
+// conflicts on stdout as it exits 1).
 func run(ctx context.Context, dir string, env []string, stdin io.Reader, args ...string) (string, error) {
 	i := 0
 	for i+2 < len(args) && args[i] == "-c" {
@@ -125,7 +126,7 @@ func run(ctx context.Context, dir string, env []string, stdin io.Reader, args ..
 	argv := append([]string{"git", "-c", "core.quotepath=off"}, args...)
 	_, err := proc.Run(ctx, proc.Spec{Stage: "git " + op, Argv: argv, Root: dir, Env: env, Stdin: stdin, Stdout: out})
 	if err != nil {
-		return "", newError(op, err)
+		return out.buf.String(), newError(op, err)
 	}
 	if out.over {
 		return "", errors.New("gitx: git " + op + ": output larger than the limit")

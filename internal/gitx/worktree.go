@@ -1,0 +1,123 @@
+package gitx
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Worktree returns the linked worktree at dir on branch, made from base (a
+// commit-ish of the repository at repo) when it does not exist. It is
+// idempotent: a worktree a crash left behind half made is made again, and
+// one that is whole is returned as it is, on its own branch.
+func Worktree(ctx context.Context, repo, dir, branch, base string) error {
+	if top, err := output(ctx, dir, nil, "rev-parse", "--show-toplevel"); err == nil && sameDir(strings.TrimSpace(top), dir) {
+		if cur, err := CurrentBranch(ctx, dir); err == nil && cur == branch {
+			return nil
+		}
+	}
+	// Half made, or not at all: clear what a crash left, then make it.
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("gitx: worktree %s: %w", dir, err)
+	}
+	if _, err := output(ctx, repo, nil, "worktree", "prune"); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return fmt.Errorf("gitx: worktree %s: %w", dir, err)
+	}
+	_, err := output(ctx, repo, nil, "worktree", "add", "-q", "-B", branch, dir, base)
+	return err
+}
+
+// RemoveWorktree removes the linked worktree at dir and its branch; one
+// already gone is no error.
+func RemoveWorktree(ctx context.Context, repo, dir, branch string) error {
+	if _, err := output(ctx, repo, nil, "worktree", "remove", "--force", dir); err != nil {
+		if rerr := os.RemoveAll(dir); rerr != nil {
+			return err
+		}
+		if _, err := output(ctx, repo, nil, "worktree", "prune"); err != nil {
+			return err
+		}
+	}
+	if ok, err := BranchExists(ctx, repo, branch); err != nil || !ok {
+		return err
+	}
+	_, err := output(ctx, repo, nil, "branch", "-q", "-D", branch)
+	return err
+}
+
+// ConflictError is a change that does not merge with what the branch gained
+// since it forked: Paths are the files both changed.
+type ConflictError struct {
+	Paths []string
+}
+
+func (e *ConflictError) Error() string {
+	return "gitx: the change conflicts with the branch in " + strings.Join(e.Paths, ", ")
+}
+
+// SquashOnto merges the branch from onto the branch checked out at dir as one
+// commit with message, and moves the checked-out branch and its working tree
+// to it. The merge is made in git's object store first (git merge-tree), so a
+// conflict leaves the tree as it was: it is a *ConflictError naming the
+// paths. It returns the new commit, or "" when from adds nothing.
+func SquashOnto(ctx context.Context, dir, from, message string) (string, error) {
+	out, err := output(ctx, dir, nil, "merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", from)
+	if err != nil {
+		// Exit 1 is a merge with conflicts: the tree, then the paths.
+		if lines := strings.Split(strings.TrimRight(out, "\n"), "\n"); exitCode(err) == 1 && len(lines) > 1 {
+			return "", &ConflictError{Paths: lines[1:]}
+		}
+		return "", err
+	}
+	tree := strings.TrimSpace(strings.SplitN(out, "\n", 2)[0])
+	headTree, err := output(ctx, dir, nil, "rev-parse", "HEAD^{tree}")
+	if err != nil {
+		return "", err
+	}
+	if tree == strings.TrimSpace(headTree) {
+		return "", nil
+	}
+	c, err := commitTree(ctx, dir, tree, message)
+	if err != nil {
+		return "", err
+	}
+	if _, err := output(ctx, dir, nil, "merge", "-q", "--ff-only", c); err != nil {
+		return "", err
+	}
+	return c, nil
+}
+
+// commitTree makes a commit of tree on HEAD with message, as the
+// repository's identity or, when it has none, [Identity].
+func commitTree(ctx context.Context, dir, tree, message string) (string, error) {
+	args := []string{"-c", "user.useConfigOnly=true", "commit-tree", tree, "-p", "HEAD", "-F", "-"}
+	out, err := run(ctx, dir, nil, strings.NewReader(message), args...)
+	if err != nil {
+		if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) != "" {
+			return "", err
+		}
+		anon := []string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1], "commit-tree", tree, "-p", "HEAD", "-F", "-"}
+		if out, err = run(ctx, dir, nil, strings.NewReader(message), anon...); err != nil {
+			return "", err
+		}
+	}
+	return strings.TrimSpace(out), nil
+}
+
+func sameDir(a, b string) bool {
+	ai, aerr := os.Stat(a)
+	bi, berr := os.Stat(b)
+	return aerr == nil && berr == nil && os.SameFile(ai, bi)
+}
+
+// CommonDir returns the absolute path of the repository's common git
+// directory at dir (the main .git, also from a linked worktree).
+func CommonDir(ctx context.Context, dir string) (string, error) {
+	out, err := output(ctx, dir, nil, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	return strings.TrimSpace(out), err
+}
