@@ -1,6 +1,9 @@
 package executor
 
-import "github.com/harnish/harnish/task"
+import (
+	"github.com/harnish/harnish/schema"
+	"github.com/harnish/harnish/task"
+)
 
 // DebugRequest asks a [Debugger] why a task keeps failing the same way.
 type DebugRequest struct {
@@ -21,19 +24,5 @@ type DebugRequest struct {
 	Diff string
 }
 
-// Diagnosis is a [Debugger]'s answer. Its JSON form is the one a debugger
-// program prints.
-type Diagnosis struct {
-	// Found reports whether a root cause was found.
-	Found bool `json:"found"`
-	// RootCause says what is wrong. Set when Found.
-	RootCause string `json:"root_cause,omitempty"`
-	// Fix is the smallest change that addresses the root cause, as an
-	// instruction for the next attempt. Set when Found.
-	Fix string `json:"fix,omitempty"`
-	// FiveWhys is the chain of "why?" the debugger followed, one answer each,
-	// recorded when no root cause is found. It may be empty.
-	FiveWhys []string `json:"five_whys,omitempty"`
-	// Usage is what the investigation spent, when the debugger reports it.
-	Usage Usage `json:"usage,omitzero"`
-}
+// Diagnosis is a [Debugger]'s answer; see [schema.Diagnosis].
+type Diagnosis = schema.Diagnosis

@@ -49,3 +49,11 @@ func (f Func) Execute(ctx context.Context, req *Request) (*Result, error) { retu
 type Debugger interface {
 	Debug(ctx context.Context, req *DebugRequest) (*Diagnosis, error)
 }
+
+// DebuggerFunc adapts a function to a [Debugger].
+type DebuggerFunc func(ctx context.Context, req *DebugRequest) (*Diagnosis, error)
+
+// Debug calls f.
+func (f DebuggerFunc) Debug(ctx context.Context, req *DebugRequest) (*Diagnosis, error) {
+	return f(ctx, req)
+}

@@ -17,7 +17,7 @@ import (
 func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
 	t := l.tasks[step.Task]
 	if step.Attempt == 1 || l.trees == nil {
-		l.trees, l.diagnosis, l.base = map[int]string{}, nil, ""
+		l.trees, l.base = map[int]string{}, ""
 	}
 	start := l.now()
 	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
@@ -26,7 +26,10 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	// a write of harnish's own that must not fall inside the agent's change.
 	failures := l.failuresOf(t.ID)
 	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: failures,
-		Diagnosis: l.diagnosis, Assets: l.experience(ctx, t, step.Phase)}
+		Assets: l.experience(ctx, t, step.Phase)}
+	if ts := l.st.Tasks[t.ID]; ts != nil && ts.RootCause {
+		parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
+	}
 	// The findings and warnings are the last finished attempt's: one a crash
 	// cut off found nothing.
 	for i := len(failures) - 1; i >= 0; i-- {

@@ -59,7 +59,7 @@ func (l *Loop) learn(ctx context.Context, id string) {
 		a = &asset.Asset{Type: asset.TypeFailure, Title: t.Title + ": " + last.Describe(), Tags: tags, Resolved: &resolved,
 			Context: fmt.Sprintf("plan %s, task %s %s after %d attempts, fingerprint %s", l.cfg.Plan.Name, id, ts.Status, ts.Attempts-ts.Base, last.Fingerprint),
 			Body:    "Unresolved: " + ts.Reason}
-		if d := l.diagnosis; d != nil && len(d.FiveWhys) > 0 {
+		if d := ts.Diagnosis; d != nil && len(d.FiveWhys) > 0 {
 			a.Body += "\nFive whys:\n- " + strings.Join(d.FiveWhys, "\n- ")
 		}
 	case ts.DebuggedAt > 0 && ts.RootCause:
@@ -72,7 +72,7 @@ func (l *Loop) learn(ctx context.Context, id string) {
 		resolved := true
 		a = &asset.Asset{Type: asset.TypeFailure, Title: t.Title + ": " + repeated.Describe(), Tags: tags, Resolved: &resolved,
 			Context: fmt.Sprintf("plan %s, task %s, fingerprint %s", l.cfg.Plan.Name, id, repeated.Fingerprint)}
-		if d := l.diagnosis; d != nil {
+		if d := ts.Diagnosis; d != nil {
 			a.Body = fmt.Sprintf("Root cause: %s\nFix: %s", d.RootCause, d.Fix)
 		}
 	case ts.Attempts == 1 && l.last != nil && l.last.Generalizable:

@@ -124,8 +124,7 @@ type Loop struct {
 	st    *policy.RunState
 
 	// What the next attempt of the running task should know beyond the
-	// durable state: the trees the attempts left (for the debugger's diff)
-	// and the diagnosis are kept in memory only.
+	// durable state: the trees the attempts left, for the debugger's diff.
 	trees   map[int]string // the tree each attempt left, as a git snapshot
 	base    string         // the tree before the task's first attempt here
 	git     *bool          // whether WorkDir is in a git repository
@@ -136,8 +135,7 @@ type Loop struct {
 
 	// Commits the state owes: done tasks not yet committed, in order.
 	pending      []owedCommit
-	commitFailed bool // a task's commit failed: no further commit this drive
-	diagnosis    *executor.Diagnosis
+	commitFailed bool             // a task's commit failed: no further commit this drive
 	last         *executor.Result // the last attempt's claim
 	passed       []string         // names of the checks that passed last
 	files        []string         // the files the task's change touches, as of its last check

@@ -420,3 +420,40 @@ func TestLoopResumeTellsWhatWasTold(t *testing.T) {
 		})
 	}
 }
+
+// TestLoopDiagnosisSurvivesResume: the root cause buys exactly one more
+// attempt, and that attempt is told the fix, even when the host was
+// interrupted in between; what the debugger spent counts.
+func TestLoopDiagnosisSurvivesResume(t *testing.T) {
+	store := open(t, filepath.Join(t.TempDir(), loop.StateDir), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	ex := &looptest.Executor{Script: map[string][]looptest.Act{"T1": {{}, {}, {Do: func(*executor.Request) error { cancel(); return nil }, Hang: true}}}}
+	dbg := executor.DebuggerFunc(func(context.Context, *executor.DebugRequest) (*executor.Diagnosis, error) {
+		return &executor.Diagnosis{Found: true, RootCause: "rc", Fix: "divide after the check", Usage: executor.Usage{InputTokens: 40, CostUSD: 0.5}}, nil
+	})
+	cfg := loop.Config{Plan: onePhase(check("T1")), Executor: ex, Debugger: dbg, Store: store,
+		Verifier: &looptest.Verifier{Script: map[string][]string{"T1": {"x", "x"}}}}
+	l, err := loop.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Run(ctx); !errors.Is(err, policy.ErrCancelled) {
+		t.Fatalf("Run: %v, want cancelled in the attempt after the debugger", err)
+	}
+	after := &looptest.Executor{}
+	cfg.Executor = after
+	if l, err = loop.New(cfg); err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Resume(context.Background(), loop.ResumeOptions{})
+	if err != nil {
+		t.Fatalf("Resume: %v", err)
+	}
+	reqs := after.Requests()
+	if len(reqs) != 1 || reqs[0].Parts.Diagnosis == nil || reqs[0].Parts.Diagnosis.Fix != "divide after the check" {
+		t.Fatalf("the attempt after the resume was not told the fix: %+v", reqs)
+	}
+	if ts := res.State.Tasks["T1"]; ts.Tokens != 40 || ts.CostUSD != 0.5 || res.State.CostUSD != 0.5 {
+		t.Errorf("spend: task %d tokens $%.2f, run $%.2f; want the debugger's 40 and $0.50", ts.Tokens, ts.CostUSD, res.State.CostUSD)
+	}
+}

@@ -69,7 +69,7 @@ func (l *Loop) record(ctx context.Context, t policy.Transition) error {
 		}
 		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)
 		a.Debugger = &AuditDebugger{AfterAttempt: l.st.Tasks[t.Task].DebuggedAt, Found: t.Found}
-		if d := l.diagnosis; d != nil && t.Found {
+		if d := l.st.Tasks[t.Task].Diagnosis; d != nil && t.Found {
 			a.Debugger.RootCause, a.Debugger.Fix = d.RootCause, d.Fix
 		} else if d != nil {
 			a.Debugger.FiveWhys = d.FiveWhys

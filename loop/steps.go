@@ -3,6 +3,7 @@ package loop
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -69,24 +70,25 @@ func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
 }
 
 func (l *Loop) debug(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
-	found := false
 	if l.cfg.Debugger == nil {
 		return l.cfg.Policy.ObserveNoDebugger(l.st, step.Task, l.now())
 	}
-	if d := l.cfg.Debugger; d != nil {
-		ctx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
-		defer cancel()
-		req := &executor.DebugRequest{Task: l.tasks[step.Task], PhaseID: step.Phase, WorkDir: l.cfg.WorkDir,
-			Failures: l.failuresOf(step.Task)}
-		// The two failed attempts' trees, and how the second differs.
-		req.Diff, _ = l.diff(ctx, l.trees[step.Attempt-1], l.trees[step.Attempt])
-		diag, err := guard(func() (*executor.Diagnosis, error) { return d.Debug(ctx, req) })
-		switch {
-		case err != nil:
-			l.log.Warn("loop: the debugger failed; treating it as no root cause", "task", step.Task, "err", err)
-		case diag != nil:
-			found, l.diagnosis = diag.Found, diag
+	ctx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
+	defer cancel()
+	req := &executor.DebugRequest{Task: l.tasks[step.Task], PhaseID: step.Phase, WorkDir: l.cfg.WorkDir,
+		Failures: l.failuresOf(step.Task)}
+	// The two failed attempts' trees, and how the second differs.
+	req.Diff, _ = l.diff(ctx, l.trees[step.Attempt-1], l.trees[step.Attempt])
+	var found executor.Diagnosis
+	diag, err := guard(func() (*executor.Diagnosis, error) { return l.cfg.Debugger.Debug(ctx, req) })
+	switch {
+	case err != nil:
+		l.log.Warn("loop: the debugger failed; treating it as no root cause", "task", step.Task, "err", err)
+		if ee, ok := errors.AsType[*executor.Error](err); ok {
+			found.Usage = ee.Usage // what it spent before it failed still counts
 		}
+	case diag != nil:
+		found = *diag
 	}
 	return l.cfg.Policy.ObserveDiagnosis(l.st, step.Task, found, l.now())
 }

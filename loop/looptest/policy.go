@@ -136,7 +136,7 @@ func (h *Host) Take(_ context.Context, step policy.Step) ([]policy.Transition, e
 	case policy.StepDebug:
 		found := h.Found[step.Task]
 		h.trace = append(h.trace, fmt.Sprintf("debug %s found=%v", step.Task, found))
-		return p.ObserveDiagnosis(h.st, step.Task, found, h.now)
+		return p.ObserveDiagnosis(h.st, step.Task, policy.Diagnosis{Found: found}, h.now)
 	case policy.StepAttempt:
 		r, line := h.report(step)
 		h.trace = append(h.trace, line)

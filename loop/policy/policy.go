@@ -709,10 +709,13 @@ func (p *Policy) ObserveVoid(st *RunState, taskID string, attempt int, reason st
 	})
 }
 
-// ObserveDiagnosis records the debugger's answer for a task; the next call to
-// [Policy.Next] grants the one extra attempt or halts the task.
-func (p *Policy) ObserveDiagnosis(st *RunState, taskID string, found bool, now time.Time) ([]Transition, error) {
-	return stamped(st, now, []Transition{{Kind: TransDebuggerFinished, Task: taskID, Found: found}})
+// ObserveDiagnosis records the debugger's answer for a task (the zero
+// Diagnosis for a debugger that failed: no root cause); the next call to
+// [Policy.Next] grants the one extra attempt or halts the task. What the
+// debugger spent counts against the budgets.
+func (p *Policy) ObserveDiagnosis(st *RunState, taskID string, d Diagnosis, now time.Time) ([]Transition, error) {
+	return stamped(st, now, []Transition{{Kind: TransDebuggerFinished, Task: taskID, Found: d.Found, Diagnosis: &d,
+		Tokens: d.Usage.Tokens(), CostUSD: d.Usage.CostUSD}})
 }
 
 // ObserveNoDebugger records that a repeated failure found no debugger to

@@ -313,7 +313,7 @@ func TestPolicyResume(t *testing.T) {
 			}
 			record(ts)
 		case policy.StepDebug:
-			ts, _ := p.ObserveDiagnosis(st, step.Task, true, t0)
+			ts, _ := p.ObserveDiagnosis(st, step.Task, policy.Diagnosis{Found: true}, t0)
 			record(ts)
 		case policy.StepGate:
 			ts, _ := p.ObserveGate(st, step.Phase, policy.GateDecision{Verdict: policy.Approve}, t0)

@@ -74,8 +74,11 @@ type TaskState struct {
 	DebuggedAt int  `json:"debugged_at,omitempty"`
 	RootCause  bool `json:"root_cause,omitempty"`
 	// NoDebugger says the two-strike rule found no debugger to ask.
-	NoDebugger bool   `json:"no_debugger,omitempty"`
-	Reason     string `json:"reason,omitempty"`
+	NoDebugger bool `json:"no_debugger,omitempty"`
+	// Diagnosis is the debugger's answer when it was consulted: the fix the
+	// next attempt is told, or the five whys of an escalation.
+	Diagnosis *Diagnosis `json:"diagnosis,omitempty"`
+	Reason    string     `json:"reason,omitempty"`
 	// Committed says a done task's commit is made (Commit is its hash, empty
 	// when the task changed nothing); only runs that commit set it.
 	Committed bool   `json:"committed,omitempty"`
@@ -92,6 +95,9 @@ type TaskState struct {
 
 // Failure is how one attempt failed; see [schema.Failure].
 type Failure = schema.Failure
+
+// Diagnosis is a debugger's answer; see [schema.Diagnosis].
+type Diagnosis = schema.Diagnosis
 
 // FailureKind says which stage failed an attempt; see [schema.FailureKind].
 type FailureKind = schema.FailureKind
@@ -187,14 +193,18 @@ type Transition struct {
 	Low   int `json:"low,omitempty"`
 	// Failure is set on attempt.finished when the attempt failed.
 	Failure *Failure `json:"failure,omitempty"`
-	// Elapsed, Tokens and CostUSD are what the attempt used, on attempt.finished.
+	// Elapsed, Tokens and CostUSD are what the attempt used, on
+	// attempt.finished; Tokens and CostUSD, what the debugger spent, on
+	// debugger.finished.
 	Elapsed time.Duration `json:"elapsed,omitempty"`
 	Tokens  int64         `json:"tokens,omitempty"`
 	CostUSD float64       `json:"cost_usd,omitempty"`
 	// Found tells, on debugger.finished, whether a root cause was found;
-	// NoDebugger, that there was no debugger to ask.
-	Found      bool `json:"found,omitempty"`
-	NoDebugger bool `json:"no_debugger,omitempty"`
+	// NoDebugger, that there was no debugger to ask; Diagnosis, what it
+	// said. Tokens and CostUSD are what it spent.
+	Found      bool       `json:"found,omitempty"`
+	NoDebugger bool       `json:"no_debugger,omitempty"`
+	Diagnosis  *Diagnosis `json:"diagnosis,omitempty"`
 	// Commit is the hash on task.committed and records.committed; empty
 	// when there was nothing to commit.
 	Commit string `json:"commit,omitempty"`
@@ -256,12 +266,21 @@ func (s *RunState) Apply(t Transition) error {
 	case TransDebuggerFinished:
 		ts := s.task(t.Task)
 		ts.DebuggedAt, ts.RootCause, ts.NoDebugger = ts.Attempts, t.Found, t.NoDebugger
+		if t.Diagnosis != nil {
+			d := *t.Diagnosis
+			d.FiveWhys = slices.Clone(d.FiveWhys) // the state shares nothing with the caller
+			ts.Diagnosis = &d
+		}
+		ts.Tokens += t.Tokens
+		ts.CostUSD += t.CostUSD
+		s.Tokens += t.Tokens
+		s.CostUSD += t.CostUSD
 	case TransTaskReopened:
 		ts := s.task(t.Task)
 		s.setStatus(t.Task, StatusRunning)
 		ts.Reason = ""
 		ts.Base, ts.BaseElapsed, ts.Voided = ts.Attempts, ts.Elapsed, 0
-		ts.DebuggedAt, ts.RootCause, ts.NoDebugger = 0, false, false
+		ts.DebuggedAt, ts.RootCause, ts.NoDebugger, ts.Diagnosis = 0, false, false, nil
 	case TransTaskFinished:
 		s.setStatus(t.Task, t.Status)
 		s.task(t.Task).Reason = t.Reason
@@ -364,7 +383,11 @@ func (s *RunState) check(t Transition) error {
 		if t.Phase == "" || t.Reason == "" {
 			return fmt.Errorf("no phase or no cause")
 		}
-	case TransTaskStarted, TransDebuggerFinished:
+	case TransDebuggerFinished:
+		if t.Tokens < 0 || t.CostUSD < 0 {
+			return fmt.Errorf("task %s: negative usage", t.Task)
+		}
+	case TransTaskStarted:
 	default:
 		return fmt.Errorf("unknown transition kind %q", t.Kind)
 	}
