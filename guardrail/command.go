@@ -23,6 +23,8 @@ const (
 	RuleUnparsable      = cmdguard.RuleParse           // "shell.parse"
 	RuleTooDeep         = cmdguard.RuleDepth           // "shell.depth"
 	RuleInteractive     = cmdguard.RuleInteractive     // "shell.interactive"
+	RuleDisk            = cmdguard.RuleDisk            // "sys.disk"
+	RuleForkBomb        = cmdguard.RuleForkBomb        // "sys.fork-bomb"
 )
 
 // DefaultMaxDepth is the default of [CommandConfig.MaxDepth].

@@ -19,6 +19,8 @@ const (
 	RuleParse           = "shell.parse"
 	RuleDepth           = "shell.depth"
 	RuleInteractive     = "shell.interactive"
+	RuleDisk            = "sys.disk"
+	RuleForkBomb        = "sys.fork-bomb"
 )
 
 // The shells, as guardrail.Shell spells them.
@@ -137,6 +139,7 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 		e.expr(c)
 		return
 	}
+	e.forkBomb(c)
 	e.argv(c, c.Args, c.Stdin, sh, depth)
 }
 
@@ -171,11 +174,29 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 		return
 	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
-	if inner, ok := e.unwrap(k); ok {
+	if inner, alt, ok := e.unwrap(k); ok {
 		e.argv(c, inner, stdin, sh, depth)
+		if alt != nil {
+			e.alternative(c, k.name, alt, stdin, sh, depth)
+		}
 		return
 	}
 	e.rules(k)
+}
+
+// alternative judges alt, another reading of a wrapper's arguments when an
+// option harnish does not know may take a value: what it finds fails closed.
+func (e *evaluator) alternative(c *shell.Cmd, wrapper string, alt []shell.Word, stdin shell.Input, sh string, depth int) {
+	probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir}
+	probe.argv(c, alt, stdin, sh, depth)
+	for _, f := range probe.found {
+		if f.Rule == RuleParse || f.Rule == RuleDepth {
+			continue
+		}
+		e.add(RuleUnresolved, c.Source, "%s has an option harnish does not know; if it takes a value, the command it runs trips %s (%s)",
+			wrapper, f.Rule, f.Reason)
+		return
+	}
 }
 
 // rules applies the rule of the command's name.
@@ -183,6 +204,10 @@ func (e *evaluator) rules(k *call) {
 	e.interactive(k)
 	if h := handlers[k.name]; h != nil {
 		h(e, k)
+	} else if isMkfs(k.name) {
+		mkfsCommand(e, k)
+	} else if interpreterName(k.name) == "python" {
+		pythonCommand(e, k)
 	}
 }
 
