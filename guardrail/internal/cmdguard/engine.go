@@ -175,6 +175,9 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
 	if inner, alt, ok := e.unwrap(k); ok {
+		if k.name == "xargs" {
+			stdin = shell.Input{} // xargs reads it; the command gets none
+		}
 		e.argv(c, inner, stdin, sh, depth)
 		if alt != nil {
 			e.alternative(c, k.name, alt, stdin, sh, depth)
