@@ -12,6 +12,7 @@ import (
 var credentialWords = map[string]bool{
 	"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
 	"secret": true, "token": true, "apikey": true, "credential": true, "credentials": true,
+	"requirepass": true, "masterauth": true, // Redis
 }
 
 // credentialPairs are the last two words of such a name (api_key, apiKey,
@@ -64,7 +65,8 @@ func findAssignments(text, _ string, code bool) []found {
 		if !credentialName(text[start:i]) {
 			continue
 		}
-		vs, ve, ok := assignedValue(text, i, code)
+		flag := strings.HasPrefix(text[start:i], "--")
+		vs, ve, ok := assignedValue(text, i, code, flag)
 		if !ok {
 			continue
 		}
@@ -93,12 +95,38 @@ func credentialName(name string) bool {
 	if n >= 2 && notCredential[words[n-2]] {
 		return false
 	}
+	if n >= 3 && words[n-3]+words[n-2]+last == "secretkeybase" {
+		return true // Rails
+	}
+	if n == 1 && upperName(name) {
+		// PGPASSWORD, MYSQL_PWD's kin, REDISPASSWORD: a word of an
+		// environment variable's name glued to the credential word.
+		for _, w := range []string{"password", "passwd", "secret", "token"} {
+			if strings.HasSuffix(last, w) {
+				return true
+			}
+		}
+	}
 	return credentialWords[last] || n >= 2 && credentialPairs[words[n-2]+last]
 }
 
 // credentialSuffixes end every name credentialName accepts.
 var credentialSuffixes = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key",
-	"credential", "credentials"}
+	"credential", "credentials", "base", "auth"}
+
+// upperName reports whether name is in capitals, as environment variables
+// are named.
+func upperName(name string) bool {
+	hasLetter := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'a' && c <= 'z' {
+			return false
+		}
+		hasLetter = hasLetter || c >= 'A' && c <= 'Z'
+	}
+	return hasLetter
+}
 
 // credentialSuffix reports whether name ends in one of credentialSuffixes,
 // ignoring ASCII case.
@@ -137,8 +165,9 @@ func splitWords(name string) []string {
 }
 
 // assignedValue finds the literal value assigned after a name ending at i:
-// its span, and whether there is one that counts.
-func assignedValue(text string, i int, code bool) (vs, ve int, ok bool) {
+// its span, and whether there is one that counts. A flag (--password) may
+// take its value as the next word.
+func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
 		i++ // the closing quote of a quoted key: "password": ...
 	}
@@ -150,6 +179,7 @@ func assignedValue(text string, i int, code bool) (vs, ve int, ok bool) {
 		return 0, 0, false
 	case i < len(text) && (text[i] == '=' || text[i] == ':'):
 		i++
+	case flag && i > 0 && text[i-1] == ' ':
 	case code:
 		// A typed declaration: "password string = ".
 		m := typeThenAssign().FindStringIndex(text[i:])

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/harnish/harnish/guardrail/internal/secretrules"
 )
 
 // The secret rules; see "Edit rules" in the package documentation.
@@ -61,7 +63,8 @@ func ScanSecrets(path, text string) []Secret {
 // scanSecrets scans lines (numbered by NewLine) of the file at name.
 func scanSecrets(name string, lines []Line) []Secret {
 	var out []Secret
-	code := sourceExts[strings.ToLower(path.Ext(name))]
+	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
+	f.providers = !secretrules.Default().PathAllowed(name)
 	for i, l := range lines {
 		if len(l.Text) < 8 {
 			continue
@@ -70,9 +73,20 @@ func scanSecrets(name string, lines []Line) []Secret {
 		if i+1 < len(lines) && lines[i+1].NewLine == l.NewLine+1 {
 			next = lines[i+1].Text
 		}
-		out = append(out, scanLine(l.Text, next, code, l.NewLine)...)
+		out = append(out, f.scanLine(l.Text, next, l.NewLine)...)
 	}
 	return out
+}
+
+// scanFile is what the scan of one file knows of it.
+type scanFile struct {
+	path string
+	// code says the file is source code, where assigned values count only
+	// when quoted.
+	code bool
+	// providers says gitleaks' rules apply: its allowlist does not exempt
+	// the file (lock files, vendored trees, ...).
+	providers bool
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -82,9 +96,8 @@ type found struct {
 }
 
 // scanLine returns the secrets on one line; next is the following line when
-// it is part of the same text (a private key's body), and code says the file
-// is source code.
-func scanLine(text, next string, code bool, lineNo int) []Secret {
+// it is part of the same text (a private key's body).
+func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
 	var lower string // computed once, on demand
 	lc := func() string {
 		if lower == "" {
@@ -93,16 +106,27 @@ func scanLine(text, next string, code bool, lineNo int) []Secret {
 		return lower
 	}
 	var fs []found
+	add := func(f found) {
+		if !overlaps(fs, f.start, f.end) {
+			f.Line = lineNo
+			fs = append(fs, f)
+		}
+	}
 	for _, d := range detectors {
+		if d.providers {
+			if f.providers {
+				for _, p := range providerSecrets(f.path, text, lc()) {
+					add(p)
+				}
+			}
+			continue
+		}
 		if !d.maybe(text, lc) {
 			continue
 		}
-		for _, f := range d.find(text, next, code) {
-			if overlaps(fs, f.start, f.end) {
-				continue
-			}
-			f.Rule, f.What, f.Line = d.rule, d.what, lineNo
-			fs = append(fs, f)
+		for _, x := range d.find(text, next, f.code) {
+			x.Rule, x.What = d.rule, d.what
+			add(x)
 		}
 	}
 	slices.SortFunc(fs, func(a, b found) int { return a.start - b.start })
@@ -111,6 +135,71 @@ func scanLine(text, next string, code bool, lineNo int) []Secret {
 		out[i] = f.Secret
 	}
 	return out
+}
+
+// providerSecrets returns the provider tokens gitleaks' rules find in a
+// line of the file at path, but for the placeholders harnish allows
+// (labelled examples, runs of one character, ...). Many of the rules want
+// a token to end at a quote, a blank or the line's end; in a URL it ends
+// at & # @ ? and the like too, so a line with those is scanned once more
+// with them read as blanks (the same length, so the same offsets).
+func providerSecrets(path, text, lower string) []found {
+	var out []found
+	add := func(m secretrules.Match) {
+		if isPlaceholder(tokenBody(m.Secret)) || overlaps(out, m.Start, m.End) {
+			return
+		}
+		rule, what := providerRule(m.Rule.ID)
+		out = append(out, found{Secret: Secret{Rule: rule, What: what, Masked: mask(text[m.Start:m.End])}, start: m.Start, end: m.End})
+	}
+	rules := secretrules.Default()
+	rules.Scan(path, text, lower, add)
+	if strings.ContainsAny(text, urlDelims) {
+		spaced := urlDelimReplacer.Replace(text)
+		rules.Scan(path, spaced, urlDelimReplacer.Replace(lower), add)
+	}
+	return out
+}
+
+// urlDelims end a token in a URL or markup.
+const urlDelims = "&#@?<>()[]{},|"
+
+var urlDelimReplacer = strings.NewReplacer("&", " ", "#", " ", "@", " ", "?", " ", "<", " ", ">", " ",
+	"(", " ", ")", " ", "[", " ", "]", " ", "{", " ", "}", " ", ",", " ", "|", " ")
+
+// tokenBody returns a token without its provider prefix (ghp_, xoxb-,
+// sk_live_, ...), the part that says whether it is a placeholder.
+func tokenBody(s string) string {
+	if i := strings.LastIndexAny(s[:min(len(s), 16)], "_-"); i > 0 && i < len(s)-1 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// providerFamilies map gitleaks rule IDs, by prefix, onto the rule IDs
+// harnish had before it used gitleaks' rules, so events and audit logs keep
+// their keys; other providers' rules are edit.secret.<gitleaks ID>.
+var providerFamilies = []struct{ prefix, rule, what string }{
+	{"aws-access-token", RuleSecretAWS, "AWS access key ID"},
+	{"aws-", RuleSecretAWS, "AWS key"},
+	{"github-", RuleSecretGitHub, "GitHub token"},
+	{"gitlab-", RuleSecretGitLab, "GitLab token"},
+	{"slack-webhook", RuleSecretSlack, "Slack webhook URL"},
+	{"slack-", RuleSecretSlack, "Slack token"},
+	{"gcp-", RuleSecretGCP, "GCP key"},
+	{"azure-", RuleSecretAzure, "Azure secret"},
+}
+
+// providerRule returns the rule ID and the name for a person of the
+// gitleaks rule id.
+func providerRule(id string) (rule, what string) {
+	for _, f := range providerFamilies {
+		if strings.HasPrefix(id, f.prefix) {
+			return f.rule, f.what
+		}
+	}
+	what = strings.ReplaceAll(id, "-", " ")
+	return "edit.secret." + id, strings.ToUpper(what[:1]) + what[1:]
 }
 
 func overlaps(fs []found, start, end int) bool {
@@ -127,6 +216,9 @@ func overlaps(fs []found, start, end int) bool {
 // rules come before the generic assignment rule.
 type detector struct {
 	rule, what string
+	// providers stands for gitleaks' rules, run at this point of the
+	// order.
+	providers bool
 	// maybe is a cheap filter: false means the line cannot hold the secret.
 	maybe func(text string, lower func() string) bool
 	find  func(text, next string, code bool) []found
@@ -178,9 +270,6 @@ func token(re func() *regexp.Regexp, group, prefix int) func(text, next string, 
 
 // The detectors' patterns, compiled when a line first passes their filter.
 var (
-	awsKeyID = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)
-	})
 	awsSecret = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(?:aws_?secret(?:_?access)?_?key|secret_?access_?key)["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`)
 	})
@@ -189,18 +278,6 @@ var (
 	})
 	azureKey = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})`)
-	})
-	githubToken = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b`)
-	})
-	gitlabToken = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-.]{20,}`)
-	})
-	slackToken = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\bxox[abprs]-[0-9]+-[A-Za-z0-9-]{10,}`)
-	})
-	slackWebhook = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`)
 	})
 	privateKey = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
@@ -211,8 +288,11 @@ var (
 	urlCreds = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:@/'"<>]*:([^\s@/'"<>]+)@[A-Za-z0-9\[]`)
 	})
+	// basicAuth is an Authorization: Basic header's value, or the auth
+	// field of .npmrc (_auth=) and Docker's config.json ("auth": ...), all
+	// base64 of user:password.
 	basicAuth = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b[Bb]asic\s+([A-Za-z0-9+/]{8,}={0,2})`)
+		return regexp.MustCompile(`(?:\b[Bb]asic\s+|(?:^|["'\s])_?auth["']?\s*[:=]\s*["']?)([A-Za-z0-9+/]{8,}={0,2})`)
 	})
 	keyMaterial = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`[A-Za-z0-9+/]{32,}`)
@@ -265,7 +345,6 @@ var detectors = []detector{
 			return []found{{Secret: Secret{Masked: mask(text[loc[0]:loc[1]])}, start: loc[0], end: loc[1]}}
 		},
 	},
-	{rule: RuleSecretAWS, what: "AWS access key ID", maybe: contains("AKIA", "ASIA"), find: token(awsKeyID, 0, 4)},
 	{rule: RuleSecretAWS, what: "AWS secret access key", maybe: containsFold("secretaccess", "secret_access", "awssecret", "aws_secret"), find: token(awsSecret, 1, 0)},
 	{
 		rule: RuleSecretAzure, what: "Azure storage or service key",
@@ -280,10 +359,30 @@ var detectors = []detector{
 			return out
 		},
 	},
-	{rule: RuleSecretGitHub, what: "GitHub token", maybe: contains("ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_"), find: token(githubToken, 0, 4)},
-	{rule: RuleSecretGitLab, what: "GitLab token", maybe: contains("glpat-"), find: token(gitlabToken, 0, 6)},
-	{rule: RuleSecretSlack, what: "Slack token", maybe: contains("xox"), find: token(slackToken, 0, 5)},
-	{rule: RuleSecretSlack, what: "Slack webhook URL", maybe: contains("hooks.slack.com"), find: token(slackWebhook, 1, 0)},
+	{
+		rule: RuleSecretBasicAuth, what: "Basic-auth credentials",
+		maybe: containsFold("authorization", "basic ", "auth"),
+		find: func(text, _ string, _ bool) []found {
+			var out []found
+			for _, m := range basicAuth().FindAllStringSubmatchIndex(text, -1) {
+				enc := text[m[2]:m[3]]
+				dec, err := base64.StdEncoding.DecodeString(enc)
+				if err != nil {
+					dec, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(enc, "="))
+				}
+				if err != nil || !utf8.Valid(dec) {
+					continue
+				}
+				user, pw, ok := strings.Cut(string(dec), ":")
+				if !ok || isPlaceholder(pw) || isPlaceholder(user+pw) {
+					continue
+				}
+				out = append(out, found{Secret: Secret{Masked: mask(enc)}, start: m[2], end: m[3]})
+			}
+			return out
+		},
+	},
+	{providers: true},
 	{
 		rule: RuleSecretJWT, what: "JSON Web Token",
 		maybe: contains("eyJ"),
@@ -314,29 +413,6 @@ var detectors = []detector{
 					continue
 				}
 				out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: m[2], end: m[3]})
-			}
-			return out
-		},
-	},
-	{
-		rule: RuleSecretBasicAuth, what: "Basic-auth credentials",
-		maybe: containsFold("authorization", "basic "),
-		find: func(text, _ string, _ bool) []found {
-			var out []found
-			for _, m := range basicAuth().FindAllStringSubmatchIndex(text, -1) {
-				enc := text[m[2]:m[3]]
-				dec, err := base64.StdEncoding.DecodeString(enc)
-				if err != nil {
-					dec, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(enc, "="))
-				}
-				if err != nil || !utf8.Valid(dec) {
-					continue
-				}
-				user, pw, ok := strings.Cut(string(dec), ":")
-				if !ok || isPlaceholder(pw) || isPlaceholder(user+pw) {
-					continue
-				}
-				out = append(out, found{Secret: Secret{Masked: mask(enc)}, start: m[2], end: m[3]})
 			}
 			return out
 		},
