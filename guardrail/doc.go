@@ -183,21 +183,34 @@
 //     guardrails.protected). A rename is judged on both paths; the source of
 //     a copy is only read. Example: deleting secrets/prod.env.gpg with
 //     protected: [secrets/].
-//   - edit.secret.aws (hard): an AWS access key ID (AKIA..., ASIA...) or a
-//     40-character secret access key assigned to aws_secret_access_key.
-//     Allowed: AWS's documented AKIAIOSFODNN7EXAMPLE and
+//   - edit.secret.<provider> (hard): a provider's token, found by the rule
+//     set the gitleaks project maintains (its default configuration, well
+//     over a hundred providers, imported as data with its allowlists,
+//     keywords and entropy thresholds; see guardrail/internal/secretrules
+//     for the version), whatever the file's syntax: an unquoted KEY=value
+//     line, YAML, JSON, code, prose, a URL's query or user part, an .npmrc
+//     _authToken line. The rule ID is edit.secret. and gitleaks' rule ID
+//     (edit.secret.stripe-access-token, edit.secret.npm-access-token,
+//     edit.secret.openai-api-key, ...), but for the families harnish named
+//     before, which keep their IDs: edit.secret.aws (AKIA..., ASIA...),
+//     edit.secret.github (ghp_, gho_, ghs_, ghu_, ghr_, github_pat_),
+//     edit.secret.gitlab (glpat-, glrt-, ...), edit.secret.slack (xoxb-,
+//     xoxp-, ..., hooks.slack.com webhooks), edit.secret.gcp (AIza...),
+//     edit.secret.azure. gitleaks' generic-api-key, private-key, jwt,
+//     pkcs12-file and kubernetes-secret-yaml rules are left out: the
+//     rules below do their work with harnish's allowances, or they need
+//     more than a line. A token in a URL ends at & # @ ? too. Allowed, as
+//     for every secret rule: placeholders and labelled examples (ghp_xxxx...,
+//     AKIAIOSFODNN7EXAMPLE, sk_test_..., Slack's documented
+//     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX), and files gitleaks'
+//     allowlist exempts (lock files, go.sum, vendored trees, images).
+//   - edit.secret.aws (hard), also: a 40-character secret access key
+//     assigned to aws_secret_access_key. Allowed: AWS's documented
 //     wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.
-//   - edit.secret.gcp (hard): the "private_key" of a GCP service-account
-//     JSON file, with key material.
-//   - edit.secret.azure (hard): AccountKey= or SharedAccessKey= in an Azure
-//     connection string. Allowed: the storage emulator's public key.
-//   - edit.secret.github (hard): ghp_, gho_, ghs_, ghu_, ghr_ and
-//     github_pat_ tokens. Allowed: ghp_xxxxxxxx... and other runs of one
-//     character.
-//   - edit.secret.gitlab (hard): glpat- tokens.
-//   - edit.secret.slack (hard): xoxa-, xoxb-, xoxp-, xoxr-, xoxs- tokens and
-//     hooks.slack.com webhook URLs. Allowed: Slack's documented
-//     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX.
+//   - edit.secret.gcp (hard), also: the "private_key" of a GCP
+//     service-account JSON file, with key material.
+//   - edit.secret.azure (hard), also: AccountKey= or SharedAccessKey= in an
+//     Azure connection string. Allowed: the storage emulator's public key.
 //   - edit.secret.private-key (hard): -----BEGIN ... PRIVATE KEY----- with
 //     key material on the same line or the next. Allowed: code that looks
 //     for the marker, and elided bodies ("MIIE...").
@@ -206,14 +219,20 @@
 //   - edit.secret.url-credentials (hard): a password in a URL,
 //     postgres://app:S3cr3t@db/app. Allowed: postgres://user:password@...,
 //     ${VAR} passwords and local defaults (postgres, root, admin, guest).
-//   - edit.secret.basic-auth (hard): "Authorization: Basic" with base64 of
-//     user:password. Allowed: placeholders such as user:password.
+//   - edit.secret.basic-auth (hard): base64 of user:password hard-coded as
+//     an HTTP Basic header ("Authorization: Basic ..."), an .npmrc _auth=
+//     line or a Docker config.json "auth" field. Allowed: placeholders such
+//     as user:password.
 //   - edit.secret.assignment (hard): a literal value of four or more
 //     characters assigned (=, :=, :, =>) to a name whose last word is
 //     password, passwd, pass, pwd, passphrase, secret, token, credential(s),
-//     or whose last two are api key, access key, secret key, private key,
-//     auth key, signing key, encryption key, master key: DB_PASSWORD=...,
-//     apiKey = "...", "client_secret": "...", --password=... In source code
+//     requirepass, masterauth, or whose last two are api key, access key,
+//     secret key, private key, auth key, signing key, encryption key, master
+//     key, or last three secret key base (Rails); a name in capitals glued
+//     to password, passwd, secret or token (PGPASSWORD); framework secret
+//     keys so named (Django's SECRET_KEY, Flask's app.config['SECRET_KEY']):
+//     DB_PASSWORD=..., apiKey = "...", "client_secret": "...",
+//     --password=..., --requirepass VALUE. In source code
 //     (.go, .py, .ts, ...) only quoted values count; in configuration and
 //     scripts unquoted ones too. Allowed: empty values, ${VAR}, $VAR, %VAR%,
 //     {{ templates }}, <placeholders>, environment lookups (os.Getenv,

@@ -64,7 +64,7 @@ func ScanSecrets(path, text string) []Secret {
 func scanSecrets(name string, lines []Line) []Secret {
 	var out []Secret
 	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
-	f.providers = !secretrules.Default().PathAllowed(name)
+	f.providers = secretrules.Default().File(name)
 	for i, l := range lines {
 		if len(l.Text) < 8 {
 			continue
@@ -84,9 +84,9 @@ type scanFile struct {
 	// code says the file is source code, where assigned values count only
 	// when quoted.
 	code bool
-	// providers says gitleaks' rules apply: its allowlist does not exempt
-	// the file (lock files, vendored trees, ...).
-	providers bool
+	// providers are gitleaks' rules for the file: none when its allowlist
+	// exempts the file (lock files, vendored trees, ...).
+	providers *secretrules.File
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -98,13 +98,23 @@ type found struct {
 // scanLine returns the secrets on one line; next is the following line when
 // it is part of the same text (a private key's body).
 func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
-	var lower string // computed once, on demand
-	lc := func() string {
-		if lower == "" {
-			lower = strings.ToLower(text)
-		}
-		return lower
+	// One pass finds the keywords of gitleaks' rules and of the detectors.
+	t := triggers()
+	var small [4]uint64
+	hits := small[:]
+	if t.words > len(small) {
+		hits = make([]uint64, t.words)
 	}
+	var run uint64 // the detectors whose keywords the line holds
+	t.kw.Scan(text, func(gs []uint16) {
+		for _, g := range gs {
+			if int(g) < t.rules {
+				hits[g/64] |= 1 << (g % 64)
+			} else {
+				run |= 1 << (int(g) - t.rules)
+			}
+		}
+	})
 	var fs []found
 	add := func(f found) {
 		if !overlaps(fs, f.start, f.end) {
@@ -112,22 +122,21 @@ func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
 			fs = append(fs, f)
 		}
 	}
-	for _, d := range detectors {
+	for i, d := range detectors {
 		if d.providers {
-			if f.providers {
-				for _, p := range providerSecrets(f.path, text, lc()) {
-					add(p)
-				}
-			}
+			providerSecrets(f.providers, text, hits, add)
 			continue
 		}
-		if !d.maybe(text, lc) {
+		if run&(1<<i) == 0 {
 			continue
 		}
 		for _, x := range d.find(text, next, f.code) {
 			x.Rule, x.What = d.rule, d.what
 			add(x)
 		}
+	}
+	if len(fs) == 0 {
+		return nil
 	}
 	slices.SortFunc(fs, func(a, b found) int { return a.start - b.start })
 	out := make([]Secret, len(fs))
@@ -137,35 +146,47 @@ func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
 	return out
 }
 
+// triggerSet finds in one pass which of gitleaks' rules and which
+// detectors a line has keywords of: groups 0 to rules-1 are the rules (as
+// secretrules numbers them), the next ones detectors[i].
+type triggerSet struct {
+	kw    *secretrules.Keywords
+	rules int
+	words int // uint64s in a bitset of the rules
+}
+
+var triggers = sync.OnceValue(func() *triggerSet {
+	groups := secretrules.Default().Keywords()
+	t := &triggerSet{rules: len(groups), words: (len(groups) + 63) / 64}
+	for _, d := range detectors {
+		groups = append(groups, d.keywords)
+	}
+	t.kw = secretrules.NewKeywords(groups)
+	return t
+})
+
 // providerSecrets returns the provider tokens gitleaks' rules find in a
 // line of the file at path, but for the placeholders harnish allows
 // (labelled examples, runs of one character, ...). Many of the rules want
 // a token to end at a quote, a blank or the line's end; in a URL it ends
 // at & # @ ? and the like too, so a line with those is scanned once more
 // with them read as blanks (the same length, so the same offsets).
-func providerSecrets(path, text, lower string) []found {
-	var out []found
-	add := func(m secretrules.Match) {
-		if isPlaceholder(tokenBody(m.Secret)) || overlaps(out, m.Start, m.End) {
+func providerSecrets(rules *secretrules.File, text string, hits []uint64, add func(found)) {
+	blanks := ""
+	if strings.Contains(text, "://") {
+		blanks = urlDelims
+	}
+	rules.ScanHits(text, blanks, hits, func(m secretrules.Match) {
+		if isPlaceholder(tokenBody(m.Secret)) {
 			return
 		}
 		rule, what := providerRule(m.Rule.ID)
-		out = append(out, found{Secret: Secret{Rule: rule, What: what, Masked: mask(text[m.Start:m.End])}, start: m.Start, end: m.End})
-	}
-	rules := secretrules.Default()
-	rules.Scan(path, text, lower, add)
-	if strings.ContainsAny(text, urlDelims) {
-		spaced := urlDelimReplacer.Replace(text)
-		rules.Scan(path, spaced, urlDelimReplacer.Replace(lower), add)
-	}
-	return out
+		add(found{Secret: Secret{Rule: rule, What: what, Masked: mask(text[m.Start:m.End])}, start: m.Start, end: m.End})
+	})
 }
 
-// urlDelims end a token in a URL or markup.
+// urlDelims end a token in a URL or in the markup around one.
 const urlDelims = "&#@?<>()[]{},|"
-
-var urlDelimReplacer = strings.NewReplacer("&", " ", "#", " ", "@", " ", "?", " ", "<", " ", ">", " ",
-	"(", " ", ")", " ", "[", " ", "]", " ", "{", " ", "}", " ", ",", " ", "|", " ")
 
 // tokenBody returns a token without its provider prefix (ghp_, xoxb-,
 // sk_live_, ...), the part that says whether it is a placeholder.
@@ -219,32 +240,10 @@ type detector struct {
 	// providers stands for gitleaks' rules, run at this point of the
 	// order.
 	providers bool
-	// maybe is a cheap filter: false means the line cannot hold the secret.
-	maybe func(text string, lower func() string) bool
-	find  func(text, next string, code bool) []found
-}
-
-func contains(subs ...string) func(string, func() string) bool {
-	return func(text string, _ func() string) bool {
-		for _, s := range subs {
-			if strings.Contains(text, s) {
-				return true
-			}
-		}
-		return false
-	}
-}
-
-func containsFold(subs ...string) func(string, func() string) bool {
-	return func(_ string, lower func() string) bool {
-		l := lower()
-		for _, s := range subs {
-			if strings.Contains(l, s) {
-				return true
-			}
-		}
-		return false
-	}
+	// keywords are lowercase strings one of which a line must hold, in
+	// any case, for the detector to run.
+	keywords []string
+	find     func(text, next string, code bool) []found
 }
 
 // token finds matches of re's regexp whose submatch group (0: the whole
@@ -285,14 +284,15 @@ var (
 	jwt = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
 	})
-	urlCreds = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:@/'"<>]*:([^\s@/'"<>]+)@[A-Za-z0-9\[]`)
+	// basicHeader is the value of an Authorization: Basic header, after
+	// its "B" or "b" (a literal prefix, which regexp finds fast); authField
+	// the auth field of .npmrc (_auth=) and Docker's config.json ("auth":
+	// ...). Both are base64 of user:password.
+	basicHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`asic\s+([A-Za-z0-9+/]{8,}={0,2})`)
 	})
-	// basicAuth is an Authorization: Basic header's value, or the auth
-	// field of .npmrc (_auth=) and Docker's config.json ("auth": ...), all
-	// base64 of user:password.
-	basicAuth = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?:\b[Bb]asic\s+|(?:^|["'\s])_?auth["']?\s*[:=]\s*["']?)([A-Za-z0-9+/]{8,}={0,2})`)
+	authField = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`auth["']?\s*[:=]\s*["']?([A-Za-z0-9+/]{8,}={0,2})`)
 	})
 	keyMaterial = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`[A-Za-z0-9+/]{32,}`)
@@ -309,7 +309,7 @@ const azuriteKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6
 var detectors = []detector{
 	{
 		rule: RuleSecretGCP, what: "GCP service-account private key",
-		maybe: contains(`"private_key"`),
+		keywords: []string{`"private_key"`},
 		find: func(text, _ string, _ bool) []found {
 			m := gcpKey().FindStringSubmatchIndex(text)
 			if m == nil {
@@ -324,7 +324,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretPrivateKey, what: "private key",
-		maybe: contains("PRIVATE KEY"),
+		keywords: []string{"private key"},
 		find: func(text, next string, _ bool) []found {
 			loc := privateKey().FindStringIndex(text)
 			if loc == nil {
@@ -345,10 +345,10 @@ var detectors = []detector{
 			return []found{{Secret: Secret{Masked: mask(text[loc[0]:loc[1]])}, start: loc[0], end: loc[1]}}
 		},
 	},
-	{rule: RuleSecretAWS, what: "AWS secret access key", maybe: containsFold("secretaccess", "secret_access", "awssecret", "aws_secret"), find: token(awsSecret, 1, 0)},
+	{rule: RuleSecretAWS, what: "AWS secret access key", keywords: []string{"secretaccess", "secret_access", "awssecret", "aws_secret"}, find: token(awsSecret, 1, 0)},
 	{
 		rule: RuleSecretAzure, what: "Azure storage or service key",
-		maybe: containsFold("accountkey", "sharedaccesskey"),
+		keywords: []string{"accountkey", "sharedaccesskey"},
 		find: func(text, next string, code bool) []found {
 			var out []found
 			for _, f := range token(azureKey, 1, 0)(text, next, code) {
@@ -361,23 +361,26 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretBasicAuth, what: "Basic-auth credentials",
-		maybe: containsFold("authorization", "basic ", "auth"),
+		keywords: []string{"basic ", "auth"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
-			for _, m := range basicAuth().FindAllStringSubmatchIndex(text, -1) {
-				enc := text[m[2]:m[3]]
-				dec, err := base64.StdEncoding.DecodeString(enc)
-				if err != nil {
-					dec, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(enc, "="))
-				}
-				if err != nil || !utf8.Valid(dec) {
+			for _, m := range basicHeader().FindAllStringSubmatchIndex(text, -1) {
+				// [Bb]asic at the start of a word.
+				if m[0] == 0 || text[m[0]-1]|0x20 != 'b' || m[0] > 1 && wordByte(text[m[0]-2]) {
 					continue
 				}
-				user, pw, ok := strings.Cut(string(dec), ":")
-				if !ok || isPlaceholder(pw) || isPlaceholder(user+pw) {
+				out = appendBasic(out, text, m[2], m[3])
+			}
+			for _, m := range authField().FindAllStringSubmatchIndex(text, -1) {
+				// auth or _auth, after a quote, a blank or nothing.
+				b := m[0]
+				if b > 0 && text[b-1] == '_' {
+					b--
+				}
+				if b > 0 && !strings.ContainsRune("\"' \t", rune(text[b-1])) {
 					continue
 				}
-				out = append(out, found{Secret: Secret{Masked: mask(enc)}, start: m[2], end: m[3]})
+				out = appendBasic(out, text, m[2], m[3])
 			}
 			return out
 		},
@@ -385,7 +388,7 @@ var detectors = []detector{
 	{providers: true},
 	{
 		rule: RuleSecretJWT, what: "JSON Web Token",
-		maybe: contains("eyJ"),
+		keywords: []string{"eyj"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
 			for _, loc := range jwt().FindAllStringIndex(text, -1) {
@@ -402,25 +405,23 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretURL, what: "password in a URL",
-		maybe: func(text string, _ func() string) bool {
-			return strings.Contains(text, "://") && strings.Contains(text, "@")
-		},
+		keywords: []string{"://"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
-			for _, m := range urlCreds().FindAllStringSubmatchIndex(text, -1) {
-				pw := text[m[2]:m[3]]
+			for _, span := range urlPasswords(text) {
+				pw := text[span[0]:span[1]]
 				if isPlaceholder(pw) {
 					continue
 				}
-				out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: m[2], end: m[3]})
+				out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: span[0], end: span[1]})
 			}
 			return out
 		},
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		maybe: containsFold("pass", "pwd", "secret", "token", "key", "credential"),
-		find:  findAssignments,
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "masterauth"},
+		find:     findAssignments,
 	},
 }
 
@@ -501,4 +502,72 @@ func distinct(s string) int {
 		}
 	}
 	return n
+}
+
+// appendBasic adds the Basic credentials enc, text[start:end], base64 of
+// user:password, unless they do not decode or are placeholders.
+func appendBasic(out []found, text string, start, end int) []found {
+	enc := text[start:end]
+	dec, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		dec, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(enc, "="))
+	}
+	if err != nil || !utf8.Valid(dec) {
+		return out
+	}
+	user, pw, ok := strings.Cut(string(dec), ":")
+	if !ok || isPlaceholder(pw) || isPlaceholder(user+pw) {
+		return out
+	}
+	return append(out, found{Secret: Secret{Masked: mask(enc)}, start: start, end: end})
+}
+
+// urlPasswords returns the spans of the passwords of the URLs in text,
+// scheme://user:password@host: a scheme of 2 to 21 characters starting a
+// word, a user without ':', and a password up to an '@' followed by the
+// host.
+func urlPasswords(text string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], "://")
+		if j < 0 {
+			break
+		}
+		j += i
+		i = j + 3
+		k := j
+		for k > 0 && j-k < 21 && schemeByte(text[k-1]) {
+			k--
+		}
+		for k < j && (!letter(text[k]) || k > 0 && wordByte(text[k-1])) {
+			k++
+		}
+		if j-k < 2 {
+			continue
+		}
+		u := j + 3
+		for u < len(text) && !strings.ContainsRune(" \t\n\r\f:@/'\"<>", rune(text[u])) {
+			u++
+		}
+		if u >= len(text) || text[u] != ':' {
+			continue
+		}
+		q := u + 1
+		for q < len(text) && !strings.ContainsRune(" \t\n\r\f@/'\"<>", rune(text[q])) {
+			q++
+		}
+		if q > u+1 && q+1 < len(text) && text[q] == '@' && (wordByte(text[q+1]) && text[q+1] != '_' || text[q+1] == '[') {
+			out = append(out, [2]int{u + 1, q})
+			i = q + 1
+		}
+	}
+	return out
+}
+
+func letter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+func wordByte(c byte) bool { return letter(c) || c >= '0' && c <= '9' || c == '_' }
+
+func schemeByte(c byte) bool {
+	return letter(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
 }

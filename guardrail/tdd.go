@@ -99,10 +99,13 @@ type tddRule struct {
 	tests    []string // the patterns as globs on a file name: *_test.go
 	roots    []string
 	exempt   []string
+	// known caches candidates by path: a loop's diffs touch the same
+	// files again and again.
+	known *pathCache[[]string]
 }
 
 func newTDDRule(c TDDConfig) (tddRule, error) {
-	r := tddRule{level: c.Level, patterns: c.Patterns, roots: c.Roots, exempt: c.Exempt}
+	r := tddRule{level: c.Level, patterns: c.Patterns, roots: c.Roots, exempt: c.Exempt, known: &pathCache[[]string]{}}
 	if !c.Level.Valid() {
 		return r, fmt.Errorf("guardrail: tdd: %w %d", ErrInvalidLevel, int(c.Level))
 	}
@@ -156,7 +159,7 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string
 	if !pathOnly && f.Status != StatusAdded && !f.adds() {
 		return nil // a pure deletion of lines, a mode change, a plain rename
 	}
-	candidates := r.candidates(f.Path)
+	candidates := r.known.get(f.Path, r.candidates)
 	if len(candidates) == 0 {
 		return nil // not a product file
 	}

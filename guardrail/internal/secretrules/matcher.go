@@ -1,14 +1,30 @@
 package secretrules
 
-// matcher finds every keyword in a lowercased line in one pass: an
-// Aho-Corasick automaton made a DFA over the classes of bytes keywords
-// use; every other byte leads back to the start.
+// Keywords finds which groups of keywords occur in a text, ignoring ASCII
+// case, in one pass: an Aho-Corasick automaton made a DFA over the classes
+// of bytes keywords use (an upper-case letter is in its lower-case
+// letter's class); every other byte leads back to the start. It is safe
+// for concurrent use.
+type Keywords struct{ m *matcher }
+
+// NewKeywords returns the matcher of groups[i], the lowercase keywords of
+// group i; there may be at most 65,536 groups.
+func NewKeywords(groups [][]string) *Keywords { return &Keywords{newMatcher(groups)} }
+
+// Scan calls hit with the groups of every keyword that ends in text, as
+// often as one ends.
+func (k *Keywords) Scan(text string, hit func(groups []uint16)) { k.m.scan(text, hit) }
+
 type matcher struct {
 	class  [256]uint8
 	nclass int
-	next   []int32    // state*nclass + class
-	out    [][]uint16 // per state, the rules whose keyword ends there
+	// next is state*nclass + class to the next state, with outFlag set
+	// when a keyword ends there.
+	next []int32
+	out  [][]uint16 // per state, the groups whose keyword ends there
 }
+
+const outFlag = -1 << 31
 
 // newMatcher builds the matcher of keywords[i], the keywords of rule i.
 func newMatcher(keywords [][]string) *matcher {
@@ -21,6 +37,11 @@ func newMatcher(keywords [][]string) *matcher {
 					m.nclass++
 				}
 			}
+		}
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		if m.class[c] == 0 {
+			m.class[c] = m.class[c+'a'-'A'] // case folds; keywords are lowercase
 		}
 	}
 	// The trie, with -1 for a missing edge.
@@ -76,7 +97,12 @@ func newMatcher(keywords [][]string) *matcher {
 	}
 	m.next = make([]int32, len(trie)*m.nclass)
 	for s, row := range trie {
-		copy(m.next[s*m.nclass:], row)
+		for c, t := range row {
+			if len(m.out[t]) > 0 {
+				t |= outFlag
+			}
+			m.next[s*m.nclass+c] = t
+		}
 	}
 	return m
 }
@@ -94,10 +120,12 @@ func appendRule(rs []uint16, r uint16) []uint16 {
 func (m *matcher) scan(text string, hit func([]uint16)) {
 	s := int32(0)
 	n := int32(m.nclass)
+	next, class := m.next, &m.class
 	for i := 0; i < len(text); i++ {
-		s = m.next[s*n+int32(m.class[text[i]])]
-		if rs := m.out[s]; rs != nil {
-			hit(rs)
+		s = next[s*n+int32(class[text[i]])]
+		if s < 0 {
+			s &^= outFlag
+			hit(m.out[s])
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 //go:embed gitleaks.json
@@ -61,10 +62,11 @@ type Allowlist struct {
 // package guardrail has rules of its own for them, with its own
 // allowances, or they judge no content.
 var Skipped = map[string]string{
-	"generic-api-key": "edit.secret.assignment judges credential names and values, with harnish's allowances for placeholders, references and environment lookups",
-	"private-key":     "it needs the whole key across lines; edit.secret.private-key reads a line and the next",
-	"jwt":             "edit.secret.jwt also decodes the header",
-	"pkcs12-file":     "a rule on file names, not content",
+	"generic-api-key":        "edit.secret.assignment judges credential names and values, with harnish's allowances for placeholders, references and environment lookups",
+	"private-key":            "it needs the whole key across lines; edit.secret.private-key reads a line and the next",
+	"jwt":                    "edit.secret.jwt also decodes the header",
+	"pkcs12-file":            "a rule on file names, not content",
+	"kubernetes-secret-yaml": "it spans lines (kind: Secret, then data:), and lines are scanned one by one",
 }
 
 // Default returns the Set of gitleaks' default rules less [Skipped]. It
@@ -83,6 +85,10 @@ var Default = sync.OnceValue(func() *Set {
 
 // Set is a compiled rule set. It is safe for concurrent use.
 type Set struct {
+	// files caches File by path, up to maxFiles paths: a loop's diffs
+	// touch the same files again and again.
+	files  sync.Map
+	nfiles atomic.Int64
 	cfg    *Config
 	rules  []*rule
 	kw     *matcher
@@ -99,6 +105,8 @@ type rule struct {
 }
 
 type allowlist struct {
+	// anyPath is paths as one alternation, one pass per file.
+	anyPath   *regexp.Regexp
 	and       bool
 	target    string
 	regexes   []*regexp.Regexp
@@ -153,12 +161,17 @@ func compileAllow(a *Allowlist) (allowlist, error) {
 		}
 		out.regexes = append(out.regexes, re)
 	}
+	var alt []string
 	for _, x := range a.Paths {
 		re, err := regexp.Compile(x)
 		if err != nil {
 			return out, err
 		}
 		out.paths = append(out.paths, re)
+		alt = append(alt, "(?:"+x+")")
+	}
+	if len(alt) > 0 {
+		out.anyPath = regexp.MustCompile(strings.Join(alt, "|")) // each part compiled above
 	}
 	for _, w := range a.Stopwords {
 		out.stopwords = append(out.stopwords, strings.ToLower(w))
@@ -194,12 +207,7 @@ func (r *rule) regexp() *regexp.Regexp {
 // PathAllowed reports whether the configuration's allowlist exempts the
 // file at path (lock files, vendored trees, images, ...).
 func (s *Set) PathAllowed(path string) bool {
-	for _, re := range s.global.paths {
-		if re.MatchString(path) {
-			return true
-		}
-	}
-	return false
+	return s.global.anyPath != nil && s.global.anyPath.MatchString(path)
 }
 
 // Match is one secret a rule found in a line.
@@ -211,35 +219,130 @@ type Match struct {
 }
 
 // Scan calls found for every secret in line, a line of the file at path,
-// rule by rule. lower is line lowercased, or "" to have Scan lower it.
-func (s *Set) Scan(path, line, lower string, found func(Match)) {
-	if lower == "" {
-		lower = strings.ToLower(line)
+// rule by rule.
+func (s *Set) Scan(path, line string, found func(Match)) {
+	s.File(path).Scan(line, "", found)
+}
+
+// File returns the scanner of the rules that apply to the file at path:
+// none when the configuration's allowlist exempts it, and the rules
+// limited to other paths left out.
+func (s *Set) File(path string) *File {
+	if f, ok := s.files.Load(path); ok {
+		return f.(*File)
 	}
-	var hits [4]uint64
-	var more []uint64
-	s.kw.scan(lower, func(rules []uint16) {
-		for _, i := range rules {
-			if int(i) < 256 {
-				hits[i/64] |= 1 << (i % 64)
-			} else {
-				for len(more)*64 <= int(i)-256 {
-					more = append(more, 0)
-				}
-				more[(int(i)-256)/64] |= 1 << ((int(i) - 256) % 64)
+	f := s.newFile(path)
+	if s.nfiles.Add(1) <= maxFiles {
+		s.files.Store(path, f)
+	}
+	return f
+}
+
+// maxFiles bounds the paths a Set caches the File of.
+const maxFiles = 1 << 14
+
+func (s *Set) newFile(path string) *File {
+	f := &File{set: s, path: path}
+	if s.PathAllowed(path) {
+		f.none = true
+		return f
+	}
+	for i, r := range s.rules {
+		if r.path != nil && !r.path.MatchString(path) {
+			if f.off == nil {
+				f.off = make([]uint64, (len(s.rules)+63)/64)
 			}
+			f.off[i/64] |= 1 << (i % 64)
+		}
+	}
+	return f
+}
+
+// File scans the lines of one file. It is safe for concurrent use.
+type File struct {
+	set  *Set
+	path string
+	none bool
+	off  []uint64 // rules whose path does not match
+}
+
+// Keywords returns the keywords of the set's rules, rule by rule, in the
+// order [File.ScanHits] numbers the rules.
+func (s *Set) Keywords() [][]string {
+	out := make([][]string, len(s.rules))
+	for i, r := range s.rules {
+		out[i] = r.Keywords
+	}
+	return out
+}
+
+// Scan calls found for every secret in line, rule by rule. blanks are
+// bytes that also end a token: when line holds some, the rules its
+// keywords pick run a second time on line with them read as blanks (a
+// token in a URL ends at & or @, which gitleaks' rules do not expect),
+// with the same offsets.
+func (f *File) Scan(line, blanks string, found func(Match)) {
+	if f.none {
+		return
+	}
+	var small [4]uint64
+	hits := small[:]
+	if n := (len(f.set.rules) + 63) / 64; n > len(small) {
+		hits = make([]uint64, n)
+	}
+	f.set.kw.scan(line, func(rules []uint16) {
+		for _, i := range rules {
+			hits[i/64] |= 1 << (i % 64)
 		}
 	})
+	f.ScanHits(line, blanks, hits, found)
+}
+
+// ScanHits is Scan with the rules whose keywords line holds given as a
+// bitset (rule i is bit i%64 of hits[i/64], numbered as [Set.Keywords]
+// returns them), by a caller that looked for them with other keywords of
+// its own in one pass. It may change hits.
+func (f *File) ScanHits(line, blanks string, hits []uint64, found func(Match)) {
+	if f.none {
+		return
+	}
+	s := f.set
 	for _, i := range s.always {
 		hits[i/64] |= 1 << (i % 64)
 	}
-	for w, bits := range append(hits[:], more...) {
+	alt := ""
+	for w := range hits {
+		bits := hits[w]
+		if f.off != nil && w < len(f.off) {
+			bits &^= f.off[w]
+		}
 		for bits != 0 {
 			b := trailingZeros(bits)
 			bits &= bits - 1
-			s.scanRule(s.rules[w*64+b], path, line, found)
+			if w*64+b >= len(s.rules) {
+				break
+			}
+			r := s.rules[w*64+b]
+			s.scanRule(r, f.path, line, found)
+			if blanks != "" && alt == "" && strings.ContainsAny(line, blanks) {
+				alt = blankOut(line, blanks)
+			}
+			if alt != "" {
+				s.scanRule(r, f.path, alt, found)
+			}
 		}
 	}
+}
+
+// blankOut returns s with every byte of blanks replaced by a blank.
+func blankOut(s, blanks string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if strings.IndexByte(blanks, c) >= 0 {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }
 
 func trailingZeros(x uint64) int {
@@ -252,9 +355,6 @@ func trailingZeros(x uint64) int {
 }
 
 func (s *Set) scanRule(r *rule, path, line string, found func(Match)) {
-	if r.path != nil && !r.path.MatchString(path) {
-		return
-	}
 	re := r.regexp()
 	if re == nil {
 		return
