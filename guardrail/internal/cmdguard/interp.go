@@ -448,6 +448,15 @@ const maxCalls = 64
 func scanCalls(l *lang, src string) []foundCall {
 	var out []foundCall
 	s := &codeScanner{l: l, src: src}
+	if l.name == "Python" && strings.Contains(src, " as ") {
+		// import shutil as s: s.rmtree is shutil.rmtree.
+		for _, m := range pythonImportAs().FindAllStringSubmatch(src, 8) {
+			if s.aliases == nil {
+				s.aliases = map[string]string{}
+			}
+			s.aliases[m[2]] = m[1]
+		}
+	}
 	for s.i < len(src) && len(out) < maxCalls {
 		c := src[s.i]
 		switch {
@@ -522,7 +531,14 @@ type codeScanner struct {
 	l   *lang
 	src string
 	i   int
+	// aliases maps a module's local name to the module (Python's import
+	// ... as).
+	aliases map[string]string
 }
+
+var pythonImportAs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bimport\s+([A-Za-z_][\w.]*)\s+as\s+([A-Za-z_]\w*)`)
+})
 
 // comment skips a comment at the scanner's position and reports whether
 // there was one.
@@ -626,6 +642,9 @@ func (s *codeScanner) call() (foundCall, bool) {
 	}
 	name := src[start:i]
 	s.i = i
+	if prefix, rest, ok := strings.Cut(name, "."); ok && s.aliases[prefix] != "" {
+		name = s.aliases[prefix] + "." + rest
+	}
 	kind, known := lookupCall(s.l, name)
 	if !known {
 		return s.quoted(name)
@@ -646,6 +665,23 @@ func (s *codeScanner) call() (foundCall, bool) {
 		s.i = j
 		text, dyn := s.str('`')
 		return foundCall{name: name, kind: kind, args: []interpArg{{kind: argString, text: text, dynamic: dyn}}}, true
+	case s.l.bare && j > i && j+3 < len(src) && src[j:j+2] == "qw" && !identChar(src[j+2]):
+		// Perl's system qw(rm -rf x): a list of words.
+		open := src[j+2]
+		closeBy := map[byte]byte{'{': '}', '(': ')', '[': ']', '<': '>'}[open]
+		if closeBy == 0 {
+			closeBy = open
+		}
+		end := strings.IndexByte(src[j+3:], closeBy)
+		if end < 0 {
+			return foundCall{}, false
+		}
+		var items []interpArg
+		for _, w := range strings.Fields(src[j+3 : j+3+end]) {
+			items = append(items, interpArg{kind: argString, text: w})
+		}
+		s.i = j + 3 + end + 1
+		return foundCall{name: name, kind: kind, args: []interpArg{{kind: argList, items: items}}}, true
 	case s.l.bare && j > i && j < len(src) && strings.IndexByte(`"'[`, src[j]) >= 0,
 		s.l.bare && name == "qx":
 		args, raw, end := s.args(j, '\n')
