@@ -232,7 +232,10 @@
 //     to password, passwd, secret or token (PGPASSWORD); framework secret
 //     keys so named (Django's SECRET_KEY, Flask's app.config['SECRET_KEY']):
 //     DB_PASSWORD=..., apiKey = "...", "client_secret": "...",
-//     --password=..., --requirepass VALUE. In source code
+//     --password=..., --requirepass VALUE. The rule also takes Password=
+//     or Pwd= in a connection string (Server=db;Password=...;, even inside
+//     a string in code) and a password on a command line (sshpass -p ...,
+//     mysql -pSECRET). In source code
 //     (.go, .py, .ts, ...) only quoted values count; in configuration and
 //     scripts unquoted ones too. Allowed: empty values, ${VAR}, $VAR, %VAR%,
 //     {{ templates }}, <placeholders>, environment lookups (os.Getenv,

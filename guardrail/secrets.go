@@ -284,6 +284,15 @@ var (
 	jwt = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
 	})
+	// connPassword is Password= or Pwd= in a key=value; list.
+	connPassword = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)[;"']\s*(?:password|pwd)=([^;"'\s]{4,})(?:;|["']|$)`)
+	})
+	// cliPassword is the password of sshpass -p and of the MySQL clients'
+	// -pPASSWORD (attached, or quoted after -p).
+	cliPassword = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:sshpass\s+(?:-\w+\s+)*-p\s*|(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)['"]?([^\s'"$]{4,})`)
+	})
 	// basicHeader is the value of an Authorization: Basic header, after
 	// its "B" or "b" (a literal prefix, which regexp finds fast); authField
 	// the auth field of .npmrc (_auth=) and Docker's config.json ("auth":
@@ -417,6 +426,19 @@ var detectors = []detector{
 			}
 			return out
 		},
+	},
+	{
+		// Password=...; in an ADO.NET, ODBC or JDBC connection string, which
+		// code holds inside one quoted string.
+		rule: RuleSecretAssignment, what: "password in a connection string",
+		keywords: []string{"password=", "pwd="},
+		find:     token(connPassword, 1, 0),
+	},
+	{
+		// A password given on a command line: sshpass -p, mysql -pSECRET.
+		rule: RuleSecretAssignment, what: "password on a command line",
+		keywords: []string{"sshpass", "mysql", "mariadb"},
+		find:     token(cliPassword, 1, 0),
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
