@@ -120,13 +120,36 @@ func parse(r io.Reader) (*config, error) {
 }
 
 func set(cfg *config, table, key string, v any) error {
-	strs := func() []string {
-		var out []string
-		for _, x := range v.([]any) {
-			out = append(out, x.(string))
+	str := func() (string, error) {
+		s, ok := v.(string)
+		if !ok {
+			return "", fmt.Errorf("%s: want a string", key)
 		}
-		return out
+		return s, nil
 	}
+	num := func() (float64, error) {
+		f, ok := v.(float64)
+		if !ok {
+			return 0, fmt.Errorf("%s: want a number", key)
+		}
+		return f, nil
+	}
+	strs := func() ([]string, error) {
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: want an array", key)
+		}
+		var out []string
+		for _, x := range list {
+			s, ok := x.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: want an array of strings", key)
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	var err error
 	var al *allowlist
 	switch table {
 	case "":
@@ -134,48 +157,56 @@ func set(cfg *config, table, key string, v any) error {
 	case "allowlist":
 		al = &cfg.Allowlist
 	case "rules.allowlists":
+		if len(cfg.Rules) == 0 || len(cfg.Rules[len(cfg.Rules)-1].Allowlists) == 0 {
+			return fmt.Errorf("%s outside a [[rules.allowlists]]", key)
+		}
 		r := &cfg.Rules[len(cfg.Rules)-1]
 		al = &r.Allowlists[len(r.Allowlists)-1]
 	case "rules":
+		if len(cfg.Rules) == 0 {
+			return fmt.Errorf("%s outside a [[rules]]", key)
+		}
 		r := &cfg.Rules[len(cfg.Rules)-1]
 		switch key {
 		case "id":
-			r.ID = v.(string)
+			r.ID, err = str()
 		case "description":
-			r.Description = v.(string)
+			r.Description, err = str()
 		case "regex":
-			r.Regex = v.(string)
+			r.Regex, err = str()
 		case "path":
-			r.Path = v.(string)
+			r.Path, err = str()
 		case "entropy":
-			r.Entropy = v.(float64)
+			r.Entropy, err = num()
 		case "secretGroup":
-			r.SecretGroup = int(v.(float64))
+			var f float64
+			f, err = num()
+			r.SecretGroup = int(f)
 		case "keywords":
-			r.Keywords = strs()
+			r.Keywords, err = strs()
 		default:
 			return fmt.Errorf("unknown rule key %q", key)
 		}
-		return nil
+		return err
 	default:
 		return fmt.Errorf("unknown table %q", table)
 	}
 	switch key {
 	case "description":
 	case "condition":
-		al.Condition = v.(string)
+		al.Condition, err = str()
 	case "regexTarget":
-		al.RegexTarget = v.(string)
+		al.RegexTarget, err = str()
 	case "regexes":
-		al.Regexes = strs()
+		al.Regexes, err = strs()
 	case "paths":
-		al.Paths = strs()
+		al.Paths, err = strs()
 	case "stopwords":
-		al.Stopwords = strs()
+		al.Stopwords, err = strs()
 	default:
 		return fmt.Errorf("unknown allowlist key %q", key)
 	}
-	return nil
+	return err
 }
 
 type parser struct {
