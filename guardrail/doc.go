@@ -135,6 +135,12 @@
 //     or in a pipeline (:(){ :|:& };:, bomb(){ bomb|bomb& }; bomb), and
 //     interpreter code that forks in a loop (perl -e 'fork while fork',
 //     python3 -c 'while True: os.fork()', ruby -e 'loop { fork }').
+//   - edit.secret.* (see "Edit rules"): text a command writes into a file,
+//     when the command line says what it is (a here-document or here-string
+//     that cat or tee passes on, echo's or printf's arguments redirected
+//     with > or >>), is judged by the secret rules of the edit guard, with
+//     the file's name: echo "GH_TOKEN=ghp_..." >> .env blocks before the
+//     key reaches the disk. The decision's Match is the masked secret.
 //   - shell.parse: a command line that does not parse for its shell.
 //   - shell.depth: payloads nested deeper than [CommandConfig.MaxDepth].
 //   - shell.interactive: with [CommandConfig.RefuseInteractive], a shell or

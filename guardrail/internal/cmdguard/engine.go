@@ -49,6 +49,10 @@ type Policy struct {
 	// RefuseInteractive makes a shell or REPL started without a script a
 	// finding (RuleInteractive).
 	RefuseInteractive bool
+	// Secret, if set, judges text a command writes into the file name (a
+	// here-document or echo redirected, tee): the rule and reason of the
+	// first secret in it, or ok false.
+	Secret func(name, text string) (rule, reason, match string, ok bool)
 }
 
 // Finding is one violated rule.
@@ -133,6 +137,9 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 	for _, r := range c.Redirs {
 		if r.Writes() {
 			e.write(r.Target, c.Source, "redirects output into")
+			if text, ok := writtenText(c, sh); ok {
+				e.secret(r.Target, text)
+			}
 		}
 	}
 	if c.Expr {
@@ -324,4 +331,36 @@ func splitAtDynamic(w shell.Word) []shell.Word {
 		}
 	}
 	return out
+}
+
+// secret judges text that a command writes into the file w. The finding's
+// Match is the masked secret, never the command, which holds it.
+func (e *evaluator) secret(w shell.Word, text string) {
+	if e.p.Secret == nil || strings.TrimSpace(text) == "" {
+		return
+	}
+	if rule, reason, masked, ok := e.p.Secret(w.Text, text); ok {
+		e.found = append(e.found, Finding{Rule: rule, Reason: reason, Match: masked})
+	}
+}
+
+// writtenText returns what c writes to its standard output when that is
+// known: echo's and printf's arguments, or the here-document, here-string
+// or echoed text cat passes on.
+func writtenText(c *shell.Cmd, sh string) (string, bool) {
+	if len(c.Args) == 0 || c.Args[0].Dynamic() {
+		return "", false
+	}
+	switch canonical(sh, c.Args[0].Text) {
+	case "echo", "printf", "write-output":
+		text, state, _ := stdinText(shell.Input{Kind: shell.Pipe, From: c}, 0)
+		return text.Text, state == inputKnown
+	case "cat", "get-content":
+		if len(c.Args) > 1 {
+			return "", false // files, read
+		}
+		text, state, _ := stdinText(c.Stdin, 0)
+		return text.Text, state == inputKnown
+	}
+	return "", false
 }
