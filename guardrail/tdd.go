@@ -202,11 +202,9 @@ func (r *tddRule) candidates(name string) []string {
 		names = append(names, strings.ReplaceAll(p, "{stem}", stem))
 	}
 	var out []string
-	seen := map[string]bool{}
 	add := func(d string) {
 		for _, n := range names {
-			if c := path.Join(d, n); !seen[c] {
-				seen[c] = true
+			if c := path.Join(d, n); !slices.Contains(out, c) {
 				out = append(out, c)
 			}
 		}
@@ -237,7 +235,7 @@ func (r *tddRule) candidates(name string) []string {
 func (r *tddRule) isTest(name string) bool {
 	base := path.Base(name)
 	for _, g := range r.tests {
-		if ok, _ := path.Match(g, base); ok {
+		if globMatch(g, base) {
 			return true
 		}
 	}
@@ -270,11 +268,11 @@ func matchAny(patterns []string, name string) bool {
 				return true
 			}
 		case strings.Contains(p, "/"):
-			if ok, _ := path.Match(p, name); ok {
+			if globMatch(p, name) {
 				return true
 			}
 		default:
-			if ok, _ := path.Match(p, base); ok {
+			if globMatch(p, base) {
 				return true
 			}
 		}
@@ -287,4 +285,19 @@ func matchAny(patterns []string, name string) bool {
 func hasDir(name, dir string) bool {
 	d := path.Dir(name)
 	return d == dir || strings.HasPrefix(d, dir+"/") || strings.HasSuffix(d, "/"+dir) || strings.Contains(d, "/"+dir+"/")
+}
+
+// globMatch is path.Match(pattern, name) for a well-formed pattern, with
+// the common shapes (a plain name, *suffix, prefix*) matched without it.
+func globMatch(pattern, name string) bool {
+	switch i := strings.IndexAny(pattern, `*?[\`); {
+	case i < 0:
+		return pattern == name
+	case i == 0 && !strings.ContainsAny(pattern[1:], `*?[\/`):
+		return !strings.Contains(name, "/") && strings.HasSuffix(name, pattern[1:])
+	case i == len(pattern)-1 && pattern[i] == '*' && !strings.Contains(pattern, "/"):
+		return !strings.Contains(name, "/") && strings.HasPrefix(name, pattern[:i])
+	}
+	ok, _ := path.Match(pattern, name)
+	return ok
 }

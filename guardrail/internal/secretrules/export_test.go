@@ -17,3 +17,25 @@ func KeywordRules(s *Set, text string) []string {
 	}
 	return out
 }
+
+// PathMismatches returns the paths for which a path pattern of the
+// configuration's allowlist or of a rule, with its literal filter,
+// answers otherwise than its regexp alone.
+func PathMismatches(s *Set, paths []string) []string {
+	var all []*pathRegexp
+	all = append(all, s.global.paths...)
+	for _, r := range s.rules {
+		if r.path != nil {
+			all = append(all, r.path)
+		}
+	}
+	var out []string
+	for _, p := range paths {
+		for _, re := range all {
+			if re.match(p) != re.re.MatchString(p) {
+				out = append(out, re.re.String()+" on "+p)
+			}
+		}
+	}
+	return out
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -100,18 +101,81 @@ type rule struct {
 	*Rule
 	once  sync.Once
 	re    *regexp.Regexp
-	path  *regexp.Regexp
+	path  *pathRegexp
 	allow []allowlist
 }
 
 type allowlist struct {
-	// anyPath is paths as one alternation, one pass per file.
-	anyPath   *regexp.Regexp
 	and       bool
 	target    string
 	regexes   []*regexp.Regexp
-	paths     []*regexp.Regexp
+	paths     []*pathRegexp
 	stopwords []string
+}
+
+// pathRegexp is a path pattern with a literal every match holds, checked
+// first: most paths lack it, and a substring test is much cheaper than the
+// regexp.
+type pathRegexp struct {
+	re   *regexp.Regexp
+	lit  string // "" when there is none
+	fold bool   // lit is lowercase and compares ignoring case
+}
+
+func compilePath(expr string) (*pathRegexp, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	p := &pathRegexp{re: re}
+	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
+		p.lit, p.fold = requiredLiteral(tree.Simplify())
+	}
+	return p, nil
+}
+
+func (p *pathRegexp) match(path string) bool {
+	switch {
+	case p.lit == "":
+	case p.fold:
+		if !strings.Contains(strings.ToLower(path), p.lit) {
+			return false
+		}
+	case !strings.Contains(path, p.lit):
+		return false
+	}
+	return p.re.MatchString(path)
+}
+
+// requiredLiteral returns the longest literal that every match of re
+// contains: one of the parts of a top-level concatenation (through
+// captures), lowercased when it ignores case.
+func requiredLiteral(re *syntax.Regexp) (string, bool) {
+	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	parts := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		parts = re.Sub
+	}
+	best, fold := "", false
+	for _, p := range parts {
+		for p.Op == syntax.OpCapture && len(p.Sub) == 1 {
+			p = p.Sub[0]
+		}
+		if p.Op != syntax.OpLiteral {
+			continue
+		}
+		lit := string(p.Rune)
+		f := p.Flags&syntax.FoldCase != 0
+		if f {
+			lit = strings.ToLower(lit)
+		}
+		if len(lit) > len(best) {
+			best, fold = lit, f
+		}
+	}
+	return best, fold
 }
 
 // New compiles cfg's rules but those in skip; a rule's regular expression
@@ -131,7 +195,7 @@ func New(cfg *Config, skip map[string]string) (*Set, error) {
 		}
 		cr := &rule{Rule: r}
 		if r.Path != "" {
-			if cr.path, err = regexp.Compile(r.Path); err != nil {
+			if cr.path, err = compilePath(r.Path); err != nil {
 				return nil, fmt.Errorf("secretrules: rule %s: path: %w", r.ID, err)
 			}
 		}
@@ -161,17 +225,12 @@ func compileAllow(a *Allowlist) (allowlist, error) {
 		}
 		out.regexes = append(out.regexes, re)
 	}
-	var alt []string
 	for _, x := range a.Paths {
-		re, err := regexp.Compile(x)
+		re, err := compilePath(x)
 		if err != nil {
 			return out, err
 		}
 		out.paths = append(out.paths, re)
-		alt = append(alt, "(?:"+x+")")
-	}
-	if len(alt) > 0 {
-		out.anyPath = regexp.MustCompile(strings.Join(alt, "|")) // each part compiled above
 	}
 	for _, w := range a.Stopwords {
 		out.stopwords = append(out.stopwords, strings.ToLower(w))
@@ -207,7 +266,12 @@ func (r *rule) regexp() *regexp.Regexp {
 // PathAllowed reports whether the configuration's allowlist exempts the
 // file at path (lock files, vendored trees, images, ...).
 func (s *Set) PathAllowed(path string) bool {
-	return s.global.anyPath != nil && s.global.anyPath.MatchString(path)
+	for _, re := range s.global.paths {
+		if re.match(path) {
+			return true
+		}
+	}
+	return false
 }
 
 // Match is one secret a rule found in a line.
@@ -248,7 +312,7 @@ func (s *Set) newFile(path string) *File {
 		return f
 	}
 	for i, r := range s.rules {
-		if r.path != nil && !r.path.MatchString(path) {
+		if r.path != nil && !r.path.match(path) {
 			if f.off == nil {
 				f.off = make([]uint64, (len(s.rules)+63)/64)
 			}
@@ -425,7 +489,7 @@ func (a *allowlist) allows(secret, match, line, path string) bool {
 	if len(a.paths) > 0 {
 		ok := false
 		for _, re := range a.paths {
-			if re.MatchString(path) {
+			if re.match(path) {
 				ok = true
 				break
 			}

@@ -94,3 +94,12 @@ func FuzzScan(f *testing.F) {
 		})
 	})
 }
+
+func TestPathFilters(t *testing.T) {
+	paths := []string{"a.go", "web/package-lock.json", "vendor/modules.txt", "x/node_modules/y.js", "IMG.PNG", "go.sum",
+		"src/gradlew", "infra/main.TF", "a/b/nuget.config", "lib/python3.12/site-packages/x.py", "Pipfile.lock", "k.yml",
+		"a/.git", "Database.refactorlog", "x.php", "/Users/me/x", "deps/foo-1.2.dist-info/RECORD"}
+	if bad := secretrules.PathMismatches(secretrules.Default(), paths); len(bad) > 0 {
+		t.Errorf("the literal filters change the answer of: %v", bad)
+	}
+}
