@@ -12,6 +12,7 @@ import (
 var credentialWords = map[string]bool{
 	"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
 	"secret": true, "token": true, "apikey": true, "credential": true, "credentials": true,
+	"requirepass": true, "masterauth": true, // Redis
 }
 
 // credentialPairs are the last two words of such a name (api_key, apiKey,
@@ -64,7 +65,8 @@ func findAssignments(text, _ string, code bool) []found {
 		if !credentialName(text[start:i]) {
 			continue
 		}
-		vs, ve, ok := assignedValue(text, i, code)
+		flag := strings.HasPrefix(text[start:i], "--")
+		vs, ve, ok := assignedValue(text, i, code, flag)
 		if !ok {
 			continue
 		}
@@ -84,25 +86,115 @@ func credentialName(name string) bool {
 	if !credentialSuffix(name) {
 		return false // the common case, without allocating
 	}
-	words := splitWords(name)
-	n := len(words)
+	var buf [64]byte
+	if len(name) > len(buf) {
+		return credentialWordsOf(splitWords(name))
+	}
+	// The last three words, lowercased in buf, without allocating: map
+	// lookups of string(bytes) do not copy.
+	lower := buf[:len(name)]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	var spans [3][2]int // the last words, last first
+	n := 0
+	end := len(name)
+	for i := len(name) - 1; i >= 0 && n < 3; i-- {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			if end > i+1 {
+				spans[n] = [2]int{i + 1, end}
+				n++
+			}
+			end = i
+		case c >= 'A' && c <= 'Z' && i > 0 && name[i-1] >= 'a' && name[i-1] <= 'z':
+			spans[n] = [2]int{i, end}
+			n++
+			end = i
+		case i == 0 && end > 0:
+			spans[n] = [2]int{0, end}
+			n++
+		}
+	}
 	if n == 0 {
 		return false
 	}
-	last := words[n-1]
-	if n >= 2 && notCredential[words[n-2]] {
+	word := func(k int) []byte { return lower[spans[k][0]:spans[k][1]] }
+	last := word(0)
+	if n >= 2 && notCredential[string(word(1))] {
 		return false
 	}
-	return credentialWords[last] || n >= 2 && credentialPairs[words[n-2]+last]
+	var pair [64]byte
+	if n >= 3 {
+		p := append(append(append(pair[:0], word(2)...), word(1)...), last...)
+		if string(p) == "secretkeybase" {
+			return true // Rails
+		}
+	}
+	if n == 1 && upperName(name) {
+		// PGPASSWORD, REDISPASSWORD: a word of an environment variable's
+		// name glued to the credential word.
+		for _, w := range []string{"password", "passwd", "secret", "token"} {
+			if strings.HasSuffix(string(last), w) {
+				return true
+			}
+		}
+	}
+	if credentialWords[string(last)] {
+		return true
+	}
+	if n >= 2 {
+		p := append(append(pair[:0], word(1)...), last...)
+		return credentialPairs[string(p)]
+	}
+	return false
+}
+
+// credentialWordsOf is credentialName's judgement of a long name's words.
+func credentialWordsOf(words []string) bool {
+	n := len(words)
+	if n == 0 || n >= 2 && notCredential[words[n-2]] {
+		return false
+	}
+	last := words[n-1]
+	return credentialWords[last] || n >= 2 && credentialPairs[words[n-2]+last] ||
+		n >= 3 && words[n-3]+words[n-2]+last == "secretkeybase"
 }
 
 // credentialSuffixes end every name credentialName accepts.
 var credentialSuffixes = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key",
-	"credential", "credentials"}
+	"credential", "credentials", "base", "auth"}
+
+// upperName reports whether name is in capitals, as environment variables
+// are named.
+func upperName(name string) bool {
+	hasLetter := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'a' && c <= 'z' {
+			return false
+		}
+		hasLetter = hasLetter || c >= 'A' && c <= 'Z'
+	}
+	return hasLetter
+}
 
 // credentialSuffix reports whether name ends in one of credentialSuffixes,
 // ignoring ASCII case.
 func credentialSuffix(name string) bool {
+	if len(name) < 3 {
+		return false
+	}
+	switch name[len(name)-1] | 0x20 {
+	case 'd', 's', 'e', 't', 'n', 'y', 'l', 'h':
+	default:
+		return false // no suffix ends so: the common case
+	}
 	for _, s := range credentialSuffixes {
 		if len(name) >= len(s) && strings.EqualFold(name[len(name)-len(s):], s) {
 			return true
@@ -137,8 +229,9 @@ func splitWords(name string) []string {
 }
 
 // assignedValue finds the literal value assigned after a name ending at i:
-// its span, and whether there is one that counts.
-func assignedValue(text string, i int, code bool) (vs, ve int, ok bool) {
+// its span, and whether there is one that counts. A flag (--password) may
+// take its value as the next word.
+func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
 		i++ // the closing quote of a quoted key: "password": ...
 	}
@@ -150,8 +243,12 @@ func assignedValue(text string, i int, code bool) (vs, ve int, ok bool) {
 		return 0, 0, false
 	case i < len(text) && (text[i] == '=' || text[i] == ':'):
 		i++
+	case flag && i > 0 && text[i-1] == ' ':
 	case code:
 		// A typed declaration: "password string = ".
+		if strings.IndexByte(text[i:], '=') < 0 {
+			return 0, 0, false
+		}
 		m := typeThenAssign().FindStringIndex(text[i:])
 		if m == nil {
 			return 0, 0, false
@@ -163,6 +260,9 @@ func assignedValue(text string, i int, code bool) (vs, ve int, ok bool) {
 	i = skipSpace(text, i)
 	if code && i < len(text) && text[i] != '"' && text[i] != '\'' && text[i] != '`' {
 		// "password: str = ..." in Python: a type annotation first.
+		if strings.IndexByte(text[i:], '=') < 0 {
+			return 0, 0, false
+		}
 		m := typeThenAssign().FindStringIndex(text[i:])
 		if m == nil {
 			return 0, 0, false

@@ -23,6 +23,8 @@ const (
 	RuleUnparsable      = cmdguard.RuleParse           // "shell.parse"
 	RuleTooDeep         = cmdguard.RuleDepth           // "shell.depth"
 	RuleInteractive     = cmdguard.RuleInteractive     // "shell.interactive"
+	RuleDisk            = cmdguard.RuleDisk            // "sys.disk"
+	RuleForkBomb        = cmdguard.RuleForkBomb        // "sys.fork-bomb"
 )
 
 // DefaultMaxDepth is the default of [CommandConfig.MaxDepth].
@@ -91,6 +93,7 @@ func NewCommandGuard(cfg CommandConfig) (*CommandGuard, error) {
 		MaxDepth:  cfg.MaxDepth,
 
 		RefuseInteractive: cfg.RefuseInteractive,
+		Secret:            writtenSecret,
 	}
 	return g, nil
 }
@@ -156,4 +159,17 @@ func (g *CommandGuard) CheckCommand(ctx context.Context, a Action) ([]Decision, 
 		out = append(out, Decision{Level: Hard, Rule: f.Rule, Reason: f.Reason, Match: f.Match})
 	}
 	return out, nil
+}
+
+// writtenSecret judges text a command writes into the file name (a
+// here-document or echo redirected, tee) by the edit guard's secret rules,
+// so a key written by a shell is stopped before it reaches the disk.
+func writtenSecret(name, text string) (rule, reason, match string, ok bool) {
+	ss := ScanSecrets(path.Clean(strings.ReplaceAll(name, `\`, "/")), text)
+	if len(ss) == 0 {
+		return "", "", "", false
+	}
+	s := ss[0]
+	return s.Rule, fmt.Sprintf("the command writes a %s (%s) into %s; read credentials from the environment or a secret store instead",
+		strings.ToLower(s.What[:1])+s.What[1:], s.Masked, name), s.Masked, true
 }

@@ -1,34 +1,33 @@
 package guardrail_test
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/guardrail/internal/shell"
 )
 
-// BenchmarkCommandCorpus judges every command of the corpus once per
-// iteration; decisions/s is per core (run with -cpu 1).
+// BenchmarkCommandCorpus judges every command of the corpora and, in the
+// same loop, interleaved command by command, parses it (the top level
+// only), so the ratio of judging to parsing does not drift with the
+// machine. It reports the medians per command over the iterations and
+// their ratio (x-parse); run it with -cpu 1:
+//
+//	go test -run '^$' -bench CommandCorpus -cpu 1 ./guardrail/
 func BenchmarkCommandCorpus(b *testing.B) {
 	g := corpusGuard(b)
 	corpus := loadCorpus(b)
+	ctx := b.Context()
+	var decide, parse []float64
 	b.ReportAllocs()
 	for b.Loop() {
+		var dt, pt time.Duration
 		for _, c := range corpus {
-			guardrail.Evaluate(b.Context(), g, guardrail.Action{Kind: guardrail.KindCommand, Shell: c.shell, Command: c.command})
-		}
-	}
-	b.ReportMetric(float64(b.N*len(corpus))/b.Elapsed().Seconds(), "decisions/s")
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(corpus)), "ns/decision")
-}
-
-// BenchmarkCommandCorpusParseOnly parses every command of the corpus, the
-// top level only, for the ratio of judging to parsing.
-func BenchmarkCommandCorpusParseOnly(b *testing.B) {
-	corpus := loadCorpus(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, c := range corpus {
+			t0 := time.Now()
+			guardrail.Evaluate(ctx, g, guardrail.Action{Kind: guardrail.KindCommand, Shell: c.shell, Command: c.command})
+			t1 := time.Now()
 			switch c.shell {
 			case guardrail.ShellPowerShell:
 				shell.ParsePowerShell(c.command)
@@ -37,8 +36,23 @@ func BenchmarkCommandCorpusParseOnly(b *testing.B) {
 			default:
 				shell.ParseBash(c.command)
 			}
+			dt += t1.Sub(t0)
+			pt += time.Since(t1)
 		}
+		decide = append(decide, float64(dt.Nanoseconds())/float64(len(corpus)))
+		parse = append(parse, float64(pt.Nanoseconds())/float64(len(corpus)))
 	}
-	b.ReportMetric(float64(b.N*len(corpus))/b.Elapsed().Seconds(), "parses/s")
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(corpus)), "ns/parse")
+	d, p := median(decide), median(parse)
+	b.ReportMetric(d, "ns/decision")
+	b.ReportMetric(p, "ns/parse")
+	b.ReportMetric(d/p, "x-parse")
+}
+
+// median returns the median of xs (which it sorts).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }

@@ -2,15 +2,18 @@ package guardrail_test
 
 import (
 	"bufio"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/harnish/harnish/guardrail"
 )
 
-// corpusEntry is one line of testdata/commands.txt.
+// corpusEntry is one line of a command corpus.
 type corpusEntry struct {
+	file    string
 	line    int
 	shell   guardrail.Shell
 	want    string // "allow" or a rule ID
@@ -18,15 +21,33 @@ type corpusEntry struct {
 	why     string
 }
 
-// loadCorpus reads testdata/commands.txt: "SHELL WANT COMMAND ## WHY" per
-// line, "⏎" standing for a newline inside COMMAND.
+func (c corpusEntry) String() string { return fmt.Sprintf("%s:%d", c.file, c.line) }
+
+// loadCorpus reads the command corpora, testdata/commands*.txt: "SHELL WANT
+// COMMAND ## WHY" per line, "⏎" standing for a newline inside COMMAND.
+// commands.txt is harnish's own; the others hold one kind each of what
+// other projects' guards test (commands-wrappers.txt, ...).
 func loadCorpus(tb testing.TB) []corpusEntry {
 	tb.Helper()
-	f, err := os.Open("testdata/commands.txt")
+	files, err := filepath.Glob("testdata/commands*.txt")
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no command corpus: %v", err)
+	}
+	var out []corpusEntry
+	for _, name := range files {
+		out = append(out, loadCorpusFile(tb, name)...)
+	}
+	return out
+}
+
+func loadCorpusFile(tb testing.TB, name string) []corpusEntry {
+	tb.Helper()
+	f, err := os.Open(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer f.Close()
+	base := filepath.Base(name)
 	var out []corpusEntry
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
@@ -36,15 +57,15 @@ func loadCorpus(tb testing.TB) []corpusEntry {
 		}
 		fields := strings.Fields(line)
 		if len(fields) < 3 {
-			tb.Fatalf("commands.txt:%d: want SHELL WANT COMMAND ## WHY", n)
+			tb.Fatalf("%s:%d: want SHELL WANT COMMAND ## WHY", base, n)
 		}
 		rest := strings.TrimSpace(line[strings.Index(line, fields[1])+len(fields[1]):])
 		i := strings.LastIndex(rest, " ## ")
 		if i < 0 {
-			tb.Fatalf("commands.txt:%d: no \" ## why\"", n)
+			tb.Fatalf("%s:%d: no \" ## why\"", base, n)
 		}
 		out = append(out, corpusEntry{
-			line: n, shell: guardrail.Shell(fields[0]), want: fields[1],
+			file: base, line: n, shell: guardrail.Shell(fields[0]), want: fields[1],
 			command: strings.ReplaceAll(strings.TrimSpace(rest[:i]), "⏎", "\n"),
 			why:     strings.TrimSpace(rest[i+4:]),
 		})
@@ -87,7 +108,7 @@ func TestCommandCorpus(t *testing.T) {
 			got = d.Rule
 		}
 		if got != c.want {
-			t.Errorf("commands.txt:%d: %s %q = %s (%s), want %s: %s", c.line, c.shell, c.command, got, d.Reason, c.want, c.why)
+			t.Errorf("%s: %s %q = %s (%s), want %s: %s", c, c.shell, c.command, got, d.Reason, c.want, c.why)
 		}
 	}
 }

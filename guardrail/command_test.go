@@ -149,7 +149,7 @@ func TestCommandGuardConcurrent(t *testing.T) {
 				c := corpus[i]
 				d := guardrail.Evaluate(context.Background(), g, guardrail.Action{Kind: guardrail.KindCommand, Shell: c.shell, Command: c.command})
 				if got := map[bool]string{true: "allow", false: d.Rule}[d.Level == guardrail.Allow]; got != c.want {
-					t.Errorf("commands.txt:%d: %s, want %s", c.line, got, c.want)
+					t.Errorf("%s: %s, want %s", c, got, c.want)
 				}
 			}
 		}()

@@ -98,7 +98,18 @@ func (f *FileDiff) Added() []Line { return f.lines(OpAdd) }
 func (f *FileDiff) Removed() []Line { return f.lines(OpRemove) }
 
 func (f *FileDiff) lines(op LineOp) []Line {
-	var out []Line
+	n := 0
+	for _, h := range f.Hunks {
+		for _, l := range h.Lines {
+			if l.Op == op {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Line, 0, n)
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
 			if l.Op == op {

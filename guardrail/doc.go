@@ -29,11 +29,24 @@
 // tokenizers that know their quoting, escapes, separators, blocks and
 // redirections), so quoting, escapes ('r'm, r\m, $'\x72m', Re`move-Item,
 // r^d), brace expansion and variables the command line assigns itself are
-// resolved into the real argv words. Then it unwraps wrappers (sudo, doas,
-// env with assignments or -S, command, builtin, exec, nohup, nice, ionice,
-// timeout, time, watch, stdbuf, xargs, find -exec/-execdir/-ok, busybox,
-// docker/podman exec and run, docker compose exec, kubectl exec, cmd's start
-// and call, Start-Process) and judges payloads as commands of their own, up
+// resolved into the real argv words. Then it unwraps wrappers, skipping
+// their options as each one parses them (short clusters, attached values,
+// long options with = or a separate value): sudo, doas, pkexec, env (with
+// assignments, -i, -u, -C, -P, -S and -vS split strings, --split-string),
+// command, builtin, exec, nohup, setsid, nice, ionice, timeout, time,
+// watch, stdbuf, flock (a command or -c), chroot, unshare, nsenter,
+// taskset, chrt, numactl, cgexec, prlimit, strace, ltrace, systemd-run,
+// sshpass, faketime, caffeinate, xvfb-run, unbuffer, fakeroot, eatmydata,
+// chronic, proxychains, torsocks, su, runuser, sg and script (-c), ssh (the
+// remote command), wsl, xargs (every option; -I, -i, -J and --replace
+// strings stand for its input), GNU parallel and sem (the command once per
+// ::: argument, put in for {}, {.}, {/}, ...; with no command, the
+// arguments or input lines are the commands), find -exec/-execdir/-ok,
+// busybox, docker/podman exec and run, docker compose exec, kubectl exec,
+// cmd's start and call, Start-Process. When a wrapper has an option harnish
+// does not know, the word after it may be its value: the command read from
+// the next word on is judged too, and what it trips fails closed as
+// shell.unresolved. Payloads are judged as commands of their own, up
 // to [CommandConfig.MaxDepth] levels: sh/bash/zsh/dash/ksh -c, eval,
 // here-documents, here-strings and echo/printf text fed to a shell or a SQL
 // client, pwsh/powershell -Command and -EncodedCommand, Invoke-Expression,
@@ -51,7 +64,10 @@
 //     and Get-ChildItem -Recurse piped into Remove-Item;
 //     [IO.Directory]::Delete(path, $true); rd /s, rmdir /s, del /s, erase /s,
 //     for /r ... do del; robocopy /mir. Examples: sudo rm -rf build,
-//     bash -c "rm -r x", rd/s/q build. Single-file deletes are allowed.
+//     bash -c "rm -r x", rd/s/q build. Single-file deletes are allowed, and
+//     so are commands that remove nothing: git rm -r --cached (or -n),
+//     rsync --delete with -n, --dry-run or --list-only, and find tests whose
+//     argument merely reads -delete (find . -name -delete).
 //   - fs.protected: deleting, moving, truncating or overwriting (appending
 //     included) a path under [Protected] (.harnish/ and the plan's
 //     guardrails.protected): rm, unlink, shred, rmdir, mv, the destination of
@@ -100,6 +116,31 @@
 //     (eval "$X", sh -c "$S", eval "$(ssh-agent -s)", Invoke-Expression $s);
 //     text piped into a shell from anything but echo, printf or a
 //     here-document (cat x.sh | sh, generate | bash).
+//   - sys.disk: destroying a disk, a file system or the machine's memory,
+//     whatever the path: making a file system (mkfs, mkfs.*, mke2fs,
+//     mkswap, newfs_*, Format-Volume, Clear-Disk, cmd's format D:), wiping
+//     signatures (wipefs -a), rewriting a partition table (fdisk, gdisk,
+//     sfdisk, sgdisk, parted other than listing and print, diskpart),
+//     discarding or erasing (blkdiscard, cryptsetup luksFormat, hdparm
+//     --security-erase, diskutil eraseDisk), and writing to a block device
+//     or memory by any command that writes a path (dd of=, a redirection,
+//     cp, tee, shred, ...): /dev/sd*, hd*, vd*, xvd*, nvme*, mmcblk*,
+//     disk*, rdisk*, md*, dm-*, mapper/*, loop*, nbd*, mem, kmem, port, a
+//     glob over them, or a /dev path completed at run time. Examples:
+//     dd if=x.iso of=/dev/sdb, cat /dev/urandom > /dev/nvme0n1,
+//     mkfs.ext4 /dev/sdb1. Reading a device (dd if=/dev/sda of=x.img),
+//     /dev/null, /dev/stderr, /dev/tty, /dev/shm/ and bash's /dev/tcp/ are
+//     allowed, and so are listing (fdisk -l, parted -l) and --help.
+//   - sys.fork-bomb: a shell function that calls itself in the background
+//     or in a pipeline (:(){ :|:& };:, bomb(){ bomb|bomb& }; bomb), and
+//     interpreter code that forks in a loop (perl -e 'fork while fork',
+//     python3 -c 'while True: os.fork()', ruby -e 'loop { fork }').
+//   - edit.secret.* (see "Edit rules"): text a command writes into a file,
+//     when the command line says what it is (a here-document or here-string
+//     that cat or tee passes on, echo's or printf's arguments redirected
+//     with > or >>), is judged by the secret rules of the edit guard, with
+//     the file's name: echo "GH_TOKEN=ghp_..." >> .env blocks before the
+//     key reaches the disk. The decision's Match is the masked secret.
 //   - shell.parse: a command line that does not parse for its shell.
 //   - shell.depth: payloads nested deeper than [CommandConfig.MaxDepth].
 //   - shell.interactive: with [CommandConfig.RefuseInteractive], a shell or
@@ -109,8 +150,29 @@
 // Text that only mentions danger is allowed: echo and printf arguments, grep
 // patterns, commit messages, comments, here-documents given to cat, file and
 // script names (bash rm-rf.sh). Variables from outside the command line are
-// opaque words: rm "$F" is a single-file delete. Interpreters' own code
-// (python -c, node -e, perl -e) is not parsed.
+// opaque words: rm "$F" is a single-file delete.
+//
+// Interpreters' own code is scanned, outside its strings and comments:
+// python -c, node -e/-p/--eval, deno eval, bun -e, perl -e/-E, ruby -e,
+// php -r, lua -e, and code fed to their standard input by a
+// here-document, a here-string or echo (python3 - <<EOF). A call that runs
+// a shell has its string judged as a bash command line (os.system,
+// os.popen, subprocess.* with a string, child_process.exec/execSync,
+// Bun.$`...`, Perl's and Ruby's system/exec and backticks, qx{}, %x(),
+// PHP's system, exec, shell_exec, passthru and backticks, Lua's
+// os.execute); a call given argv as a list has the list judged as argv
+// (subprocess.run(["rm", "-rf", "x"]), spawn("rm", ["-rf", "x"]),
+// execFileSync, Deno.Command, Bun.spawn, system LIST). A recursive-delete
+// API counts as rm -r (fs.recursive-delete): shutil.rmtree,
+// fs.rmSync/rmdirSync/rm with recursive: true, Deno.remove with
+// recursive, rimraf, fs-extra's remove, FileUtils.rm_rf/rm_r/remove_dir,
+// File::Path's rmtree and remove_tree; single-file deletes (os.remove,
+// fs.unlinkSync, unlink, File.delete) are judged for protected paths. A
+// shell call whose command is an expression fails closed
+// (shell.unresolved), and so does code piped in from another program
+// (cat x.py | python3); a downloaded script piped in is pkg.install. A
+// script file (python3 tool.py) is judged by its name only, and text that
+// mentions a call (print("os.system('rm -rf /')")) is allowed.
 //
 // # Edit rules
 //
@@ -127,21 +189,34 @@
 //     guardrails.protected). A rename is judged on both paths; the source of
 //     a copy is only read. Example: deleting secrets/prod.env.gpg with
 //     protected: [secrets/].
-//   - edit.secret.aws (hard): an AWS access key ID (AKIA..., ASIA...) or a
-//     40-character secret access key assigned to aws_secret_access_key.
-//     Allowed: AWS's documented AKIAIOSFODNN7EXAMPLE and
+//   - edit.secret.<provider> (hard): a provider's token, found by the rule
+//     set the gitleaks project maintains (its default configuration, well
+//     over a hundred providers, imported as data with its allowlists,
+//     keywords and entropy thresholds; see guardrail/internal/secretrules
+//     for the version), whatever the file's syntax: an unquoted KEY=value
+//     line, YAML, JSON, code, prose, a URL's query or user part, an .npmrc
+//     _authToken line. The rule ID is edit.secret. and gitleaks' rule ID
+//     (edit.secret.stripe-access-token, edit.secret.npm-access-token,
+//     edit.secret.openai-api-key, ...), but for the families harnish named
+//     before, which keep their IDs: edit.secret.aws (AKIA..., ASIA...),
+//     edit.secret.github (ghp_, gho_, ghs_, ghu_, ghr_, github_pat_),
+//     edit.secret.gitlab (glpat-, glrt-, ...), edit.secret.slack (xoxb-,
+//     xoxp-, ..., hooks.slack.com webhooks), edit.secret.gcp (AIza...),
+//     edit.secret.azure. gitleaks' generic-api-key, private-key, jwt,
+//     pkcs12-file and kubernetes-secret-yaml rules are left out: the
+//     rules below do their work with harnish's allowances, or they need
+//     more than a line. A token in a URL ends at & # @ ? too. Allowed, as
+//     for every secret rule: placeholders and labelled examples (ghp_xxxx...,
+//     AKIAIOSFODNN7EXAMPLE, sk_test_..., Slack's documented
+//     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX), and files gitleaks'
+//     allowlist exempts (lock files, go.sum, vendored trees, images).
+//   - edit.secret.aws (hard), also: a 40-character secret access key
+//     assigned to aws_secret_access_key. Allowed: AWS's documented
 //     wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.
-//   - edit.secret.gcp (hard): the "private_key" of a GCP service-account
-//     JSON file, with key material.
-//   - edit.secret.azure (hard): AccountKey= or SharedAccessKey= in an Azure
-//     connection string. Allowed: the storage emulator's public key.
-//   - edit.secret.github (hard): ghp_, gho_, ghs_, ghu_, ghr_ and
-//     github_pat_ tokens. Allowed: ghp_xxxxxxxx... and other runs of one
-//     character.
-//   - edit.secret.gitlab (hard): glpat- tokens.
-//   - edit.secret.slack (hard): xoxa-, xoxb-, xoxp-, xoxr-, xoxs- tokens and
-//     hooks.slack.com webhook URLs. Allowed: Slack's documented
-//     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX.
+//   - edit.secret.gcp (hard), also: the "private_key" of a GCP
+//     service-account JSON file, with key material.
+//   - edit.secret.azure (hard), also: AccountKey= or SharedAccessKey= in an
+//     Azure connection string. Allowed: the storage emulator's public key.
 //   - edit.secret.private-key (hard): -----BEGIN ... PRIVATE KEY----- with
 //     key material on the same line or the next. Allowed: code that looks
 //     for the marker, and elided bodies ("MIIE...").
@@ -150,14 +225,23 @@
 //   - edit.secret.url-credentials (hard): a password in a URL,
 //     postgres://app:S3cr3t@db/app. Allowed: postgres://user:password@...,
 //     ${VAR} passwords and local defaults (postgres, root, admin, guest).
-//   - edit.secret.basic-auth (hard): "Authorization: Basic" with base64 of
-//     user:password. Allowed: placeholders such as user:password.
+//   - edit.secret.basic-auth (hard): base64 of user:password hard-coded as
+//     an HTTP Basic header ("Authorization: Basic ..."), an .npmrc _auth=
+//     line or a Docker config.json "auth" field. Allowed: placeholders such
+//     as user:password.
 //   - edit.secret.assignment (hard): a literal value of four or more
 //     characters assigned (=, :=, :, =>) to a name whose last word is
 //     password, passwd, pass, pwd, passphrase, secret, token, credential(s),
-//     or whose last two are api key, access key, secret key, private key,
-//     auth key, signing key, encryption key, master key: DB_PASSWORD=...,
-//     apiKey = "...", "client_secret": "...", --password=... In source code
+//     requirepass, masterauth, or whose last two are api key, access key,
+//     secret key, private key, auth key, signing key, encryption key, master
+//     key, or last three secret key base (Rails); a name in capitals glued
+//     to password, passwd, secret or token (PGPASSWORD); framework secret
+//     keys so named (Django's SECRET_KEY, Flask's app.config['SECRET_KEY']):
+//     DB_PASSWORD=..., apiKey = "...", "client_secret": "...",
+//     --password=..., --requirepass VALUE. The rule also takes Password=
+//     or Pwd= in a connection string (Server=db;Password=...;, even inside
+//     a string in code) and a password on a command line (sshpass -p ...,
+//     mysql -pSECRET). In source code
 //     (.go, .py, .ts, ...) only quoted values count; in configuration and
 //     scripts unquoted ones too. Allowed: empty values, ${VAR}, $VAR, %VAR%,
 //     {{ templates }}, <placeholders>, environment lookups (os.Getenv,

@@ -41,7 +41,7 @@ deleted file mode 100644
 		fmt.Println(d)
 	}
 	// Output:
-	// hard edit.secret.assignment calc/calc.go:3: literal credential added (sk_l***); read credentials from the environment or a secret store instead
+	// hard edit.secret.stripe-access-token calc/calc.go:3: Stripe access token added (sk_l***); read credentials from the environment or a secret store instead
 	// soft edit.tdd calc/calc.go: product file changed without its test; write the test first (calc/calc_test.go, calc/test/calc_test.go, calc/tests/calc_test.go and 7 more)
 	// hard edit.protected go.sum: go.sum is protected (under "go.sum"); no change may delete it
 	// soft edit.scope go.sum: go.sum is outside the declared files of task T1 (calc/)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/harnish/harnish/guardrail/internal/secretrules"
 )
 
 // The secret rules; see "Edit rules" in the package documentation.
@@ -61,7 +63,8 @@ func ScanSecrets(path, text string) []Secret {
 // scanSecrets scans lines (numbered by NewLine) of the file at name.
 func scanSecrets(name string, lines []Line) []Secret {
 	var out []Secret
-	code := sourceExts[strings.ToLower(path.Ext(name))]
+	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
+	f.providers = secretrules.Default().File(name)
 	for i, l := range lines {
 		if len(l.Text) < 8 {
 			continue
@@ -70,9 +73,20 @@ func scanSecrets(name string, lines []Line) []Secret {
 		if i+1 < len(lines) && lines[i+1].NewLine == l.NewLine+1 {
 			next = lines[i+1].Text
 		}
-		out = append(out, scanLine(l.Text, next, code, l.NewLine)...)
+		out = append(out, f.scanLine(l.Text, next, l.NewLine)...)
 	}
 	return out
+}
+
+// scanFile is what the scan of one file knows of it.
+type scanFile struct {
+	path string
+	// code says the file is source code, where assigned values count only
+	// when quoted.
+	code bool
+	// providers are gitleaks' rules for the file: none when its allowlist
+	// exempts the file (lock files, vendored trees, ...).
+	providers *secretrules.File
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -82,28 +96,47 @@ type found struct {
 }
 
 // scanLine returns the secrets on one line; next is the following line when
-// it is part of the same text (a private key's body), and code says the file
-// is source code.
-func scanLine(text, next string, code bool, lineNo int) []Secret {
-	var lower string // computed once, on demand
-	lc := func() string {
-		if lower == "" {
-			lower = strings.ToLower(text)
-		}
-		return lower
+// it is part of the same text (a private key's body).
+func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
+	// One pass finds the keywords of gitleaks' rules and of the detectors.
+	t := triggers()
+	var small [4]uint64
+	hits := small[:]
+	if t.words > len(small) {
+		hits = make([]uint64, t.words)
 	}
-	var fs []found
-	for _, d := range detectors {
-		if !d.maybe(text, lc) {
-			continue
-		}
-		for _, f := range d.find(text, next, code) {
-			if overlaps(fs, f.start, f.end) {
-				continue
+	var run uint64 // the detectors whose keywords the line holds
+	t.kw.Scan(text, func(gs []uint16) {
+		for _, g := range gs {
+			if int(g) < t.rules {
+				hits[g/64] |= 1 << (g % 64)
+			} else {
+				run |= 1 << (int(g) - t.rules)
 			}
-			f.Rule, f.What, f.Line = d.rule, d.what, lineNo
+		}
+	})
+	var fs []found
+	add := func(f found) {
+		if !overlaps(fs, f.start, f.end) {
+			f.Line = lineNo
 			fs = append(fs, f)
 		}
+	}
+	for i, d := range detectors {
+		if d.providers {
+			providerSecrets(f.providers, text, hits, add)
+			continue
+		}
+		if run&(1<<i) == 0 {
+			continue
+		}
+		for _, x := range d.find(text, next, f.code) {
+			x.Rule, x.What = d.rule, d.what
+			add(x)
+		}
+	}
+	if len(fs) == 0 {
+		return nil
 	}
 	slices.SortFunc(fs, func(a, b found) int { return a.start - b.start })
 	out := make([]Secret, len(fs))
@@ -111,6 +144,83 @@ func scanLine(text, next string, code bool, lineNo int) []Secret {
 		out[i] = f.Secret
 	}
 	return out
+}
+
+// triggerSet finds in one pass which of gitleaks' rules and which
+// detectors a line has keywords of: groups 0 to rules-1 are the rules (as
+// secretrules numbers them), the next ones detectors[i].
+type triggerSet struct {
+	kw    *secretrules.Keywords
+	rules int
+	words int // uint64s in a bitset of the rules
+}
+
+var triggers = sync.OnceValue(func() *triggerSet {
+	groups := secretrules.Default().Keywords()
+	t := &triggerSet{rules: len(groups), words: (len(groups) + 63) / 64}
+	for _, d := range detectors {
+		groups = append(groups, d.keywords)
+	}
+	t.kw = secretrules.NewKeywords(groups)
+	return t
+})
+
+// providerSecrets returns the provider tokens gitleaks' rules find in a
+// line of the file at path, but for the placeholders harnish allows
+// (labelled examples, runs of one character, ...). Many of the rules want
+// a token to end at a quote, a blank or the line's end; in a URL it ends
+// at & # @ ? and the like too, so a line with those is scanned once more
+// with them read as blanks (the same length, so the same offsets).
+func providerSecrets(rules *secretrules.File, text string, hits []uint64, add func(found)) {
+	blanks := ""
+	if strings.Contains(text, "://") {
+		blanks = urlDelims
+	}
+	rules.ScanHits(text, blanks, hits, func(m secretrules.Match) {
+		if isPlaceholder(tokenBody(m.Secret)) {
+			return
+		}
+		rule, what := providerRule(m.Rule.ID)
+		add(found{Secret: Secret{Rule: rule, What: what, Masked: mask(text[m.Start:m.End])}, start: m.Start, end: m.End})
+	})
+}
+
+// urlDelims end a token in a URL or in the markup around one.
+const urlDelims = "&#@?<>()[]{},|"
+
+// tokenBody returns a token without its provider prefix (ghp_, xoxb-,
+// sk_live_, ...), the part that says whether it is a placeholder.
+func tokenBody(s string) string {
+	if i := strings.LastIndexAny(s[:min(len(s), 16)], "_-"); i > 0 && i < len(s)-1 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// providerFamilies map gitleaks rule IDs, by prefix, onto the rule IDs
+// harnish had before it used gitleaks' rules, so events and audit logs keep
+// their keys; other providers' rules are edit.secret.<gitleaks ID>.
+var providerFamilies = []struct{ prefix, rule, what string }{
+	{"aws-access-token", RuleSecretAWS, "AWS access key ID"},
+	{"aws-", RuleSecretAWS, "AWS key"},
+	{"github-", RuleSecretGitHub, "GitHub token"},
+	{"gitlab-", RuleSecretGitLab, "GitLab token"},
+	{"slack-webhook", RuleSecretSlack, "Slack webhook URL"},
+	{"slack-", RuleSecretSlack, "Slack token"},
+	{"gcp-", RuleSecretGCP, "GCP key"},
+	{"azure-", RuleSecretAzure, "Azure secret"},
+}
+
+// providerRule returns the rule ID and the name for a person of the
+// gitleaks rule id.
+func providerRule(id string) (rule, what string) {
+	for _, f := range providerFamilies {
+		if strings.HasPrefix(id, f.prefix) {
+			return f.rule, f.what
+		}
+	}
+	what = strings.ReplaceAll(id, "-", " ")
+	return "edit.secret." + id, strings.ToUpper(what[:1]) + what[1:]
 }
 
 func overlaps(fs []found, start, end int) bool {
@@ -127,32 +237,13 @@ func overlaps(fs []found, start, end int) bool {
 // rules come before the generic assignment rule.
 type detector struct {
 	rule, what string
-	// maybe is a cheap filter: false means the line cannot hold the secret.
-	maybe func(text string, lower func() string) bool
-	find  func(text, next string, code bool) []found
-}
-
-func contains(subs ...string) func(string, func() string) bool {
-	return func(text string, _ func() string) bool {
-		for _, s := range subs {
-			if strings.Contains(text, s) {
-				return true
-			}
-		}
-		return false
-	}
-}
-
-func containsFold(subs ...string) func(string, func() string) bool {
-	return func(_ string, lower func() string) bool {
-		l := lower()
-		for _, s := range subs {
-			if strings.Contains(l, s) {
-				return true
-			}
-		}
-		return false
-	}
+	// providers stands for gitleaks' rules, run at this point of the
+	// order.
+	providers bool
+	// keywords are lowercase strings one of which a line must hold, in
+	// any case, for the detector to run.
+	keywords []string
+	find     func(text, next string, code bool) []found
 }
 
 // token finds matches of re's regexp whose submatch group (0: the whole
@@ -178,9 +269,6 @@ func token(re func() *regexp.Regexp, group, prefix int) func(text, next string, 
 
 // The detectors' patterns, compiled when a line first passes their filter.
 var (
-	awsKeyID = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)
-	})
 	awsSecret = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(?:aws_?secret(?:_?access)?_?key|secret_?access_?key)["']?\s*(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`)
 	})
@@ -190,29 +278,30 @@ var (
 	azureKey = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})`)
 	})
-	githubToken = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b`)
-	})
-	gitlabToken = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-.]{20,}`)
-	})
-	slackToken = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\bxox[abprs]-[0-9]+-[A-Za-z0-9-]{10,}`)
-	})
-	slackWebhook = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`)
-	})
 	privateKey = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
 	})
 	jwt = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
 	})
-	urlCreds = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:@/'"<>]*:([^\s@/'"<>]+)@[A-Za-z0-9\[]`)
+	// connPassword is Password= or Pwd= in a key=value; list.
+	connPassword = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)[;"']\s*(?:password|pwd)=([^;"'\s]{4,})(?:;|["']|$)`)
 	})
-	basicAuth = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b[Bb]asic\s+([A-Za-z0-9+/]{8,}={0,2})`)
+	// cliPassword is the password of sshpass -p and of the MySQL clients'
+	// -pPASSWORD (attached, or quoted after -p).
+	cliPassword = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:sshpass\s+(?:-\w+\s+)*-p\s*|(?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)['"]?([^\s'"$]{4,})`)
+	})
+	// basicHeader is the value of an Authorization: Basic header, after
+	// its "B" or "b" (a literal prefix, which regexp finds fast); authField
+	// the auth field of .npmrc (_auth=) and Docker's config.json ("auth":
+	// ...). Both are base64 of user:password.
+	basicHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`asic\s+([A-Za-z0-9+/]{8,}={0,2})`)
+	})
+	authField = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`auth["']?\s*[:=]\s*["']?([A-Za-z0-9+/]{8,}={0,2})`)
 	})
 	keyMaterial = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`[A-Za-z0-9+/]{32,}`)
@@ -229,7 +318,7 @@ const azuriteKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6
 var detectors = []detector{
 	{
 		rule: RuleSecretGCP, what: "GCP service-account private key",
-		maybe: contains(`"private_key"`),
+		keywords: []string{`"private_key"`},
 		find: func(text, _ string, _ bool) []found {
 			m := gcpKey().FindStringSubmatchIndex(text)
 			if m == nil {
@@ -244,7 +333,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretPrivateKey, what: "private key",
-		maybe: contains("PRIVATE KEY"),
+		keywords: []string{"private key"},
 		find: func(text, next string, _ bool) []found {
 			loc := privateKey().FindStringIndex(text)
 			if loc == nil {
@@ -265,11 +354,10 @@ var detectors = []detector{
 			return []found{{Secret: Secret{Masked: mask(text[loc[0]:loc[1]])}, start: loc[0], end: loc[1]}}
 		},
 	},
-	{rule: RuleSecretAWS, what: "AWS access key ID", maybe: contains("AKIA", "ASIA"), find: token(awsKeyID, 0, 4)},
-	{rule: RuleSecretAWS, what: "AWS secret access key", maybe: containsFold("secretaccess", "secret_access", "awssecret", "aws_secret"), find: token(awsSecret, 1, 0)},
+	{rule: RuleSecretAWS, what: "AWS secret access key", keywords: []string{"secretaccess", "secret_access", "awssecret", "aws_secret"}, find: token(awsSecret, 1, 0)},
 	{
 		rule: RuleSecretAzure, what: "Azure storage or service key",
-		maybe: containsFold("accountkey", "sharedaccesskey"),
+		keywords: []string{"accountkey", "sharedaccesskey"},
 		find: func(text, next string, code bool) []found {
 			var out []found
 			for _, f := range token(azureKey, 1, 0)(text, next, code) {
@@ -280,13 +368,36 @@ var detectors = []detector{
 			return out
 		},
 	},
-	{rule: RuleSecretGitHub, what: "GitHub token", maybe: contains("ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_"), find: token(githubToken, 0, 4)},
-	{rule: RuleSecretGitLab, what: "GitLab token", maybe: contains("glpat-"), find: token(gitlabToken, 0, 6)},
-	{rule: RuleSecretSlack, what: "Slack token", maybe: contains("xox"), find: token(slackToken, 0, 5)},
-	{rule: RuleSecretSlack, what: "Slack webhook URL", maybe: contains("hooks.slack.com"), find: token(slackWebhook, 1, 0)},
+	{
+		rule: RuleSecretBasicAuth, what: "Basic-auth credentials",
+		keywords: []string{"basic ", "auth"},
+		find: func(text, _ string, _ bool) []found {
+			var out []found
+			for _, m := range basicHeader().FindAllStringSubmatchIndex(text, -1) {
+				// [Bb]asic at the start of a word.
+				if m[0] == 0 || text[m[0]-1]|0x20 != 'b' || m[0] > 1 && wordByte(text[m[0]-2]) {
+					continue
+				}
+				out = appendBasic(out, text, m[2], m[3])
+			}
+			for _, m := range authField().FindAllStringSubmatchIndex(text, -1) {
+				// auth or _auth, after a quote, a blank or nothing.
+				b := m[0]
+				if b > 0 && text[b-1] == '_' {
+					b--
+				}
+				if b > 0 && !strings.ContainsRune("\"' \t", rune(text[b-1])) {
+					continue
+				}
+				out = appendBasic(out, text, m[2], m[3])
+			}
+			return out
+		},
+	},
+	{providers: true},
 	{
 		rule: RuleSecretJWT, what: "JSON Web Token",
-		maybe: contains("eyJ"),
+		keywords: []string{"eyj"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
 			for _, loc := range jwt().FindAllStringIndex(text, -1) {
@@ -303,48 +414,36 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretURL, what: "password in a URL",
-		maybe: func(text string, _ func() string) bool {
-			return strings.Contains(text, "://") && strings.Contains(text, "@")
-		},
+		keywords: []string{"://"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
-			for _, m := range urlCreds().FindAllStringSubmatchIndex(text, -1) {
-				pw := text[m[2]:m[3]]
+			for _, span := range urlPasswords(text) {
+				pw := text[span[0]:span[1]]
 				if isPlaceholder(pw) {
 					continue
 				}
-				out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: m[2], end: m[3]})
+				out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: span[0], end: span[1]})
 			}
 			return out
 		},
 	},
 	{
-		rule: RuleSecretBasicAuth, what: "Basic-auth credentials",
-		maybe: containsFold("authorization", "basic "),
-		find: func(text, _ string, _ bool) []found {
-			var out []found
-			for _, m := range basicAuth().FindAllStringSubmatchIndex(text, -1) {
-				enc := text[m[2]:m[3]]
-				dec, err := base64.StdEncoding.DecodeString(enc)
-				if err != nil {
-					dec, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(enc, "="))
-				}
-				if err != nil || !utf8.Valid(dec) {
-					continue
-				}
-				user, pw, ok := strings.Cut(string(dec), ":")
-				if !ok || isPlaceholder(pw) || isPlaceholder(user+pw) {
-					continue
-				}
-				out = append(out, found{Secret: Secret{Masked: mask(enc)}, start: m[2], end: m[3]})
-			}
-			return out
-		},
+		// Password=...; in an ADO.NET, ODBC or JDBC connection string, which
+		// code holds inside one quoted string.
+		rule: RuleSecretAssignment, what: "password in a connection string",
+		keywords: []string{"password=", "pwd="},
+		find:     token(connPassword, 1, 0),
+	},
+	{
+		// A password given on a command line: sshpass -p, mysql -pSECRET.
+		rule: RuleSecretAssignment, what: "password on a command line",
+		keywords: []string{"sshpass", "mysql", "mariadb"},
+		find:     token(cliPassword, 1, 0),
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		maybe: containsFold("pass", "pwd", "secret", "token", "key", "credential"),
-		find:  findAssignments,
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "masterauth"},
+		find:     findAssignments,
 	},
 }
 
@@ -425,4 +524,72 @@ func distinct(s string) int {
 		}
 	}
 	return n
+}
+
+// appendBasic adds the Basic credentials enc, text[start:end], base64 of
+// user:password, unless they do not decode or are placeholders.
+func appendBasic(out []found, text string, start, end int) []found {
+	enc := text[start:end]
+	dec, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		dec, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(enc, "="))
+	}
+	if err != nil || !utf8.Valid(dec) {
+		return out
+	}
+	user, pw, ok := strings.Cut(string(dec), ":")
+	if !ok || isPlaceholder(pw) || isPlaceholder(user+pw) {
+		return out
+	}
+	return append(out, found{Secret: Secret{Masked: mask(enc)}, start: start, end: end})
+}
+
+// urlPasswords returns the spans of the passwords of the URLs in text,
+// scheme://user:password@host: a scheme of 2 to 21 characters starting a
+// word, a user without ':', and a password up to an '@' followed by the
+// host.
+func urlPasswords(text string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], "://")
+		if j < 0 {
+			break
+		}
+		j += i
+		i = j + 3
+		k := j
+		for k > 0 && j-k < 21 && schemeByte(text[k-1]) {
+			k--
+		}
+		for k < j && (!letter(text[k]) || k > 0 && wordByte(text[k-1])) {
+			k++
+		}
+		if j-k < 2 {
+			continue
+		}
+		u := j + 3
+		for u < len(text) && !strings.ContainsRune(" \t\n\r\f:@/'\"<>", rune(text[u])) {
+			u++
+		}
+		if u >= len(text) || text[u] != ':' {
+			continue
+		}
+		q := u + 1
+		for q < len(text) && !strings.ContainsRune(" \t\n\r\f@/'\"<>", rune(text[q])) {
+			q++
+		}
+		if q > u+1 && q+1 < len(text) && text[q] == '@' && (wordByte(text[q+1]) && text[q+1] != '_' || text[q+1] == '[') {
+			out = append(out, [2]int{u + 1, q})
+			i = q + 1
+		}
+	}
+	return out
+}
+
+func letter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+func wordByte(c byte) bool { return letter(c) || c >= '0' && c <= '9' || c == '_' }
+
+func schemeByte(c byte) bool {
+	return letter(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
 }

@@ -99,10 +99,13 @@ type tddRule struct {
 	tests    []string // the patterns as globs on a file name: *_test.go
 	roots    []string
 	exempt   []string
+	// known caches candidates by path: a loop's diffs touch the same
+	// files again and again.
+	known *pathCache[[]string]
 }
 
 func newTDDRule(c TDDConfig) (tddRule, error) {
-	r := tddRule{level: c.Level, patterns: c.Patterns, roots: c.Roots, exempt: c.Exempt}
+	r := tddRule{level: c.Level, patterns: c.Patterns, roots: c.Roots, exempt: c.Exempt, known: &pathCache[[]string]{}}
 	if !c.Level.Valid() {
 		return r, fmt.Errorf("guardrail: tdd: %w %d", ErrInvalidLevel, int(c.Level))
 	}
@@ -156,7 +159,7 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string
 	if !pathOnly && f.Status != StatusAdded && !f.adds() {
 		return nil // a pure deletion of lines, a mode change, a plain rename
 	}
-	candidates := r.candidates(f.Path)
+	candidates := r.known.get(f.Path, r.candidates)
 	if len(candidates) == 0 {
 		return nil // not a product file
 	}
@@ -199,11 +202,9 @@ func (r *tddRule) candidates(name string) []string {
 		names = append(names, strings.ReplaceAll(p, "{stem}", stem))
 	}
 	var out []string
-	seen := map[string]bool{}
 	add := func(d string) {
 		for _, n := range names {
-			if c := path.Join(d, n); !seen[c] {
-				seen[c] = true
+			if c := path.Join(d, n); !slices.Contains(out, c) {
 				out = append(out, c)
 			}
 		}
@@ -234,7 +235,7 @@ func (r *tddRule) candidates(name string) []string {
 func (r *tddRule) isTest(name string) bool {
 	base := path.Base(name)
 	for _, g := range r.tests {
-		if ok, _ := path.Match(g, base); ok {
+		if globMatch(g, base) {
 			return true
 		}
 	}
@@ -267,11 +268,11 @@ func matchAny(patterns []string, name string) bool {
 				return true
 			}
 		case strings.Contains(p, "/"):
-			if ok, _ := path.Match(p, name); ok {
+			if globMatch(p, name) {
 				return true
 			}
 		default:
-			if ok, _ := path.Match(p, base); ok {
+			if globMatch(p, base) {
 				return true
 			}
 		}
@@ -284,4 +285,19 @@ func matchAny(patterns []string, name string) bool {
 func hasDir(name, dir string) bool {
 	d := path.Dir(name)
 	return d == dir || strings.HasPrefix(d, dir+"/") || strings.HasSuffix(d, "/"+dir) || strings.Contains(d, "/"+dir+"/")
+}
+
+// globMatch is path.Match(pattern, name) for a well-formed pattern, with
+// the common shapes (a plain name, *suffix, prefix*) matched without it.
+func globMatch(pattern, name string) bool {
+	switch i := strings.IndexAny(pattern, `*?[\`); {
+	case i < 0:
+		return pattern == name
+	case i == 0 && !strings.ContainsAny(pattern[1:], `*?[\/`):
+		return !strings.Contains(name, "/") && strings.HasSuffix(name, pattern[1:])
+	case i == len(pattern)-1 && pattern[i] == '*' && !strings.Contains(pattern, "/"):
+		return !strings.Contains(name, "/") && strings.HasPrefix(name, pattern[:i])
+	}
+	ok, _ := path.Match(pattern, name)
+	return ok
 }

@@ -100,6 +100,15 @@ func addedDiff(rel string, lines []string) string {
 	return d.String()
 }
 
+// fragmentDiff is the diff adding text somewhere in the file rel, where
+// is not known: a notebook cell's source.
+func fragmentDiff(rel, text string) string {
+	var d diffWriter
+	d.header(rel, rel)
+	d.hunk(1, nil, 1, fragmentLines(text))
+	return d.String()
+}
+
 // changeDiff is the diff of the file rel from old to new, without context:
 // only the lines that change, so a line two edits leave alone is not judged
 // as written.

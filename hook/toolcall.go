@@ -52,6 +52,8 @@ type editInput struct {
 	Content *string `json:"content"` // Write
 	textEdit
 	Edits []textEdit `json:"edits"` // MultiEdit
+	// NewSource is the cell source NotebookEdit writes (replace, insert).
+	NewSource *string `json:"new_source"`
 }
 
 // textEdit is one replacement of Claude Code's Edit and MultiEdit tools.
@@ -214,7 +216,8 @@ func (c *ToolCall) dir(root string) string {
 //   - Write, Edit, MultiEdit: an edit of the file, with the change as a
 //     unified diff against the file in the tree (a new file when there is
 //     none; the replaced text alone when the tree's file does not hold it).
-//     NotebookEdit: an edit of the notebook, path only.
+//     NotebookEdit: an edit of the notebook whose diff adds the cell's new
+//     source (path only for a deleted cell).
 //   - apply_patch: an edit per file the patch adds, updates, moves or
 //     deletes, each with its part of the patch as a unified diff (a move:
 //     a rename diff on the new path).
@@ -266,6 +269,10 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 		case "MultiEdit":
 			if len(ei.Edits) > 0 {
 				a.Diff = t.editDiff(rel, ei.Edits)
+			}
+		case "NotebookEdit":
+			if ei.NewSource != nil && *ei.NewSource != "" {
+				a.Diff = fragmentDiff(rel, *ei.NewSource)
 			}
 		}
 		return []guardrail.Action{a}, nil

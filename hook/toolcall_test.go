@@ -80,6 +80,8 @@ func TestActions(t *testing.T) {
 			{"old_string": "one", "new_string": "1"}, {"old_string": "e", "new_string": "E", "replace_all": true}}},
 			want: []guardrail.Action{edit("notes.txt", "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-one\n+1\n@@ -3 +3 @@\n-three\n+thrEE\n")}},
 		{name: "notebook edit", tool: "NotebookEdit", input: map[string]any{"notebook_path": "nb.ipynb", "new_source": "x = 1"}, cwd: root,
+			want: []guardrail.Action{edit("nb.ipynb", "--- a/nb.ipynb\n+++ b/nb.ipynb\n@@ -0,0 +1,1 @@\n+x = 1\n")}},
+		{name: "notebook cell deleted", tool: "NotebookEdit", input: map[string]any{"notebook_path": "nb.ipynb", "edit_mode": "delete"}, cwd: root,
 			want: []guardrail.Action{edit("nb.ipynb", "")}},
 		{name: "edit with content that does not decode", tool: "Write", input: map[string]any{"file_path": "notes.txt", "content": 1}, cwd: root,
 			want: []guardrail.Action{edit("notes.txt", "")}},

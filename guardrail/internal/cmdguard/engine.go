@@ -19,6 +19,8 @@ const (
 	RuleParse           = "shell.parse"
 	RuleDepth           = "shell.depth"
 	RuleInteractive     = "shell.interactive"
+	RuleDisk            = "sys.disk"
+	RuleForkBomb        = "sys.fork-bomb"
 )
 
 // The shells, as guardrail.Shell spells them.
@@ -47,6 +49,10 @@ type Policy struct {
 	// RefuseInteractive makes a shell or REPL started without a script a
 	// finding (RuleInteractive).
 	RefuseInteractive bool
+	// Secret, if set, judges text a command writes into the file name (a
+	// here-document or echo redirected, tee): the rule and reason of the
+	// first secret in it, or ok false.
+	Secret func(name, text string) (rule, reason, match string, ok bool)
 }
 
 // Finding is one violated rule.
@@ -131,12 +137,16 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 	for _, r := range c.Redirs {
 		if r.Writes() {
 			e.write(r.Target, c.Source, "redirects output into")
+			if text, ok := writtenText(c, sh); ok {
+				e.secret(r.Target, text)
+			}
 		}
 	}
 	if c.Expr {
 		e.expr(c)
 		return
 	}
+	e.forkBomb(c)
 	e.argv(c, c.Args, c.Stdin, sh, depth)
 }
 
@@ -171,11 +181,32 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 		return
 	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
-	if inner, ok := e.unwrap(k); ok {
+	if inner, alt, ok := e.unwrap(k); ok {
+		if k.name == "xargs" {
+			stdin = shell.Input{} // xargs reads it; the command gets none
+		}
 		e.argv(c, inner, stdin, sh, depth)
+		if alt != nil {
+			e.alternative(c, k.name, alt, stdin, sh, depth)
+		}
 		return
 	}
 	e.rules(k)
+}
+
+// alternative judges alt, another reading of a wrapper's arguments when an
+// option harnish does not know may take a value: what it finds fails closed.
+func (e *evaluator) alternative(c *shell.Cmd, wrapper string, alt []shell.Word, stdin shell.Input, sh string, depth int) {
+	probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir}
+	probe.argv(c, alt, stdin, sh, depth)
+	for _, f := range probe.found {
+		if f.Rule == RuleParse || f.Rule == RuleDepth {
+			continue
+		}
+		e.add(RuleUnresolved, c.Source, "%s has an option harnish does not know; if it takes a value, the command it runs trips %s (%s)",
+			wrapper, f.Rule, f.Reason)
+		return
+	}
 }
 
 // rules applies the rule of the command's name.
@@ -183,6 +214,10 @@ func (e *evaluator) rules(k *call) {
 	e.interactive(k)
 	if h := handlers[k.name]; h != nil {
 		h(e, k)
+	} else if isMkfs(k.name) {
+		mkfsCommand(e, k)
+	} else if interpreterName(k.name) == "python" {
+		pythonCommand(e, k)
 	}
 }
 
@@ -296,4 +331,36 @@ func splitAtDynamic(w shell.Word) []shell.Word {
 		}
 	}
 	return out
+}
+
+// secret judges text that a command writes into the file w. The finding's
+// Match is the masked secret, never the command, which holds it.
+func (e *evaluator) secret(w shell.Word, text string) {
+	if e.p.Secret == nil || strings.TrimSpace(text) == "" {
+		return
+	}
+	if rule, reason, masked, ok := e.p.Secret(w.Text, text); ok {
+		e.found = append(e.found, Finding{Rule: rule, Reason: reason, Match: masked})
+	}
+}
+
+// writtenText returns what c writes to its standard output when that is
+// known: echo's and printf's arguments, or the here-document, here-string
+// or echoed text cat passes on.
+func writtenText(c *shell.Cmd, sh string) (string, bool) {
+	if len(c.Args) == 0 || c.Args[0].Dynamic() {
+		return "", false
+	}
+	switch canonical(sh, c.Args[0].Text) {
+	case "echo", "printf", "write-output":
+		text, state, _ := stdinText(shell.Input{Kind: shell.Pipe, From: c}, 0)
+		return text.Text, state == inputKnown
+	case "cat", "get-content":
+		if len(c.Args) > 1 {
+			return "", false // files, read
+		}
+		text, state, _ := stdinText(c.Stdin, 0)
+		return text.Text, state == inputKnown
+	}
+	return "", false
 }

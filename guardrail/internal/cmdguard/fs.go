@@ -25,6 +25,10 @@ func init() {
 // write judges a command that deletes, moves, truncates or overwrites the
 // path w: it must not be protected.
 func (e *evaluator) write(w shell.Word, match, verb string) {
+	if device(w) {
+		e.add(RuleDisk, match, "the command %s %q, a disk or memory device: that destroys a file system or the machine", verb, w.Text)
+		return
+	}
 	if entry, ok := e.protected(w); ok {
 		e.add(RuleProtected, match, "the command %s %q, which is protected (%s)", verb, w.Text, entry)
 	}
@@ -105,7 +109,16 @@ func operands(a []shell.Word, valued, long string) (opts []string, ops []shell.W
 				values["--"+name] = a[i]
 			}
 		case len(t) > 1 && t[0] == '-' && !a[i].Dynamic():
-			opts = append(opts, t)
+			// A cluster ends at an option taking a value: what follows it
+			// is the value (git checkout -bfix), not more options.
+			opt := t
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte(valued, t[j]) >= 0 {
+					opt = t[:j+1]
+					break
+				}
+			}
+			opts = append(opts, opt)
 			for j := 1; j < len(t); j++ {
 				if strings.IndexByte(valued, t[j]) >= 0 {
 					if j < len(t)-1 {
@@ -195,21 +208,20 @@ func truncateCommand(e *evaluator, k *call) {
 
 func ddCommand(e *evaluator, k *call) {
 	for _, w := range k.args {
-		if v, ok := strings.CutPrefix(w.Text, "of="); ok {
-			w.Text = v
-			w.Segs = nil
-			if w.Dynamic() {
-				w = dynamicWord(v)
-			}
-			e.write(w, k.match(), "overwrites")
+		if strings.HasPrefix(w.Text, "of=") {
+			e.write(trimWord(w, len("of=")), k.match(), "overwrites")
 		}
 	}
 }
 
 func teeCommand(e *evaluator, k *call) {
 	_, ops, _ := operands(k.args, "", "")
+	text, state, _ := stdinText(k.stdin, 0)
 	for _, w := range ops {
 		e.write(w, k.match(), "overwrites")
+		if state == inputKnown {
+			e.secret(w, text.Text)
+		}
 	}
 }
 
@@ -260,10 +272,11 @@ func findCommand(e *evaluator, k *call) {
 		}
 	}
 	for ; i < len(a); i++ {
-		switch a[i].Text {
-		case "-delete":
+		t := a[i].Text
+		switch {
+		case t == "-delete":
 			e.add(RuleRecursiveDelete, k.match(), "find -delete deletes recursively")
-		case "-exec", "-execdir", "-ok", "-okdir":
+		case t == "-exec" || t == "-execdir" || t == "-ok" || t == "-okdir":
 			var inner []shell.Word
 			for i++; i < len(a) && a[i].Text != ";" && a[i].Text != "+"; i++ {
 				w := a[i]
@@ -273,12 +286,30 @@ func findCommand(e *evaluator, k *call) {
 				inner = append(inner, w)
 			}
 			e.argv(k.c, inner, shell.Input{}, k.sh, k.depth)
+		case t == "-fprintf":
+			i += 2 // a file and a format
+		case findValued[t] || strings.HasPrefix(t, "-newer"):
+			i++ // the test's argument, whatever it says (-name -delete)
 		}
 	}
 }
 
+// findValued are find's tests and actions that take one argument.
+var findValued = map[string]bool{
+	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
+	"-regex": true, "-iregex": true, "-lname": true, "-ilname": true, "-type": true, "-xtype": true,
+	"-user": true, "-group": true, "-uid": true, "-gid": true, "-perm": true, "-size": true,
+	"-mtime": true, "-atime": true, "-ctime": true, "-mmin": true, "-amin": true, "-cmin": true,
+	"-maxdepth": true, "-mindepth": true, "-links": true, "-inum": true, "-samefile": true, "-used": true,
+	"-fstype": true, "-context": true, "-printf": true, "-fprint": true, "-fprint0": true, "-fls": true,
+	"-regextype": true, "-files0-from": true,
+}
+
 func rsyncCommand(e *evaluator, k *call) {
 	opts, ops, _ := operands(k.args, "efT", "rsh filter temp-dir exclude include")
+	if hasShort(opts, "n", "--dry-run", "--list-only") {
+		return // it only reports what it would do
+	}
 	for _, o := range opts {
 		if strings.HasPrefix(o, "--delete") || o == "--remove-source-files" {
 			e.add(RuleRecursiveDelete, k.match(), "rsync %s deletes recursively", o)
@@ -336,4 +367,24 @@ func cdCommand(e *evaluator, k *call) {
 	} else {
 		e.dir = path.Join(base, t)
 	}
+}
+
+// trimWord returns w without its first n bytes, which must be literal.
+func trimWord(w shell.Word, n int) shell.Word {
+	w.Text = w.Text[n:]
+	if w.Segs == nil {
+		return w
+	}
+	segs := append([]shell.Seg(nil), w.Segs...)
+	for len(segs) > 0 && n > 0 {
+		if m := min(n, len(segs[0].Text)); m < len(segs[0].Text) {
+			segs[0].Text = segs[0].Text[m:]
+			n = 0
+		} else {
+			n -= m
+			segs = segs[1:]
+		}
+	}
+	w.Segs = segs
+	return w
 }

@@ -48,7 +48,8 @@ func (e *evaluator) gitConfig(k *call, kv shell.Word) {
 }
 
 func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
-	opts, ops, _ := operands(a, "oCsS", "repo receive-pack exec push-option")
+	valued := gitValued[sub]
+	opts, ops, _ := operands(a, valued.short, valued.long)
 	switch sub {
 	case "push":
 		for _, o := range opts {
@@ -104,6 +105,9 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 			e.add(RuleDiscard, k.match(), "git stash clear discards every stash")
 		}
 	case "rm":
+		if hasShort(opts, "n", "--cached", "--dry-run") {
+			return // it removes from the index only, or nothing
+		}
 		if hasShort(opts, "r") {
 			e.add(RuleRecursiveDelete, k.match(), "git rm -r deletes recursively")
 		}
@@ -115,6 +119,20 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 			e.write(w, k.match(), "moves")
 		}
 	}
+}
+
+// gitValued are, per subcommand, the options that take a value, so that
+// what follows them is not read as more options (checkout -bfix is -b fix,
+// not -f).
+var gitValued = map[string]struct{ short, long string }{
+	"push":     {"o", "repo receive-pack exec push-option"},
+	"checkout": {"bB", "orphan conflict pathspec-from-file"},
+	"switch":   {"cC", "create force-create orphan conflict"},
+	"restore":  {"s", "source pathspec-from-file conflict"},
+	"clean":    {"e", "exclude"},
+	"reset":    {"", "pathspec-from-file"},
+	"rm":       {"", "pathspec-from-file"},
+	"stash":    {"m", "message pathspec-from-file"},
 }
 
 // checkoutPaths returns the pathspecs of git checkout: what follows "--",

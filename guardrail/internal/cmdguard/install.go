@@ -81,6 +81,9 @@ var npmInstall = map[string]bool{
 }
 
 func npmCommand(e *evaluator, k *call) {
+	if k.name == "bun" {
+		interpreterCommand(e, k) // bun -e CODE
+	}
 	_, ops, _ := operands(k.args, "wC", "registry prefix tag workspace omit include userconfig cache loglevel save-prefix cwd filter")
 	if len(ops) == 0 {
 		return
@@ -128,9 +131,10 @@ func pythonCommand(e *evaluator, k *call) {
 			return
 		}
 		if a[i].Text == "-c" || !strings.HasPrefix(a[i].Text, "-") {
-			return
+			break
 		}
 	}
+	interpreterCommand(e, k)
 }
 
 func uvCommand(e *evaluator, k *call) {

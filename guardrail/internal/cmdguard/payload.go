@@ -12,7 +12,6 @@ func init() {
 	handle(posixShell, "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish")
 	handle(evalBuiltin, "eval")
 	handle(sourceBuiltin, "source", ".")
-	handle(suCommand, "su")
 	handle(pwshCommand, "pwsh", "powershell", "pwsh-preview")
 	handle(cmdCommand, "cmd")
 	handle(invokeExpression, "invoke-expression")
@@ -121,19 +120,6 @@ func sourceBuiltin(e *evaluator, k *call) {
 	if len(k.args) > 0 {
 		if d := download(k.args[0].Subst); d != nil {
 			e.add(RuleInstall, k.match(), "sourcing a downloaded script (%s) installs code nobody reviewed", d.Source)
-		}
-	}
-}
-
-func suCommand(e *evaluator, k *call) {
-	for i, w := range k.args {
-		if (w.Text == "-c" || w.Text == "--command") && i+1 < len(k.args) {
-			e.payload(k, k.args[i+1], Bash)
-			return
-		}
-		if v, ok := strings.CutPrefix(w.Text, "--command="); ok {
-			e.payload(k, shell.Lit(v), Bash)
-			return
 		}
 	}
 }

@@ -8,15 +8,22 @@ import (
 
 // unwrap returns the command a wrapper runs, as argv: sudo, doas, env,
 // command, builtin, exec, nohup, nice, ionice, timeout, time, stdbuf, xargs,
-// busybox, watch -x, docker/podman/kubectl exec and run, cmd's call and
-// start, PowerShell's Start-Process. ok is false for anything else.
-func (e *evaluator) unwrap(k *call) (inner []shell.Word, ok bool) {
+// parallel, flock, chroot, unshare, nsenter, setsid, taskset, chrt, ssh,
+// busybox, watch, docker/podman/kubectl exec and run, cmd's call and start,
+// PowerShell's Start-Process, and the others of wrapperSpecs. alt is another
+// reading of the same words, when an option harnish does not know may have
+// taken the next word as its value. ok is false for anything else.
+func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 	a := k.args
+	if spec, found := wrapperSpecs[k.name]; found {
+		i, _, altI := spec.split(a)
+		inner = a[i:]
+		if altI > i && altI <= len(a) {
+			alt = a[altI:]
+		}
+		return inner, alt, true
+	}
 	switch k.name {
-	case "sudo":
-		return skipOpts(a, "ughpCDrtTUR", "user group host prompt close-from chdir role type command-timeout other-user chroot"), true
-	case "doas":
-		return skipOpts(a, "aCu", ""), true
 	case "env":
 		return e.unwrapEnv(k)
 	case "command":
@@ -26,82 +33,87 @@ func (e *evaluator) unwrap(k *call) (inner []shell.Word, ok bool) {
 				break
 			}
 			if strings.ContainsAny(w.Text, "vV") {
-				return nil, true
+				return nil, nil, true
 			}
 		}
-		return skipOpts(a, "", ""), true
-	case "builtin", "nohup", "busybox", "call":
-		return skipOpts(a, "", ""), true
-	case "exec":
-		return skipOpts(a, "a", ""), true
-	case "nice":
-		return skipOpts(a, "n", "adjustment"), true
-	case "ionice":
-		return skipOpts(a, "cnpPu", "class classdata pid pgid uid"), true
-	case "timeout":
-		rest := skipOpts(a, "sk", "signal kill-after")
-		if len(rest) > 0 {
-			rest = rest[1:] // the duration
-		}
-		return rest, true
-	case "time":
-		return skipOpts(a, "fo", "format output"), true
-	case "stdbuf":
-		return skipOpts(a, "ioe", "input output error"), true
+		return skipOpts(a, "", ""), nil, true
 	case "xargs":
-		rest := skipOpts(a, "adEeIiLlnPs", "arg-file delimiter eof replace max-lines max-args max-procs max-chars process-slot-var")
-		if len(rest) == 0 {
-			return nil, true // echo
-		}
-		// The arguments xargs reads from its input are not known.
-		return append(append([]shell.Word(nil), rest...), dynamicWord("{xargs input}")), true
+		return e.unwrapXargs(k)
+	case "parallel", "sem":
+		e.parallel(k)
+		return nil, nil, true
 	case "watch":
-		exec := false
-		var rest []shell.Word
-		for i := 0; i < len(a); i++ {
-			t := a[i].Text
-			if t == "-x" || t == "--exec" {
-				exec = true
-				continue
-			}
-			if t == "-n" || t == "--interval" || t == "-q" || t == "--equexit" {
-				i++
-				continue
-			}
-			if strings.HasPrefix(t, "-") && t != "--" {
-				continue
-			}
-			if t == "--" {
-				i++
-			}
-			rest = a[i:]
-			break
+		i, v, _ := watchSpec.split(a)
+		if _, exec := v["-x"]; exec {
+			return a[i:], nil, true
 		}
-		if exec {
-			return rest, true
+		if _, exec := v["--exec"]; exec {
+			return a[i:], nil, true
 		}
 		// watch runs its arguments joined by blanks through sh -c.
-		e.payload(k, joinWords(rest), Bash)
-		return nil, true
+		if i < len(a) {
+			e.payload(k, joinWords(a[i:]), Bash)
+		}
+		return nil, nil, true
+	case "flock":
+		return e.unwrapFlock(k)
+	case "su", "runuser", "sg", "script":
+		return e.unwrapCommandOption(k)
+	case "taskset", "chrt":
+		i, v, _ := wrapperOptions[k.name].split(a)
+		_, pid := v["-p"]
+		_, pidLong := v["--pid"]
+		if pid || pidLong {
+			return nil, nil, true // it changes a running process
+		}
+		if i < len(a) {
+			i++ // the mask or the priority
+		}
+		return a[i:], nil, true
+	case "ssh":
+		// After the host, the remote command, which the remote shell runs
+		// as one line.
+		i, _, altI := sshSpec.split(a)
+		if i < len(a) && a[i].Text == "--" {
+			i++
+		}
+		if i < len(a) {
+			e.payload(k, joinPlain(a[i:]), Bash)
+		}
+		if altI > i && altI < len(a) {
+			e.alternative(k.c, k.name, []shell.Word{shell.Lit("sh"), shell.Lit("-c"), joinPlain(a[altI:])}, shell.Input{}, Bash, k.depth)
+		}
+		return nil, nil, true
+	case "wsl":
+		i, v, _ := wslSpec.split(a)
+		_, exec := v["-e"]
+		_, execLong := v["--exec"]
+		if exec || execLong {
+			return a[i:], nil, true
+		}
+		if i < len(a) {
+			e.payload(k, joinPlain(a[i:]), Bash)
+		}
+		return nil, nil, true
 	case "docker", "podman", "nerdctl":
-		return containerExec(a), true
+		return containerExec(a), nil, true
 	case "docker-compose", "podman-compose":
-		return composeExec(a), true
+		return composeExec(a), nil, true
 	case "kubectl", "oc":
 		for i, w := range a {
 			if w.Text == "exec" {
 				for j := i + 1; j < len(a); j++ {
 					if a[j].Text == "--" {
-						return a[j+1:], true
+						return a[j+1:], nil, true
 					}
 				}
-				return nil, true
+				return nil, nil, true
 			}
 		}
-		return nil, false
+		return nil, nil, false
 	case "start":
 		if k.sh != Cmd {
-			return nil, false
+			return nil, nil, false
 		}
 		// start ["title"] [/d dir] [/b /wait /min ...] command args
 		for i := 0; i < len(a); i++ {
@@ -113,15 +125,15 @@ func (e *evaluator) unwrap(k *call) (inner []shell.Word, ok bool) {
 				i++
 			case strings.HasPrefix(t, "/"):
 			default:
-				return a[i:], true
+				return a[i:], nil, true
 			}
 		}
-		return nil, true
+		return nil, nil, true
 	case "start-process":
 		ps := psArgs(a, psStartProcess)
 		file := ps.get("filepath")
 		if file == nil {
-			return nil, true
+			return nil, nil, true
 		}
 		inner := []shell.Word{*file}
 		for _, w := range ps.named["argumentlist"] {
@@ -130,11 +142,11 @@ func (e *evaluator) unwrap(k *call) (inner []shell.Word, ok bool) {
 		// The argument list is one string the program's own parser splits.
 		if len(inner) > 1 {
 			e.payload(k, joinWords(inner), k.sh)
-			return nil, true
+			return nil, nil, true
 		}
-		return inner, true
+		return inner, nil, true
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // skipOpts skips a wrapper's options and returns the wrapped argv. short
@@ -177,34 +189,57 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// unwrapEnv skips env's options and NAME=value assignments; env -S splits
-// its string into a command line.
-func (e *evaluator) unwrapEnv(k *call) ([]shell.Word, bool) {
+// unwrapEnv skips env's options and NAME=value assignments; env -S (alone,
+// in a cluster such as -vS, or as --split-string) splits its string into a
+// command line, judged as one.
+func (e *evaluator) unwrapEnv(k *call) ([]shell.Word, []shell.Word, bool) {
 	a := k.args
 	for i := 0; i < len(a); i++ {
 		t := a[i].Text
 		switch {
 		case t == "--":
-			return skipAssigns(a[i+1:]), true
-		case t == "-S" || t == "--split-string":
-			if i+1 < len(a) {
-				e.payload(k, joinWords(a[i+1:]), Bash)
+			return skipAssigns(a[i+1:]), nil, true
+		case strings.HasPrefix(t, "--"):
+			name, v, hasValue := strings.Cut(t[2:], "=")
+			switch name {
+			case "split-string":
+				rest := a[i+1:]
+				if hasValue {
+					rest = append([]shell.Word{withText(a[i], v)}, rest...)
+				}
+				if len(rest) > 0 {
+					e.payload(k, joinPlain(rest), Bash)
+				}
+				return nil, nil, true
+			case "unset", "chdir", "argv0":
+				if !hasValue {
+					i++
+				}
 			}
-			return nil, true
-		case strings.HasPrefix(t, "-S"):
-			e.payload(k, joinWords(append([]shell.Word{shell.Lit(t[2:])}, a[i+1:]...)), Bash)
-			return nil, true
-		case strings.HasPrefix(t, "--split-string="):
-			e.payload(k, joinWords(append([]shell.Word{shell.Lit(t[len("--split-string="):])}, a[i+1:]...)), Bash)
-			return nil, true
-		case t == "-u" || t == "-C" || t == "--unset" || t == "--chdir":
-			i++
-		case strings.HasPrefix(t, "-"):
+		case len(t) > 1 && t[0] == '-':
+			for j := 1; j < len(t); j++ {
+				switch t[j] {
+				case 'S':
+					rest := a[i+1:]
+					if j+1 < len(t) {
+						rest = append([]shell.Word{withText(a[i], t[j+1:])}, rest...)
+					}
+					if len(rest) > 0 {
+						e.payload(k, joinPlain(rest), Bash)
+					}
+					return nil, nil, true
+				case 'u', 'C', 'P', 'a':
+					if j == len(t)-1 {
+						i++
+					}
+					j = len(t)
+				}
+			}
 		default:
-			return skipAssigns(a[i:]), true
+			return skipAssigns(a[i:]), nil, true
 		}
 	}
-	return nil, true
+	return nil, nil, true
 }
 
 func skipAssigns(a []shell.Word) []shell.Word {

@@ -31,6 +31,8 @@ type bashParser struct {
 	script Script
 	vars   map[string]string // static values assigned so far
 	last   *Cmd              // the command added last
+	fn     string            // the function being declared, if any
+	async  int               // > 0 inside a background command or a pipeline
 }
 
 func (p *bashParser) text(n syntax.Node) string {
@@ -51,6 +53,10 @@ func (p *bashParser) stmts(stmts []*syntax.Stmt, in Input) {
 func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 	if s == nil {
 		return
+	}
+	if s.Background {
+		p.async++
+		defer func() { p.async-- }()
 	}
 	// A redirection of standard input replaces the pipe.
 	var redirs []Redirect
@@ -80,11 +86,18 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 	case *syntax.CallExpr:
 		p.call(c, s, redirs, in)
 	case *syntax.BinaryCmd:
+		pipe := c.Op == syntax.Pipe || c.Op == syntax.PipeAll
+		if pipe {
+			p.async++
+		}
 		p.stmt(c.X, in)
-		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+		if pipe {
 			in = Input{Kind: Pipe, From: p.last}
 		}
 		p.stmt(c.Y, in)
+		if pipe {
+			p.async--
+		}
 		p.redirsOnly(redirs, s)
 	case *syntax.Subshell:
 		saved := p.copyVars()
@@ -119,9 +132,13 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 		p.redirsOnly(redirs, s)
 	case *syntax.FuncDecl:
 		// The body is judged where it is declared: calls are not followed.
-		saved := p.copyVars()
+		saved, savedFn, savedAsync := p.copyVars(), p.fn, p.async
+		p.fn, p.async = "", 0
+		if c.Name != nil {
+			p.fn = c.Name.Value
+		}
 		p.stmt(c.Body, Input{})
-		p.vars = saved
+		p.vars, p.fn, p.async = saved, savedFn, savedAsync
 	case *syntax.DeclClause:
 		for _, a := range c.Args {
 			p.assign(a)
@@ -155,6 +172,7 @@ func (p *bashParser) stmtText(s *syntax.Stmt) string {
 }
 
 func (p *bashParser) add(c *Cmd) {
+	c.Func, c.Async = p.fn, p.async > 0
 	p.script.Cmds = append(p.script.Cmds, c)
 	p.last = c
 }

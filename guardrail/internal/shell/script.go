@@ -22,6 +22,12 @@ type Cmd struct {
 	// (a string, a variable, a parenthesised pipeline) rather than a command;
 	// Args then holds the expression as one word.
 	Expr bool
+	// Func is the name of the function whose body the command is in, when
+	// it is in one (bash); "" outside functions.
+	Func string
+	// Async reports that the command runs beside the one that started it:
+	// in the background (&) or as a stage of a pipeline (bash).
+	Async bool
 }
 
 // Redirect is one redirection of a [Cmd].

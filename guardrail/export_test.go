@@ -1,0 +1,4 @@
+package guardrail
+
+// GlobMatch exposes globMatch to the tests.
+var GlobMatch = globMatch

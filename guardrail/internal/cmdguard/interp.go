@@ -1,0 +1,832 @@
+package cmdguard
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+func init() {
+	handle(interpreterCommand, "node", "nodejs", "perl", "ruby", "php", "deno", "lua", "luajit",
+		"osascript", "rscript")
+}
+
+// lang is what the scanner knows of an interpreter's language: its quoting
+// and comments, and the calls that run a shell or delete recursively.
+type lang struct {
+	name string
+	// hash and slash say which comments the language has: # ..., and
+	// // ... with /* ... */.
+	hash, slash bool
+	// backticks run a shell (Perl, Ruby, PHP); in JavaScript they quote.
+	backticks bool
+	// triple quotes ("""...""", '''...''') are strings (Python).
+	triple bool
+	// bare calls may leave out the parentheses: system "rm -rf x" (Perl,
+	// Ruby).
+	bare bool
+	// calls maps a call's name (its last part, or the whole dotted name)
+	// to what it does.
+	calls map[string]callKind
+}
+
+// callKind says what a call in interpreter code does with its arguments.
+type callKind int
+
+const (
+	// shellLine runs its first argument through a shell; a list is argv;
+	// several arguments (Perl's and Ruby's system LIST) are argv.
+	shellLine callKind = iota + 1
+	// program runs its first argument as a program with the second, a
+	// list, as arguments (spawn, execFile, Deno.Command); a list first is
+	// argv.
+	program
+	// rmTree deletes its argument recursively.
+	rmTree
+	// rmMaybeTree deletes recursively when its options say recursive.
+	rmMaybeTree
+	// rmFile deletes one file: judged for protected paths.
+	rmFile
+	// requireModule loads a module; loading one whose only use is to delete
+	// trees (rimraf, del) is judged as deleting one.
+	requireModule
+)
+
+// treeModules are the JavaScript modules that exist to delete trees.
+var treeModules = map[string]bool{"rimraf": true, "del": true, "trash": true, "del-cli": true}
+
+var pythonCalls = map[string]callKind{
+	"os.system": shellLine, "os.popen": shellLine, "system": shellLine, "popen": shellLine, "subprocess.run": shellLine, "subprocess.call": shellLine,
+	"subprocess.check_call": shellLine, "subprocess.check_output": shellLine, "subprocess.Popen": shellLine,
+	"subprocess.getoutput": shellLine, "subprocess.getstatusoutput": shellLine, "commands.getoutput": shellLine,
+	"check_output": shellLine, "check_call": shellLine, "Popen": shellLine, "getoutput": shellLine,
+	"pty.spawn": shellLine, "sh.run": shellLine,
+	"shutil.rmtree": rmTree, "rmtree": rmTree, "dir_util.remove_tree": rmTree, "remove_tree": rmTree,
+	"os.remove": rmFile, "os.unlink": rmFile,
+}
+
+var jsCalls = map[string]callKind{
+	"exec": shellLine, "execSync": shellLine, "child_process.exec": shellLine, "child_process.execSync": shellLine,
+	"spawn": program, "spawnSync": program, "execFile": program, "execFileSync": program, "fork": program,
+	"Deno.Command": program, "Deno.run": program, "Bun.spawn": program, "Bun.spawnSync": program,
+	"$": shellLine, "Bun.$": shellLine, "execa": program, "execaSync": program, "execaCommand": shellLine,
+	"require": requireModule, "rimraf": rmTree, "rimrafSync": rmTree, "rimraf.sync": rmTree, "fse.remove": rmTree, "fse.removeSync": rmTree,
+	"fse.emptyDir": rmTree, "fse.emptyDirSync": rmTree, "fsExtra.remove": rmTree, "fsExtra.removeSync": rmTree,
+	"removeSync": rmTree, "emptyDirSync": rmTree, "del.sync": rmTree, "deleteSync": rmTree,
+	"rmSync": rmMaybeTree, "fs.rm": rmMaybeTree, "rmdirSync": rmMaybeTree, "fs.rmdir": rmMaybeTree,
+	"promises.rm": rmMaybeTree, "promises.rmdir": rmMaybeTree, "fsp.rm": rmMaybeTree, "Deno.remove": rmMaybeTree,
+	"Deno.removeSync": rmMaybeTree, "rm": rmMaybeTree, "rmdir": rmMaybeTree, "unlinkSync": rmFile, "unlink": rmFile,
+}
+
+var perlCalls = map[string]callKind{
+	"system": shellLine, "exec": shellLine, "readpipe": shellLine,
+	"rmtree": rmTree, "remove_tree": rmTree, "File::Path::rmtree": rmTree, "File::Path::remove_tree": rmTree,
+	"unlink": rmFile,
+}
+
+var rubyCalls = map[string]callKind{
+	"system": shellLine, "exec": shellLine, "spawn": shellLine, "Kernel.system": shellLine, "Kernel.exec": shellLine,
+	"Process.spawn": shellLine, "Open3.capture2": shellLine, "Open3.capture2e": shellLine, "Open3.capture3": shellLine,
+	"Open3.popen3": shellLine, "Open3.popen2": shellLine, "IO.popen": shellLine,
+	"FileUtils.rm_rf": rmTree, "FileUtils.rm_r": rmTree, "FileUtils.remove_dir": rmTree, "FileUtils.remove_entry": rmTree,
+	"FileUtils.remove_entry_secure": rmTree, "FileUtils.rmtree": rmTree, "rm_rf": rmTree, "rm_r": rmTree,
+	"FileUtils.rm": rmFile, "File.delete": rmFile, "File.unlink": rmFile,
+}
+
+var phpCalls = map[string]callKind{
+	"system": shellLine, "exec": shellLine, "shell_exec": shellLine, "passthru": shellLine, "popen": shellLine,
+	"proc_open": shellLine, "unlink": rmFile,
+}
+
+var luaCalls = map[string]callKind{"os.execute": shellLine, "io.popen": shellLine, "os.remove": rmFile}
+
+var rCalls = map[string]callKind{"system": shellLine, "system2": program, "unlink": rmMaybeTree, "file.remove": rmFile}
+
+var langs = map[string]*lang{
+	"python":    {name: "Python", hash: true, triple: true, calls: pythonCalls},
+	"node":      {name: "JavaScript", slash: true, calls: jsCalls},
+	"perl":      {name: "Perl", hash: true, backticks: true, bare: true, calls: perlCalls},
+	"ruby":      {name: "Ruby", hash: true, backticks: true, bare: true, calls: rubyCalls},
+	"php":       {name: "PHP", hash: true, slash: true, backticks: true, calls: phpCalls},
+	"lua":       {name: "Lua", calls: luaCalls},
+	"rscript":   {name: "R", hash: true, calls: rCalls},
+	"osascript": {name: "AppleScript"},
+}
+
+// interpreterName maps a command's canonical name to its language's key in
+// langs, or "".
+func interpreterName(name string) string {
+	switch name {
+	case "node", "nodejs", "deno", "bun":
+		return "node"
+	case "perl", "ruby", "php", "rscript", "osascript":
+		return name
+	case "lua", "luajit":
+		return "lua"
+	}
+	if pythonName().MatchString(name) {
+		return "python"
+	}
+	return ""
+}
+
+var pythonName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:python[0-9.]*|pypy[0-9.]*|py)$`)
+})
+
+// interpOpts are, per language, the options whose value is code (code), a
+// value that is no code (valued), or the code's end of the options.
+type interpOpts struct {
+	code, valued string
+	// attached are options whose value is only ever attached (-Mmod).
+	attached string
+	long     map[string]bool // long options taking a value; "eval" and "print" are code
+}
+
+var interpOptions = map[string]interpOpts{
+	"python":    {code: "c", valued: "WXmQ"},
+	"node":      {code: "ep", valued: "rC", long: map[string]bool{"require": true, "import": true, "loader": true, "experimental-loader": true, "conditions": true, "input-type": true, "env-file": true, "title": true}},
+	"perl":      {code: "eE", attached: "MmIixlC0dD"},
+	"ruby":      {code: "e", valued: "rICEF", attached: "xT0W"},
+	"php":       {code: "r", valued: "dcfzt"},
+	"lua":       {code: "e", valued: "l"},
+	"rscript":   {code: "e"},
+	"osascript": {code: "e", valued: "ls"},
+}
+
+// interpreterCommand judges an interpreter's own code: given by option
+// (python -c, node -e, perl -e, ruby -e, php -r, deno eval, osascript -e),
+// or fed to its standard input (python3 - <<EOF, echo ... | node). A script
+// file is judged by its name only.
+func interpreterCommand(e *evaluator, k *call) {
+	key := interpreterName(k.name)
+	l := langs[key]
+	if l == nil {
+		return
+	}
+	a := k.args
+	opts := interpOptions[key]
+	if k.name == "deno" || k.name == "bun" {
+		// deno eval CODE; bun -e CODE, bun run -; deno run and bun run FILE
+		// are scripts.
+		if len(a) > 0 && a[0].Text == "eval" {
+			for j := 1; j < len(a); j++ {
+				if !strings.HasPrefix(a[j].Text, "-") {
+					e.code(k, l, a[j])
+					return
+				}
+			}
+			return
+		}
+		if len(a) > 0 && !strings.HasPrefix(a[0].Text, "-") {
+			return // a subcommand or a script
+		}
+	}
+	var code []shell.Word
+	script := false
+	stdin := false
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		if t == "-" {
+			stdin = true
+			break
+		}
+		if t == "--" || !strings.HasPrefix(t, "-") || len(t) < 2 {
+			script = t != "--" || i+1 < len(a)
+			break
+		}
+		if strings.HasPrefix(t, "--") {
+			name, v, hasValue := strings.Cut(t[2:], "=")
+			switch {
+			case name == "eval" || name == "print":
+				if hasValue {
+					code = append(code, withText(a[i], v))
+				} else if i+1 < len(a) {
+					i++
+					code = append(code, a[i])
+				}
+			case opts.long[name] && !hasValue:
+				i++
+			}
+			continue
+		}
+		if key == "python" && t == "-m" {
+			return // a module: pip is judged by pythonCommand
+		}
+	cluster:
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			switch {
+			case strings.IndexByte(opts.code, c) >= 0:
+				if j+1 < len(t) {
+					code = append(code, withText(a[i], t[j+1:]))
+				} else if i+1 < len(a) {
+					i++
+					code = append(code, a[i])
+				}
+				if key == "python" {
+					// Python's -c ends its options; the rest is sys.argv.
+					e.codes(k, l, code)
+					return
+				}
+				break cluster
+			case strings.IndexByte(opts.valued, c) >= 0:
+				if j == len(t)-1 {
+					i++
+				}
+				break cluster
+			case key == "perl" && (c == 'l' || c == '0'):
+				// -l and -0 take octal digits, then the cluster goes on.
+				for j+1 < len(t) && t[j+1] >= '0' && t[j+1] <= '7' {
+					j++
+				}
+			case strings.IndexByte(opts.attached, c) >= 0:
+				break cluster
+			}
+		}
+	}
+	if len(code) > 0 {
+		e.codes(k, l, code)
+		return
+	}
+	if script && !stdin {
+		return
+	}
+	if key == "osascript" || key == "rscript" {
+		return
+	}
+	text, state, from := stdinText(k.stdin, 0)
+	switch state {
+	case inputKnown:
+		e.code(k, l, text)
+	case inputDownload:
+		e.add(RuleInstall, k.matchInput(), "piping a downloaded script (%s) into %s installs code nobody reviewed", from.Source, k.name)
+	case inputUnknown:
+		if from == nil {
+			from = &shell.Cmd{Source: "an unknown command"}
+		}
+		e.add(RuleUnresolved, k.matchInput(), "%s code piped into %s from %q cannot be judged", l.name, k.name, from.Source)
+	}
+}
+
+func (e *evaluator) codes(k *call, l *lang, ws []shell.Word) {
+	for _, w := range ws {
+		e.code(k, l, w)
+	}
+}
+
+// maxCode bounds the interpreter code scanned; longer code is judged by its
+// first maxCode bytes.
+const maxCode = 64 << 10
+
+// code judges interpreter code in the language l: the shell lines it runs,
+// the programs it starts and the trees it deletes.
+func (e *evaluator) code(k *call, l *lang, w shell.Word) {
+	src := w.Text
+	if len(src) > maxCode {
+		src = src[:maxCode]
+	}
+	if k.depth+1 > e.maxDepth {
+		e.add(RuleDepth, src, "commands nested more than %d levels deep cannot be judged", e.maxDepth)
+		return
+	}
+	if forkLoop(l, src) {
+		e.add(RuleForkBomb, k.match(), "the %s code forks in a loop: a fork bomb", l.name)
+	}
+	for _, c := range scanCalls(l, src) {
+		e.interpCall(k, l, c)
+	}
+}
+
+// forkLoop reports whether code forks in a loop: perl -e 'fork while fork',
+// ruby -e 'loop { fork }', python -c 'while 1: os.fork()'.
+func forkLoop(l *lang, src string) bool {
+	if !strings.Contains(src, "fork") {
+		return false
+	}
+	return forkLoopRe().MatchString(src)
+}
+
+var forkLoopRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)\b(?:while|until|loop|for)\b.{0,40}\b(?:os\.)?fork\b|\bfork\b.{0,10}\b(?:while|until)\b|\bfork\s*\(\s*\)\s*;?\s*\}?\s*while`)
+})
+
+// interpCall judges one call found in interpreter code.
+func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
+	match := k.match()
+	switch c.kind {
+	case rmTree:
+		e.add(RuleRecursiveDelete, match, "%s in the %s code deletes recursively", c.name, l.name)
+		for _, a := range c.args[:min(1, len(c.args))] {
+			if a.kind == argString {
+				e.write(a.word(), match, "deletes")
+			}
+		}
+	case requireModule:
+		if len(c.args) > 0 && c.args[0].kind == argString && treeModules[c.args[0].text] {
+			e.add(RuleRecursiveDelete, match, "the %s code loads %s, which deletes trees", l.name, c.args[0].text)
+		}
+	case rmMaybeTree:
+		if recursiveOption().MatchString(c.raw) {
+			e.add(RuleRecursiveDelete, match, "%s with recursive in the %s code deletes recursively", c.name, l.name)
+		}
+		fallthrough
+	case rmFile:
+		if len(c.args) > 0 && c.args[0].kind == argString {
+			e.write(c.args[0].word(), match, "deletes")
+		}
+	case shellLine:
+		if len(c.args) == 0 {
+			return
+		}
+		first := c.args[0]
+		switch {
+		case first.kind == argList:
+			e.interpArgv(k, first.items)
+		case l.bare && len(c.args) > 1 && (c.name == "system" || c.name == "exec" || strings.HasSuffix(c.name, ".spawn") || c.name == "spawn"):
+			e.interpArgv(k, c.args)
+		case first.kind == argString:
+			e.payload(k, first.word(), Bash)
+		default:
+			e.add(RuleUnresolved, match, "%s in the %s code runs a command known only at run time (%s)", c.name, l.name, first.text)
+		}
+	case program:
+		if len(c.args) == 0 {
+			return
+		}
+		first := c.args[0]
+		if first.kind == argList {
+			e.interpArgv(k, first.items)
+			return
+		}
+		argv := []interpArg{first}
+		if len(c.args) > 1 && c.args[1].kind == argList {
+			argv = append(argv, c.args[1].items...)
+		} else if len(c.args) > 1 && c.args[1].kind == argObject {
+			// Deno.Command("rm", {args: [...]}).
+			argv = append(argv, c.args[1].items...)
+		}
+		if shellOption().MatchString(c.raw) {
+			words := make([]shell.Word, len(argv))
+			for i, a := range argv {
+				words[i] = a.word()
+			}
+			e.payload(k, joinPlain(words), Bash)
+			return
+		}
+		e.interpArgv(k, argv)
+	}
+}
+
+var (
+	recursiveOption = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\brecursive\s*[:=]\s*(?:true|TRUE|T|!0|1)\b`)
+	})
+	shellOption = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bshell\s*:\s*(?:true|['"])`)
+	})
+)
+
+// interpArgv judges arguments given as a list as a program's argv.
+func (e *evaluator) interpArgv(k *call, items []interpArg) {
+	if len(items) == 0 {
+		return
+	}
+	words := make([]shell.Word, len(items))
+	for i, a := range items {
+		words[i] = a.word()
+	}
+	e.argv(k.c, words, shell.Input{}, Bash, k.depth+1)
+}
+
+// argKind says what an argument of a call in interpreter code is.
+type argKind int
+
+const (
+	argOther  argKind = iota // an expression: known only at run time
+	argString                // a string literal, text its value
+	argList                  // a list or array literal, items its elements
+	argObject                // an object literal; items the list under "args" or "cmd", if any
+)
+
+// interpArg is one argument of a call in interpreter code.
+type interpArg struct {
+	kind argKind
+	text string
+	// dynamic marks a string with interpolation or concatenation: parts
+	// known only at run time.
+	dynamic bool
+	items   []interpArg
+}
+
+// word returns a as a shell word: a string's text; anything else dynamic.
+func (a interpArg) word() shell.Word {
+	switch {
+	case a.kind == argString && !a.dynamic:
+		return shell.Lit(a.text)
+	case a.kind == argString:
+		return shell.Word{Text: a.text + "$__dynamic", Segs: []shell.Seg{{Text: a.text}, {Text: "$__dynamic", Dynamic: true}}}
+	}
+	return dynamicWord(a.text)
+}
+
+// foundCall is a call of a known function in interpreter code.
+type foundCall struct {
+	name string
+	kind callKind
+	args []interpArg
+	raw  string // the argument text, as written
+}
+
+// maxCalls bounds the calls judged in one piece of code.
+const maxCalls = 64
+
+// scanCalls finds the calls of l.calls in src, outside strings and
+// comments, and the shell lines of backticks, qx and %x.
+func scanCalls(l *lang, src string) []foundCall {
+	var out []foundCall
+	s := &codeScanner{l: l, src: src}
+	if l.name == "Python" && strings.Contains(src, " as ") {
+		// import shutil as s: s.rmtree is shutil.rmtree.
+		for _, m := range pythonImportAs().FindAllStringSubmatch(src, 8) {
+			if s.aliases == nil {
+				s.aliases = map[string]string{}
+			}
+			s.aliases[m[2]] = m[1]
+		}
+	}
+	for s.i < len(src) && len(out) < maxCalls {
+		c := src[s.i]
+		switch {
+		case s.comment():
+		case c == '`' && l.backticks:
+			text, dyn := s.str('`')
+			out = append(out, foundCall{name: "backticks", kind: shellLine, args: []interpArg{{kind: argString, text: text, dynamic: dyn}}})
+		case c == '"' || c == '\'' || c == '`':
+			s.str(c)
+		case identStart(c) && (s.i == 0 || !identChar(src[s.i-1]) && (src[s.i-1] != '.' || s.i > 1 && src[s.i-2] == ')')):
+			if fc, ok := s.call(); ok {
+				out = append(out, fc)
+			}
+		case c == '%' && l.name == "Ruby" && s.i+2 < len(src) && src[s.i+1] == 'x' && !identChar(src[s.i+2]):
+			s.i += 2
+			if fc, ok := s.quoted("qx"); ok {
+				out = append(out, fc)
+			}
+		case c == '$' && l.name == "JavaScript" && s.i+1 < len(src) && src[s.i+1] == '`':
+			s.i++
+			text, dyn := s.str('`')
+			out = append(out, foundCall{name: "$", kind: shellLine, args: []interpArg{{kind: argString, text: text, dynamic: dyn}}})
+		default:
+			s.i++
+		}
+	}
+	return out
+}
+
+// moduleAliases are the names a module is commonly imported as, whose
+// functions are looked up by their own name: cp.execSync is execSync.
+var moduleAliases = map[string]bool{
+	"child_process": true, "cp": true, "childProcess": true, "proc": true, "subprocess": true, "sp": true,
+	"fs": true, "fsp": true, "fse": true, "fsExtra": true, "os": true, "shutil": true, "FileUtils": true,
+	"Kernel": true, "File::Path": true, "Deno": true, "Bun": true,
+}
+
+// lookupCall returns what the call name does in l: by its whole dotted
+// name, its last two parts (fs.promises.rm), or its last part after a
+// module alias (cp.execSync) or a call (require('fs').rmSync).
+func lookupCall(l *lang, name string) (callKind, bool) {
+	if k, ok := l.calls[name]; ok {
+		return k, true
+	}
+	j := strings.LastIndexAny(name, ".:")
+	if j < 0 {
+		return 0, false
+	}
+	last := name[j+1:]
+	prefix := strings.TrimRight(name[:j+1], ".:")
+	if i := strings.LastIndexAny(prefix, ".:"); i >= 0 {
+		if k, ok := l.calls[prefix[i+1:]+"."+last]; ok {
+			return k, true
+		}
+		prefix = prefix[i+1:]
+	}
+	if moduleAliases[prefix] {
+		k, ok := l.calls[last]
+		return k, ok
+	}
+	return 0, false
+}
+
+func identStart(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func identChar(c byte) bool { return identStart(c) || c >= '0' && c <= '9' }
+
+// codeScanner walks interpreter code.
+type codeScanner struct {
+	l   *lang
+	src string
+	i   int
+	// aliases maps a module's local name to the module (Python's import
+	// ... as).
+	aliases map[string]string
+}
+
+var pythonImportAs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bimport\s+([A-Za-z_][\w.]*)\s+as\s+([A-Za-z_]\w*)`)
+})
+
+// comment skips a comment at the scanner's position and reports whether
+// there was one.
+func (s *codeScanner) comment() bool {
+	src, i := s.src, s.i
+	switch {
+	case s.l.hash && src[i] == '#' && !(s.l.name == "Ruby" && i+1 < len(src) && src[i+1] == '{'):
+		// Perl's $#array and Ruby's #{...} are not comments.
+		if i > 0 && src[i-1] == '$' {
+			return false
+		}
+	case s.l.slash && strings.HasPrefix(src[i:], "//"):
+	case s.l.slash && strings.HasPrefix(src[i:], "/*"):
+		end := strings.Index(src[i+2:], "*/")
+		if end < 0 {
+			s.i = len(src)
+		} else {
+			s.i = i + 2 + end + 2
+		}
+		return true
+	default:
+		return false
+	}
+	end := strings.IndexByte(src[i:], '\n')
+	if end < 0 {
+		s.i = len(src)
+	} else {
+		s.i = i + end
+	}
+	return true
+}
+
+// str reads the string literal opened by q at the scanner's position (a
+// triple quote too, in Python) and returns its value and whether it
+// interpolates: ${...}, #{...}, {…} in an f-string, $var in Perl and PHP.
+func (s *codeScanner) str(q byte) (string, bool) {
+	src := s.src
+	start := s.i
+	prefix := ""
+	for j := start - 1; j >= 0 && j >= start-2 && identChar(src[j]); j-- {
+		prefix = strings.ToLower(src[j:start])
+	}
+	delim := string(q)
+	if s.l.triple && strings.HasPrefix(src[start:], strings.Repeat(string(q), 3)) {
+		delim = strings.Repeat(string(q), 3)
+	}
+	i := start + len(delim)
+	var b strings.Builder
+	raw := strings.Contains(prefix, "r")
+	for i < len(src) {
+		if strings.HasPrefix(src[i:], delim) {
+			i += len(delim)
+			break
+		}
+		c := src[i]
+		if c == '\\' && i+1 < len(src) && !(raw || q == '\'' && s.l.name != "Python" && s.l.name != "JavaScript") {
+			i++
+			switch src[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				b.WriteByte(src[i])
+			}
+			i++
+			continue
+		}
+		if c == '\\' && q == '\'' && i+1 < len(src) && (src[i+1] == '\'' || src[i+1] == '\\') {
+			b.WriteByte(src[i+1])
+			i += 2
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+	s.i = i
+	text := b.String()
+	dyn := false
+	switch {
+	case q == '`' || q == '"' && s.l.name != "Python" && s.l.name != "JavaScript":
+		dyn = strings.Contains(text, "${") || strings.Contains(text, "#{") ||
+			(s.l.name == "Perl" || s.l.name == "PHP") && strings.Contains(text, "$")
+	case strings.Contains(prefix, "f"):
+		dyn = strings.Contains(text, "{")
+	}
+	return text, dyn
+}
+
+// call reads a name at the scanner's position and, when it is a call of
+// one of l.calls, its arguments.
+func (s *codeScanner) call() (foundCall, bool) {
+	src := s.src
+	start := s.i
+	i := start
+	for i < len(src) && (identChar(src[i]) || src[i] == '.' || src[i] == ':' && i+1 < len(src) && src[i+1] == ':') {
+		if src[i] == ':' {
+			i++
+		}
+		i++
+	}
+	name := src[start:i]
+	s.i = i
+	if prefix, rest, ok := strings.Cut(name, "."); ok && s.aliases[prefix] != "" {
+		name = s.aliases[prefix] + "." + rest
+	}
+	kind, known := lookupCall(s.l, name)
+	if !known {
+		return s.quoted(name)
+	}
+	if k := strings.LastIndexAny(name, ".:"); k >= 0 {
+		name = name[k+1:]
+	}
+	j := i
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	switch {
+	case j < len(src) && src[j] == '(':
+		args, raw, end := s.args(j+1, ')')
+		s.i = end
+		return foundCall{name: name, kind: kind, args: args, raw: raw}, true
+	case j < len(src) && src[j] == '`' && (name == "$" || strings.HasSuffix(name, ".$")):
+		s.i = j
+		text, dyn := s.str('`')
+		return foundCall{name: name, kind: kind, args: []interpArg{{kind: argString, text: text, dynamic: dyn}}}, true
+	case s.l.bare && j > i && j+3 < len(src) && src[j:j+2] == "qw" && !identChar(src[j+2]):
+		// Perl's system qw(rm -rf x): a list of words.
+		open := src[j+2]
+		closeBy := map[byte]byte{'{': '}', '(': ')', '[': ']', '<': '>'}[open]
+		if closeBy == 0 {
+			closeBy = open
+		}
+		end := strings.IndexByte(src[j+3:], closeBy)
+		if end < 0 {
+			return foundCall{}, false
+		}
+		var items []interpArg
+		for _, w := range strings.Fields(src[j+3 : j+3+end]) {
+			items = append(items, interpArg{kind: argString, text: w})
+		}
+		s.i = j + 3 + end + 1
+		return foundCall{name: name, kind: kind, args: []interpArg{{kind: argList, items: items}}}, true
+	case s.l.bare && j > i && j < len(src) && strings.IndexByte(`"'[`, src[j]) >= 0,
+		s.l.bare && name == "qx":
+		args, raw, end := s.args(j, '\n')
+		s.i = end
+		return foundCall{name: name, kind: kind, args: args, raw: raw}, true
+	}
+	return foundCall{}, false
+}
+
+// quoted handles Perl's qx and Ruby's %x, the scanner on the delimiter
+// after them; name is what was read before it.
+func (s *codeScanner) quoted(name string) (foundCall, bool) {
+	if name != "qx" || s.i >= len(s.src) {
+		return foundCall{}, false
+	}
+	open := s.src[s.i]
+	closeBy := map[byte]byte{'{': '}', '(': ')', '[': ']', '<': '>'}[open]
+	if closeBy == 0 {
+		closeBy = open
+	}
+	end := strings.IndexByte(s.src[s.i+1:], closeBy)
+	if end < 0 {
+		return foundCall{}, false
+	}
+	text := s.src[s.i+1 : s.i+1+end]
+	s.i += end + 2
+	return foundCall{name: "qx", kind: shellLine, args: []interpArg{{kind: argString, text: text, dynamic: strings.Contains(text, "$")}}}, true
+}
+
+// args reads a call's arguments from i up to the closing byte end (')' or,
+// for a call without parentheses, the end of the statement) and returns
+// them, their text, and where the scanner goes on.
+func (s *codeScanner) args(i int, end byte) ([]interpArg, string, int) {
+	src := s.src
+	start := i
+	var args []interpArg
+	for n := 0; i < len(src) && n < 64; n++ {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' && end != '\n' || src[i] == ',') {
+			i++
+		}
+		if i >= len(src) || src[i] == end || end == '\n' && src[i] == ';' {
+			break
+		}
+		var a interpArg
+		a, i = s.arg(i, end)
+		args = append(args, a)
+	}
+	raw := src[start:min(i, len(src))]
+	if i < len(src) {
+		i++
+	}
+	return args, raw, i
+}
+
+// arg reads one argument at i, up to a comma or the end byte outside
+// brackets and strings.
+func (s *codeScanner) arg(i int, end byte) (interpArg, int) {
+	src := s.src
+	start := i
+	var a interpArg
+	first := true
+	depth := 0
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"' || c == '\'' || c == '`':
+			s.i = i
+			text, dyn := s.str(c)
+			if first && depth == 0 && strings.TrimSpace(src[start:i]) == strings.TrimRight(src[start:i], " ") && isStrPrefix(src[start:i]) {
+				a = interpArg{kind: argString, text: text, dynamic: dyn}
+			} else if a.kind == argString && depth == 0 {
+				a.text += text
+			}
+			i = s.i
+			first = false
+			continue
+		case (c == '[' || c == '{') && first && depth == 0 && strings.TrimSpace(src[start:i]) == "":
+			closeBy := byte(']')
+			if c == '{' {
+				closeBy = '}'
+			}
+			items, raw, next := s.args(i+1, closeBy)
+			if c == '[' {
+				a = interpArg{kind: argList, items: items, text: raw}
+			} else {
+				a = interpArg{kind: argObject, text: raw}
+				if m := objectArgs().FindStringSubmatchIndex(raw); m != nil {
+					sub := &codeScanner{l: s.l, src: raw}
+					lst, _, _ := sub.args(m[1], ']')
+					a.items = lst
+				}
+			}
+			i = next
+			first = false
+			continue
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			if depth == 0 {
+				return s.finish(a, src[start:i]), i
+			}
+			depth--
+		case depth == 0 && (c == ',' || c == end || end == '\n' && c == ';'):
+			return s.finish(a, src[start:i]), i
+		case c == '+' || c == '%' || c == '.' && a.kind == argString:
+			if depth == 0 && a.kind == argString {
+				a.dynamic = true
+			}
+		case c != ' ' && c != '\t' && c != '\n':
+			if !identChar(c) || !isStrPrefix(src[start:i+1]) {
+				first = false
+			}
+		}
+		i++
+	}
+	return s.finish(a, src[start:i]), i
+}
+
+func isStrPrefix(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "r", "f", "b", "u", "rb", "br", "fr", "rf":
+		return true
+	}
+	return false
+}
+
+func (s *codeScanner) finish(a interpArg, raw string) interpArg {
+	raw = strings.TrimSpace(raw)
+	if a.kind == argOther {
+		a.text = raw
+		return a
+	}
+	if a.kind == argString {
+		// Anything beside the literal (a call, a variable) is run time.
+		if rest := strings.TrimSpace(raw); rest != "" {
+			if q := rest[len(rest)-1]; q != '"' && q != '\'' && q != '`' {
+				a.dynamic = true
+			}
+		}
+	}
+	return a
+}
+
+// objectArgs finds the list of an options object's args or cmd: Deno's
+// Command("rm", {args: [...]}) and run({cmd: [...]}).
+var objectArgs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:args|cmd)\s*:\s*\[`)
+})

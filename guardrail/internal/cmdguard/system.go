@@ -1,0 +1,216 @@
+package cmdguard
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+func init() {
+	handle(mkfsCommand, "mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs", "mkfs", "newfs",
+		"blkdiscard", "cryptsetup", "format-volume", "clear-disk", "initialize-disk", "remove-partition")
+	handle(wipefsCommand, "wipefs")
+	handle(partitionCommand, "fdisk", "gdisk", "cfdisk", "sfdisk", "sgdisk", "parted")
+	handle(hdparmCommand, "hdparm")
+	handle(diskutilCommand, "diskutil")
+	handle(formatCommand, "format", "diskpart")
+}
+
+// blockDevice matches the device files of disks, partitions and memory: a
+// write to one destroys a file system or the running machine, wherever the
+// working tree is.
+var blockDevice = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/dev/(?:(?:s|h|v|xv)d[a-z]+[0-9]*|nvme[0-9]+(?:n[0-9]+(?:p[0-9]+)?)?|mmcblk[0-9]+(?:p[0-9]+|boot[0-9]+)?|md[0-9]*|md/.+|dm-[0-9]+|mapper/.+|loop[0-9]+|nbd[0-9]+(?:p[0-9]+)?|zd[0-9]+|sr[0-9]+|r?disk[0-9]+(?:s[0-9]+)*|disk/.+|root|mem|kmem|port|mtd(?:block)?[0-9]+|ram[0-9]+|zram[0-9]+|bcache[0-9]+|dasd[a-z]+[0-9]*|ubd[a-z]*[0-9]*|cciss/.+|rbd[0-9]+|pmem[0-9]+)$`)
+})
+
+// device reports whether w names, or may name, a block device or memory:
+// a /dev path that matches blockDevice, a glob over such names, or a /dev
+// path completed at run time.
+func device(w shell.Word) bool {
+	t := w.Text
+	if !strings.HasPrefix(t, "/dev/") {
+		return false
+	}
+	if w.Dynamic() {
+		// /dev/$DISK, /dev/sd$X: unknown, unless the static part is a
+		// harmless device.
+		st := w.Segs[0]
+		return !st.Dynamic && !harmlessDevice(st.Text)
+	}
+	if w.Glob || strings.ContainsAny(t, "*?[") {
+		// Redirection targets are globbed too, though not marked.
+		stem := t[:strings.IndexAny(t, "*?[")]
+		for _, p := range []string{"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/md", "/dev/dm-", "/dev/mapper/", "/dev/loop", "/dev/rdisk"} {
+			if strings.HasPrefix(stem, p) || strings.HasPrefix(p, stem) && stem != "/dev/" {
+				return true
+			}
+		}
+		return stem == "/dev/"
+	}
+	return blockDevice().MatchString(strings.TrimSuffix(t, "/"))
+}
+
+// harmlessDevice reports whether the start of a /dev path is one of the
+// devices scripts write to all the time.
+func harmlessDevice(prefix string) bool {
+	for _, p := range []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/pts/", "/dev/fd/", "/dev/shm/", "/dev/tcp/", "/dev/udp/"} {
+		if strings.HasPrefix(prefix, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isMkfs reports whether name is a file-system maker: mkfs, mkfs.ext4,
+// mkfs_msdos, newfs_apfs, ...
+func isMkfs(name string) bool {
+	for _, p := range []string{"mkfs.", "mkfs_", "newfs_", "mkfs-"} {
+		if strings.HasPrefix(name, p) && len(name) > len(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// infoOnly reports whether the arguments only ask for help or a version.
+func infoOnly(a []shell.Word) bool {
+	if len(a) == 0 {
+		return false
+	}
+	for _, w := range a {
+		if !infoFlags[w.Text] {
+			return false
+		}
+	}
+	return true
+}
+
+func mkfsCommand(e *evaluator, k *call) {
+	if infoOnly(k.args) {
+		return
+	}
+	switch k.name {
+	case "cryptsetup":
+		// Only formatting and erasing destroy what the device holds.
+		if !hasWord(k.args, "luksformat", "erase", "luksErase", "reencrypt") {
+			return
+		}
+	case "mkfs", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs", "newfs":
+	}
+	e.add(RuleDisk, k.match(), "%s creates a file system or erases a disk, destroying what it held", k.name)
+}
+
+func hasWord(a []shell.Word, words ...string) bool {
+	for _, w := range a {
+		for _, x := range words {
+			if strings.EqualFold(w.Text, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func wipefsCommand(e *evaluator, k *call) {
+	opts, _, _ := operands(k.args, "otO", "offset types output")
+	if hasShort(opts, "n", "--no-act") {
+		return
+	}
+	if hasShort(opts, "ao", "--all", "--offset") {
+		e.add(RuleDisk, k.match(), "wipefs %s erases file-system signatures", strings.Join(opts, " "))
+	}
+}
+
+// partitionCommand handles the partition editors: listing is allowed,
+// anything else rewrites a partition table.
+func partitionCommand(e *evaluator, k *call) {
+	if infoOnly(k.args) {
+		return
+	}
+	opts, ops, _ := operands(k.args, "bcCHSuLoOsa", "sector-size compatibility cylinders heads sectors units color output label label-nested align")
+	switch k.name {
+	case "fdisk", "gdisk", "cfdisk":
+		if hasShort(opts, "l", "--list", "--list-details") || k.name == "gdisk" && hasShort(opts, "l") {
+			return
+		}
+	case "sfdisk":
+		if hasShort(opts, "ldgsVJr", "--list", "--dump", "--json", "--show-geometry", "--show-size", "--verify", "--no-act", "--list-free", "--list-types", "--show-pt-geometry") {
+			return
+		}
+	case "sgdisk":
+		if !hasShort(opts, "ZzodnNEgGmRrUsxXt", "--zap", "--zap-all", "--clear", "--delete", "--new", "--largest-new", "--mbrtogpt", "--gpttombr", "--replicate", "--randomize-guids", "--sort", "--typecode", "--transpose", "--load-backup") {
+			return
+		}
+	case "parted":
+		if hasShort(opts, "l", "--list") {
+			return
+		}
+		readOnly := true
+		for _, w := range ops[min(1, len(ops)):] {
+			switch strings.ToLower(w.Text) {
+			case "print", "p", "unit", "s", "b", "kb", "mb", "gb", "mib", "gib", "free", "list", "all", "help", "version":
+			default:
+				readOnly = false
+			}
+		}
+		if readOnly && len(ops) > 1 {
+			return
+		}
+	}
+	e.add(RuleDisk, k.match(), "%s rewrites a disk's partition table", k.name)
+}
+
+func hdparmCommand(e *evaluator, k *call) {
+	for _, w := range k.args {
+		t := strings.ToLower(w.Text)
+		if strings.HasPrefix(t, "--security-erase") || strings.HasPrefix(t, "--trim-sector") ||
+			t == "--write-sector" || t == "--yes-i-know-what-i-am-doing" || t == "--fwdownload" {
+			e.add(RuleDisk, k.match(), "hdparm %s erases or overwrites a disk", w.Text)
+			return
+		}
+	}
+}
+
+func diskutilCommand(e *evaluator, k *call) {
+	for _, w := range k.args {
+		switch strings.ToLower(w.Text) {
+		case "erasedisk", "erasevolume", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "apfs":
+			if strings.EqualFold(w.Text, "apfs") && !hasWord(k.args, "deleteContainer", "eraseVolume", "deleteVolume") {
+				continue
+			}
+			e.add(RuleDisk, k.match(), "diskutil %s erases a disk", w.Text)
+			return
+		}
+	}
+}
+
+// formatCommand handles cmd's format (of a drive) and diskpart.
+func formatCommand(e *evaluator, k *call) {
+	if k.name == "format" {
+		// format is also a harmless Unix-ish word (clang-format is not it);
+		// only a drive letter makes it Windows' formatter.
+		for _, w := range k.args {
+			if len(w.Text) == 2 && w.Text[1] == ':' {
+				e.add(RuleDisk, k.match(), "format %s erases a drive", w.Text)
+				return
+			}
+		}
+		return
+	}
+	if infoOnly(k.args) {
+		return
+	}
+	e.add(RuleDisk, k.match(), "diskpart runs partitioning commands no guard judges")
+}
+
+// forkBomb judges a command inside a function that calls the function
+// itself beside its caller (in the background or in a pipeline): every call
+// makes more processes until the machine stops.
+func (e *evaluator) forkBomb(c *shell.Cmd) {
+	if c.Func == "" || !c.Async || len(c.Args) == 0 || c.Args[0].Dynamic() || c.Args[0].Text != c.Func {
+		return
+	}
+	e.add(RuleForkBomb, c.Source, "the function %s calls itself in the background or a pipeline: a fork bomb", c.Func)
+}

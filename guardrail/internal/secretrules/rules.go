@@ -1,0 +1,531 @@
+package secretrules
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+//go:embed gitleaks.json
+var gitleaksJSON []byte
+
+// Config is a rule set as gitleaks.json holds it.
+type Config struct {
+	// Source and Version say where the rules come from.
+	Source  string `json:"source"`
+	Version string `json:"version"`
+	// Allowlist applies to every rule.
+	Allowlist Allowlist `json:"allowlist"`
+	Rules     []Rule    `json:"rules"`
+}
+
+// Rule is one gitleaks rule.
+type Rule struct {
+	ID          string `json:"id"`
+	Description string `json:"description,omitempty"`
+	// Regex finds the secret; Path, if set, limits the rule to files whose
+	// path it matches.
+	Regex string `json:"regex,omitempty"`
+	Path  string `json:"path,omitempty"`
+	// Entropy is the least Shannon entropy (bits per byte) the secret must
+	// have; 0 means any.
+	Entropy float64 `json:"entropy,omitempty"`
+	// SecretGroup is the group of Regex that holds the secret; 0 means the
+	// first non-empty group, or the whole match.
+	SecretGroup int `json:"secretGroup,omitempty"`
+	// Keywords are lowercase strings one of which a line must hold for the
+	// rule to run.
+	Keywords   []string    `json:"keywords,omitempty"`
+	Allowlists []Allowlist `json:"allowlists,omitempty"`
+}
+
+// Allowlist says which matches of a rule are not secrets.
+type Allowlist struct {
+	// Condition is "OR" (the default: any criterion allows) or "AND" (all
+	// that are set must).
+	Condition string `json:"condition,omitempty"`
+	// RegexTarget is what Regexes match: "secret" (the default), "match"
+	// (the whole match) or "line".
+	RegexTarget string   `json:"regexTarget,omitempty"`
+	Regexes     []string `json:"regexes,omitempty"`
+	Paths       []string `json:"paths,omitempty"`
+	// Stopwords allow a secret that contains one of them, ignoring case.
+	Stopwords []string `json:"stopwords,omitempty"`
+}
+
+// Skipped are the gitleaks rules a Set of [Default] leaves out, and why:
+// package guardrail has rules of its own for them, with its own
+// allowances, or they judge no content.
+var Skipped = map[string]string{
+	"generic-api-key":        "edit.secret.assignment judges credential names and values, with harnish's allowances for placeholders, references and environment lookups",
+	"private-key":            "it needs the whole key across lines; edit.secret.private-key reads a line and the next",
+	"jwt":                    "edit.secret.jwt also decodes the header",
+	"pkcs12-file":            "a rule on file names, not content",
+	"kubernetes-secret-yaml": "it spans lines (kind: Secret, then data:), and lines are scanned one by one",
+}
+
+// Default returns the Set of gitleaks' default rules less [Skipped]. It
+// panics if the embedded data does not load, which a test rules out.
+var Default = sync.OnceValue(func() *Set {
+	var cfg Config
+	if err := json.Unmarshal(gitleaksJSON, &cfg); err != nil {
+		panic(fmt.Sprintf("secretrules: gitleaks.json: %v", err))
+	}
+	s, err := New(&cfg, Skipped)
+	if err != nil {
+		panic(err)
+	}
+	return s
+})
+
+// Set is a compiled rule set. It is safe for concurrent use.
+type Set struct {
+	// files caches File by path, up to maxFiles paths: a loop's diffs
+	// touch the same files again and again.
+	files  sync.Map
+	nfiles atomic.Int64
+	cfg    *Config
+	rules  []*rule
+	kw     *matcher
+	always []int // rules without keywords
+	global allowlist
+}
+
+type rule struct {
+	*Rule
+	once  sync.Once
+	re    *regexp.Regexp
+	path  *pathRegexp
+	allow []allowlist
+}
+
+type allowlist struct {
+	and       bool
+	target    string
+	regexes   []*regexp.Regexp
+	paths     []*pathRegexp
+	stopwords []string
+}
+
+// pathRegexp is a path pattern with a literal every match holds, checked
+// first: most paths lack it, and a substring test is much cheaper than the
+// regexp.
+type pathRegexp struct {
+	re   *regexp.Regexp
+	lit  string // "" when there is none
+	fold bool   // lit is lowercase and compares ignoring case
+}
+
+func compilePath(expr string) (*pathRegexp, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	p := &pathRegexp{re: re}
+	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
+		p.lit, p.fold = requiredLiteral(tree.Simplify())
+	}
+	return p, nil
+}
+
+func (p *pathRegexp) match(path string) bool {
+	switch {
+	case p.lit == "":
+	case p.fold:
+		if !strings.Contains(strings.ToLower(path), p.lit) {
+			return false
+		}
+	case !strings.Contains(path, p.lit):
+		return false
+	}
+	return p.re.MatchString(path)
+}
+
+// requiredLiteral returns the longest literal that every match of re
+// contains: one of the parts of a top-level concatenation (through
+// captures), lowercased when it ignores case.
+func requiredLiteral(re *syntax.Regexp) (string, bool) {
+	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	parts := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		parts = re.Sub
+	}
+	best, fold := "", false
+	for _, p := range parts {
+		for p.Op == syntax.OpCapture && len(p.Sub) == 1 {
+			p = p.Sub[0]
+		}
+		if p.Op != syntax.OpLiteral {
+			continue
+		}
+		lit := string(p.Rune)
+		f := p.Flags&syntax.FoldCase != 0
+		if f {
+			lit = strings.ToLower(lit)
+		}
+		if len(lit) > len(best) {
+			best, fold = lit, f
+		}
+	}
+	return best, fold
+}
+
+// New compiles cfg's rules but those in skip; a rule's regular expression
+// is compiled when a line first needs it, the others at once. An
+// expression that does not compile is an error naming the rule.
+func New(cfg *Config, skip map[string]string) (*Set, error) {
+	s := &Set{cfg: cfg}
+	var err error
+	if s.global, err = compileAllow(&cfg.Allowlist); err != nil {
+		return nil, fmt.Errorf("secretrules: global allowlist: %w", err)
+	}
+	var keywords [][]string
+	for i := range cfg.Rules {
+		r := &cfg.Rules[i]
+		if _, ok := skip[r.ID]; ok || r.Regex == "" {
+			continue
+		}
+		cr := &rule{Rule: r}
+		if r.Path != "" {
+			if cr.path, err = compilePath(r.Path); err != nil {
+				return nil, fmt.Errorf("secretrules: rule %s: path: %w", r.ID, err)
+			}
+		}
+		for j := range r.Allowlists {
+			a, err := compileAllow(&r.Allowlists[j])
+			if err != nil {
+				return nil, fmt.Errorf("secretrules: rule %s: allowlist: %w", r.ID, err)
+			}
+			cr.allow = append(cr.allow, a)
+		}
+		if len(r.Keywords) == 0 {
+			s.always = append(s.always, len(s.rules))
+		}
+		s.rules = append(s.rules, cr)
+		keywords = append(keywords, r.Keywords)
+	}
+	s.kw = newMatcher(keywords)
+	return s, nil
+}
+
+func compileAllow(a *Allowlist) (allowlist, error) {
+	out := allowlist{and: strings.EqualFold(a.Condition, "AND"), target: a.RegexTarget}
+	for _, x := range a.Regexes {
+		re, err := regexp.Compile(x)
+		if err != nil {
+			return out, err
+		}
+		out.regexes = append(out.regexes, re)
+	}
+	for _, x := range a.Paths {
+		re, err := compilePath(x)
+		if err != nil {
+			return out, err
+		}
+		out.paths = append(out.paths, re)
+	}
+	for _, w := range a.Stopwords {
+		out.stopwords = append(out.stopwords, strings.ToLower(w))
+	}
+	return out, nil
+}
+
+// Len returns how many rules the set runs.
+func (s *Set) Len() int { return len(s.rules) }
+
+// Version returns the version of the rules' source.
+func (s *Set) Version() string { return s.cfg.Version }
+
+// Check compiles every rule's regular expression, for tests: Default
+// compiles them lazily.
+func (s *Set) Check() error {
+	for _, r := range s.rules {
+		if r.regexp() == nil {
+			_, err := regexp.Compile(r.Regex)
+			return fmt.Errorf("secretrules: rule %s: %w", r.ID, err)
+		}
+	}
+	return nil
+}
+
+func (r *rule) regexp() *regexp.Regexp {
+	r.once.Do(func() {
+		r.re, _ = regexp.Compile(r.Regex) // Check reports the error
+	})
+	return r.re
+}
+
+// PathAllowed reports whether the configuration's allowlist exempts the
+// file at path (lock files, vendored trees, images, ...).
+func (s *Set) PathAllowed(path string) bool {
+	for _, re := range s.global.paths {
+		if re.match(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// Match is one secret a rule found in a line.
+type Match struct {
+	Rule *Rule
+	// Secret is the secret; Start and End its byte span in the line.
+	Secret     string
+	Start, End int
+}
+
+// Scan calls found for every secret in line, a line of the file at path,
+// rule by rule.
+func (s *Set) Scan(path, line string, found func(Match)) {
+	s.File(path).Scan(line, "", found)
+}
+
+// File returns the scanner of the rules that apply to the file at path:
+// none when the configuration's allowlist exempts it, and the rules
+// limited to other paths left out.
+func (s *Set) File(path string) *File {
+	if f, ok := s.files.Load(path); ok {
+		return f.(*File)
+	}
+	f := s.newFile(path)
+	if s.nfiles.Add(1) <= maxFiles {
+		s.files.Store(path, f)
+	}
+	return f
+}
+
+// maxFiles bounds the paths a Set caches the File of.
+const maxFiles = 1 << 14
+
+func (s *Set) newFile(path string) *File {
+	f := &File{set: s, path: path}
+	if s.PathAllowed(path) {
+		f.none = true
+		return f
+	}
+	for i, r := range s.rules {
+		if r.path != nil && !r.path.match(path) {
+			if f.off == nil {
+				f.off = make([]uint64, (len(s.rules)+63)/64)
+			}
+			f.off[i/64] |= 1 << (i % 64)
+		}
+	}
+	return f
+}
+
+// File scans the lines of one file. It is safe for concurrent use.
+type File struct {
+	set  *Set
+	path string
+	none bool
+	off  []uint64 // rules whose path does not match
+}
+
+// Keywords returns the keywords of the set's rules, rule by rule, in the
+// order [File.ScanHits] numbers the rules.
+func (s *Set) Keywords() [][]string {
+	out := make([][]string, len(s.rules))
+	for i, r := range s.rules {
+		out[i] = r.Keywords
+	}
+	return out
+}
+
+// Scan calls found for every secret in line, rule by rule. blanks are
+// bytes that also end a token: when line holds some, the rules its
+// keywords pick run a second time on line with them read as blanks (a
+// token in a URL ends at & or @, which gitleaks' rules do not expect),
+// with the same offsets.
+func (f *File) Scan(line, blanks string, found func(Match)) {
+	if f.none {
+		return
+	}
+	var small [4]uint64
+	hits := small[:]
+	if n := (len(f.set.rules) + 63) / 64; n > len(small) {
+		hits = make([]uint64, n)
+	}
+	f.set.kw.scan(line, func(rules []uint16) {
+		for _, i := range rules {
+			hits[i/64] |= 1 << (i % 64)
+		}
+	})
+	f.ScanHits(line, blanks, hits, found)
+}
+
+// ScanHits is Scan with the rules whose keywords line holds given as a
+// bitset (rule i is bit i%64 of hits[i/64], numbered as [Set.Keywords]
+// returns them), by a caller that looked for them with other keywords of
+// its own in one pass. It may change hits.
+func (f *File) ScanHits(line, blanks string, hits []uint64, found func(Match)) {
+	if f.none {
+		return
+	}
+	s := f.set
+	for _, i := range s.always {
+		hits[i/64] |= 1 << (i % 64)
+	}
+	alt := ""
+	for w := range hits {
+		bits := hits[w]
+		if f.off != nil && w < len(f.off) {
+			bits &^= f.off[w]
+		}
+		for bits != 0 {
+			b := trailingZeros(bits)
+			bits &= bits - 1
+			if w*64+b >= len(s.rules) {
+				break
+			}
+			r := s.rules[w*64+b]
+			s.scanRule(r, f.path, line, found)
+			if blanks != "" && alt == "" && strings.ContainsAny(line, blanks) {
+				alt = blankOut(line, blanks)
+			}
+			if alt != "" {
+				s.scanRule(r, f.path, alt, found)
+			}
+		}
+	}
+}
+
+// blankOut returns s with every byte of blanks replaced by a blank.
+func blankOut(s, blanks string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if strings.IndexByte(blanks, c) >= 0 {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+func trailingZeros(x uint64) int {
+	n := 0
+	for x&1 == 0 {
+		x >>= 1
+		n++
+	}
+	return n
+}
+
+func (s *Set) scanRule(r *rule, path, line string, found func(Match)) {
+	re := r.regexp()
+	if re == nil {
+		return
+	}
+	for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+		start, end := m[0], m[1]
+		if n := r.SecretGroup; n > 0 && 2*n+1 < len(m) && m[2*n] >= 0 {
+			start, end = m[2*n], m[2*n+1]
+		} else if n == 0 {
+			for g := 1; 2*g+1 < len(m); g++ {
+				if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+					start, end = m[2*g], m[2*g+1]
+					break
+				}
+			}
+		}
+		secret := line[start:end]
+		if r.Entropy > 0 && entropy(secret) < r.Entropy {
+			continue
+		}
+		if s.global.allows(secret, line[m[0]:m[1]], line, path) {
+			continue
+		}
+		allowed := false
+		for i := range r.allow {
+			if r.allow[i].allows(secret, line[m[0]:m[1]], line, path) {
+				allowed = true
+				break
+			}
+		}
+		if !allowed {
+			found(Match{Rule: r.Rule, Secret: secret, Start: start, End: end})
+		}
+	}
+}
+
+// allows reports whether the allowlist exempts a match.
+func (a *allowlist) allows(secret, match, line, path string) bool {
+	target := secret
+	switch a.target {
+	case "match":
+		target = match
+	case "line":
+		target = line
+	}
+	var results []bool
+	if len(a.regexes) > 0 {
+		ok := false
+		for _, re := range a.regexes {
+			if re.MatchString(target) {
+				ok = true
+				break
+			}
+		}
+		results = append(results, ok)
+	}
+	if len(a.stopwords) > 0 {
+		ok := false
+		ls := strings.ToLower(secret)
+		for _, w := range a.stopwords {
+			if strings.Contains(ls, w) {
+				ok = true
+				break
+			}
+		}
+		results = append(results, ok)
+	}
+	if len(a.paths) > 0 {
+		ok := false
+		for _, re := range a.paths {
+			if re.match(path) {
+				ok = true
+				break
+			}
+		}
+		results = append(results, ok)
+	}
+	if len(results) == 0 {
+		return false
+	}
+	for _, ok := range results {
+		if ok && !a.and {
+			return true
+		}
+		if !ok && a.and {
+			return false
+		}
+	}
+	return a.and
+}
+
+// entropy returns the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	n := float64(len(s))
+	e := 0.0
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			e -= p * math.Log2(p)
+		}
+	}
+	return e
+}
