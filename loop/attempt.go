@@ -14,59 +14,59 @@ import (
 	"github.com/harnish/harnish/verify"
 )
 
+// attemptCtx is one attempt's step, the task's taskRun, and the working
+// tree it works in: the run's, or the task's own fork.
+type attemptCtx struct {
+	step policy.Step
+	tr   *taskRun
+	ws   Workspace // nil: none to read the tree with
+	dir  string
+	// integrated says the attempt reached the merge queue: its fork may
+	// hold the branch's changes now, which no rollback may undo.
+	integrated bool
+}
+
 func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
 	t := l.tasks[step.Task]
-	if step.Attempt == 1 || l.trees == nil {
-		l.trees, l.base = map[int]string{}, ""
-	}
 	start := l.now()
 	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 	defer cancel()
-	// The prompt is assembled first: asking the assets marks them accessed,
-	// a write of harnish's own that must not fall inside the agent's change.
-	failures := l.failuresOf(t.ID)
-	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: failures,
-		Assets: l.experience(ctx, t, step.Phase)}
-	if ts := l.st.Tasks[t.ID]; ts != nil && ts.RootCause {
-		parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
+	l.mu.Lock()
+	a := &attemptCtx{step: step, tr: l.runOf(t.ID, step.Attempt), ws: l.ws, dir: l.cfg.WorkDir}
+	parts := l.promptParts(ctx, t, step)
+	l.mu.Unlock()
+	if err := l.fork(ctx, a); err != nil {
+		return nil, err
 	}
-	// The findings and warnings are the last finished attempt's: one a crash
-	// cut off found nothing.
-	for i := len(failures) - 1; i >= 0; i-- {
-		if f := failures[i]; f.Kind != policy.FailInterrupted {
-			parts.Findings, parts.Warnings = f.Findings, f.Warnings
-			break
-		}
-	}
-	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: l.cfg.WorkDir,
+	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: a.dir,
 		Prompt: executor.RenderWithin(parts, cmp.Or(l.cfg.PromptBudget, executor.DefaultPromptBudget)), Parts: parts}
-	l.minor, l.last = nil, nil // this attempt's own come from check
+	a.tr.minor, a.tr.last = nil, nil // this attempt's own come from check
 	if dl, ok := actx.Deadline(); ok {
 		req.Limits.Deadline = dl
 	}
 	req.Limits.Tokens, req.Limits.CostUSD = step.TokensLeft, step.CostLeft
 	// The agent's change is what the tree gained between these two
 	// snapshots, and nothing of harnish's runs between them.
-	before, err := l.snapshot(ctx, "before", step)
+	before, err := l.snapshot(ctx, "before", a)
 	if err != nil {
 		return nil, err
 	}
-	if l.base == "" {
-		l.base = before
+	if a.tr.base == "" {
+		a.tr.base = before
 	}
 	res, err := guard(func() (*executor.Result, error) { return l.cfg.Executor.Execute(actx, req) })
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx) // cancelled: the attempt stays unreported and counts on resume
 	}
-	after, serr := l.snapshot(context.WithoutCancel(ctx), "after", step)
+	after, serr := l.snapshot(context.WithoutCancel(ctx), "after", a)
 	if serr != nil {
 		return nil, serr
 	}
-	l.trees[step.Attempt] = after
+	a.tr.trees[step.Attempt] = after
 	r := policy.AttemptReport{Task: t.ID, Attempt: step.Attempt}
 	var warnings []executor.Violation // soft guardrail decisions, for the next attempt
 	if l.cfg.Guardrail != nil {
-		stop, soft, gerr := l.auditChange(context.WithoutCancel(actx), step, before, after)
+		stop, soft, gerr := l.auditChange(context.WithoutCancel(actx), a, before, after)
 		if gerr != nil {
 			return nil, gerr
 		}
@@ -74,6 +74,7 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	}
 	warnings = append(warnings, l.hookViolations(step, res, err, &r)...)
 	var usage executor.Usage
+	var void string // a fault of the harness cut the attempt short
 	switch {
 	case r.Stop != nil:
 		if res != nil {
@@ -88,7 +89,8 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 		if !executor.IsRetryable(err) && actx.Err() == nil {
 			// The error says another attempt would fail the same way (the
 			// executor cannot run at all): the agent is not to blame.
-			return l.cfg.Policy.ObserveVoid(l.st, t.ID, step.Attempt, err.Error(), l.now())
+			void = err.Error()
+			break
 		}
 		if errors.Is(context.Cause(actx), ErrTaskTimeout) {
 			kind = executor.KindTimeout
@@ -105,38 +107,69 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 		usage = res.Usage
 		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailBlocked, Reason: res.Reason}
 	default:
-		usage, l.last = res.Usage, res
-		if err := l.check(actx, t, step, after, &r); err != nil {
+		usage, a.tr.last = res.Usage, res
+		err := l.check(actx, t, a, after, &r)
+		if err == nil && r.Failure == nil && a.tr.fork != nil {
+			err = l.integrate(actx, t, a, &r)
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil, context.Cause(ctx)
 			}
 			// The checks could not run: a fault of the harness, not of the
 			// agent's change, so the attempt does not count.
-			return l.cfg.Policy.ObserveVoid(l.st, t.ID, step.Attempt, err.Error(), l.now())
+			void = err.Error()
 		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if void != "" {
+		return l.cfg.Policy.ObserveVoid(l.st, t.ID, step.Attempt, void, l.now())
 	}
 	if r.Failure != nil {
 		r.Failure.Warnings = warnings
 	}
 	r.Elapsed, r.Tokens, r.CostUSD = l.now().Sub(start), usage.Tokens(), usage.CostUSD
-	if l.cfg.Rollback && r.Failure != nil && r.Stop == nil {
-		l.rollback(ctx, step, before)
+	if l.cfg.Rollback && r.Failure != nil && r.Stop == nil && !a.integrated {
+		l.rollback(ctx, a, before)
 	}
 	return l.cfg.Policy.ObserveAttempt(l.st, r, l.now())
+}
+
+// promptParts assembles what the attempt is told; l.mu must be held. It
+// comes before the agent runs: asking the assets marks them accessed, a
+// write of harnish's own that must not fall inside the agent's change.
+func (l *Loop) promptParts(ctx context.Context, t *task.Task, step policy.Step) executor.PromptParts {
+	failures := l.failuresOf(t.ID)
+	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: failures,
+		Assets: l.experience(ctx, t, step.Phase)}
+	if ts := l.st.Tasks[t.ID]; ts != nil && ts.RootCause {
+		parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
+	}
+	// The findings and warnings are the last finished attempt's: one a crash
+	// cut off found nothing.
+	for i := len(failures) - 1; i >= 0; i-- {
+		if f := failures[i]; f.Kind != policy.FailInterrupted {
+			parts.Findings, parts.Warnings = f.Findings, f.Warnings
+			break
+		}
+	}
+	return parts
 }
 
 // snapshot reads the working tree as a git tree, when anything needs it: the
 // audit and the rollback cannot go without it (an error), while the
 // reviewer's and debugger's diffs are given when it can be had ("" when not).
-func (l *Loop) snapshot(ctx context.Context, when string, step policy.Step) (string, error) {
+func (l *Loop) snapshot(ctx context.Context, when string, a *attemptCtx) (string, error) {
 	required := l.cfg.Guardrail != nil || l.cfg.Rollback
+	step := a.step
 	switch {
-	case l.ws == nil && required:
+	case a.ws == nil && required:
 		return "", fmt.Errorf("loop: the guardrail's audit and the rollback need a Workspace, and %s is not a git working tree", l.workDir())
-	case l.ws == nil, !required && l.cfg.Reviewer == nil && l.cfg.Debugger == nil:
+	case a.ws == nil, !required && l.cfg.Reviewer == nil && l.cfg.Debugger == nil:
 		return "", nil
 	}
-	tree, err := l.ws.Snapshot(ctx)
+	tree, err := a.ws.Snapshot(ctx)
 	if err != nil && required {
 		return "", fmt.Errorf("loop: read the working tree %s attempt %d of %s: %w", when, step.Attempt, step.Task, err)
 	}
@@ -148,11 +181,11 @@ func (l *Loop) snapshot(ctx context.Context, when string, step policy.Step) (str
 
 // diff returns the change from one snapshot to another and the paths it
 // touches; empty when either is unknown or reading it fails.
-func (l *Loop) diff(ctx context.Context, from, to string) (string, []string) {
-	if from == "" || to == "" || from == to {
+func diffOf(ctx context.Context, l *Loop, ws Workspace, from, to string) (string, []string) {
+	if ws == nil || from == "" || to == "" || from == to {
 		return "", nil
 	}
-	d, err := l.ws.Diff(ctx, from, to)
+	d, err := ws.Diff(ctx, from, to)
 	if err != nil {
 		l.log.Warn("loop: diff", "err", err)
 		return "", nil
@@ -196,11 +229,12 @@ func (l *Loop) hookViolations(step policy.Step, res *executor.Result, err error,
 // auditChange passes what the attempt changed through the guardrail. The
 // first hard decision is returned as the stop; every soft one is reported and
 // returned, for the next attempt's prompt.
-func (l *Loop) auditChange(ctx context.Context, step policy.Step, before, after string) (stop *policy.GuardrailStop, soft []executor.Violation, err error) {
+func (l *Loop) auditChange(ctx context.Context, a *attemptCtx, before, after string) (stop *policy.GuardrailStop, soft []executor.Violation, err error) {
+	step := a.step
 	if after == before {
 		return nil, nil, nil
 	}
-	diff, err := l.ws.Diff(ctx, before, after)
+	diff, err := a.ws.Diff(ctx, before, after)
 	if err != nil {
 		return nil, nil, fmt.Errorf("loop: diff of attempt %d of %s: %w", step.Attempt, step.Task, err)
 	}
@@ -219,11 +253,12 @@ func (l *Loop) auditChange(ctx context.Context, step policy.Step, before, after 
 
 // rollback restores the tree of before a failed attempt. A failure to is
 // logged: the next attempt then starts from the tree as it is.
-func (l *Loop) rollback(ctx context.Context, step policy.Step, before string) {
+func (l *Loop) rollback(ctx context.Context, a *attemptCtx, before string) {
+	step := a.step
 	ctx = context.WithoutCancel(ctx)
-	after, err := l.ws.Snapshot(ctx)
+	after, err := a.ws.Snapshot(ctx)
 	if err == nil && after != before {
-		err = l.ws.Restore(ctx, before, after)
+		err = a.ws.Restore(ctx, before, after)
 	}
 	if err != nil {
 		l.log.Warn("loop: roll back a failed attempt", "task", step.Task, "attempt", step.Attempt, "err", err)
@@ -232,9 +267,10 @@ func (l *Loop) rollback(ctx context.Context, step policy.Step, before string) {
 
 // check runs the verifier and, when it passes, the reviewer, and records what
 // they found in r and for the next attempt's prompt.
-func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after string, r *policy.AttemptReport) error {
+func (l *Loop) check(ctx context.Context, t *task.Task, a *attemptCtx, after string, r *policy.AttemptReport) error {
+	step := a.step
 	rep, err := retryCheck(ctx, l, step, "verify", func() (*verify.Report, error) {
-		return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt})
+		return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: step.Phase, WorkDir: a.dir, Attempt: step.Attempt})
 	})
 	if errors.Is(err, verify.ErrNoChecks) && hasManual(t) {
 		// Only a person can check this task: at the phase's gate.
@@ -259,20 +295,20 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after 
 		return nil
 	}
 	l.emit(Event{Type: VerifyPassed, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt})
-	l.passed = l.passed[:0]
+	a.tr.passed = a.tr.passed[:0]
 	for _, c := range rep.Checks {
-		l.passed = append(l.passed, c.Name)
+		a.tr.passed = append(a.tr.passed, c.Name)
 	}
 	// The task's change so far: from the tree before its first attempt.
-	diff, files := l.diff(ctx, l.base, after)
-	if files == nil && l.last != nil {
-		files = l.last.FilesChanged // no git: the executor's word is all there is
+	diff, files := diffOf(ctx, l, a.ws, a.tr.base, after)
+	if files == nil && a.tr.last != nil {
+		files = a.tr.last.FilesChanged // no git: the executor's word is all there is
 	}
-	l.files = files
+	a.tr.files = files
 	if l.cfg.Reviewer == nil {
 		return nil
 	}
-	req := &verify.ReviewRequest{Task: t, PhaseID: step.Phase, WorkDir: l.cfg.WorkDir, Attempt: step.Attempt, Diff: diff, Files: files}
+	req := &verify.ReviewRequest{Task: t, PhaseID: step.Phase, WorkDir: a.dir, Attempt: step.Attempt, Diff: diff, Files: files}
 	rev, err := retryCheck(ctx, l, step, "review", func() (*verify.Review, error) { return l.cfg.Reviewer.Review(ctx, req) })
 	if err != nil {
 		return fmt.Errorf("loop: review task %s: %w", t.ID, err)
@@ -284,10 +320,10 @@ func (l *Loop) check(ctx context.Context, t *task.Task, step policy.Step, after 
 		l.emit(Event{Type: ReviewFindings, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt,
 			Message: fmt.Sprintf("%d finding(s), %d critical", len(rev.Findings), len(rev.Critical()))})
 	}
-	l.minor = nil
+	a.tr.minor = nil
 	for _, f := range rev.Findings {
 		if f.Severity != verify.SeverityCritical {
-			l.minor = append(l.minor, fmt.Sprintf("[%s] %s:%d %s", f.Severity, f.File, f.Line, f.Message))
+			a.tr.minor = append(a.tr.minor, fmt.Sprintf("[%s] %s:%d %s", f.Severity, f.File, f.Line, f.Message))
 		}
 	}
 	if crit := rev.Critical(); len(crit) > 0 {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/loop/policy"
 )
 
@@ -91,25 +92,36 @@ func (l *Loop) settle(ctx context.Context) error {
 }
 
 // commitTask commits a done task's changes, or finds the commit a crash cut
-// off before it was recorded. It returns "" when the task changed nothing.
+// off before it was recorded (or that the merge queue made, for a task that
+// ran in a fork). It returns "" when the task changed nothing.
 func (l *Loop) commitTask(ctx context.Context, owed owedCommit) (string, error) {
 	id := owed.task
-	t, ts := l.tasks[id], l.st.Tasks[id]
-	trailers := []string{"Harnish-Run: " + l.st.Run, "Harnish-Task: " + id}
-	msg := fmt.Sprintf("feat(%s): %s — %s\n\n", l.phaseOf[id], id, t.Title)
-	if h := l.rec.handoff(id); h != nil && h.Summary != "" {
-		msg += h.Summary + "\n\n"
+	var last *executor.Result
+	if h := l.rec.handoff(id); h != nil {
+		last = &executor.Result{Summary: h.Summary}
 	}
-	msg += fmt.Sprintf("%s\n%s\nHarnish-Attempts: %d\n", trailers[0], trailers[1], ts.Attempts)
-	req := &CommitRequest{Message: msg}
-	if owed.lookFirst {
-		req.Find = trailers
+	req := l.taskCommit(id, l.st.Tasks[id].Attempts, last)
+	if !owed.lookFirst {
+		req.Find = nil
 	}
 	hash, err := l.hist.Commit(ctx, req)
 	if err != nil {
 		return "", fmt.Errorf("loop: commit task %s: %w", id, err)
 	}
 	return hash, nil
+}
+
+// taskCommit is the commit of task id after attempts: its message, whose
+// trailers (Find) name it. l.mu must be held.
+func (l *Loop) taskCommit(id string, attempts int, last *executor.Result) *CommitRequest {
+	t := l.tasks[id]
+	trailers := []string{"Harnish-Run: " + l.st.Run, "Harnish-Task: " + id}
+	msg := fmt.Sprintf("feat(%s): %s — %s\n\n", l.phaseOf[id], id, t.Title)
+	if last != nil && last.Summary != "" {
+		msg += last.Summary + "\n\n"
+	}
+	msg += fmt.Sprintf("%s\n%s\nHarnish-Attempts: %d\n", trailers[0], trailers[1], attempts)
+	return &CommitRequest{Message: msg, Find: trailers}
 }
 
 // commitRecords commits the run's records (handoffs, audit logs, the

@@ -29,7 +29,9 @@ const (
 	MilestoneReached  EventType = "milestone.reached"
 	MilestoneApproved EventType = "milestone.approved"
 	GuardrailViolated EventType = "guardrail.violation"
-	RunFinished                 = EventType(policy.TransRunFinished)
+	// CauseShared: tasks side by side failed the same way; the phase stops.
+	CauseShared = EventType(policy.TransCauseShared)
+	RunFinished = EventType(policy.TransRunFinished)
 )
 
 // Event is one entry of the run's stream. Fields that do not apply to a type

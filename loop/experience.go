@@ -75,8 +75,8 @@ func (l *Loop) learn(ctx context.Context, id string) {
 		if d := ts.Diagnosis; d != nil {
 			a.Body = fmt.Sprintf("Root cause: %s\nFix: %s", d.RootCause, d.Fix)
 		}
-	case ts.Attempts == 1 && l.last != nil && l.last.Generalizable:
-		a = &asset.Asset{Type: asset.TypePattern, Title: t.Title, Tags: tags, Body: l.last.Summary,
+	case ts.Attempts == 1 && l.runs[id] != nil && l.runs[id].last != nil && l.runs[id].last.Generalizable:
+		a = &asset.Asset{Type: asset.TypePattern, Title: t.Title, Tags: tags, Body: l.runs[id].last.Summary,
 			Context: fmt.Sprintf("plan %s, task %s, first try", l.cfg.Plan.Name, id)}
 	default:
 		return
@@ -106,7 +106,7 @@ func (l *Loop) handoffsFor(t *task.Task) []executor.Handoff {
 // failuresOf returns the task's failed attempts, from the durable state.
 func (l *Loop) failuresOf(id string) []executor.Failure {
 	if ts := l.st.Tasks[id]; ts != nil {
-		return ts.Failures
+		return slices.Clone(ts.Failures)
 	}
 	return nil
 }

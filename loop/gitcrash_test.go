@@ -56,9 +56,19 @@ var writeOwn = executor.Func(func(_ context.Context, req *executor.Request) (*ex
 // the end, and checks git: every task has exactly one commit holding exactly
 // its file, on the run's branch, the records are committed once, and the
 // tree holds nothing uncommitted.
+//
+// With parallel: 2 the first phase's tasks run side by side in forks of
+// their own, so the crashes fall mid-attempt in two forks and mid-merge in
+// the queue too.
 func TestLoopGitSurvivesCrashes(t *testing.T) {
+	for _, parallel := range []int{1, 2} {
+		t.Run(fmt.Sprintf("parallel %d", parallel), func(t *testing.T) { gitSurvivesCrashes(t, parallel) })
+	}
+}
+
+func gitSurvivesCrashes(t *testing.T, parallel int) {
 	plan := &task.Plan{Version: "1", Name: "g", Phases: []task.Phase{
-		{ID: "p1", Title: "P1", Tasks: []task.Task{check("T1"), check("T2")}},
+		{ID: "p1", Title: "P1", Parallel: parallel, Tasks: []task.Task{check("T1"), check("T2")}},
 		{ID: "p2", Title: "P2", Tasks: []task.Task{check("T3")}},
 	}}
 	const branch = "harnish/g-1"
@@ -172,8 +182,17 @@ func checkGit(t *testing.T, dir, branch string, store *looptest.Store) {
 	if len(left) > 0 {
 		t.Errorf("uncommitted: %v", left)
 	}
-	if slices.Contains(strings.Fields(testkit.Git(t, dir, "branch", "--format=%(refname:short)")), "harnish/g-1-2") {
+	branches := strings.Fields(testkit.Git(t, dir, "branch", "--format=%(refname:short)"))
+	if slices.Contains(branches, "harnish/g-1-2") {
 		t.Errorf("a second branch was made")
+	}
+	for _, b := range branches {
+		if strings.HasPrefix(b, "harnish/fork/") {
+			t.Errorf("the fork branch %s of a task done is left", b)
+		}
+	}
+	if wt := strings.Count(testkit.Git(t, dir, "worktree", "list", "--porcelain"), "worktree "); wt != 1 {
+		t.Errorf("%d worktrees, want the tree's own only:\n%s", wt, testkit.Git(t, dir, "worktree", "list"))
 	}
 }
 

@@ -125,6 +125,23 @@ func (g *GitWorkspace) Fork(ctx context.Context, name string) (*Fork, error) {
 	return f, nil
 }
 
+// Update commits the fork's change on its branch and merges the tree's
+// current commit into it.
+func (g *GitWorkspace) Update(ctx context.Context, f *Fork) (bool, error) {
+	if _, err := gitx.CommitAll(ctx, f.Dir, "harnish: the task's change so far", StateDir); err != nil {
+		return false, err
+	}
+	head, err := gitx.Head(ctx, g.Dir)
+	if err != nil {
+		return false, err
+	}
+	changed, err := gitx.MergeInto(ctx, f.Dir, head)
+	if ce, ok := errors.AsType[*gitx.ConflictError](err); ok {
+		return changed, &ConflictError{Paths: ce.Paths}
+	}
+	return changed, err
+}
+
 // Integrate commits the fork's change on its branch, then squashes the
 // branch onto the tree's: merged in git's object store first, so a conflict
 // touches nothing.

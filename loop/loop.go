@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/harnish/harnish/asset"
@@ -58,11 +59,12 @@ type Config struct {
 	Observer Observer
 	// Logger receives the events as log records too. Nil: silence.
 	Logger *slog.Logger
-	// Policy holds the host's budget overrides and escalation policy. The
-	// Loop takes one task at a time (Policy.MaxParallel is 1 whatever it
-	// says): tasks side by side need working copies of their own, which it
-	// does not make yet. A host that isolates its tasks itself drives
-	// [policy.Policy.Drive] with a concurrent [policy.Host].
+	// Policy holds the host's budget overrides, its cap on tasks side by
+	// side and its escalation policy. The plan's parallel phases run their
+	// tasks side by side only when the Workspace is a [Forker] and the run
+	// commits its tasks (CommitTasks, a History): each task then works in a
+	// fork of its own, and the merge queue brings its change onto the
+	// run's branch. Otherwise the Loop takes one task at a time.
 	Policy policy.Policy
 	// Now is the clock. Nil: time.Now.
 	Now func() time.Time
@@ -123,23 +125,30 @@ type Loop struct {
 	log   *slog.Logger
 	st    *policy.RunState
 
-	// What the next attempt of the running task should know beyond the
-	// durable state: the trees the attempts left, for the debugger's diff.
-	trees   map[int]string // the tree each attempt left, as a git snapshot
-	base    string         // the tree before the task's first attempt here
-	git     *bool          // whether WorkDir is in a git repository
-	ws      Workspace      // nil: none to read the tree with
-	hist    History        // nil: no commits
-	digest  string         // of the plan
-	phaseOf map[string]string
+	ws     Workspace // nil: none to read the tree with
+	hist   History   // nil: no commits
+	forker Forker    // nil: tasks run one at a time, in the tree
+	// maxParallel is the host's cap on tasks side by side (Policy.MaxParallel).
+	maxParallel int
+	digest      string // of the plan
+	phaseOf     map[string]string
+
+	// mu guards the state, the records, the commits owed and runs while
+	// steps of tasks side by side are taken concurrently: host.Commit holds
+	// it, and a step holds it only to read what it needs and to report.
+	mu sync.Mutex
+	// emu keeps the observer's calls one at a time; it is taken after mu.
+	emu sync.Mutex
+	// queue is the merge queue: forked tasks are integrated one at a time,
+	// in the order their checks passed.
+	queue sync.Mutex
+	// runs holds what a task's next step should know beyond the durable
+	// state, per task.
+	runs map[string]*taskRun
 
 	// Commits the state owes: done tasks not yet committed, in order.
 	pending      []owedCommit
-	commitFailed bool             // a task's commit failed: no further commit this drive
-	last         *executor.Result // the last attempt's claim
-	passed       []string         // names of the checks that passed last
-	files        []string         // the files the task's change touches, as of its last check
-	minor        []string         // review findings below critical, last round
+	commitFailed bool // a task's commit failed: no further commit this drive
 	rec          *records
 }
 
@@ -165,7 +174,6 @@ func New(cfg Config) (*Loop, error) {
 		return nil, fmt.Errorf("loop: Config.WorkDir: %w", err)
 	}
 	cfg.WorkDir = wd
-	cfg.Policy.MaxParallel = 1
 	if cfg.Workspace == nil || cfg.History == nil {
 		if gitx.InRepo(wd) {
 			g := &GitWorkspace{Dir: wd}
@@ -173,18 +181,13 @@ func New(cfg Config) (*Loop, error) {
 		}
 	}
 	l := &Loop{cfg: cfg, ws: cfg.Workspace, hist: cfg.History, tasks: map[string]*task.Task{}, prev: map[string]string{}, now: cfg.Now, log: cfg.Logger,
+		runs: map[string]*taskRun{}, maxParallel: cfg.Policy.MaxParallel,
 		rec: newRecords(cfg.RecordsDir)}
 	if l.now == nil {
 		l.now = time.Now
 	}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
-	}
-	for i := range cfg.Plan.Phases {
-		if ph := &cfg.Plan.Phases[i]; cfg.Plan.Parallelism(ph) > 1 {
-			l.log.Info("loop: the plan runs tasks side by side; this loop takes them one at a time", "phase", ph.ID, "parallel", cfg.Plan.Parallelism(ph))
-			break
-		}
 	}
 	l.digest, l.phaseOf = policy.PlanDigest(cfg.Plan), map[string]string{}
 	prev := ""
@@ -193,6 +196,29 @@ func New(cfg Config) (*Loop, error) {
 		l.phaseOf[pt.Task.ID] = pt.Phase.ID
 	}
 	return l, nil
+}
+
+// taskRun is what a task's steps carry from one to the next in this
+// process: a crash loses it, and nothing the rules decide depends on it.
+type taskRun struct {
+	trees  map[int]string   // the tree each attempt left, for the debugger's diff
+	base   string           // the tree before the task's first attempt here
+	last   *executor.Result // the last attempt's claim
+	passed []string         // names of the checks that passed last
+	files  []string         // the files the task's change touches, as of its last check
+	minor  []string         // review findings below critical, last round
+	fork   *Fork            // the task's working copy, when it runs beside others
+}
+
+// runOf returns the task's taskRun, made anew at its first attempt. l.mu
+// must be held.
+func (l *Loop) runOf(id string, attempt int) *taskRun {
+	tr := l.runs[id]
+	if tr == nil || attempt == 1 {
+		tr = &taskRun{trees: map[int]string{}}
+		l.runs[id] = tr
+	}
+	return tr
 }
 
 // Result is how a run ended.
@@ -277,6 +303,12 @@ func (l *Loop) Resume(ctx context.Context, opts ResumeOptions) (*Result, error) 
 }
 
 func (l *Loop) drive(ctx context.Context) (*Result, error) {
+	// Tasks run side by side only in forks of their own, whose changes the
+	// merge queue commits; without, one at a time in the tree.
+	l.forker, l.cfg.Policy.MaxParallel = nil, 1
+	if fk, ok := l.ws.(Forker); ok && l.commits() {
+		l.forker, l.cfg.Policy.MaxParallel = fk, l.maxParallel
+	}
 	l.repairRecords()
 	if err := l.prepare(ctx); err != nil {
 		return nil, err
@@ -303,6 +335,8 @@ func (h *host) Now() time.Time { return h.now() }
 // commit that fails ends the run with outcome error.
 func (h *host) Commit(ctx context.Context, ts []policy.Transition) error {
 	l := (*Loop)(h)
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if err := l.commit(ctx, ts); err != nil {
 		return err
 	}

@@ -26,7 +26,8 @@ func (l *Loop) commit(ctx context.Context, ts []policy.Transition) error {
 			l.emit(e)
 		}
 		if t.Kind == policy.TransTaskFinished && t.Status == policy.StatusDone && l.commits() && l.st.Tasks[t.Task].Attempts > 0 {
-			l.pending = append(l.pending, owedCommit{task: t.Task}) // its commit is owed
+			// Its commit is owed; the merge queue made a forked task's.
+			l.pending = append(l.pending, owedCommit{task: t.Task, lookFirst: l.forker != nil})
 		}
 		if err := l.record(context.WithoutCancel(ctx), t); err != nil {
 			l.log.Warn("loop: write records", "dir", l.cfg.RecordsDir, "err", err)
@@ -55,7 +56,7 @@ func (l *Loop) record(ctx context.Context, t policy.Transition) error {
 		for _, f := range crit {
 			a.Findings = append(a.Findings, fmt.Sprintf("attempt %d: [%s] %s:%d %s", t.Attempt, f.Severity, f.File, f.Line, f.Message))
 		}
-		for _, f := range l.minor {
+		for _, f := range l.runOf(t.Task, 0).minor {
 			a.Findings = append(a.Findings, fmt.Sprintf("attempt %d: %s", t.Attempt, f))
 		}
 		return l.rec.saveAudit(a)
@@ -86,11 +87,12 @@ func (l *Loop) record(ctx context.Context, t policy.Transition) error {
 		if t.Status != policy.StatusDone {
 			return nil
 		}
-		h := &Handoff{Task: t.Task, Phase: l.st.Phase, Status: t.Status, Attempts: ts.Attempts, Checks: l.passed, Findings: l.minor, FilesChanged: l.files}
-		if l.last != nil {
-			h.Summary = l.last.Summary
+		tr := l.runOf(t.Task, 0)
+		h := &Handoff{Task: t.Task, Phase: l.phaseOf[t.Task], Status: t.Status, Attempts: ts.Attempts, Checks: tr.passed, Findings: tr.minor, FilesChanged: tr.files}
+		if tr.last != nil {
+			h.Summary = tr.last.Summary
 		}
-		l.last, l.passed, l.minor, l.files = nil, nil, nil, nil
+		delete(l.runs, t.Task)
 		return l.rec.saveHandoff(h)
 	case policy.TransRunFinished:
 		switch {
@@ -157,6 +159,8 @@ func (l *Loop) repairRecords() {
 }
 
 func (l *Loop) emit(e Event) {
+	l.emu.Lock()
+	defer l.emu.Unlock()
 	if e.Run == "" {
 		e.Run = l.st.Run
 	}
@@ -203,6 +207,8 @@ func eventsOf(run string, t policy.Transition) []Event {
 		}
 	case policy.TransTaskFinished:
 		e.Type = map[policy.TaskStatus]EventType{policy.StatusDone: TaskDone, policy.StatusEscalated: TaskEscalated, policy.StatusHalted: TaskHalted, policy.StatusBlocked: TaskBlocked}[t.Status]
+	case policy.TransCauseShared:
+		e.Type = CauseShared
 	case policy.TransGateReached:
 		e.Type = MilestoneReached
 	case policy.TransGateApproved:

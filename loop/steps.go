@@ -71,14 +71,23 @@ func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
 
 func (l *Loop) debug(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
 	if l.cfg.Debugger == nil {
+		l.mu.Lock()
+		defer l.mu.Unlock()
 		return l.cfg.Policy.ObserveNoDebugger(l.st, step.Task, l.now())
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 	defer cancel()
+	l.mu.Lock()
+	tr := l.runOf(step.Task, 0)
 	req := &executor.DebugRequest{Task: l.tasks[step.Task], PhaseID: step.Phase, WorkDir: l.cfg.WorkDir,
 		Failures: l.failuresOf(step.Task)}
+	l.mu.Unlock()
+	ws := l.ws
+	if tr.fork != nil {
+		req.WorkDir, ws = tr.fork.Dir, tr.fork.Workspace
+	}
 	// The two failed attempts' trees, and how the second differs.
-	req.Diff, _ = l.diff(ctx, l.trees[step.Attempt-1], l.trees[step.Attempt])
+	req.Diff, _ = diffOf(ctx, l, ws, tr.trees[step.Attempt-1], tr.trees[step.Attempt])
 	var found executor.Diagnosis
 	diag, err := guard(func() (*executor.Diagnosis, error) { return l.cfg.Debugger.Debug(ctx, req) })
 	switch {
@@ -90,5 +99,7 @@ func (l *Loop) debug(ctx context.Context, step policy.Step) ([]policy.Transition
 	case diag != nil:
 		found = *diag
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	return l.cfg.Policy.ObserveDiagnosis(l.st, step.Task, found, l.now())
 }

@@ -70,6 +70,11 @@ type Forker interface {
 	// current commit the first time, and the copy as it stands (a crash
 	// left it) every time after, until Discard.
 	Fork(ctx context.Context, name string) (*Fork, error)
+	// Update brings what the tree's branch gained since the fork into the
+	// copy, after committing the copy's change on its branch, and reports
+	// whether the copy changed. A conflict is a [*ConflictError] and is left
+	// in the copy, with its markers, for the task's next attempt to resolve.
+	Update(ctx context.Context, f *Fork) (bool, error)
 	// Integrate commits what the copy changed and brings it onto the tree's
 	// branch as one commit with req's message, and returns it ("" when the
 	// copy changed nothing). With req.Find set, a commit a crash cut off

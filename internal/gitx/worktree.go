@@ -121,3 +121,36 @@ func CommonDir(ctx context.Context, dir string) (string, error) {
 	out, err := output(ctx, dir, nil, "rev-parse", "--path-format=absolute", "--git-common-dir")
 	return strings.TrimSpace(out), err
 }
+
+// MergeInto merges commit into the branch checked out at dir (a merge
+// commit when both moved), first committing what dir's tree holds. It
+// reports whether the branch moved. A merge with conflicts is a
+// *ConflictError and is left in the tree, markers and all, for someone to
+// resolve: committing the tree (CommitAll) concludes it.
+func MergeInto(ctx context.Context, dir, commit string) (bool, error) {
+	before, err := head(ctx, dir)
+	if err != nil {
+		return false, err
+	}
+	args := []string{"merge", "--no-edit", "-q", commit}
+	if _, err = output(ctx, dir, nil, append([]string{"-c", "user.useConfigOnly=true"}, args...)...); err != nil {
+		if paths, _ := output(ctx, dir, nil, "diff", "--name-only", "--diff-filter=U"); strings.TrimSpace(paths) != "" {
+			return true, &ConflictError{Paths: strings.Split(strings.TrimSpace(paths), "\n")}
+		}
+		if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) != "" {
+			return false, err
+		}
+		anon := append([]string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args...)
+		if _, err := output(ctx, dir, nil, anon...); err != nil {
+			if paths, _ := output(ctx, dir, nil, "diff", "--name-only", "--diff-filter=U"); strings.TrimSpace(paths) != "" {
+				return true, &ConflictError{Paths: strings.Split(strings.TrimSpace(paths), "\n")}
+			}
+			return false, err
+		}
+	}
+	after, err := head(ctx, dir)
+	return after != before, err
+}
+
+// Head returns the commit HEAD names at dir.
+func Head(ctx context.Context, dir string) (string, error) { return head(ctx, dir) }

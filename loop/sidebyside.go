@@ -1,0 +1,115 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+// Tasks side by side. A phase whose plan lets tasks run at once has each
+// task work in a fork of the tree of its own ([Forker]), so that no task
+// sees another's change half made; its checks and review run there. A change
+// that passed them joins the run's branch through the merge queue, one at a
+// time in the order they passed: the fork first takes in what the branch
+// gained since it forked (a conflict is the attempt's failure, left in the
+// fork with its markers for the next attempt to resolve), the checks run
+// again on that integrated tree when it changed (a failure there is the
+// attempt's too), and only then does the change become the task's commit
+// on the branch. It is found by its trailers if a crash comes before it is
+// recorded, so no task is integrated twice.
+
+// sideBySide reports whether the tasks of phase run in forks: the phase
+// runs several at once, and the run can fork and commit.
+func (l *Loop) sideBySide(phase string) bool {
+	return l.forker != nil && l.cfg.Plan.Parallelism(l.phase(phase)) > 1
+}
+
+// fork points the attempt at its task's fork, made at its first attempt.
+func (l *Loop) fork(ctx context.Context, a *attemptCtx) error {
+	if !l.sideBySide(a.step.Phase) {
+		return nil
+	}
+	if a.tr.fork == nil {
+		f, err := l.forker.Fork(context.WithoutCancel(ctx), l.st.Run+"-"+a.step.Task)
+		if err != nil {
+			return fmt.Errorf("loop: the working copy of task %s: %w", a.step.Task, err)
+		}
+		a.tr.fork = f
+	}
+	a.ws, a.dir = a.tr.fork.Workspace, a.tr.fork.Dir
+	return nil
+}
+
+// integrate brings an attempt whose checks and review passed in its fork
+// onto the run's branch, through the merge queue, or fails it (r.Failure)
+// on a conflict or on checks that fail on the integrated tree. An error is a
+// fault of the harness.
+func (l *Loop) integrate(ctx context.Context, t *task.Task, a *attemptCtx, r *policy.AttemptReport) error {
+	l.queue.Lock()
+	defer l.queue.Unlock()
+	ctx = context.WithoutCancel(ctx) // the queue's git work is not cut half done
+	f := a.tr.fork
+	a.integrated = true
+	changed, err := l.forker.Update(ctx, f)
+	if ce, ok := errors.AsType[*ConflictError](err); ok {
+		r.Failure = conflictFailure(a.step.Attempt, ce)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("loop: bring the branch into task %s's working copy: %w", t.ID, err)
+	}
+	if changed {
+		rep, err := retryCheck(ctx, l, a.step, "verify", func() (*verify.Report, error) {
+			return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: a.step.Phase, WorkDir: f.Dir, Attempt: a.step.Attempt})
+		})
+		if err != nil {
+			return fmt.Errorf("loop: verify task %s on the integrated tree: %w", t.ID, err)
+		}
+		if !rep.Passed {
+			fp := rep.Fingerprint
+			r.Failure = &policy.Failure{Attempt: a.step.Attempt, Kind: policy.FailVerify, Fingerprint: fp.String(), Class: string(fp.Class),
+				Reason: "with what the run's branch gained since the task forked, the checks fail: " + fp.Summary}
+			for _, c := range rep.Checks {
+				if !c.Passed {
+					r.Failure.OutputTail = c.OutputTail
+					break
+				}
+			}
+			l.emit(Event{Type: VerifyFailed, Phase: a.step.Phase, Task: t.ID, Attempt: a.step.Attempt, Fingerprint: fp.String(), Message: r.Failure.Reason})
+			return nil
+		}
+	}
+	l.mu.Lock()
+	req := l.taskCommit(t.ID, a.step.Attempt, a.tr.last)
+	l.mu.Unlock()
+	hash, err := l.forker.Integrate(ctx, f, req)
+	if ce, ok := errors.AsType[*ConflictError](err); ok {
+		r.Failure = conflictFailure(a.step.Attempt, ce) // the branch moved under the queue: not ours alone
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("loop: integrate task %s: %w", t.ID, err)
+	}
+	l.log.Info("loop: task integrated", "task", t.ID, "commit", hash)
+	if err := l.forker.Discard(ctx, f); err != nil {
+		l.log.Warn("loop: remove a working copy", "task", t.ID, "dir", f.Dir, "err", err)
+	}
+	a.tr.fork = nil
+	return nil
+}
+
+// conflictFailure is the failure of an attempt whose change conflicts with
+// the run's branch; its fingerprint is the files, so the same conflict twice
+// is two strikes.
+func conflictFailure(attempt int, ce *ConflictError) *policy.Failure {
+	files := strings.Join(ce.Paths, ", ")
+	return &policy.Failure{Attempt: attempt, Kind: policy.FailVerify, Class: "conflict", Fingerprint: "conflict:" + files,
+		Reason: "the change conflicts with what the run's branch gained since the task forked, in " + files,
+		OutputTail: "CONFLICT in " + files + "\nThe run's branch is merged into your working copy with conflict markers in these files:" +
+			" resolve them, keeping both changes' intent, and make the checks pass."}
+}
