@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/harnish/harnish/internal/gitx"
@@ -20,6 +21,8 @@ import (
 type GitWorkspace struct {
 	// Dir is the working tree's root.
 	Dir string
+
+	forks sync.Mutex // git's worktree bookkeeping takes one change at a time
 }
 
 // Snapshot writes the tree, untracked files and the state directory
@@ -118,6 +121,8 @@ func (g *GitWorkspace) Fork(ctx context.Context, name string) (*Fork, error) {
 		return nil, err
 	}
 	f := &Fork{Name: name, Dir: filepath.Join(common, "harnish-forks", name), Branch: "harnish/fork/" + name}
+	g.forks.Lock()
+	defer g.forks.Unlock()
 	if err := gitx.Worktree(ctx, g.Dir, f.Dir, f.Branch, "HEAD"); err != nil {
 		return nil, err
 	}
@@ -163,6 +168,8 @@ func (g *GitWorkspace) Integrate(ctx context.Context, f *Fork, req *CommitReques
 
 // Discard removes the fork's worktree and branch.
 func (g *GitWorkspace) Discard(ctx context.Context, f *Fork) error {
+	g.forks.Lock()
+	defer g.forks.Unlock()
 	return gitx.RemoveWorktree(ctx, g.Dir, f.Dir, f.Branch)
 }
 

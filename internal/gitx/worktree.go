@@ -11,7 +11,9 @@ import (
 // Worktree returns the linked worktree at dir on branch, made from base (a
 // commit-ish of the repository at repo) when it does not exist. It is
 // idempotent: a worktree a crash left behind half made is made again, and
-// one that is whole is returned as it is, on its own branch.
+// one that is whole is returned as it is, on its own branch. Calls for one
+// repository must not overlap: git worktree prune, which clearing a half
+// made one needs, would take another's half made one for dead.
 func Worktree(ctx context.Context, repo, dir, branch, base string) error {
 	if top, err := output(ctx, dir, nil, "rev-parse", "--show-toplevel"); err == nil && sameDir(strings.TrimSpace(top), dir) {
 		if cur, err := CurrentBranch(ctx, dir); err == nil && cur == branch {
@@ -19,11 +21,13 @@ func Worktree(ctx context.Context, repo, dir, branch, base string) error {
 		}
 	}
 	// Half made, or not at all: clear what a crash left, then make it.
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("gitx: worktree %s: %w", dir, err)
-	}
-	if _, err := output(ctx, repo, nil, "worktree", "prune"); err != nil {
-		return err
+	if _, err := os.Lstat(dir); err == nil {
+		if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("gitx: worktree %s: %w", dir, err)
+		}
+		if _, err := output(ctx, repo, nil, "worktree", "prune"); err != nil {
+			return err
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return fmt.Errorf("gitx: worktree %s: %w", dir, err)
