@@ -7,8 +7,8 @@ import (
 	"os"
 )
 
-// Import records every record of the assets file at srcPath, such as the
-// harnish engine's harnish-assets.jsonl, into dst, and returns how many it
+// Import records every record of the assets file at srcPath, such as
+// another project's harnish-assets.jsonl, into dst, and returns how many it
 // recorded. It reads the whole file strictly first (see [Decoder]): a line
 // that does not decode is a [*CorruptError] naming srcPath and the line, and
 // then nothing is recorded. Records keep their slugs, so a record replaces
@@ -35,6 +35,9 @@ func Import(ctx context.Context, dst Store, srcPath string) (int, error) {
 		as = append(as, a)
 	}
 	if fs, ok := dst.(*FileStore); ok {
+		if same(fs.path, srcPath) {
+			return 0, fmt.Errorf("%w: import: %s is the store itself", ErrInvalid, srcPath)
+		}
 		if err := fs.recordAll(ctx, as); err != nil {
 			return 0, err
 		}
@@ -46,4 +49,14 @@ func Import(ctx context.Context, dst Store, srcPath string) (int, error) {
 		}
 	}
 	return len(as), nil
+}
+
+// same reports whether the paths name the same file.
+func same(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
