@@ -110,7 +110,7 @@ func (s *FileStore) markAccessed(ctx context.Context, hits []*Asset) error {
 	return s.locked(ctx, func() error {
 		var buf []byte
 		for _, h := range hits {
-			if _, ok := s.idx.bySlug[h.Slug]; !ok {
+			if _, ok := s.idx.slot(h.Slug); !ok {
 				continue // purged since the query
 			}
 			b, err := json.Marshal(accessLine{Slug: h.Slug, At: now})
@@ -130,7 +130,7 @@ func (s *FileStore) markAccessed(ctx context.Context, hits []*Asset) error {
 			return err
 		}
 		for _, h := range hits {
-			if i, ok := s.idx.bySlug[h.Slug]; ok {
+			if i, ok := s.idx.slot(h.Slug); ok {
 				h.AccessCount, h.LastAccessed = s.idx.access(i)
 			}
 		}

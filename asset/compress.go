@@ -205,7 +205,7 @@ func (s *FileStore) Compress(ctx context.Context, req CompressRequest) (*Compres
 			return err
 		}
 		plan := planCompress(live, minGroup, s.now().UTC(), func(slug string) bool {
-			_, ok := s.idx.bySlug[slug]
+			_, ok := s.idx.slot(slug)
 			return ok
 		})
 		res = &CompressResult{Before: len(live), After: len(live), Folded: []string{}, Summaries: []string{}}
@@ -218,7 +218,8 @@ func (s *FileStore) Compress(ctx context.Context, req CompressRequest) (*Compres
 				res.Folded = append(res.Folded, a.Slug)
 				gone[a.Slug] = true
 				into[a.Slug] = sum.Slug
-				archived = append(archived, s.idx.bySlug[a.Slug])
+				i, _ := s.idx.slot(a.Slug)
+				archived = append(archived, i)
 			}
 			res.After += 1 - len(plan.folded[i])
 		}

@@ -337,7 +337,7 @@ func (s *FileStore) recordAll(ctx context.Context, as []*Asset) error {
 		for _, c := range cs {
 			if c.Slug == "" {
 				c.Slug = uniqueSlug(Slugify(c.Title), func(slug string) bool {
-					_, ok := s.idx.bySlug[slug]
+					_, ok := s.idx.slot(slug)
 					return ok || fresh[slug]
 				})
 				if fresh == nil {

@@ -11,9 +11,11 @@ import (
 // slots of each tag (lower case) and of each type. The records' text is not
 // kept: a query reads and decodes the records it returns, and no others.
 type index struct {
-	slugs  []string
-	tags   [][]string // each slot's tags, lower case, each once
-	meta   []slotMeta
+	slugs []string
+	tags  [][]string // each slot's tags, lower case, each once
+	meta  []slotMeta
+	// bySlug maps slugs to slots; nil until first needed (see slot), as a
+	// query needs none.
 	bySlug map[string]int
 	byTag  map[string][]int
 	byType map[Type][]int
@@ -40,6 +42,18 @@ type accessDelta struct {
 
 func (x *index) init() {
 	*x = index{bySlug: map[string]int{}, byTag: map[string][]int{}, byType: map[Type][]int{}, acc: map[string]accessDelta{}}
+}
+
+// slot returns the slot of slug.
+func (x *index) slot(slug string) (int, bool) {
+	if x.bySlug == nil {
+		x.bySlug = make(map[string]int, len(x.slugs))
+		for i, s := range x.slugs {
+			x.bySlug[s] = i
+		}
+	}
+	i, ok := x.bySlug[slug]
+	return i, ok
 }
 
 // access returns slot i's AccessCount and LastAccessed, with the accesses
@@ -86,7 +100,7 @@ func (x *index) put(a *Asset, rm recordMeta, sp span) {
 }
 
 func (x *index) putSlot(slug string, tags []string, m slotMeta) {
-	i, ok := x.bySlug[slug]
+	i, ok := x.slot(slug)
 	if !ok {
 		i = len(x.meta)
 		x.slugs = append(x.slugs, slug)
@@ -271,7 +285,7 @@ func (x *index) grow(n int) {
 	x.slugs = slices.Grow(x.slugs, n)
 	x.tags = slices.Grow(x.tags, n)
 	x.meta = slices.Grow(x.meta, n)
-	if len(x.bySlug) == 0 {
+	if len(x.bySlug) == 0 && x.bySlug != nil {
 		x.bySlug = make(map[string]int, n)
 	}
 }

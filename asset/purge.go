@@ -97,7 +97,7 @@ func (s *FileStore) Purge(ctx context.Context, req PurgeRequest) (*PurgeResult, 
 		for k, a := range sel {
 			res.Purged = append(res.Purged, a.Slug)
 			gone[a.Slug] = true
-			selSlots[k] = s.idx.bySlug[a.Slug]
+			selSlots[k], _ = s.idx.slot(a.Slug)
 		}
 		slices.Sort(res.Purged)
 		if req.DryRun || len(sel) == 0 {

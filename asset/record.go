@@ -64,8 +64,10 @@ type wireMeta struct {
 	SummaryOf         json.RawMessage `json:"summary_of"`
 }
 
-// wireText is the text wireMeta skips.
-type wireText struct {
+// wireRecord is the whole record: wireMeta with the text it skips (the
+// shallower fields win).
+type wireRecord struct {
+	wireMeta
 	Body    string `json:"body"`
 	Context string `json:"context"`
 	Session string `json:"session"`
@@ -125,6 +127,9 @@ func (a Asset) MarshalJSON() ([]byte, error) {
 	}
 	if !a.Date.IsZero() {
 		d := a.Date.UTC()
+		if d.Year() < 0 || d.Year() > 9999 {
+			return nil, fmt.Errorf("asset: date %s is outside the years 0 to 9999 (UTC)", a.Date)
+		}
 		w.Date = d.Format(time.DateOnly)
 		if !d.Equal(dayOf(d)) {
 			w.RecordedAt = d.Format(time.RFC3339Nano)
@@ -192,17 +197,41 @@ func (a *Asset) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// decodeMeta decodes one record without validating the asset, and
-// without its body, context, session and extra fields: what indexing needs.
-func decodeMeta(rec []byte) (*Asset, recordMeta, error) {
+var errNotObject = errors.New("asset: record is not a JSON object")
+
+// jsonError says what json.Unmarshal found wrong with a record, naming the
+// field in the record's terms, not Go's.
+func jsonError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		field := te.Field[strings.LastIndexByte(te.Field, '.')+1:]
+		return fmt.Errorf("asset: field %q: a JSON %s where %s is wanted", field, te.Value, wantedJSON(te.Type.String()))
+	}
+	return fmt.Errorf("asset: %w", err)
+}
+
+func wantedJSON(goType string) string {
+	switch goType {
+	case "string", "asset.Type", "asset.Scope":
+		return "a string"
+	case "[]string":
+		return "an array of strings"
+	case "int", "int64":
+		return "an integer"
+	case "bool", "*bool":
+		return "true or false"
+	}
+	return "another kind of value"
+}
+
+func isObject(rec []byte) bool {
 	trimmed := bytes.TrimLeft(rec, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, recordMeta{}, errors.New("asset: record is not a JSON object")
-	}
-	var w wireMeta
-	if err := json.Unmarshal(rec, &w); err != nil {
-		return nil, recordMeta{}, fmt.Errorf("asset: %w", err)
-	}
+	return len(trimmed) > 0 && trimmed[0] == '{'
+}
+
+// asset returns the asset w holds, without its text, and the markers of
+// compression.
+func (w *wireMeta) asset() (*Asset, recordMeta) {
 	if len(w.Tags) == 0 {
 		w.Tags = nil // "tags":[] and no tags are the same asset
 	}
@@ -230,20 +259,20 @@ func decodeMeta(rec []byte) (*Asset, recordMeta, error) {
 			m.of = len(of)
 		}
 	}
-	return a, m, nil
+	return a, m
 }
 
 // decodeRecord decodes one record without validating the asset.
 func decodeRecord(rec []byte) (*Asset, error) {
-	a, _, err := decodeMeta(rec)
-	if err != nil {
-		return nil, err
+	if !isObject(rec) {
+		return nil, errNotObject
 	}
-	var t wireText
-	if err := json.Unmarshal(rec, &t); err != nil {
-		return nil, fmt.Errorf("asset: %w", err)
+	var w wireRecord
+	if err := json.Unmarshal(rec, &w); err != nil {
+		return nil, jsonError(err)
 	}
-	a.Body, a.Context, a.Session = t.Body, t.Context, t.Session
+	a, _ := w.wireMeta.asset()
+	a.Body, a.Context, a.Session = w.Body, w.Context, w.Session
 	extra, err := unknownFields(bytes.TrimLeft(rec, " \t\r\n"))
 	if err != nil {
 		return nil, err
@@ -387,6 +416,12 @@ func (f *flexTime) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
+	if len(b) == 12 && b[0] == '"' && b[11] == '"' {
+		if t, ok := parseDay(b[1:11]); ok { // the engine's "date", most often
+			f.t = t
+			return nil
+		}
+	}
 	s, err := strconv.Unquote(string(b))
 	if err != nil || (len(b) > 0 && b[0] != '"') {
 		return fmt.Errorf("time %s is not a string", b)
@@ -395,8 +430,7 @@ func (f *flexTime) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		f.t = t
-		return nil
+		return f.set(s, t)
 	}
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
@@ -404,6 +438,45 @@ func (f *flexTime) UnmarshalJSON(b []byte) error {
 	}
 	f.t = t
 	return nil
+}
+
+// set sets f to t, if a record can hold it: in UTC, within the years 0 to
+// 9999.
+func (f *flexTime) set(s string, t time.Time) error {
+	if y := t.UTC().Year(); y < 0 || y > 9999 {
+		return fmt.Errorf("time %q is outside the years 0 to 9999 (UTC)", s)
+	}
+	f.t = t
+	return nil
+}
+
+// parseDay parses "2006-01-02" as time.Parse(time.DateOnly) does, without
+// allocating; ok is false for anything time.Parse might read otherwise.
+func parseDay(b []byte) (time.Time, bool) {
+	num := func(b []byte) (int, bool) {
+		n := 0
+		for _, c := range b {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n, true
+	}
+	if len(b) != 10 || b[4] != '-' || b[7] != '-' {
+		return time.Time{}, false
+	}
+	y, ok1 := num(b[:4])
+	m, ok2 := num(b[5:7])
+	d, ok3 := num(b[8:])
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > daysIn(time.Month(m), y) {
+		return time.Time{}, false
+	}
+	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC), true
+}
+
+func daysIn(m time.Month, year int) int {
+	return time.Date(year, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // flexVersion reads an integer schema version or the engine's "0.x.y".
@@ -481,7 +554,10 @@ func tailError(data []byte) error {
 // returns the record without its last '\n', the bytes it takes with that
 // '\n', and its number of lines. ok is false when data does not yet hold the
 // record's last '\n'. A record longer than maxRecordBytes is an error.
-func nextRecord(data []byte) (rec []byte, consumed, lines int, ok bool, err error) {
+//
+// Without thorough, a line that ends in '}' is taken to close its object
+// without looking; a caller that cannot decode it asks again, thoroughly.
+func nextRecord(data []byte, thorough bool) (rec []byte, consumed, lines int, ok bool, err error) {
 	nl := bytes.IndexByte(data, '\n')
 	if nl < 0 {
 		if len(data) > maxRecordBytes {
@@ -489,8 +565,9 @@ func nextRecord(data []byte) (rec []byte, consumed, lines int, ok bool, err erro
 		}
 		return nil, 0, 0, false, nil
 	}
-	start := skipSpace(data[:nl], 0)
-	if start == nl || data[start] != '{' || skipValue(data[:nl], start) >= 0 {
+	line := bytes.TrimRight(data[:nl], " \t\r")
+	start := skipSpace(line, 0)
+	if start == len(line) || line[start] != '{' || (!thorough && line[len(line)-1] == '}') || skipValue(line, start) >= 0 {
 		return data[:nl], nl + 1, 1, true, nil
 	}
 	// The object goes on past this line: find where it closes.
@@ -570,7 +647,7 @@ func (d *Decoder) next() (rec []byte, lines int, err error) {
 		case err != nil:
 			return nil, 0, &CorruptError{Path: d.name, Line: d.line + 1, Err: err}
 		}
-		rec, _, lines, ok, err := nextRecord(buf)
+		rec, _, lines, ok, err := nextRecord(buf, true)
 		if err != nil {
 			return nil, 0, &CorruptError{Path: d.name, Line: d.line + 1, Err: err}
 		}
@@ -615,7 +692,7 @@ type span struct {
 // and of lines read.
 func decodeSpans(data []byte, base int64, name string, firstLine int, complete bool, fn func(*Asset, recordMeta, span)) (consumed, lines int, err error) {
 	for len(data) > consumed {
-		rec, n, recLines, ok, err := nextRecord(data[consumed:])
+		rec, n, recLines, ok, err := nextRecord(data[consumed:], false)
 		if err != nil {
 			return consumed, lines, &CorruptError{Path: name, Line: firstLine + lines, Err: err}
 		}
@@ -630,6 +707,23 @@ func decodeSpans(data []byte, base int64, name string, firstLine int, complete b
 		}
 		if len(bytes.TrimSpace(rec)) > 0 {
 			a, m, err := decodeMeta(rec)
+			if err != nil && recLines == 1 {
+				// It may be a record spread over lines after all.
+				more, n2, lines2, ok, err2 := nextRecord(data[consumed:], true)
+				if err2 != nil {
+					return consumed, lines, &CorruptError{Path: name, Line: firstLine + lines, Err: err2}
+				}
+				if !ok {
+					if complete {
+						return consumed, lines, &CorruptError{Path: name, Line: firstLine + lines, Err: tailError(data[consumed:])}
+					}
+					return consumed, lines, nil
+				}
+				if lines2 > 1 {
+					rec, n, recLines = more, n2, lines2
+					a, m, err = decodeMeta(rec)
+				}
+			}
 			if err == nil {
 				err = checkStored(a)
 			}

@@ -150,7 +150,7 @@ func TestDecoder(t *testing.T) {
 		{"not an object", "[1]\n", nil, "asset: corrupt store: a.jsonl:1: asset: record is not a JSON object", asset.ErrCorrupt},
 		{"null", "null\n", nil, "asset: corrupt store: a.jsonl:1: asset: record is not a JSON object", asset.ErrCorrupt},
 		{"wrong field type", `{"type":"snippet","slug":"s","title":"t","tags":"x"}` + "\n", nil,
-			"asset: corrupt store: a.jsonl:1: asset: json: cannot unmarshal string into Go struct field wireMeta.tags of type []string", asset.ErrCorrupt},
+			`asset: corrupt store: a.jsonl:1: asset: field "tags": a JSON string where an array of strings is wanted`, asset.ErrCorrupt},
 		{"bad date", `{"type":"snippet","slug":"s","title":"t","date":"yesterday"}` + "\n", nil,
 			`asset: corrupt store: a.jsonl:1: asset: time "yesterday" is neither RFC 3339 nor a date`, asset.ErrCorrupt},
 		{"no slug", `{"type":"snippet","title":"t"}` + "\n", nil,

@@ -1,0 +1,121 @@
+package asset
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The seeds the internal fuzzers share: records as harnish and the engine
+// write them, and the odd ones.
+var recordSeeds = []string{
+	`{"type":"pattern","slug":"retry-flaky-io","title":"Retry flaky IO","tags":["io","tool:bash"],"date":"2026-01-02","scope":"generic","body":"b","context":"c","session":"s1","schema_version":"0.0.2","last_accessed_at":"2026-01-03T04:05:06Z","access_count":3,"stability":2,"compressed":true,"links":{"to":["a","b"]}}`,
+	`{"type":"snippet","slug":"s","title":"t","date":"2026-02-03","recorded_at":"2026-02-03T04:05:06.5Z","access_count":0,"summary_of":["a","b"]}`,
+	`{"TYPE":"failure","ſlug":"a","\u0074itle":"t\u00e9","resolved":null,"tags":["x",null],"tags":[],"date":"2025-01-01T00:00:00+02:00","date":null}`,
+	`{"type":"decision","slug":"d","title":"t","access_count":1.5}`,
+	`{"type":"guardrail","slug":"g","title":"t","tags":"x","resolved":"yes","compressed_summary":true}`,
+	" {\t\"type\" : \"snippet\" ,\n \"slug\":\"s\",\"title\":\"\xff\" , \"n\" : 1.5e3 } ",
+	`{}`,
+}
+
+// FuzzDecodeMeta holds decodeMeta, the indexing fast path, to what
+// json.Unmarshal into wireMeta reads.
+func FuzzDecodeMeta(f *testing.F) {
+	for _, s := range recordSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, rec []byte) {
+		got, gotMeta, err := decodeMeta(rec)
+		var w wireMeta
+		wantErr := error(nil)
+		if !isObject(rec) {
+			wantErr = errNotObject
+		} else {
+			wantErr = json.Unmarshal(rec, &w)
+		}
+		if (err == nil) != (wantErr == nil) {
+			t.Fatalf("decodeMeta(%q) error = %v, json.Unmarshal's = %v", rec, err, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		want, wantMeta := w.asset()
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(x, y time.Time) bool { return x.Equal(y) })); diff != "" {
+			t.Fatalf("decodeMeta(%q) (-json +fast):\n%s", rec, diff)
+		}
+		if gotMeta != wantMeta {
+			t.Fatalf("decodeMeta(%q) meta %+v, json's %+v", rec, gotMeta, wantMeta)
+		}
+	})
+}
+
+// FuzzIndexFile: an index file of any content loads or is refused, within
+// the memory its size justifies, and what loads writes back the same.
+func FuzzIndexFile(f *testing.F) {
+	var x index
+	x.init()
+	for i, s := range recordSeeds[:2] {
+		a, m, err := decodeMeta([]byte(s))
+		if err != nil {
+			f.Fatal(err)
+		}
+		x.put(a, m, span{off: int64(i * 10), n: 5, line: i + 1})
+	}
+	good := encodeIndex(&x, indexHeader{size: 100, lines: 3, crc: 7, mtime: 1, saved: 2})
+	f.Add(good[:len(good)-4]) // the fuzzer gets the body; the checksum is added
+	f.Add([]byte(indexMagic))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		b := binary.LittleEndian.AppendUint32(bytes.Clone(body), crc32.Checksum(body, castagnoli))
+		h, x, err := decodeIndex(b)
+		if err != nil {
+			return
+		}
+		again := encodeIndex(x, h)
+		h2, x2, err := decodeIndex(again)
+		if err != nil {
+			t.Fatalf("re-reading what was read: %v", err)
+		}
+		if h != h2 || !cmp.Equal(x.slugs, x2.slugs) || !cmp.Equal(x.tags, x2.tags) || len(x.meta) != len(x2.meta) {
+			t.Fatalf("index file changed on a round trip")
+		}
+	})
+}
+
+// FuzzPatchFields: patching a record's access fields keeps every other
+// member and gives the new values.
+func FuzzPatchFields(f *testing.F) {
+	for _, s := range recordSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"access_count":1,"access_count":2}`))
+	f.Fuzz(func(t *testing.T, rec []byte) {
+		var before map[string]json.RawMessage
+		if json.Unmarshal(rec, &before) != nil || before == nil {
+			return
+		}
+		out, err := patchFields(rec, [][2][]byte{{[]byte(`"access_count"`), []byte("42")}, {[]byte(`"last_accessed_at"`), []byte(`"2026-01-01T00:00:00Z"`)}})
+		if err != nil {
+			t.Fatalf("patchFields(%q): %v", rec, err)
+		}
+		var after map[string]json.RawMessage
+		if err := json.Unmarshal(out, &after); err != nil {
+			t.Fatalf("patchFields(%q) = %q, not JSON: %v", rec, out, err)
+		}
+		for k, v := range before {
+			if k == "access_count" || k == "last_accessed_at" {
+				continue
+			}
+			if !bytes.Equal(after[k], v) {
+				t.Fatalf("patchFields(%q) changed %q: %s -> %s", rec, k, v, after[k])
+			}
+		}
+		if string(after["access_count"]) != "42" || string(after["last_accessed_at"]) != `"2026-01-01T00:00:00Z"` {
+			t.Fatalf("patchFields(%q) = %q", rec, out)
+		}
+	})
+}

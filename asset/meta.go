@@ -1,0 +1,224 @@
+package asset
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// decodeMeta decodes one record without validating the asset, and
+// without its body, context, session and extra fields: what indexing needs.
+// It reads as json.Unmarshal into a wireMeta would (FuzzDecodeMeta holds it
+// to that), in one check of the JSON and one walk over its members, setting
+// the few small values it needs by hand; indexing a large file spends most
+// of its time here.
+func decodeMeta(rec []byte) (*Asset, recordMeta, error) {
+	if !isObject(rec) {
+		return nil, recordMeta{}, errNotObject
+	}
+	if !json.Valid(rec) {
+		var w wireMeta // for json's own account of what is wrong
+		return nil, recordMeta{}, jsonError(json.Unmarshal(rec, &w))
+	}
+	var w wireMeta
+	obj := bytes.TrimLeft(rec, " \t\r\n")
+	i := skipSpace(obj, 1)
+	for i < len(obj) && obj[i] != '}' {
+		ks := i
+		i = skipString(obj, i)
+		key := obj[ks:i]
+		i = skipSpace(obj, skipSpace(obj, i)+1) // past ':'
+		vs := i
+		i = skipValue(obj, i)
+		if err := w.set(key, obj[vs:i]); err != nil {
+			return nil, recordMeta{}, err
+		}
+		if i = skipSpace(obj, i); i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+	a, m := w.asset()
+	return a, m, nil
+}
+
+// metaKeys are the JSON keys of wireMeta.
+var metaKeys = []string{
+	"type", "slug", "title", "tags", "date", "recorded_at", "scope", "body", "context", "session",
+	"schema_version", "last_accessed_at", "last_accessed", "access_count", "resolved", "stability",
+	"level", "confidence", "compressed", "compressed_summary", "summary_of",
+}
+
+// metaKey returns the wireMeta key the quoted JSON key q names, matched as
+// encoding/json matches: exactly, else without regard to case; "" if none.
+func metaKey(q []byte) string {
+	raw := q[1 : len(q)-1]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		for _, k := range metaKeys {
+			if string(raw) == k {
+				return k
+			}
+		}
+	}
+	var k string
+	if json.Unmarshal(q, &k) != nil {
+		return ""
+	}
+	for _, known := range metaKeys {
+		if k == known {
+			return known
+		}
+	}
+	for _, known := range metaKeys {
+		if strings.EqualFold(k, known) {
+			return known
+		}
+	}
+	return ""
+}
+
+// set sets the field of key to the JSON value v, which is valid JSON.
+func (w *wireMeta) set(key, v []byte) error {
+	k := metaKey(key)
+	switch k {
+	case "":
+		return nil
+	case "type":
+		return setString((*string)(&w.Type), k, v)
+	case "slug":
+		return setString(&w.Slug, k, v)
+	case "title":
+		return setString(&w.Title, k, v)
+	case "scope":
+		return setString((*string)(&w.Scope), k, v)
+	case "level":
+		return setString(&w.Level, k, v)
+	case "confidence":
+		return setString(&w.Confidence, k, v)
+	case "tags":
+		return setStrings(&w.Tags, k, v)
+	case "date":
+		return w.Date.UnmarshalJSON(v)
+	case "recorded_at":
+		return w.RecordedAt.UnmarshalJSON(v)
+	case "last_accessed_at":
+		return w.LastAccessed.UnmarshalJSON(v)
+	case "last_accessed":
+		return w.LastAccessedV.UnmarshalJSON(v)
+	case "schema_version":
+		return w.SchemaVersion.UnmarshalJSON(v)
+	case "stability":
+		return w.Stability.UnmarshalJSON(v)
+	case "body", "context", "session":
+		return textField{}.UnmarshalJSON(v)
+	case "access_count":
+		if string(v) == "null" {
+			return nil
+		}
+		n, err := strconv.Atoi(string(v))
+		if err != nil {
+			return typeError(k, v, "an integer")
+		}
+		w.AccessCount = n
+	case "resolved":
+		switch string(v) {
+		case "null":
+			w.Resolved = nil
+		case "true", "false":
+			b := v[0] == 't'
+			w.Resolved = &b
+		default:
+			return typeError(k, v, "true or false")
+		}
+	case "compressed":
+		w.Compressed = bytes.Clone(v)
+	case "compressed_summary":
+		w.CompressedSummary = bytes.Clone(v)
+	case "summary_of":
+		w.SummaryOf = bytes.Clone(v)
+	}
+	return nil
+}
+
+// typeError is jsonError's account of a value of the wrong kind.
+func typeError(field string, v []byte, want string) error {
+	kind := "number"
+	switch v[0] {
+	case '"':
+		kind = "string"
+	case '[':
+		kind = "array"
+	case '{':
+		kind = "object"
+	case 't', 'f':
+		kind = "bool"
+	}
+	return fmt.Errorf("asset: field %q: a JSON %s where %s is wanted", field, kind, want)
+}
+
+// setString sets *dst to the JSON string v; null leaves it.
+func setString(dst *string, field string, v []byte) error {
+	switch {
+	case string(v) == "null":
+		return nil
+	case v[0] != '"':
+		return typeError(field, v, "a string")
+	}
+	s, err := unquote(v)
+	if err != nil {
+		return err
+	}
+	*dst = s
+	return nil
+}
+
+// unquote returns the JSON string v: without escapes and valid UTF-8, its
+// bytes; otherwise as encoding/json reads it.
+func unquote(v []byte) (string, error) {
+	raw := v[1 : len(v)-1]
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw), nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", jsonError(err)
+	}
+	return s, nil
+}
+
+// setStrings sets *dst to the JSON array of strings v; null sets it nil.
+func setStrings(dst *[]string, field string, v []byte) error {
+	switch {
+	case string(v) == "null":
+		*dst = nil
+		return nil
+	case v[0] != '[':
+		return typeError(field, v, "an array of strings")
+	}
+	out := []string{}
+	i := skipSpace(v, 1)
+	for i < len(v) && v[i] != ']' {
+		es := i
+		i = skipValue(v, i)
+		e := v[es:i]
+		switch {
+		case string(e) == "null":
+			out = append(out, "") // as encoding/json leaves it
+		case e[0] != '"':
+			return typeError(field, e, "an array of strings")
+		default:
+			s, err := unquote(e)
+			if err != nil {
+				return err
+			}
+			out = append(out, s)
+		}
+		if i = skipSpace(v, i); i < len(v) && v[i] == ',' {
+			i = skipSpace(v, i+1)
+		}
+	}
+	*dst = out
+	return nil
+}
