@@ -13,8 +13,8 @@ import (
 // store refuses records of a newer version with [ErrSchema].
 const SchemaVersion = 1
 
-// Asset is one piece of experience. Its JSON form is one line of
-// .harnish/assets.jsonl.
+// Asset is one piece of experience. Its JSON form is a record of
+// .harnish/harnish-assets.jsonl (see [Asset.MarshalJSON]).
 type Asset struct {
 	Type Type `json:"type"`
 	// Slug identifies the asset in its store: any text with a non-space

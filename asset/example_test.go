@@ -56,7 +56,7 @@ func ExampleOpenFile() {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	store, err := asset.OpenFile(filepath.Join(dir, ".harnish", "assets.jsonl"), nil)
+	store, err := asset.OpenFile(asset.StorePath(filepath.Join(dir, ".harnish")), nil)
 	if err != nil {
 		panic(err)
 	}

@@ -115,9 +115,12 @@ type recordMeta struct {
 	of      int
 }
 
-// MarshalJSON writes a as a record: its known fields, then the fields of
-// Extra sorted by key. An Extra key that names a known field is not written
-// (the field is); an Extra value that is not valid JSON is an error.
+// MarshalJSON writes a as a record in the engine's format: its known
+// fields (Date as "date", the day in UTC, and "recorded_at", the time, when
+// it is not midnight; SchemaVersion 1 as "0.0.2"; AccessCount always), then
+// the fields of Extra sorted by key. An Extra key that names a known field
+// is not written (the field is); an Extra value that is not valid JSON, or a
+// Date outside the years 0 to 9999, is an error.
 func (a Asset) MarshalJSON() ([]byte, error) {
 	w := wireOut{
 		Type: a.Type, Slug: a.Slug, Title: a.Title, Tags: a.Tags,
