@@ -135,7 +135,7 @@ func (s *FileStore) markAccessed(ctx context.Context, hits []*Asset) error {
 			}
 		}
 		if fi.Size() > max(accessFoldMin, s.offset/8) {
-			return s.rewrite(func(int) bool { return true }, nil)
+			return s.rewrite(func(int) bool { return true }, nil, nil)
 		}
 		return nil
 	})

@@ -234,7 +234,7 @@ func (s *FileStore) Compress(ctx context.Context, req CompressRequest) (*Compres
 		}); err != nil {
 			return err
 		}
-		return s.rewrite(func(i int) bool { return !gone[s.idx.slugs[i]] }, plan.summaries)
+		return s.rewrite(func(i int) bool { return !gone[s.idx.slugs[i]] }, nil, plan.summaries)
 	})
 	if err != nil {
 		return nil, err

@@ -29,8 +29,10 @@ type FileOptions struct {
 
 // FileStore is the [Store] of record: a JSONL file of records (see
 // [Decoder]) in the harnish engine's format, which the engine's scripts read
-// and write too. A record of a slug already stored supersedes the earlier
-// one; the file keeps both until Compress or Purge rewrites it.
+// and write too. Recording an asset of a slug the file holds replaces its
+// record in place (a rewrite), so another tool reading the file sees each
+// slug once; of a slug another writer left twice, the later record counts,
+// and the next rewrite keeps only it.
 //
 // Every write holds an exclusive lock on PATH.lock, so stores in several
 // goroutines and processes take turns. An append opens PATH anew
@@ -303,8 +305,10 @@ func (s *FileStore) reopen() error {
 }
 
 // Record implements [Experience.Record]. A zero Slug is derived from the title
-// with [Slugify], suffixed -2, -3, ... when taken. The asset's AccessCount
-// is its count from then on, accesses in the access log included.
+// with [Slugify], suffixed -2, -3, ... when taken. A new slug is appended; a
+// slug the file holds has its record replaced in place, in a rewrite of the
+// file. The asset's AccessCount is its count from then on, accesses in the
+// access log included.
 func (s *FileStore) Record(ctx context.Context, a *Asset) error {
 	return s.recordAll(ctx, []*Asset{a})
 }
@@ -334,6 +338,8 @@ func (s *FileStore) recordAll(ctx context.Context, as []*Asset) error {
 	}
 	return s.locked(ctx, func() error {
 		var fresh map[string]bool // slugs derived in this batch
+		bySlug := map[string]int{}
+		var batch []*Asset // cs, the last of each slug in the place of its first
 		for _, c := range cs {
 			if c.Slug == "" {
 				c.Slug = uniqueSlug(Slugify(c.Title), func(slug string) bool {
@@ -345,13 +351,37 @@ func (s *FileStore) recordAll(ctx context.Context, as []*Asset) error {
 				}
 				fresh[c.Slug] = true
 			}
-			// The log's accesses of the slug still count: record what
-			// makes the sum the asset's AccessCount.
+			if k, ok := bySlug[c.Slug]; ok {
+				batch[k] = c
+				continue
+			}
+			bySlug[c.Slug] = len(batch)
+			batch = append(batch, c)
+		}
+		// An asset of a slug the file holds replaces its record in place,
+		// so no other reader of the file sees the slug twice: a rewrite,
+		// which writes the log's accesses into the records and removes it.
+		replace := map[int]*Asset{}
+		var add []*Asset
+		for _, c := range batch {
+			if i, ok := s.idx.slot(c.Slug); ok {
+				replace[i] = c
+			} else {
+				add = append(add, c)
+			}
+		}
+		if len(replace) > 0 {
+			return s.rewrite(func(int) bool { return true }, replace, add)
+		}
+		for _, c := range add {
+			// Accesses the log holds of a slug no longer in the file (the
+			// engine purged it) would still count: record what makes the
+			// sum the asset's AccessCount.
 			if d, ok := s.idx.acc[c.Slug]; ok {
 				c.AccessCount = max(0, c.AccessCount-d.n)
 			}
 		}
-		return s.appendRecords(cs)
+		return s.appendRecords(add)
 	})
 }
 
@@ -498,11 +528,11 @@ func (s *FileStore) loadAll(slots []int) ([]*Asset, error) {
 
 // rewrite replaces PATH, crash-safely, with the records of the slots for
 // which keep reports true (each as the file has it, byte for byte, but for
-// the accesses of the log, which it writes into them), in the order they
-// were first recorded, followed by add; then it removes the access log and
-// indexes the new file. The caller holds the file lock and s.mu, and has
-// caught up.
-func (s *FileStore) rewrite(keep func(slot int) bool, add []*Asset) error {
+// the accesses of the log, which it writes into them; or, for a slot in
+// replace, that asset as it is), in the order they were first recorded,
+// followed by add; then it removes the access log and indexes the new file.
+// The caller holds the file lock and s.mu, and has caught up.
+func (s *FileStore) rewrite(keep func(slot int) bool, replace map[int]*Asset, add []*Asset) error {
 	data := make([]byte, s.offset)
 	if _, err := s.f.ReadAt(data, 0); err != nil && err != io.EOF {
 		return fmt.Errorf("asset: read %s: %w", s.path, err)
@@ -514,7 +544,13 @@ func (s *FileStore) rewrite(keep func(slot int) bool, add []*Asset) error {
 		}
 		sp := s.idx.meta[i].span
 		rec := data[sp.off : sp.off+int64(sp.n)]
-		if _, ok := s.idx.acc[s.idx.slugs[i]]; ok {
+		if a, ok := replace[i]; ok {
+			b, err := a.MarshalJSON()
+			if err != nil {
+				return err
+			}
+			rec = b
+		} else if _, ok := s.idx.acc[s.idx.slugs[i]]; ok {
 			n, last := s.idx.access(i)
 			at, _ := json.Marshal(last.UTC().Format(time.RFC3339Nano))
 			patched, err := patchFields(rec, [][2][]byte{

@@ -13,8 +13,9 @@ import (
 // that does not decode is a [*CorruptError] naming srcPath and the line, and
 // then nothing is recorded. Records keep their slugs, so a record replaces
 // dst's asset of the same slug, and importing a file twice leaves dst's
-// assets as after once. Into a [*FileStore], the records are appended in one
-// write; into another Store, recorded one by one, and an error part-way
+// assets as after once. Into a [*FileStore], the records are recorded in
+// one write (one rewrite, when some replace records it holds); into
+// another Store, recorded one by one, and an error part-way
 // leaves the records before it recorded.
 func Import(ctx context.Context, dst Store, srcPath string) (int, error) {
 	f, err := os.Open(srcPath)

@@ -71,15 +71,6 @@ func (x *index) access(i int) (int, time.Time) {
 	return m.access + d.n, last
 }
 
-// lastUse is the later of slot i's Date and LastAccessed.
-func (x *index) lastUse(i int) time.Time {
-	_, last := x.access(i)
-	if last.After(x.meta[i].date) {
-		return last
-	}
-	return x.meta[i].date
-}
-
 // live returns the slots queries see, in slot order: not those marked
 // compressed.
 func (x *index) live() []int {

@@ -54,6 +54,46 @@ func FuzzDecodeMeta(f *testing.F) {
 	})
 }
 
+// FuzzDecodeRecordFast holds decodeRecord to json.Unmarshal: into
+// wireRecord for the fields, into a map for Extra (every key no field of
+// Asset has, the last of a repeated key).
+func FuzzDecodeRecordFast(f *testing.F) {
+	for _, s := range recordSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, rec []byte) {
+		got, err := decodeRecord(rec)
+		var w wireRecord
+		var all map[string]json.RawMessage
+		wantErr := errNotObject
+		if isObject(rec) {
+			wantErr = json.Unmarshal(rec, &w)
+			if wantErr == nil {
+				wantErr = json.Unmarshal(rec, &all)
+			}
+		}
+		if (err == nil) != (wantErr == nil) {
+			t.Fatalf("decodeRecord(%q) error = %v, json.Unmarshal's = %v", rec, err, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		want, _ := w.asset()
+		want.Body, want.Context, want.Session = w.Body, w.Context, w.Session
+		for k, v := range all {
+			if !isKnownKey(k) {
+				if want.Extra == nil {
+					want.Extra = map[string]json.RawMessage{}
+				}
+				want.Extra[k] = v
+			}
+		}
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(x, y time.Time) bool { return x.Equal(y) })); diff != "" {
+			t.Fatalf("decodeRecord(%q) (-json +fast):\n%s", rec, diff)
+		}
+	})
+}
+
 // FuzzIndexFile: an index file of any content loads or is refused, within
 // the memory its size justifies, and what loads writes back the same.
 func FuzzIndexFile(f *testing.F) {

@@ -16,14 +16,38 @@ import (
 // the few small values it needs by hand; indexing a large file spends most
 // of its time here.
 func decodeMeta(rec []byte) (*Asset, recordMeta, error) {
+	var w wireRecord
+	if err := w.walk(rec, nil); err != nil {
+		return nil, recordMeta{}, err
+	}
+	a, m := w.asset()
+	return a, m, nil
+}
+
+// decodeRecord decodes one record without validating the asset: as
+// decodeMeta does, with the text and, in Extra, the fields Asset has none
+// for. FuzzDecodeRecordFast holds it to json.Unmarshal.
+func decodeRecord(rec []byte) (*Asset, error) {
+	var w wireRecord
+	var extra map[string]json.RawMessage
+	if err := w.walk(rec, &extra); err != nil {
+		return nil, err
+	}
+	a, _ := w.asset()
+	a.Body, a.Context, a.Session = w.Body, w.Context, w.Session
+	a.Extra = extra
+	return a, nil
+}
+
+// walk reads rec into w, and, with extra, the text and the unknown fields.
+func (w *wireRecord) walk(rec []byte, extra *map[string]json.RawMessage) error {
 	if !isObject(rec) {
-		return nil, recordMeta{}, errNotObject
+		return errNotObject
 	}
 	if !json.Valid(rec) {
 		var w wireMeta // for json's own account of what is wrong
-		return nil, recordMeta{}, jsonError(json.Unmarshal(rec, &w))
+		return jsonError(json.Unmarshal(rec, &w))
 	}
-	var w wireMeta
 	obj := bytes.TrimLeft(rec, " \t\r\n")
 	i := skipSpace(obj, 1)
 	for i < len(obj) && obj[i] != '}' {
@@ -33,15 +57,24 @@ func decodeMeta(rec []byte) (*Asset, recordMeta, error) {
 		i = skipSpace(obj, skipSpace(obj, i)+1) // past ':'
 		vs := i
 		i = skipValue(obj, i)
-		if err := w.set(key, obj[vs:i]); err != nil {
-			return nil, recordMeta{}, err
+		v := obj[vs:i]
+		k := metaKey(key)
+		if err := w.set(k, v, extra != nil); err != nil {
+			return err
+		}
+		if extra != nil {
+			if name, ok := unknownKey(key); ok {
+				if *extra == nil {
+					*extra = make(map[string]json.RawMessage)
+				}
+				(*extra)[name] = bytes.Clone(v)
+			}
 		}
 		if i = skipSpace(obj, i); i < len(obj) && obj[i] == ',' {
 			i = skipSpace(obj, i+1)
 		}
 	}
-	a, m := w.asset()
-	return a, m, nil
+	return nil
 }
 
 // metaKeys are the JSON keys of wireMeta.
@@ -79,9 +112,19 @@ func metaKey(q []byte) string {
 	return ""
 }
 
-// set sets the field of key to the JSON value v, which is valid JSON.
-func (w *wireMeta) set(key, v []byte) error {
-	k := metaKey(key)
+// set sets the field of the wireMeta key k to the JSON value v, which is
+// valid JSON; with text, the body, context and session too.
+func (w *wireRecord) set(k string, v []byte, text bool) error {
+	if err := w.setField(k, v, text); err != nil {
+		if strings.HasPrefix(err.Error(), "asset: ") {
+			return err
+		}
+		return fmt.Errorf("asset: field %q: %w", k, err)
+	}
+	return nil
+}
+
+func (w *wireRecord) setField(k string, v []byte, text bool) error {
 	switch k {
 	case "":
 		return nil
@@ -111,8 +154,12 @@ func (w *wireMeta) set(key, v []byte) error {
 		return w.SchemaVersion.UnmarshalJSON(v)
 	case "stability":
 		return w.Stability.UnmarshalJSON(v)
-	case "body", "context", "session":
-		return textField{}.UnmarshalJSON(v)
+	case "body":
+		return w.setText(&w.Body, k, v, text)
+	case "context":
+		return w.setText(&w.Context, k, v, text)
+	case "session":
+		return w.setText(&w.Session, k, v, text)
 	case "access_count":
 		if string(v) == "null" {
 			return nil
@@ -140,6 +187,13 @@ func (w *wireMeta) set(key, v []byte) error {
 		w.SummaryOf = bytes.Clone(v)
 	}
 	return nil
+}
+
+func (w *wireRecord) setText(dst *string, k string, v []byte, text bool) error {
+	if text {
+		return setString(dst, k, v)
+	}
+	return textField{}.UnmarshalJSON(v)
 }
 
 // typeError is jsonError's account of a value of the wrong kind.

@@ -107,7 +107,7 @@ func (s *FileStore) Purge(ctx context.Context, req PurgeRequest) (*PurgeResult, 
 		if err := s.archiveRecords(selSlots, func(a *Asset) { a.Extra["purged_at"] = stamp }); err != nil {
 			return err
 		}
-		return s.rewrite(func(i int) bool { return !gone[s.idx.slugs[i]] }, nil)
+		return s.rewrite(func(i int) bool { return !gone[s.idx.slugs[i]] }, nil, nil)
 	})
 	if err != nil {
 		return nil, err

@@ -265,25 +265,6 @@ func (w *wireMeta) asset() (*Asset, recordMeta) {
 	return a, m
 }
 
-// decodeRecord decodes one record without validating the asset.
-func decodeRecord(rec []byte) (*Asset, error) {
-	if !isObject(rec) {
-		return nil, errNotObject
-	}
-	var w wireRecord
-	if err := json.Unmarshal(rec, &w); err != nil {
-		return nil, jsonError(err)
-	}
-	a, _ := w.wireMeta.asset()
-	a.Body, a.Context, a.Session = w.Body, w.Context, w.Session
-	extra, err := unknownFields(bytes.TrimLeft(rec, " \t\r\n"))
-	if err != nil {
-		return nil, err
-	}
-	a.Extra = extra
-	return a, nil
-}
-
 // isKnownKey reports whether k names a known field. encoding/json matches
 // keys without regard to case, so this does too.
 func isKnownKey(k string) bool {
@@ -293,44 +274,6 @@ func isKnownKey(k string) bool {
 		}
 	}
 	return false
-}
-
-// unknownFields returns the members of the JSON object obj whose keys are not
-// known fields, or nil if there are none. obj is valid JSON, checked by
-// json.Unmarshal; the scan still guards every index.
-func unknownFields(obj []byte) (map[string]json.RawMessage, error) {
-	bad := errors.New("asset: record is not a JSON object")
-	i := skipSpace(obj, 1)
-	var m map[string]json.RawMessage
-	for i < len(obj) && obj[i] != '}' {
-		ks := i
-		i = skipString(obj, i)
-		if i < 0 {
-			return nil, bad
-		}
-		key := obj[ks:i]
-		i = skipSpace(obj, i)
-		if i >= len(obj) || obj[i] != ':' {
-			return nil, bad
-		}
-		i = skipSpace(obj, i+1)
-		vs := i
-		i = skipValue(obj, i)
-		if i < 0 {
-			return nil, bad
-		}
-		if k, ok := unknownKey(key); ok {
-			if m == nil {
-				m = make(map[string]json.RawMessage)
-			}
-			m[k] = bytes.Clone(obj[vs:i])
-		}
-		i = skipSpace(obj, i)
-		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
-		}
-	}
-	return m, nil
 }
 
 // unknownKey returns the key of the quoted JSON string q and whether it is

@@ -152,7 +152,7 @@ func TestDecoder(t *testing.T) {
 		{"wrong field type", `{"type":"snippet","slug":"s","title":"t","tags":"x"}` + "\n", nil,
 			`asset: corrupt store: a.jsonl:1: asset: field "tags": a JSON string where an array of strings is wanted`, asset.ErrCorrupt},
 		{"bad date", `{"type":"snippet","slug":"s","title":"t","date":"yesterday"}` + "\n", nil,
-			`asset: corrupt store: a.jsonl:1: asset: time "yesterday" is neither RFC 3339 nor a date`, asset.ErrCorrupt},
+			`asset: corrupt store: a.jsonl:1: asset: field "date": time "yesterday" is neither RFC 3339 nor a date`, asset.ErrCorrupt},
 		{"no slug", `{"type":"snippet","title":"t"}` + "\n", nil,
 			"asset: corrupt store: a.jsonl:1: asset: invalid: no slug", asset.ErrInvalid},
 		{"invalid asset", `{"type":"lesson","slug":"s","title":"t"}` + "\n", nil,
@@ -160,7 +160,7 @@ func TestDecoder(t *testing.T) {
 		{"newer schema", `{"type":"snippet","slug":"s","title":"t","schema_version":2}` + "\n", nil,
 			"asset: corrupt store: a.jsonl:1: asset: unsupported schema version: version 2, newer than 1", asset.ErrSchema},
 		{"unknown schema string", `{"type":"snippet","slug":"s","title":"t","schema_version":"v9"}` + "\n", nil,
-			`asset: corrupt store: a.jsonl:1: asset: schema version "v9" is not understood`, asset.ErrCorrupt},
+			`asset: corrupt store: a.jsonl:1: asset: field "schema_version": schema version "v9" is not understood`, asset.ErrCorrupt},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

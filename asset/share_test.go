@@ -74,8 +74,9 @@ func TestReadsDoNotGrowTheFile(t *testing.T) {
 	}
 }
 
-// TestRecordKeepsAccessCount: recording an asset a query returned keeps its
-// count, the access log's accesses included, rather than adding them twice.
+// TestRecordKeepsAccessCount: recording an asset a query returned replaces
+// its record in place and keeps its count, the access log's accesses
+// included, rather than adding them twice.
 func TestRecordKeepsAccessCount(t *testing.T) {
 	path := filepath.Join(t.TempDir(), asset.EngineFile)
 	s := openFile(t, path, nil)
@@ -94,6 +95,9 @@ func TestRecordKeepsAccessCount(t *testing.T) {
 	got[0].Body = "revised"
 	if err := s.Record(t.Context(), got[0]); err != nil {
 		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); bytes.Count(data, []byte("\n")) != 1 || !bytes.Contains(data, []byte(`"access_count":3`)) {
+		t.Errorf("the file after recording the slug again, in place:\n%s", data)
 	}
 	for _, st := range []*asset.FileStore{s, openFile(t, path, nil)} {
 		again, err := st.Query(t.Context(), asset.Query{Tags: []string{"x"}})
