@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"hash/crc32"
+	"io"
 	"testing"
 	"time"
 
@@ -156,6 +158,44 @@ func FuzzPatchFields(f *testing.F) {
 		}
 		if string(after["access_count"]) != "42" || string(after["last_accessed_at"]) != `"2026-01-01T00:00:00Z"` {
 			t.Fatalf("patchFields(%q) = %q", rec, out)
+		}
+	})
+}
+
+// FuzzRecords: the streaming Decoder and the store's indexing read a file
+// alike (records spread over lines included): the same slugs, or both an
+// error at the same line.
+func FuzzRecords(f *testing.F) {
+	f.Add([]byte(recordSeeds[1] + "\n" + "{\"type\":\"snippet\",\n\"slug\":\"two\",\"title\":\"t\"}\n"))
+	f.Add([]byte(`{"type":"snippet","slug":"x","title":"t","l":{"a":1}` + "\n}\n\n"))
+	f.Add([]byte("{\"type\":\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var stream []string
+		d := NewDecoder(bytes.NewReader(data), "f")
+		var serr error
+		for {
+			a, err := d.Decode()
+			if err != nil {
+				if err != io.EOF {
+					serr = err
+				}
+				break
+			}
+			stream = append(stream, a.Slug)
+		}
+		var indexed []string
+		_, _, ierr := decodeSpans(data, 0, "f", 1, true, func(a *Asset, _ recordMeta, sp span) {
+			indexed = append(indexed, a.Slug)
+			if rec := data[sp.off : sp.off+int64(sp.n)]; !bytes.Contains(rec, []byte("{")) {
+				t.Fatalf("span %+v of %q holds no record", sp, data)
+			}
+		})
+		var sce, ice *CorruptError
+		if (serr == nil) != (ierr == nil) || (serr != nil && (!errors.As(serr, &sce) || !errors.As(ierr, &ice) || sce.Line != ice.Line)) {
+			t.Fatalf("%q: Decoder %v, indexing %v", data, serr, ierr)
+		}
+		if serr == nil && !cmp.Equal(stream, indexed) {
+			t.Fatalf("%q: Decoder %v, indexing %v", data, stream, indexed)
 		}
 	})
 }
