@@ -172,7 +172,8 @@ const (
 // project's .harnish): dir/harnish-assets.jsonl ([EngineFile]), the file the
 // harnish engine keeps, so the engine and harnish share one store; or
 // dir/assets.jsonl, where harnish kept its store before, when only that
-// exists.
+// exists. When both exist it is the engine's; harnish assets import
+// .harnish/assets.jsonl (see [Import]) brings the other's records in.
 func StorePath(dir string) string {
 	engine := filepath.Join(dir, EngineFile)
 	if _, err := os.Stat(engine); err != nil {
