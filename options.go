@@ -69,9 +69,11 @@ type Options struct {
 	PlanFile string
 
 	// NoAssets runs without an experience store. Default false: Open opens
-	// Dir/.harnish/assets.jsonl, the loop queries it before each attempt and
-	// records to it after a task; a new store first imports the engine's
-	// history, Dir/harnish-assets.jsonl, when the tree has one.
+	// Dir/.harnish/harnish-assets.jsonl, the store the harnish engine keeps
+	// too (or Dir/.harnish/assets.jsonl, harnish's older store, when only
+	// that exists; see asset.StorePath); the loop queries it before each
+	// attempt and records to it after a task. A new store first imports
+	// Dir/harnish-assets.jsonl, when the tree has one.
 	NoAssets bool
 	// Unmarked leaves the process's environment alone and ends no process,
 	// for a host that marks its runs' processes its own way. Default false:

@@ -136,7 +136,7 @@ func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err er
 // openAssets opens the experience store of the state directory; a new one
 // first takes in the engine's history, when the tree has one.
 func (r *Runner) openAssets(ctx context.Context, stateDir string) error {
-	path := filepath.Join(stateDir, "assets.jsonl")
+	path := asset.StorePath(stateDir)
 	_, statErr := os.Stat(path)
 	assets, err := asset.OpenFile(path, nil)
 	if err != nil {

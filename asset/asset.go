@@ -3,31 +3,35 @@ package asset
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
-	"sync"
 	"time"
+	"unicode"
 )
 
 // SchemaVersion is the version of the asset record this package writes. A
 // store refuses records of a newer version with [ErrSchema].
 const SchemaVersion = 1
 
-// Asset is one piece of experience. Its JSON form is one line of
-// .harnish/assets.jsonl.
+// Asset is one piece of experience. Its JSON form is a record of
+// .harnish/harnish-assets.jsonl (see [Asset.MarshalJSON]).
 type Asset struct {
 	Type Type `json:"type"`
-	// Slug identifies the asset in its store: lowercase letters, digits, '.',
-	// '_' and '-', starting with a letter or digit. Empty means the store
-	// derives one from the title when recording.
+	// Slug identifies the asset in its store: any text with a non-space
+	// character and no control character. Slugs a store derives ([Slugify])
+	// are lowercase letters, digits and '-'; the engine's summaries keep
+	// their tag's case ("compressed-API"). Empty means the store derives one
+	// from the title when recording.
 	Slug string `json:"slug"`
 	// Title says in one line what the asset is about.
 	Title string `json:"title"`
-	// Tags are what queries match, usually a task's tags. A tag has no space
-	// or comma; tags compare without regard to case.
+	// Tags are what queries match, usually a task's tags. A tag has a
+	// non-space character and no control character (it may hold spaces, as
+	// the engine's do); tags compare without regard to case.
 	Tags []string `json:"tags,omitempty"`
 	// Date is when the asset was recorded. The zero value means the store
-	// sets it when recording.
+	// sets it when recording. A record keeps the day in "date", as the
+	// engine does, and the time in "recorded_at" (see [Asset.MarshalJSON]).
 	Date time.Time `json:"date,omitzero"`
 	// Scope says who the asset is good for. Empty means [ScopeProject].
 	Scope Scope `json:"scope,omitempty"`
@@ -41,7 +45,7 @@ type Asset struct {
 	// recorded by hand.
 	Session string `json:"session,omitempty"`
 	// SchemaVersion is the version of the record. Zero means [SchemaVersion]
-	// when recording.
+	// when recording. Version 1 is the engine's "0.0.2" (and "0.0.1").
 	SchemaVersion int `json:"schema_version,omitempty"`
 
 	// LastAccessed is when a query last injected the asset; zero if never.
@@ -53,8 +57,10 @@ type Asset struct {
 	// Resolved says whether the failure was resolved. [TypeFailure] only;
 	// nil means not known.
 	Resolved *bool `json:"resolved,omitempty"`
-	// Stability says how settled a pattern is, e.g. "experimental" or
-	// "stable". [TypePattern] only.
+	// Stability says how settled a pattern or snippet is: the engine writes
+	// 1, people write "experimental" or "stable". A Stability that is a
+	// number is written as a JSON number. [TypePattern] and [TypeSnippet]
+	// only.
 	Stability string `json:"stability,omitempty"`
 	// Level is the guardrail level the lesson is about: "soft" or "hard".
 	// [TypeGuardrail] only.
@@ -114,7 +120,11 @@ func (s Scope) Valid() bool {
 	return s == ScopeGeneric || s == ScopeProject || s == ScopeTeam
 }
 
-var slugPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`) })
+// wellFormed reports whether s, a slug or a tag, has a non-space character
+// and no control character.
+func wellFormed(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return !isSpace(r) }) && !strings.ContainsFunc(s, unicode.IsControl)
+}
 
 // Validate checks what a caller must get right in an asset: a known type, a
 // title, well-formed tags and slug, a known scope, a schema version this
@@ -131,14 +141,14 @@ func (a *Asset) Validate() error {
 	if !a.Type.Valid() {
 		add("unknown type %q", a.Type)
 	}
-	if a.Slug != "" && !slugPattern().MatchString(a.Slug) {
+	if a.Slug != "" && !wellFormed(a.Slug) {
 		add("malformed slug %q", a.Slug)
 	}
 	if strings.TrimSpace(a.Title) == "" {
 		add("no title")
 	}
 	for _, tag := range a.Tags {
-		if tag == "" || strings.ContainsFunc(tag, func(r rune) bool { return r == ',' || isSpace(r) }) {
+		if !wellFormed(tag) {
 			add("malformed tag %q", tag)
 		}
 	}
@@ -151,13 +161,13 @@ func (a *Asset) Validate() error {
 	if a.AccessCount < 0 {
 		add("negative access count %d", a.AccessCount)
 	}
-	extra := func(set bool, name string, owner Type) {
-		if set && a.Type != owner {
-			add("%s is for %s assets, not %s", name, owner, a.Type)
+	extra := func(set bool, name string, owners ...Type) {
+		if set && !slices.Contains(owners, a.Type) {
+			add("%s is for %s assets, not %s", name, joinTypes(owners), a.Type)
 		}
 	}
 	extra(a.Resolved != nil, "resolved", TypeFailure)
-	extra(a.Stability != "", "stability", TypePattern)
+	extra(a.Stability != "", "stability", TypePattern, TypeSnippet)
 	extra(a.Level != "", "level", TypeGuardrail)
 	extra(a.Confidence != "", "confidence", TypeDecision)
 	if a.Level != "" && a.Level != "soft" && a.Level != "hard" {
@@ -167,4 +177,12 @@ func (a *Asset) Validate() error {
 		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+func joinTypes(ts []Type) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = string(t)
+	}
+	return strings.Join(s, " and ")
 }

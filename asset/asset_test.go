@@ -70,11 +70,14 @@ func TestValidate(t *testing.T) {
 		{"each type with its extra", func(a *asset.Asset) { a.Type, a.Level = asset.TypeGuardrail, "soft" }, "", nil},
 		{"unknown type", func(a *asset.Asset) { a.Type = "" }, `asset: invalid: unknown type ""`, asset.ErrInvalid},
 		{"blank title", func(a *asset.Asset) { a.Title = "  " }, "asset: invalid: no title", asset.ErrInvalid},
-		{"slug", func(a *asset.Asset) { a.Slug = "Port 8080" }, `asset: invalid: malformed slug "Port 8080"`, asset.ErrInvalid},
+		{"slug", func(a *asset.Asset) { a.Slug = "port\n8080" }, `asset: invalid: malformed slug "port\n8080"`, asset.ErrInvalid},
+		{"blank slug", func(a *asset.Asset) { a.Slug = "  " }, `asset: invalid: malformed slug "  "`, asset.ErrInvalid},
 		{"empty tag", func(a *asset.Asset) { a.Tags = []string{""} }, `asset: invalid: malformed tag ""`, asset.ErrInvalid},
-		{"comma tag", func(a *asset.Asset) { a.Tags = []string{"a,b"} }, `asset: invalid: malformed tag "a,b"`, asset.ErrInvalid},
+		{"tag with a control character", func(a *asset.Asset) { a.Tags = []string{"a\tb"} }, `asset: invalid: malformed tag "a\tb"`, asset.ErrInvalid},
+		{"the engine's tags and slugs", func(a *asset.Asset) { a.Tags, a.Slug = []string{"two words", "API"}, "compressed-API" }, "", nil},
+		{"stability on a snippet", func(a *asset.Asset) { a.Type, a.Stability = asset.TypeSnippet, "1" }, "", nil},
 		{"scope", func(a *asset.Asset) { a.Scope = "global" }, `asset: invalid: unknown scope "global"`, asset.ErrInvalid},
-		{"extra on wrong type", func(a *asset.Asset) { a.Stability = "stable" }, "asset: invalid: stability is for pattern assets, not failure", asset.ErrInvalid},
+		{"extra on wrong type", func(a *asset.Asset) { a.Stability = "stable" }, "asset: invalid: stability is for pattern and snippet assets, not failure", asset.ErrInvalid},
 		{"bad level", func(a *asset.Asset) { a.Type, a.Level = asset.TypeGuardrail, "block" }, `asset: invalid: level "block" is not soft or hard`, asset.ErrInvalid},
 		{"negative counts", func(a *asset.Asset) { a.SchemaVersion, a.AccessCount = -1, -2 },
 			"asset: invalid: negative schema version -1; negative access count -2", asset.ErrInvalid},
@@ -111,10 +114,13 @@ func TestAssetJSON(t *testing.T) {
 		want string
 	}{
 		{"minimal", asset.Asset{Type: asset.TypeSnippet, Slug: "s", Title: "t"},
-			`{"type":"snippet","slug":"s","title":"t"}`},
+			`{"type":"snippet","slug":"s","title":"t","access_count":0}`},
 		{"failure", asset.Asset{Type: asset.TypeFailure, Slug: "f", Title: "t", Tags: []string{"go"}, Date: date,
 			Scope: asset.ScopeGeneric, SchemaVersion: 1, AccessCount: 2, LastAccessed: date, Resolved: &no},
-			`{"type":"failure","slug":"f","title":"t","tags":["go"],"date":"2025-03-01T12:00:00Z","scope":"generic","schema_version":1,"last_accessed_at":"2025-03-01T12:00:00Z","access_count":2,"resolved":false}`},
+			`{"type":"failure","slug":"f","title":"t","tags":["go"],"date":"2025-03-01","recorded_at":"2025-03-01T12:00:00Z","scope":"generic","schema_version":"0.0.2","last_accessed_at":"2025-03-01T12:00:00Z","access_count":2,"resolved":false}`},
+		{"the engine's snippet", asset.Asset{Type: asset.TypeSnippet, Slug: "s", Title: "t", Tags: []string{"two words"},
+			Date: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), SchemaVersion: 1, Stability: "1"},
+			`{"type":"snippet","slug":"s","title":"t","tags":["two words"],"date":"2025-03-01","schema_version":"0.0.2","access_count":0,"stability":1}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,10 +24,13 @@ const (
 	// extraCompressedInto, on a folded record in the archive: the summary's
 	// slug.
 	extraCompressedInto = "compressed_into"
+	// extraEngineSummary, on a summary the engine wrote: true.
+	extraEngineSummary = "compressed_summary"
 )
 
 // compressed reports whether a is marked "compressed": true, as the engine
-// marks a record it folded; queries do not return it.
+// marks a record it folded (and harnish, in its archive); queries do not
+// return it.
 func (a *Asset) compressed() bool {
 	v, ok := a.Extra[extraCompressed]
 	return ok && string(bytes.TrimSpace(v)) == "true"
@@ -48,9 +51,12 @@ func (a *Asset) SummaryOf() []string {
 	return slugs
 }
 
+// isSummary reports whether a is a summary: harnish's (with "summary_of")
+// or the engine's ("compressed_summary": true).
 func (a *Asset) isSummary() bool {
 	_, ok := a.Extra[extraSummaryOf]
-	return ok
+	v := a.Extra[extraEngineSummary]
+	return ok || string(bytes.TrimSpace(v)) == "true"
 }
 
 // compressPlan is what a compression folds into what.
@@ -180,7 +186,8 @@ func firstLine(s string) string {
 // the archive file ([FileStore.ArchivePath]) first, marked "compressed":
 // true, and then the store's file is rewritten without them, with the
 // summaries at its end. The rewrite keeps only the latest record of each
-// slug, so it also drops superseded records (access updates among them).
+// slug, so it also drops superseded records, and writes the access log's
+// counts into the records.
 // A crash between the two steps leaves the folded records in both files;
 // compressing again folds them again and archives them a second time.
 func (s *FileStore) Compress(ctx context.Context, req CompressRequest) (*CompressResult, error) {
@@ -193,14 +200,17 @@ func (s *FileStore) Compress(ctx context.Context, req CompressRequest) (*Compres
 	}
 	var res *CompressResult
 	err = s.locked(ctx, func() error {
-		live := s.idx.live()
+		live, err := s.loadAll(s.idx.live())
+		if err != nil {
+			return err
+		}
 		plan := planCompress(live, minGroup, s.now().UTC(), func(slug string) bool {
-			_, ok := s.idx.bySlug[slug]
+			_, ok := s.idx.slot(slug)
 			return ok
 		})
 		res = &CompressResult{Before: len(live), After: len(live), Folded: []string{}, Summaries: []string{}}
 		gone := map[string]bool{}
-		var archived []*Asset
+		var archived []int
 		into := map[string]string{}
 		for i, sum := range plan.summaries {
 			res.Summaries = append(res.Summaries, sum.Slug)
@@ -208,7 +218,8 @@ func (s *FileStore) Compress(ctx context.Context, req CompressRequest) (*Compres
 				res.Folded = append(res.Folded, a.Slug)
 				gone[a.Slug] = true
 				into[a.Slug] = sum.Slug
-				archived = append(archived, a)
+				i, _ := s.idx.slot(a.Slug)
+				archived = append(archived, i)
 			}
 			res.After += 1 - len(plan.folded[i])
 		}
@@ -223,7 +234,7 @@ func (s *FileStore) Compress(ctx context.Context, req CompressRequest) (*Compres
 		}); err != nil {
 			return err
 		}
-		return s.rewrite(func(a *Asset) bool { return !gone[a.Slug] }, plan.summaries)
+		return s.rewrite(func(i int) bool { return !gone[s.idx.slugs[i]] }, nil, plan.summaries)
 	})
 	if err != nil {
 		return nil, err

@@ -40,13 +40,13 @@ func ExampleQuery_Match() {
 }
 
 func ExampleAsset_Validate() {
-	a := &asset.Asset{Type: "lesson", Tags: []string{"go", "two words"}, Level: "hard"}
+	a := &asset.Asset{Type: "lesson", Tags: []string{"go", "two\nlines"}, Level: "hard"}
 	err := a.Validate()
 	fmt.Println(errors.Is(err, asset.ErrInvalid))
 	fmt.Println(err)
 	// Output:
 	// true
-	// asset: invalid: unknown type "lesson"; no title; malformed tag "two words"; level is for guardrail assets, not lesson
+	// asset: invalid: unknown type "lesson"; no title; malformed tag "two\nlines"; level is for guardrail assets, not lesson
 }
 
 // A FileStore keeps assets in a JSONL file; a query returns the best first.
@@ -56,7 +56,7 @@ func ExampleOpenFile() {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	store, err := asset.OpenFile(filepath.Join(dir, ".harnish", "assets.jsonl"), nil)
+	store, err := asset.OpenFile(asset.StorePath(filepath.Join(dir, ".harnish")), nil)
 	if err != nil {
 		panic(err)
 	}

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,8 +28,11 @@ type FileOptions struct {
 }
 
 // FileStore is the [Store] of record: a JSONL file of records (see
-// [Decoder]). A record of a slug already stored supersedes the earlier one;
-// the file keeps both until Compress or Purge rewrites it.
+// [Decoder]) in the harnish engine's format, which the engine's scripts read
+// and write too. Recording an asset of a slug the file holds replaces its
+// record in place (a rewrite), so another tool reading the file sees each
+// slug once; of a slug another writer left twice, the later record counts,
+// and the next rewrite keeps only it.
 //
 // Every write holds an exclusive lock on PATH.lock, so stores in several
 // goroutines and processes take turns. An append opens PATH anew
@@ -35,9 +42,30 @@ type FileOptions struct {
 // fsync, rename over PATH, fsync of the directory): after a crash PATH holds
 // either the old records or the new, never a mix. Before appending, and
 // before each query, the store reads what others appended since; when PATH
-// is no longer the file it has open (another store rewrote it), it reopens
-// PATH and indexes it afresh. Its in-memory index (by slug, tag and type)
-// thus stays current.
+// is no longer the file it has open (another store, or the engine,
+// rewrote it), it reopens PATH and indexes it afresh. Its in-memory index
+// (by slug, tag and type) thus stays current. The index holds where each
+// record is, not the record: a query reads and decodes only the records it
+// returns.
+//
+// Two files beside PATH make reads cheap, and neither is needed to read
+// PATH:
+//
+//   - The index file (PATH with ".index" for ".jsonl"), a cache of the
+//     index, written (atomically, without fsync) after the store has read
+//     1 MiB or more of records, and used by the next store that opens PATH
+//     if it was made from the bytes PATH starts with (their length and
+//     CRC-32C). A missing, stale or damaged index file is rebuilt, never an
+//     error.
+//   - The access log (PATH with ".access.jsonl" for ".jsonl"), where a
+//     query with MarkAccessed records its accesses, one short line per
+//     asset, rather than a new record: so reads do not add records to PATH,
+//     and another tool reading PATH sees each record once. A store adds
+//     the log to the records' access_count and last_accessed_at; when the
+//     log outgrows 16 KiB and an eighth of PATH, and at every Compress and
+//     Purge, the counts are written into PATH (a rewrite that keeps every
+//     other byte of every record) and the log removed. A crash between the
+//     two counts those accesses twice.
 //
 // What Compress folds and Purge removes goes to the archive file (see
 // [FileStore.ArchivePath]), appended to and never rewritten.
@@ -47,15 +75,27 @@ type FileOptions struct {
 //
 // A FileStore is safe for concurrent use. Close it when done.
 type FileStore struct {
-	path    string
-	archive string
-	now     func() time.Time
+	path      string
+	archive   string
+	accessLog string
+	indexFile string
+	now       func() time.Time
 
-	mu     sync.Mutex // guards everything below
-	f      *os.File   // PATH as last opened, read-only
-	offset int64      // bytes of f indexed
-	lines  int        // lines of f indexed
-	idx    index
+	mu      sync.Mutex // guards everything below
+	f       *os.File   // PATH as last opened, read-only
+	offset  int64      // bytes of f indexed
+	lines   int        // lines of f indexed
+	crc     uint32     // CRC-32C of f's first offset bytes
+	unsaved int64      // bytes indexed since the index file was written or read
+	idx     index
+	acc     accessState
+}
+
+// accessState is how much of the access log the index holds.
+type accessState struct {
+	fi     os.FileInfo // the log as last read; nil if none
+	offset int64
+	lines  int
 }
 
 // OpenFile opens the assets file at path, creating it and its directory if
@@ -63,13 +103,12 @@ type FileStore struct {
 // last line (no trailing newline, as a crash mid-append leaves), is a
 // [*CorruptError] naming the file and line; the file is left as it is.
 //
-// The loop and the harnish CLI open .harnish/assets.jsonl in the project.
-// An engine history (harnish-assets.jsonl) is brought in once with
-// [Import], which records each of its records into the store; the CLI's
-// harnish assets import does that. (The engine's file also opens as is
-// with OpenFile, but then it is the store, rewritten by Compress and Purge.)
+// The loop and the harnish CLI open the file [StorePath] names in the
+// project's .harnish directory: the engine's harnish-assets.jsonl, so both
+// tools share one store. [Import] brings another history into a store.
 func OpenFile(path string, opts *FileOptions) (*FileStore, error) {
-	s := &FileStore{path: path, archive: archivePath(path), now: time.Now}
+	stem := strings.TrimSuffix(path, ".jsonl")
+	s := &FileStore{path: path, archive: archivePath(path), accessLog: stem + ".access.jsonl", indexFile: stem + ".index", now: time.Now}
 	if opts != nil && opts.Now != nil {
 		s.now = opts.Now
 	}
@@ -82,6 +121,7 @@ func OpenFile(path string, opts *FileOptions) (*FileStore, error) {
 	}
 	s.f = f
 	s.idx.init()
+	s.loadIndex()
 	if err := s.openIndex(); err != nil {
 		s.f.Close()
 		return nil, err
@@ -118,18 +158,50 @@ func (s *FileStore) openIndex() error {
 	return s.catchUp(true)
 }
 
-// archivePath is path with ".archive.jsonl" in place of ".jsonl" (or
-// appended, when path does not end in ".jsonl").
+// The engine's file and its archive.
+const (
+	// EngineFile is the name of the harnish engine's assets file, in its
+	// .harnish directory.
+	EngineFile = "harnish-assets.jsonl"
+	// legacyFile is the name harnish used before it shared the engine's.
+	legacyFile    = "assets.jsonl"
+	engineArchive = "harnish-assets-archive.jsonl"
+)
+
+// StorePath returns the assets file of the state directory dir (a
+// project's .harnish): dir/harnish-assets.jsonl ([EngineFile]), the file the
+// harnish engine keeps, so the engine and harnish share one store; or
+// dir/assets.jsonl, where harnish kept its store before, when only that
+// exists. When both exist it is the engine's; harnish assets import
+// .harnish/assets.jsonl (see [Import]) brings the other's records in.
+func StorePath(dir string) string {
+	engine := filepath.Join(dir, EngineFile)
+	if _, err := os.Stat(engine); err != nil {
+		legacy := filepath.Join(dir, legacyFile)
+		if _, err := os.Stat(legacy); err == nil {
+			return legacy
+		}
+	}
+	return engine
+}
+
+// archivePath is the engine's archive beside the engine's file; otherwise
+// path with ".archive.jsonl" in place of ".jsonl" (or appended, when path
+// does not end in ".jsonl").
 func archivePath(path string) string {
+	if filepath.Base(path) == EngineFile {
+		return filepath.Join(filepath.Dir(path), engineArchive)
+	}
 	return strings.TrimSuffix(path, ".jsonl") + ".archive.jsonl"
 }
 
-// ArchivePath returns the archive file: the store's path with
-// ".archive.jsonl" in place of ".jsonl" (.harnish/assets.archive.jsonl).
-// Compress appends the records it folds to it, marked "compressed": true
-// and "compressed_into" the summary's slug; Purge appends the records it
-// removes, marked "purged_at" the time. Its records are in the store's
-// format, and it may be opened with [OpenFile] to look at them.
+// ArchivePath returns the archive file: beside the engine's file, the
+// engine's archive (harnish-assets-archive.jsonl); otherwise the store's
+// path with ".archive.jsonl" in place of ".jsonl". Compress appends the
+// records it folds to it, marked "compressed": true and "compressed_into"
+// the summary's slug; Purge appends the records it removes, marked
+// "purged_at" the time. Its records are in the store's format, and it may be
+// opened with [OpenFile] to look at them.
 func (s *FileStore) ArchivePath() string { return s.archive }
 
 // Close closes the file. The store is unusable afterwards.
@@ -148,9 +220,10 @@ func (s *FileStore) Close() error {
 }
 
 // catchUp indexes what was appended to the file since s.offset, first
-// reopening it if another store replaced it. With complete, the file must
-// end in '\n' (the caller holds the file lock, so no append is in flight);
-// without, an unterminated tail waits for next time. The caller holds s.mu.
+// reopening it if another store replaced it, and what was added to the
+// access log. With complete, the files must end in '\n' (the caller holds
+// the file lock, so no append is in flight); without, an unterminated tail
+// waits for next time. The caller holds s.mu.
 func (s *FileStore) catchUp(complete bool) error {
 	if s.f == nil {
 		return fmt.Errorf("asset: %s is closed", s.path)
@@ -161,23 +234,36 @@ func (s *FileStore) catchUp(complete bool) error {
 	}
 	size := fi.Size()
 	if size < s.offset { // truncated behind our back: start over
-		s.offset, s.lines = 0, 0
-		s.idx.init()
+		s.reset()
 	}
-	if size == s.offset {
-		return nil
+	if size > s.offset {
+		buf := make([]byte, size-s.offset)
+		if _, err := s.f.ReadAt(buf, s.offset); err != nil && err != io.EOF {
+			return fmt.Errorf("asset: %w", err)
+		}
+		if len(buf) > 1<<20 {
+			s.idx.grow(bytes.Count(buf, []byte{'\n'}))
+		}
+		n, lines, err := decodeSpans(buf, s.offset, s.path, s.lines+1, complete, s.idx.put)
+		s.crc = crc32.Update(s.crc, castagnoli, buf[:n])
+		s.offset += int64(n)
+		s.lines += lines
+		s.unsaved += int64(n)
+		if err != nil {
+			return err
+		}
+		if s.unsaved >= indexSaveMin {
+			s.saveIndex()
+		}
 	}
-	buf := make([]byte, size-s.offset)
-	if _, err := s.f.ReadAt(buf, s.offset); err != nil && err != io.EOF {
-		return fmt.Errorf("asset: %w", err)
-	}
-	if len(buf) > 1<<20 {
-		s.idx.grow(bytes.Count(buf, []byte{'\n'}))
-	}
-	n, lines, err := decodeLines(buf, s.path, s.lines+1, complete, s.idx.put)
-	s.offset += int64(n)
-	s.lines += lines
-	return err
+	return s.catchUpAccess(complete)
+}
+
+// reset forgets what the store indexed of its file. The caller holds s.mu.
+func (s *FileStore) reset() {
+	s.offset, s.lines, s.crc, s.unsaved = 0, 0, 0, 0
+	s.idx.init()
+	s.acc = accessState{}
 }
 
 // follow returns the state of the open file, after reopening PATH and
@@ -205,7 +291,8 @@ func (s *FileStore) follow() (os.FileInfo, error) {
 	return fi, nil
 }
 
-// reopen opens PATH afresh, with an empty index. The caller holds s.mu.
+// reopen opens PATH afresh, with an empty index, or the index file's if it
+// was made from the new file. The caller holds s.mu.
 func (s *FileStore) reopen() error {
 	f, err := os.Open(s.path)
 	if err != nil {
@@ -213,13 +300,16 @@ func (s *FileStore) reopen() error {
 	}
 	s.f.Close()
 	s.f = f
-	s.offset, s.lines = 0, 0
-	s.idx.init()
+	s.reset()
+	s.loadIndex()
 	return nil
 }
 
 // Record implements [Experience.Record]. A zero Slug is derived from the title
-// with [Slugify], suffixed -2, -3, ... when taken.
+// with [Slugify], suffixed -2, -3, ... when taken. A new slug is appended; a
+// slug the file holds has its record replaced in place, in a rewrite of the
+// file. The asset's AccessCount is its count from then on, accesses in the
+// access log included.
 func (s *FileStore) Record(ctx context.Context, a *Asset) error {
 	return s.recordAll(ctx, []*Asset{a})
 }
@@ -247,12 +337,14 @@ func (s *FileStore) recordAll(ctx context.Context, as []*Asset) error {
 		}
 		cs[i] = c
 	}
-	return s.append(ctx, func() ([]*Asset, error) {
+	return s.locked(ctx, func() error {
 		var fresh map[string]bool // slugs derived in this batch
+		bySlug := map[string]int{}
+		var batch []*Asset // cs, the last of each slug in the place of its first
 		for _, c := range cs {
 			if c.Slug == "" {
 				c.Slug = uniqueSlug(Slugify(c.Title), func(slug string) bool {
-					_, ok := s.idx.bySlug[slug]
+					_, ok := s.idx.slot(slug)
 					return ok || fresh[slug]
 				})
 				if fresh == nil {
@@ -260,8 +352,37 @@ func (s *FileStore) recordAll(ctx context.Context, as []*Asset) error {
 				}
 				fresh[c.Slug] = true
 			}
+			if k, ok := bySlug[c.Slug]; ok {
+				batch[k] = c
+				continue
+			}
+			bySlug[c.Slug] = len(batch)
+			batch = append(batch, c)
 		}
-		return cs, nil
+		// An asset of a slug the file holds replaces its record in place,
+		// so no other reader of the file sees the slug twice: a rewrite,
+		// which writes the log's accesses into the records and removes it.
+		replace := map[int]*Asset{}
+		var add []*Asset
+		for _, c := range batch {
+			if i, ok := s.idx.slot(c.Slug); ok {
+				replace[i] = c
+			} else {
+				add = append(add, c)
+			}
+		}
+		if len(replace) > 0 {
+			return s.rewrite(func(int) bool { return true }, replace, add)
+		}
+		for _, c := range add {
+			// Accesses the log holds of a slug no longer in the file (the
+			// engine purged it) would still count: record what makes the
+			// sum the asset's AccessCount.
+			if d, ok := s.idx.acc[c.Slug]; ok {
+				c.AccessCount = max(0, c.AccessCount-d.n)
+			}
+		}
+		return s.appendRecords(add)
 	})
 }
 
@@ -280,47 +401,59 @@ func (s *FileStore) locked(ctx context.Context, fn func() error) error {
 	return fn()
 }
 
-// append takes the locks, catches up, and appends the records build returns
-// as one write, then indexes them.
-func (s *FileStore) append(ctx context.Context, build func() ([]*Asset, error)) error {
-	return s.locked(ctx, func() error {
-		recs, err := build()
-		if err != nil || len(recs) == 0 {
-			return err
-		}
-		buf, err := marshalLines(recs)
-		if err != nil {
-			return err
-		}
-		wfi, err := appendFile(s.path, buf, 0)
-		if err != nil {
-			return err
-		}
-		if rfi, err := s.f.Stat(); err != nil || !os.SameFile(wfi, rfi) {
-			// Not the file we have open, though we hold the lock: someone
-			// outside the protocol replaced it. Read it afresh.
-			return s.catchUp(true)
-		}
-		s.offset += int64(len(buf))
-		s.lines += len(recs)
-		for _, r := range recs {
-			s.idx.put(r)
-		}
+// appendRecords appends recs as one write, then indexes them. The caller
+// holds the file lock and s.mu, and has caught up.
+func (s *FileStore) appendRecords(recs []*Asset) error {
+	if len(recs) == 0 {
 		return nil
-	})
+	}
+	buf, ends, err := marshalLines(recs)
+	if err != nil {
+		return err
+	}
+	wfi, err := appendFile(s.path, buf, 0)
+	if err != nil {
+		return err
+	}
+	if rfi, err := s.f.Stat(); err != nil || !os.SameFile(wfi, rfi) {
+		// Not the file we have open, though we hold the lock: someone
+		// outside the protocol replaced it. Read it afresh.
+		return s.catchUp(true)
+	}
+	start := 0
+	for i, r := range recs {
+		s.idx.put(r, metaOf(r), span{off: s.offset + int64(start), n: ends[i] - start - 1, line: s.lines + 1 + i})
+		start = ends[i]
+	}
+	s.crc = crc32.Update(s.crc, castagnoli, buf)
+	s.offset += int64(len(buf))
+	s.lines += len(recs)
+	return nil
 }
 
-// marshalLines returns recs as lines of JSON.
-func marshalLines(recs []*Asset) ([]byte, error) {
+// metaOf is what decodeMeta would read of a's record.
+func metaOf(a *Asset) recordMeta {
+	m := recordMeta{hidden: a.compressed(), summary: a.isSummary()}
+	if m.summary {
+		m.of = len(a.SummaryOf())
+	}
+	return m
+}
+
+// marshalLines returns recs as lines of JSON, and where each line ends
+// (after its '\n').
+func marshalLines(recs []*Asset) ([]byte, []int, error) {
 	var buf []byte
-	for _, r := range recs {
+	ends := make([]int, len(recs))
+	for i, r := range recs {
 		b, err := r.MarshalJSON()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		buf = append(append(buf, b...), '\n')
+		ends[i] = len(buf)
 	}
-	return buf, nil
+	return buf, ends, nil
 }
 
 // appendFile opens path anew with O_APPEND (creating it with perm if perm
@@ -353,21 +486,90 @@ func appendFile(path string, buf []byte, perm os.FileMode) (os.FileInfo, error) 
 	return fi, nil
 }
 
-// rewrite replaces PATH, crash-safely, with the indexed records (the latest
-// of each slug, in the order they were first recorded) for which keep
-// reports true, followed by add; then it indexes the new file. The caller
-// holds the file lock and s.mu, and has caught up.
-func (s *FileStore) rewrite(keep func(*Asset) bool, add []*Asset) error {
-	recs := make([]*Asset, 0, len(s.idx.assets)+len(add))
-	for _, a := range s.idx.assets {
-		if keep(a) {
-			recs = append(recs, a)
-		}
+// raw returns the bytes of slot i's record.
+func (s *FileStore) raw(i int) ([]byte, error) {
+	sp := s.idx.meta[i].span
+	b := make([]byte, sp.n)
+	if _, err := s.f.ReadAt(b, sp.off); err != nil {
+		return nil, fmt.Errorf("asset: read %s: %w", s.path, err)
 	}
-	buf, err := marshalLines(append(recs, add...))
+	return b, nil
+}
+
+// load reads and decodes slot i's record, with the accesses of the log.
+// The caller holds s.mu.
+func (s *FileStore) load(i int) (*Asset, error) {
+	b, err := s.raw(i)
+	if err != nil {
+		return nil, err
+	}
+	a, err := decodeRecord(b)
+	if err == nil && a.Slug != s.idx.slugs[i] {
+		err = fmt.Errorf("the record of %q is not where the index says", s.idx.slugs[i])
+	}
+	if err != nil {
+		return nil, &CorruptError{Path: s.path, Line: s.idx.meta[i].line, Err: err}
+	}
+	a.AccessCount, a.LastAccessed = s.idx.access(i)
+	return a, nil
+}
+
+// loadAll loads the slots.
+func (s *FileStore) loadAll(slots []int) ([]*Asset, error) {
+	out := make([]*Asset, len(slots))
+	for k, i := range slots {
+		a, err := s.load(i)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = a
+	}
+	return out, nil
+}
+
+// rewrite replaces PATH, crash-safely, with the records of the slots for
+// which keep reports true (each as the file has it, byte for byte, but for
+// the accesses of the log, which it writes into them; or, for a slot in
+// replace, that asset as it is), in the order they were first recorded,
+// followed by add; then it removes the access log and indexes the new file.
+// The caller holds the file lock and s.mu, and has caught up.
+func (s *FileStore) rewrite(keep func(slot int) bool, replace map[int]*Asset, add []*Asset) error {
+	data := make([]byte, s.offset)
+	if _, err := s.f.ReadAt(data, 0); err != nil && err != io.EOF {
+		return fmt.Errorf("asset: read %s: %w", s.path, err)
+	}
+	var buf []byte
+	for i := range s.idx.meta {
+		if !keep(i) {
+			continue
+		}
+		sp := s.idx.meta[i].span
+		rec := data[sp.off : sp.off+int64(sp.n)]
+		if a, ok := replace[i]; ok {
+			b, err := a.MarshalJSON()
+			if err != nil {
+				return err
+			}
+			rec = b
+		} else if _, ok := s.idx.acc[s.idx.slugs[i]]; ok {
+			n, last := s.idx.access(i)
+			at, _ := json.Marshal(last.UTC().Format(time.RFC3339Nano))
+			patched, err := patchFields(rec, [][2][]byte{
+				{[]byte(`"access_count"`), []byte(strconv.Itoa(n))},
+				{[]byte(`"last_accessed_at"`), at},
+			})
+			if err != nil {
+				return &CorruptError{Path: s.path, Line: sp.line, Err: err}
+			}
+			rec = patched
+		}
+		buf = append(append(buf, rec...), '\n')
+	}
+	more, _, err := marshalLines(add)
 	if err != nil {
 		return err
 	}
+	buf = append(buf, more...)
 	perm := os.FileMode(0o644)
 	if fi, err := s.f.Stat(); err == nil {
 		perm = fi.Mode().Perm()
@@ -375,24 +577,32 @@ func (s *FileStore) rewrite(keep func(*Asset) bool, add []*Asset) error {
 	if err := fsx.WriteFile(s.path, buf, perm); err != nil {
 		return fmt.Errorf("asset: rewrite %s: %w", s.path, err)
 	}
+	// The counts are in PATH now. A crash before this removal counts the
+	// log's accesses twice; one after it, once.
+	if err := os.Remove(s.accessLog); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("asset: %w", err)
+	}
 	if err := s.reopen(); err != nil {
 		return err
 	}
 	return s.catchUp(true)
 }
 
-// archiveRecords appends recs, each changed by mark, to the archive file
-// and makes its creation durable. The caller holds the file lock.
-func (s *FileStore) archiveRecords(recs []*Asset, mark func(*Asset)) error {
-	out := make([]*Asset, len(recs))
-	for i, r := range recs {
-		out[i] = clone(r)
-		if out[i].Extra == nil {
-			out[i].Extra = map[string]json.RawMessage{}
-		}
-		mark(out[i])
+// archiveRecords appends the records of slots, each changed by mark, to the
+// archive file and makes its creation durable. The caller holds the file
+// lock.
+func (s *FileStore) archiveRecords(slots []int, mark func(*Asset)) error {
+	out, err := s.loadAll(slots)
+	if err != nil {
+		return err
 	}
-	buf, err := marshalLines(out)
+	for _, a := range out {
+		if a.Extra == nil {
+			a.Extra = map[string]json.RawMessage{}
+		}
+		mark(a)
+	}
+	buf, _, err := marshalLines(out)
 	if err != nil {
 		return err
 	}
@@ -405,45 +615,45 @@ func (s *FileStore) archiveRecords(recs []*Asset, mark func(*Asset)) error {
 	return nil
 }
 
-// Query implements [Experience.Query]. With q.MarkAccessed, the assets returned
-// are recorded again with LastAccessed and AccessCount updated: one append of
-// a line each, under the lock, never a rewrite of the file.
+// Query implements [Experience.Query]. It reads and decodes the records it
+// returns, and, for a query with Text, those it must look into; no others.
+// With q.MarkAccessed, the accesses go to the access log (see [FileStore]):
+// one short line per asset returned, under the lock; PATH gets no new
+// records.
 func (s *FileStore) Query(ctx context.Context, q Query) ([]*Asset, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("asset: query: %w", context.Cause(ctx))
 	}
 	s.mu.Lock()
-	err := s.catchUp(false)
-	var hits []*Asset
-	if err == nil {
-		hits = s.idx.query(q)
-	}
+	hits, err := s.query(q)
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
 	if q.MarkAccessed && len(hits) > 0 {
-		now := s.now().UTC()
-		err := s.append(ctx, func() ([]*Asset, error) {
-			var recs []*Asset
-			for _, h := range hits {
-				cur, ok := s.idx.get(h.Slug)
-				if !ok {
-					continue
-				}
-				c := clone(cur)
-				c.LastAccessed = now
-				c.AccessCount++
-				recs = append(recs, c)
-				h.LastAccessed, h.AccessCount = c.LastAccessed, c.AccessCount
-			}
-			return recs, nil
-		})
-		if err != nil {
+		if err := s.markAccessed(ctx, hits); err != nil {
 			return nil, err
 		}
 	}
 	return hits, nil
+}
+
+// query answers q. The caller holds s.mu.
+func (s *FileStore) query(q Query) ([]*Asset, error) {
+	if err := s.catchUp(false); err != nil {
+		return nil, err
+	}
+	slots, err := s.idx.query(q, func(i int) (bool, error) {
+		a, err := s.load(i)
+		if err != nil {
+			return false, err
+		}
+		return q.Match(a), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.loadAll(slots)
 }
 
 // clone returns a deep copy of a.

@@ -48,7 +48,7 @@ func TestFileStorePersists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `{"type":"guardrail","slug":"never-push-to-main","title":"Never push to main","date":"2026-02-03T04:05:06Z","scope":"project","schema_version":1,"level":"hard"}` + "\n"
+	const want = `{"type":"guardrail","slug":"never-push-to-main","title":"Never push to main","date":"2026-02-03","recorded_at":"2026-02-03T04:05:06Z","scope":"project","schema_version":"0.0.2","access_count":0,"level":"hard"}` + "\n"
 	if diff := cmp.Diff(want, string(b)); diff != "" {
 		t.Errorf("file (-want +got):\n%s", diff)
 	}

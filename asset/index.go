@@ -6,76 +6,110 @@ import (
 	"time"
 )
 
-// index holds the latest asset of each slug in slots, with exact postings:
-// the slots of each tag (lower case) and of each type. Ranking reads the
-// slots' meta, kept in one array, so a query touches little memory besides
-// its postings.
+// index holds, for the latest record of each slug, where it sits in the
+// file and what selecting and ranking read (slots), with exact postings: the
+// slots of each tag (lower case) and of each type. The records' text is not
+// kept: a query reads and decodes the records it returns, and no others.
 type index struct {
-	assets []*Asset
-	meta   []slotMeta
+	slugs []string
+	tags  [][]string // each slot's tags, lower case, each once
+	meta  []slotMeta
+	// bySlug maps slugs to slots; nil until first needed (see slot), as a
+	// query needs none.
 	bySlug map[string]int
 	byTag  map[string][]int
 	byType map[Type][]int
+	// acc holds the accesses kept beside the file (see accessLog), by slug.
+	acc map[string]accessDelta
 }
 
 // slotMeta is what selecting and ranking by tag, type and scope reads.
 type slotMeta struct {
 	date   time.Time
-	access int
+	last   time.Time // LastAccessed as the file has it
+	access int       // AccessCount as the file has it
 	typ    Type
 	scope  Scope
-	// hidden marks a record the engine marked "compressed": true; queries
-	// skip it.
-	hidden bool
+	recordMeta
+	span
+}
+
+// accessDelta is what accesses kept beside the file add to a record's.
+type accessDelta struct {
+	n    int
+	last time.Time
 }
 
 func (x *index) init() {
-	*x = index{bySlug: map[string]int{}, byTag: map[string][]int{}, byType: map[Type][]int{}}
+	*x = index{bySlug: map[string]int{}, byTag: map[string][]int{}, byType: map[Type][]int{}, acc: map[string]accessDelta{}}
 }
 
-func (x *index) get(slug string) (*Asset, bool) {
-	i, ok := x.bySlug[slug]
-	if !ok {
-		return nil, false
+// slot returns the slot of slug.
+func (x *index) slot(slug string) (int, bool) {
+	if x.bySlug == nil {
+		x.bySlug = make(map[string]int, len(x.slugs))
+		for i, s := range x.slugs {
+			x.bySlug[s] = i
+		}
 	}
-	return x.assets[i], true
+	i, ok := x.bySlug[slug]
+	return i, ok
 }
 
-// live returns the assets queries see, in slot order: not those the engine
-// marked compressed.
-func (x *index) live() []*Asset {
-	out := make([]*Asset, 0, len(x.assets))
-	for i, a := range x.assets {
+// access returns slot i's AccessCount and LastAccessed, with the accesses
+// kept beside the file.
+func (x *index) access(i int) (int, time.Time) {
+	m := &x.meta[i]
+	d, ok := x.acc[x.slugs[i]]
+	if !ok {
+		return m.access, m.last
+	}
+	last := m.last
+	if d.last.After(last) {
+		last = d.last
+	}
+	return m.access + d.n, last
+}
+
+// live returns the slots queries see, in slot order: not those marked
+// compressed.
+func (x *index) live() []int {
+	out := make([]int, 0, len(x.meta))
+	for i := range x.meta {
 		if !x.meta[i].hidden {
-			out = append(out, a)
+			out = append(out, i)
 		}
 	}
 	return out
 }
 
-// put adds a, replacing the asset of its slug.
-func (x *index) put(a *Asset) {
-	m := slotMeta{date: a.Date, access: a.AccessCount, typ: a.Type, scope: a.scope(), hidden: a.compressed()}
-	tags := lowerTags(a.Tags)
-	i, ok := x.bySlug[a.Slug]
+// put adds the record of a (read without its text) at sp, replacing the
+// record of its slug.
+func (x *index) put(a *Asset, rm recordMeta, sp span) {
+	m := slotMeta{date: a.Date, last: a.LastAccessed, access: a.AccessCount, typ: a.Type, scope: a.scope(), recordMeta: rm, span: sp}
+	x.putSlot(a.Slug, lowerTags(a.Tags), m)
+}
+
+func (x *index) putSlot(slug string, tags []string, m slotMeta) {
+	i, ok := x.slot(slug)
 	if !ok {
-		i = len(x.assets)
-		x.assets = append(x.assets, a)
+		i = len(x.meta)
+		x.slugs = append(x.slugs, slug)
+		x.tags = append(x.tags, tags)
 		x.meta = append(x.meta, m)
-		x.bySlug[a.Slug] = i
-		x.byType[a.Type] = append(x.byType[a.Type], i)
+		x.bySlug[slug] = i
+		x.byType[m.typ] = append(x.byType[m.typ], i)
 		for _, t := range tags {
 			x.byTag[t] = append(x.byTag[t], i)
 		}
 		return
 	}
-	old := x.assets[i]
-	x.assets[i], x.meta[i] = a, m
-	if old.Type != a.Type {
-		x.byType[old.Type] = remove(x.byType[old.Type], i)
-		x.byType[a.Type] = append(x.byType[a.Type], i)
+	old, oldTags := x.meta[i], x.tags[i]
+	x.meta[i], x.tags[i] = m, tags
+	if old.typ != m.typ {
+		x.byType[old.typ] = remove(x.byType[old.typ], i)
+		x.byType[m.typ] = append(x.byType[m.typ], i)
 	}
-	oldTags := lowerTags(old.Tags)
 	for _, t := range oldTags {
 		if !slices.Contains(tags, t) {
 			x.byTag[t] = remove(x.byTag[t], i)
@@ -115,19 +149,28 @@ type hit struct {
 	slot, overlap int
 }
 
-// query selects and ranks as [Experience.Query] says, and returns copies.
-func (x *index) query(q Query) []*Asset {
+// query selects and ranks as [Experience.Query] says, and returns the
+// slots. match, when q has Text, reads a slot's record and tells whether q
+// matches it; its error ends the query.
+func (x *index) query(q Query, match func(slot int) (bool, error)) ([]int, error) {
 	var hits []hit
+	var err error
 	consider := func(h hit) {
 		m := &x.meta[h.slot]
-		if m.hidden {
+		if m.hidden || err != nil {
 			return
 		}
 		if (q.Type != "" && m.typ != q.Type) || (q.Scope != "" && m.scope != q.Scope) {
 			return
 		}
-		if q.Text != "" && !q.Match(x.assets[h.slot]) {
-			return
+		if q.Limit > 0 && len(hits) == q.Limit && !x.before(h, hits[len(hits)-1]) {
+			return // would not make the cut: no need to read it
+		}
+		if q.Text != "" {
+			var ok bool
+			if ok, err = match(h.slot); !ok || err != nil {
+				return
+			}
 		}
 		if q.Limit <= 0 {
 			hits = append(hits, h)
@@ -136,9 +179,6 @@ func (x *index) query(q Query) []*Asset {
 		// Keep only the best Limit, in order: a query usually asks for a
 		// few of many.
 		if len(hits) == q.Limit {
-			if !x.before(h, hits[len(hits)-1]) {
-				return
-			}
 			hits = hits[:len(hits)-1]
 		}
 		at, _ := slices.BinarySearchFunc(hits, h, x.order)
@@ -170,18 +210,21 @@ func (x *index) query(q Query) []*Asset {
 			consider(hit{slot: i})
 		}
 	default:
-		for i := range x.assets {
+		for i := range x.meta {
 			consider(hit{slot: i})
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	if q.Limit <= 0 {
 		slices.SortFunc(hits, x.order)
 	}
-	out := make([]*Asset, len(hits))
+	out := make([]int, len(hits))
 	for i, h := range hits {
-		out[i] = clone(x.assets[h.slot])
+		out[i] = h.slot
 	}
-	return out
+	return out, nil
 }
 
 // before reports whether h ranks before o: more of the query's tags, then
@@ -190,14 +233,18 @@ func (x *index) before(h, o hit) bool {
 	if h.overlap != o.overlap {
 		return h.overlap > o.overlap
 	}
-	hm, om := &x.meta[h.slot], &x.meta[o.slot]
-	if c := hm.date.Compare(om.date); c != 0 {
+	if c := x.meta[h.slot].date.Compare(x.meta[o.slot].date); c != 0 {
 		return c > 0
 	}
-	if hm.access != om.access {
-		return hm.access > om.access
+	if ha, oa := x.accessCount(h.slot), x.accessCount(o.slot); ha != oa {
+		return ha > oa
 	}
-	return x.assets[h.slot].Slug < x.assets[o.slot].Slug
+	return x.slugs[h.slot] < x.slugs[o.slot]
+}
+
+func (x *index) accessCount(i int) int {
+	n, _ := x.access(i)
+	return n
 }
 
 func (x *index) order(h, o hit) int {
@@ -224,11 +271,12 @@ func isLowerSet(tags []string) bool {
 	return true
 }
 
-// grow makes room for n more assets.
+// grow makes room for n more slots.
 func (x *index) grow(n int) {
-	x.assets = slices.Grow(x.assets, n)
+	x.slugs = slices.Grow(x.slugs, n)
+	x.tags = slices.Grow(x.tags, n)
 	x.meta = slices.Grow(x.meta, n)
-	if len(x.bySlug) == 0 {
+	if len(x.bySlug) == 0 && x.bySlug != nil {
 		x.bySlug = make(map[string]int, n)
 	}
 }

@@ -72,7 +72,8 @@ func selectPurge(live []*Asset, r PurgeRequest, now time.Time) []*Asset {
 // Purge implements [Maintainer.Purge]. The assets it removes are appended to the
 // archive file ([FileStore.ArchivePath]) first, marked "purged_at" the
 // time, and then the store's file is rewritten without them (keeping only
-// the latest record of each slug). Ages are measured from the store's
+// the latest record of each slug, and writing the access log's counts
+// into the records). Ages are measured from the store's
 // clock ([FileOptions.Now]).
 func (s *FileStore) Purge(ctx context.Context, req PurgeRequest) (*PurgeResult, error) {
 	if err := ctx.Err(); err != nil {
@@ -84,26 +85,41 @@ func (s *FileStore) Purge(ctx context.Context, req PurgeRequest) (*PurgeResult, 
 	var res *PurgeResult
 	err := s.locked(ctx, func() error {
 		now := s.now().UTC()
-		live := s.idx.live()
+		slots := s.idx.live()
+		live := make([]*Asset, len(slots))
+		for k, i := range slots {
+			live[k] = s.idx.metaAsset(i)
+		}
 		sel := selectPurge(live, req, now)
 		res = &PurgeResult{Purged: []string{}, Remaining: len(live) - len(sel)}
 		gone := map[string]bool{}
-		for _, a := range sel {
+		selSlots := make([]int, len(sel))
+		for k, a := range sel {
 			res.Purged = append(res.Purged, a.Slug)
 			gone[a.Slug] = true
+			selSlots[k], _ = s.idx.slot(a.Slug)
 		}
 		slices.Sort(res.Purged)
 		if req.DryRun || len(sel) == 0 {
 			return nil
 		}
 		stamp, _ := json.Marshal(now.Format(time.RFC3339))
-		if err := s.archiveRecords(sel, func(a *Asset) { a.Extra["purged_at"] = stamp }); err != nil {
+		if err := s.archiveRecords(selSlots, func(a *Asset) { a.Extra["purged_at"] = stamp }); err != nil {
 			return err
 		}
-		return s.rewrite(func(a *Asset) bool { return !gone[a.Slug] }, nil)
+		return s.rewrite(func(i int) bool { return !gone[s.idx.slugs[i]] }, nil, nil)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// metaAsset returns what the index knows of slot i's asset, without reading
+// its record: type, slug, tags, scope, date and accesses.
+func (x *index) metaAsset(i int) *Asset {
+	m := &x.meta[i]
+	a := &Asset{Type: m.typ, Slug: x.slugs[i], Tags: x.tags[i], Scope: m.scope, Date: m.date}
+	a.AccessCount, a.LastAccessed = x.access(i)
+	return a
 }

@@ -58,7 +58,7 @@ func TestRecordEngineFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const wantOut = `{"type":"pattern","slug":"retry-flaky-io","title":"Retry flaky IO","tags":["io","tool:bash"],"date":"2026-01-02T00:00:00Z","scope":"generic","body":"b","context":"c","session":"s1","schema_version":1,"last_accessed_at":"2026-01-03T04:05:06Z","access_count":3,"stability":"2","compressed":true,"links":{"to":["a","b"]}}`
+	const wantOut = `{"type":"pattern","slug":"retry-flaky-io","title":"Retry flaky IO","tags":["io","tool:bash"],"date":"2026-01-02","scope":"generic","body":"b","context":"c","session":"s1","schema_version":"0.0.2","last_accessed_at":"2026-01-03T04:05:06Z","access_count":3,"stability":2,"compressed":true,"links":{"to":["a","b"]}}`
 	if diff := cmp.Diff(wantOut, string(b)); diff != "" {
 		t.Errorf("encoded (-want +got):\n%s", diff)
 	}
@@ -106,7 +106,7 @@ func TestMarshalExtra(t *testing.T) {
 		wantErr string
 	}{
 		{"known key is not repeated", map[string]json.RawMessage{"Title": json.RawMessage(`"x"`), "z": json.RawMessage(` 1 `)},
-			`{"type":"snippet","slug":"s","title":"t","z":1}`, ""},
+			`{"type":"snippet","slug":"s","title":"t","access_count":0,"z":1}`, ""},
 		{"invalid value", map[string]json.RawMessage{"z": json.RawMessage(`{`)}, "",
 			`json: error calling MarshalJSON for type asset.Asset: asset: extra field "z" is not valid JSON`},
 	}
@@ -150,9 +150,9 @@ func TestDecoder(t *testing.T) {
 		{"not an object", "[1]\n", nil, "asset: corrupt store: a.jsonl:1: asset: record is not a JSON object", asset.ErrCorrupt},
 		{"null", "null\n", nil, "asset: corrupt store: a.jsonl:1: asset: record is not a JSON object", asset.ErrCorrupt},
 		{"wrong field type", `{"type":"snippet","slug":"s","title":"t","tags":"x"}` + "\n", nil,
-			"asset: corrupt store: a.jsonl:1: asset: json: cannot unmarshal string into Go struct field wireRecord.tags of type []string", asset.ErrCorrupt},
+			`asset: corrupt store: a.jsonl:1: asset: field "tags": a JSON string where an array of strings is wanted`, asset.ErrCorrupt},
 		{"bad date", `{"type":"snippet","slug":"s","title":"t","date":"yesterday"}` + "\n", nil,
-			`asset: corrupt store: a.jsonl:1: asset: time "yesterday" is neither RFC 3339 nor a date`, asset.ErrCorrupt},
+			`asset: corrupt store: a.jsonl:1: asset: field "date": time "yesterday" is neither RFC 3339 nor a date`, asset.ErrCorrupt},
 		{"no slug", `{"type":"snippet","title":"t"}` + "\n", nil,
 			"asset: corrupt store: a.jsonl:1: asset: invalid: no slug", asset.ErrInvalid},
 		{"invalid asset", `{"type":"lesson","slug":"s","title":"t"}` + "\n", nil,
@@ -160,7 +160,7 @@ func TestDecoder(t *testing.T) {
 		{"newer schema", `{"type":"snippet","slug":"s","title":"t","schema_version":2}` + "\n", nil,
 			"asset: corrupt store: a.jsonl:1: asset: unsupported schema version: version 2, newer than 1", asset.ErrSchema},
 		{"unknown schema string", `{"type":"snippet","slug":"s","title":"t","schema_version":"v9"}` + "\n", nil,
-			`asset: corrupt store: a.jsonl:1: asset: schema version "v9" is not understood`, asset.ErrCorrupt},
+			`asset: corrupt store: a.jsonl:1: asset: field "schema_version": schema version "v9" is not understood`, asset.ErrCorrupt},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -41,12 +41,12 @@ func TestCompressArchives(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(arch), "\n"), "\n")
-	const first = `{"type":"failure","slug":"ci-0","title":"ci 0","tags":["ci"],"date":"2026-03-01T00:00:00Z","scope":"project","schema_version":1,"compressed":true,"compressed_into":"ci-5-records"}`
+	const first = `{"type":"failure","slug":"ci-0","title":"ci 0","tags":["ci"],"date":"2026-03-01","scope":"project","schema_version":"0.0.2","access_count":0,"compressed":true,"compressed_into":"ci-5-records"}`
 	if len(lines) != 5 || lines[0] != first {
 		t.Errorf("archive has %d lines, the first %s; want 5, the first %s", len(lines), lines[0], first)
 	}
 	main, _ := os.ReadFile(path)
-	const want = `{"type":"failure","slug":"ci-5-records","title":"ci: 5 records","tags":["ci"],"date":"2026-03-01T00:00:00Z","scope":"project","body":"- ci 0\n- ci 1\n- ci 2\n- ci 3\n- ci 4\n","schema_version":1,"summary_of":["ci-0","ci-1","ci-2","ci-3","ci-4"]}` + "\n"
+	const want = `{"type":"failure","slug":"ci-5-records","title":"ci: 5 records","tags":["ci"],"date":"2026-03-01","scope":"project","body":"- ci 0\n- ci 1\n- ci 2\n- ci 3\n- ci 4\n","schema_version":"0.0.2","access_count":0,"summary_of":["ci-0","ci-1","ci-2","ci-3","ci-4"]}` + "\n"
 	if diff := cmp.Diff(want, string(main)); diff != "" {
 		t.Errorf("main file (-want +got):\n%s", diff)
 	}
@@ -71,7 +71,7 @@ func TestPurgeArchives(t *testing.T) {
 		t.Fatal(err)
 	}
 	arch, _ := os.ReadFile(s.ArchivePath())
-	const want = `{"type":"snippet","slug":"old","title":"old","date":"2025-03-01T00:00:00Z","scope":"project","schema_version":1,"purged_at":"2026-03-01T00:00:00Z"}` + "\n"
+	const want = `{"type":"snippet","slug":"old","title":"old","date":"2025-03-01","scope":"project","schema_version":"0.0.2","access_count":0,"purged_at":"2026-03-01T00:00:00Z"}` + "\n"
 	if diff := cmp.Diff(want, string(arch)); diff != "" {
 		t.Errorf("archive (-want +got):\n%s", diff)
 	}
@@ -217,7 +217,7 @@ func TestImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, err := asset.Import(t.Context(), dst, src)
-	if want := "asset: corrupt store: " + src + ":2: asset: unexpected end of JSON input"; err == nil || err.Error() != want || n != 0 {
+	if want := "asset: corrupt store: " + src + ":2: the record's object does not close before the end of the file"; err == nil || err.Error() != want || n != 0 {
 		t.Errorf("Import(corrupt) = %d, %v; want 0, %q", n, err, want)
 	}
 }

@@ -32,19 +32,19 @@ func (s *FileStore) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, err
 	}
 	st := Stats{ByType: map[Type]int{}, ByTag: map[string]int{}}
-	for i, a := range s.idx.assets {
-		if s.idx.meta[i].hidden {
+	for i, m := range s.idx.meta {
+		if m.hidden {
 			st.Compressed++
 			continue
 		}
 		st.Total++
-		st.ByType[a.Type]++
-		for _, t := range lowerTags(a.Tags) {
+		st.ByType[m.typ]++
+		for _, t := range s.idx.tags[i] {
 			st.ByTag[t]++
 		}
-		if a.isSummary() {
+		if m.summary {
 			st.Summaries++
-			st.Compressed += len(a.SummaryOf())
+			st.Compressed += m.of
 		}
 	}
 	return st, nil

@@ -213,8 +213,8 @@ func testInvalid(t *testing.T, s asset.Store) {
 	}{
 		{"no type", &asset.Asset{Title: "t"}},
 		{"no title", &asset.Asset{Type: asset.TypeFailure}},
-		{"bad slug", &asset.Asset{Type: asset.TypeFailure, Title: "t", Slug: "Bad Slug"}},
-		{"bad tag", &asset.Asset{Type: asset.TypeFailure, Title: "t", Tags: []string{"a b"}}},
+		{"bad slug", &asset.Asset{Type: asset.TypeFailure, Title: "t", Slug: "two\nlines"}},
+		{"bad tag", &asset.Asset{Type: asset.TypeFailure, Title: "t", Tags: []string{" "}}},
 		{"bad scope", &asset.Asset{Type: asset.TypeFailure, Title: "t", Scope: "world"}},
 		{"extra on wrong type", &asset.Asset{Type: asset.TypeFailure, Title: "t", Level: "hard"}},
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -19,8 +20,10 @@ var assetsCommand = &command{
 	name:    "assets",
 	args:    "query|record|compress|purge|stats|import [flags]",
 	summary: "query and record the experience the loop learns from",
-	help: `Assets reads and writes the experience store of the working tree DIR,
-DIR/.harnish/assets.jsonl (--dir, default the current directory).
+	help: `Assets reads and writes the experience store of the working tree DIR
+(--dir, default the current directory): DIR/.harnish/harnish-assets.jsonl,
+the file the harnish engine's scripts keep, so both share one store (or
+DIR/.harnish/assets.jsonl, where harnish kept it before, if only that exists).
 
   harnish assets query [--tags a,b] [--all] [--type T] [--text S] [--limit N] [--json]
       List the assets that match, best first: tag overlap, then date, then
@@ -31,8 +34,8 @@ DIR/.harnish/assets.jsonl (--dir, default the current directory).
       those tags. Types: failure, pattern, guardrail, decision, snippet.
   harnish assets compress [--dry-run] [--json]
       Fold every tag that holds 5 or more records into one summary record;
-      the originals go to .harnish/assets.archive.jsonl. Summaries are never
-      folded again.
+      the originals go to the archive (.harnish/harnish-assets-archive.jsonl,
+      the engine's). Summaries are never folded again.
   harnish assets purge [--dry-run] [--json]
       Move what is older than its type's retention (decisions 365 days,
       failures 90, snippets 180, patterns and guardrails never) to the
@@ -40,9 +43,10 @@ DIR/.harnish/assets.jsonl (--dir, default the current directory).
   harnish assets stats [--json]
       Count the assets by type and by tag.
   harnish assets import FILE
-      Bring in a harnish engine history (harnish-assets.jsonl). A bad line is
-      an error naming file and line, and then nothing is recorded. "harnish
-      run" imports DIR/harnish-assets.jsonl by itself into a new store.
+      Bring in another history (such as another project's
+      .harnish/harnish-assets.jsonl). A bad record is an error naming file and
+      line, and then nothing is recorded. "harnish run" imports
+      DIR/harnish-assets.jsonl by itself into a new store.
 
 Exit status 0 on success, 1 on a usage error or a store that cannot be read.
 `,
@@ -55,6 +59,10 @@ func runAssets(c *command, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	sub, args := args[0], args[1:]
+	// One shot: load an index, answer, exit. Collecting garbage a quarter
+	// as often halves the CPU a query at 100,000 records takes, for a few
+	// MB more at its peak.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	fs := flag.NewFlagSet("assets "+sub, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", ".", "the working tree")
@@ -214,7 +222,7 @@ func splitTags(s string) []string {
 }
 
 // assetsPath is where the working tree's experience lives.
-func assetsPath(dir string) string { return filepath.Join(dir, loop.StateDir, "assets.jsonl") }
+func assetsPath(dir string) string { return asset.StorePath(filepath.Join(dir, loop.StateDir)) }
 
 func assetsQuery(dir string, q asset.Query, asJSON bool, stdout, stderr io.Writer) int {
 	store, ok := openAssets("query", dir, stderr)

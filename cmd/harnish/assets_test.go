@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,5 +99,28 @@ func TestAssetsCompressStatsImport(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"assets", "import", "--dir", dir, engine + "/bad.jsonl"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), engine+"/bad.jsonl:2:") {
 		t.Errorf("bad import: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestAssetsShareEngineStore: harnish assets works on the engine's file in
+// .harnish, and on harnish's older one when only that exists.
+func TestAssetsShareEngineStore(t *testing.T) {
+	engineLine := `{"type":"snippet","slug":"retry","title":"retry loop","tags":["net io"],"date":"2026-01-02","schema_version":"0.0.2","access_count":0,"stability":1}` + "\n"
+	for _, tt := range []struct{ file, want string }{
+		{"harnish-assets.jsonl", "snippet  retry  net io  retry loop\n"},
+		{"assets.jsonl", "snippet  retry  net io  retry loop\n"},
+	} {
+		dir := testkit.WriteTree(t, map[string]string{".harnish/" + tt.file: engineLine})
+		var out, errb bytes.Buffer
+		if code := run([]string{"assets", "query", "--dir", dir, "--tags", "net io"}, &out, &errb); code != 0 || out.String() != tt.want {
+			t.Errorf("%s: query: exit %d, %q %s", tt.file, code, out.String(), errb.String())
+		}
+		if code := run([]string{"assets", "record", "--dir", dir, "--type", "pattern", "--tags", "go", "--title", "table tests"}, &out, &errb); code != 0 {
+			t.Fatalf("%s: record: exit %d: %s", tt.file, code, errb.String())
+		}
+		b, err := os.ReadFile(filepath.Join(dir, ".harnish", tt.file))
+		if err != nil || !strings.HasPrefix(string(b), engineLine) || !strings.Contains(string(b), `"slug":"table-tests"`) {
+			t.Errorf("%s after record: %q, %v", tt.file, b, err)
+		}
 	}
 }
