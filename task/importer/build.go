@@ -2,7 +2,10 @@ package importer
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,7 +15,10 @@ import (
 )
 
 // builder collects the phases and tasks of one source and turns them into a
-// plan that validates, or an error that points back into the source.
+// plan that validates, or an error that points back into the source. What
+// the plan cannot hold as the source says it, it repairs and reports as a
+// warning: a dependency on a task that is not there, one that closes a
+// cycle, a path outside the working tree.
 type builder struct {
 	file     string
 	name     string
@@ -21,18 +27,21 @@ type builder struct {
 	phaseIDs idSet
 	taskIDs  idSet
 	rawIDs   map[string]string // the source's task ID -> the plan's
-	// dropUnknownDeps drops a dependency on a task the source does not hold
-	// (it was archived, so it is done) instead of reporting it.
-	dropUnknownDeps bool
+	// archived says a dependency on a task the source does not hold names
+	// one that was archived, so it is done: it is dropped, and the warning
+	// says so.
+	archived bool
+	warn     *warnings
 }
 
 type phaseDraft struct {
-	key   string
-	id    string
-	title string
-	at    pos
-	field string
-	tasks []*taskDraft
+	key       string
+	id        string
+	title     string
+	at        pos
+	field     string
+	milestone *task.Milestone
+	tasks     []*taskDraft
 }
 
 type taskDraft struct {
@@ -46,13 +55,14 @@ type taskDraft struct {
 	depF  string
 }
 
-func newBuilder(file string) *builder {
+func newBuilder(file string, w *warnings) *builder {
 	return &builder{
 		file:     file,
 		byKey:    map[string]*phaseDraft{},
 		phaseIDs: idSet{},
 		taskIDs:  idSet{},
 		rawIDs:   map[string]string{},
+		warn:     w,
 	}
 }
 
@@ -83,11 +93,38 @@ func (b *builder) add(ph *phaseDraft, t *taskDraft, fallback string) {
 	if t.rawID != "" {
 		if _, dup := b.rawIDs[t.rawID]; !dup {
 			b.rawIDs[t.rawID] = t.ID
+		} else {
+			b.warn.add(b.fileOf(t), t.at, t.field, "task ID %s is used twice; this one is %s in the plan, and dependencies name the first",
+				quote.String(t.rawID), quote.String(t.ID))
 		}
 	}
 	t.Title = strings.TrimSpace(t.Title)
 	t.Objective = strings.TrimSpace(t.Objective)
+	t.Files = b.paths(t, t.Files)
 	ph.tasks = append(ph.tasks, t)
+}
+
+// paths keeps the paths a plan can hold: relative, inside the working tree.
+// A leading "/" means the repository's root, as the peers write it.
+func (b *builder) paths(t *taskDraft, in []string) []string {
+	var out []string
+	for _, p := range in {
+		p = strings.TrimSpace(p)
+		clean := path.Clean(strings.TrimLeft(filepath.ToSlash(p), "/"))
+		switch {
+		case p == "":
+			continue
+		case clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || (len(p) > 1 && p[1] == ':') || strings.HasPrefix(p, `\`):
+			b.warn.add(b.fileOf(t), t.at, t.field, "file %s is not inside the working tree; left out of the task's scope", quote.String(p))
+			continue
+		case slices.Contains(out, clean):
+			continue
+		case strings.HasPrefix(p, "/"):
+			b.warn.add(b.fileOf(t), t.at, t.field, "file %s read as %s, relative to the working tree's root", quote.String(p), quote.String(clean))
+		}
+		out = append(out, clean)
+	}
+	return out
 }
 
 // plan resolves dependencies, assembles the plan and validates it.
@@ -96,28 +133,42 @@ func (b *builder) plan() (*task.Plan, error) {
 	if p.Name == "" {
 		p.Name = "imported"
 	}
-	phaseOf := map[string]int{}
-	var drafts [][]*taskDraft
+	var phases []*phaseDraft
 	for _, ph := range b.phases {
-		if len(ph.tasks) == 0 {
-			continue
+		if len(ph.tasks) > 0 {
+			phases = append(phases, ph)
 		}
-		for _, t := range ph.tasks {
-			phaseOf[t.ID] = len(p.Phases)
-		}
-		p.Phases = append(p.Phases, task.Phase{ID: ph.id, Title: ph.title})
-		drafts = append(drafts, ph.tasks)
 	}
-	if len(p.Phases) == 0 {
+	if len(phases) == 0 {
+		if w := b.warn; w != nil && len(w.list) > 0 {
+			return nil, errorf(b.file, pos{}, "", "no tasks to import; first problem: %s", w.list[0])
+		}
 		return nil, errorf(b.file, pos{}, "", "no tasks to import")
 	}
-	for i, ts := range drafts {
-		for _, t := range ts {
-			if err := b.resolve(t, i, phaseOf); err != nil {
-				return nil, err
-			}
-			p.Phases[i].Tasks = append(p.Phases[i].Tasks, t.Task)
+	byID := map[string]*taskDraft{}
+	phaseOf := map[string]int{}
+	for i, ph := range phases {
+		for _, t := range ph.tasks {
+			byID[t.ID] = t
+			phaseOf[t.ID] = i
 		}
+	}
+	for _, ph := range phases {
+		for _, t := range ph.tasks {
+			b.resolve(t)
+		}
+	}
+	phases = b.order(phases, phaseOf)
+	b.breakCycles(phases, byID)
+	var drafts [][]*taskDraft
+	for _, ph := range phases {
+		p.Phases = append(p.Phases, task.Phase{ID: ph.id, Title: ph.title, Milestone: ph.milestone})
+		var ts []task.Task
+		for _, t := range ph.tasks {
+			ts = append(ts, t.Task)
+		}
+		p.Phases[len(p.Phases)-1].Tasks = ts
+		drafts = append(drafts, ph.tasks)
 	}
 	for _, prob := range p.Validate().Errors() {
 		return nil, b.locate(prob, drafts)
@@ -125,29 +176,123 @@ func (b *builder) plan() (*task.Plan, error) {
 	return p, nil
 }
 
-func (b *builder) resolve(t *taskDraft, phase int, phaseOf map[string]int) error {
+// resolve turns the source's dependencies into the plan's task IDs, dropping
+// with a warning those that cannot be.
+func (b *builder) resolve(t *taskDraft) {
 	file := b.fileOf(t)
 	t.DependsOn = nil
-	seen := map[string]bool{}
 	for _, raw := range t.deps {
 		id, ok := b.rawIDs[raw]
 		switch {
-		case !ok && b.dropUnknownDeps:
+		case !ok && b.archived:
+			b.warn.add(file, t.depAt, t.depF, "task %s is not in the file (archived, so taken as done); dependency dropped", quote.String(raw))
 			continue
 		case !ok:
-			return errorf(file, t.depAt, t.depF, "no task %s in the file", quote.String(raw))
+			b.warn.add(file, t.depAt, t.depF, "no task %s in the file; dependency dropped", quote.String(raw))
+			continue
 		case id == t.ID:
-			return errorf(file, t.depAt, t.depF, "task %s depends on itself", quote.String(raw))
-		case phaseOf[id] > phase:
-			return errorf(file, t.depAt, t.depF,
-				"task %s is in a later phase; a task may depend only on tasks of its own or earlier phases", quote.String(raw))
-		case seen[id]:
+			b.warn.add(file, t.depAt, t.depF, "task %s depends on itself; dependency dropped", quote.String(raw))
+			continue
+		case slices.Contains(t.DependsOn, id):
 			continue
 		}
-		seen[id] = true
 		t.DependsOn = append(t.DependsOn, id)
 	}
-	return nil
+}
+
+// order puts phases after the phases their tasks depend on, keeping the
+// source's order otherwise. Dependencies between phases that form a cycle
+// cannot all hold: the source's order is kept and the dependencies on a
+// later phase are dropped with a warning.
+func (b *builder) order(phases []*phaseDraft, phaseOf map[string]int) []*phaseDraft {
+	n := len(phases)
+	after := make([][]int, n) // after[j]: phases that need phase j first
+	need := make([]int, n)
+	for i, ph := range phases {
+		seen := map[int]bool{}
+		for _, t := range ph.tasks {
+			for _, d := range t.DependsOn {
+				if j := phaseOf[d]; j != i && !seen[j] {
+					seen[j] = true
+					after[j] = append(after[j], i)
+					need[i]++
+				}
+			}
+		}
+	}
+	var out []int
+	placed := make([]bool, n)
+	for len(out) < n {
+		next := -1
+		for i := range n {
+			if !placed[i] && need[i] == 0 {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			break // a cycle
+		}
+		placed[next] = true
+		out = append(out, next)
+		for _, i := range after[next] {
+			need[i]--
+		}
+	}
+	if len(out) < n {
+		for _, ph := range phases {
+			for _, t := range ph.tasks {
+				i := phaseOf[t.ID]
+				t.DependsOn = slices.DeleteFunc(t.DependsOn, func(d string) bool {
+					if phaseOf[d] <= i {
+						return false
+					}
+					b.warn.add(b.fileOf(t), t.depAt, t.depF,
+						"task %s is in a later phase that depends back on this one; dependency dropped", quote.String(d))
+					return true
+				})
+			}
+		}
+		return phases
+	}
+	sorted := make([]*phaseDraft, n)
+	for k, i := range out {
+		sorted[k] = phases[i]
+	}
+	return sorted
+}
+
+// breakCycles drops, with a warning, each dependency that closes a cycle
+// within a phase.
+func (b *builder) breakCycles(phases []*phaseDraft, byID map[string]*taskDraft) {
+	const (
+		unseen = iota
+		active
+		finished
+	)
+	state := map[string]int{}
+	var visit func(t *taskDraft)
+	visit = func(t *taskDraft) {
+		state[t.ID] = active
+		t.DependsOn = slices.DeleteFunc(t.DependsOn, func(d string) bool {
+			switch state[d] {
+			case active:
+				b.warn.add(b.fileOf(t), t.depAt, t.depF, "dependency on %s closes a cycle; dropped", quote.String(d))
+				return true
+			case unseen:
+				visit(byID[d])
+			}
+			return false
+		})
+		state[t.ID] = finished
+	}
+	for _, ph := range phases {
+		for _, t := range ph.tasks {
+			if state[t.ID] == unseen {
+				visit(t)
+			}
+		}
+	}
 }
 
 var problemTask = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^phases\[(\d+)\]\.tasks\[(\d+)\]\.?`) })
