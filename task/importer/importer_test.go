@@ -52,11 +52,11 @@ func wantProgress() *task.Plan {
 					Status:     task.StatusDone,
 				},
 				{
-					ID:        "2-2",
-					Title:     "Invalidate on product update",
+					ID:    "2-2",
+					Title: "Invalidate on product update",
 					Objective: "Delete the cache key in the same transaction hook as the update\nScope: internal/product/ only\nReference: PRD §4.2\n" +
 						"Current: Writing the invalidation test\nLast action: Added DeleteProduct hook\nNext action: Run the repo tests with -race",
-					Status:    task.StatusDoing,
+					Status: task.StatusDoing,
 				},
 				{ID: "2-3", Title: "Cache category listings", DependsOn: []string{"2-1"}, Status: task.StatusTodo},
 			}},

@@ -22,7 +22,9 @@ func TestLongValues(t *testing.T) {
 		}
 	}
 	plansMD := func(s string) func() (*importer.Result, error) {
-		return func() (*importer.Result, error) { return importer.Parse(importer.FormatPlansMD, "Plans.md", []byte(L(s))) }
+		return func() (*importer.Result, error) {
+			return importer.Parse(importer.FormatPlansMD, "Plans.md", []byte(L(s)))
+		}
 	}
 	stepTree := func(fsys fstest.MapFS) func() (*importer.Result, error) {
 		return func() (*importer.Result, error) { return importer.ParseStepTree(fsys) }

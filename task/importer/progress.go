@@ -122,7 +122,7 @@ type progressReader struct {
 	r       *jsonReader
 	b       *builder
 	archive map[string][]archiveRecord
-	keys    []string              // phase keys, in order
+	keys    []string               // phase keys, in order
 	seen    map[string]task.Status // task IDs added, and how
 	notes   []string               // the project's guardrails and prohibitions, for every task to do
 }

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
-	"strings"
-	"sync"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/harnish/harnish/task"
