@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"container/heap"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -24,8 +25,8 @@ type builder struct {
 	name     string
 	phases   []*phaseDraft
 	byKey    map[string]*phaseDraft
-	phaseIDs idSet
-	taskIDs  idSet
+	phaseIDs *idSet
+	taskIDs  *idSet
 	rawIDs   map[string]string // the source's task ID -> the plan's
 	// archived says a dependency on a task the source does not hold names
 	// one that was archived, so it is done: it is dropped, and the warning
@@ -59,8 +60,8 @@ func newBuilder(file string, w *warnings) *builder {
 	return &builder{
 		file:     file,
 		byKey:    map[string]*phaseDraft{},
-		phaseIDs: idSet{},
-		taskIDs:  idSet{},
+		phaseIDs: newIDSet(),
+		taskIDs:  newIDSet(),
 		rawIDs:   map[string]string{},
 		warn:     w,
 	}
@@ -108,6 +109,7 @@ func (b *builder) add(ph *phaseDraft, t *taskDraft, fallback string) {
 // A leading "/" means the repository's root, as the peers write it.
 func (b *builder) paths(t *taskDraft, in []string) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, p := range in {
 		p = strings.TrimSpace(p)
 		clean := path.Clean(strings.TrimLeft(filepath.ToSlash(p), "/"))
@@ -117,11 +119,12 @@ func (b *builder) paths(t *taskDraft, in []string) []string {
 		case clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || (len(p) > 1 && p[1] == ':') || strings.HasPrefix(p, `\`):
 			b.warn.add(b.fileOf(t), t.at, t.field, "file %s is not inside the working tree; left out of the task's scope", quote.String(p))
 			continue
-		case slices.Contains(out, clean):
+		case seen[clean]:
 			continue
 		case strings.HasPrefix(p, "/"):
 			b.warn.add(b.fileOf(t), t.at, t.field, "file %s read as %s, relative to the working tree's root", quote.String(p), quote.String(clean))
 		}
+		seen[clean] = true
 		out = append(out, clean)
 	}
 	return out
@@ -181,6 +184,7 @@ func (b *builder) plan() (*task.Plan, error) {
 func (b *builder) resolve(t *taskDraft) {
 	file := b.fileOf(t)
 	t.DependsOn = nil
+	seen := map[string]bool{}
 	for _, raw := range t.deps {
 		id, ok := b.rawIDs[raw]
 		switch {
@@ -193,9 +197,10 @@ func (b *builder) resolve(t *taskDraft) {
 		case id == t.ID:
 			b.warn.add(file, t.depAt, t.depF, "task %s depends on itself; dependency dropped", quote.String(raw))
 			continue
-		case slices.Contains(t.DependsOn, id):
+		case seen[id]:
 			continue
 		}
+		seen[id] = true
 		t.DependsOn = append(t.DependsOn, id)
 	}
 }
@@ -221,22 +226,19 @@ func (b *builder) order(phases []*phaseDraft, phaseOf map[string]int) []*phaseDr
 		}
 	}
 	var out []int
-	placed := make([]bool, n)
-	for len(out) < n {
-		next := -1
-		for i := range n {
-			if !placed[i] && need[i] == 0 {
-				next = i
-				break
-			}
+	ready := &intHeap{}
+	for i := range n {
+		if need[i] == 0 {
+			heap.Push(ready, i)
 		}
-		if next < 0 {
-			break // a cycle
-		}
-		placed[next] = true
+	}
+	for ready.Len() > 0 {
+		next := heap.Pop(ready).(int)
 		out = append(out, next)
 		for _, i := range after[next] {
-			need[i]--
+			if need[i]--; need[i] == 0 {
+				heap.Push(ready, i)
+			}
 		}
 	}
 	if len(out) < n {
@@ -260,6 +262,21 @@ func (b *builder) order(phases []*phaseDraft, phaseOf map[string]int) []*phaseDr
 		sorted[k] = phases[i]
 	}
 	return sorted
+}
+
+// intHeap is a min-heap of phase indexes: of the phases ready, the one
+// listed first goes first.
+type intHeap []int
+
+func (h intHeap) Len() int           { return len(h) }
+func (h intHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h intHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *intHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // breakCycles drops, with a warning, each dependency that closes a cycle
@@ -323,10 +340,17 @@ func (b *builder) fileOf(t *taskDraft) string {
 	return b.file
 }
 
-// idSet hands out IDs unique within one namespace.
-type idSet map[string]bool
+// idSet hands out IDs unique within one namespace. next remembers, for an ID
+// asked for more than once, the suffix to try next, so that many tasks with
+// one ID cost linear time.
+type idSet struct {
+	used map[string]bool
+	next map[string]int
+}
 
-func (s idSet) unique(id, fallback string) string {
+func newIDSet() *idSet { return &idSet{used: map[string]bool{}, next: map[string]int{}} }
+
+func (s *idSet) unique(id, fallback string) string {
 	if id == "" {
 		id = fallback
 	}
@@ -334,11 +358,13 @@ func (s idSet) unique(id, fallback string) string {
 		id = "task"
 	}
 	cand := id
-	for n := 2; s[cand]; n++ {
+	n := max(s.next[id], 2)
+	for ; s.used[cand]; n++ {
 		suffix := "-" + strconv.Itoa(n)
 		cand = trimID(id[:min(len(id), 64-len(suffix))]) + suffix
 	}
-	s[cand] = true
+	s.next[id] = n
+	s.used[cand] = true
 	return cand
 }
 
@@ -366,6 +392,10 @@ func trimID(s string) string { return strings.TrimRight(s, "._-") }
 
 // Checks: a source's acceptance text becomes a check that runs when it is
 // plainly a command, and a manual check otherwise.
+
+var passes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?i)^`([^`]+)`\\s*(?:が|で|を実行して|runs? and)?\\s*(?:全\\s*)?(?:pass(?:es)?|succeeds?|exits? 0|is green|green|通過|成功|ok)(?:[\\s。.、,]*|\\s*\\(.*\\))$")
+})
 
 // shellChars are those that need a shell to mean what they say.
 const shellChars = "|&;<>()$`\\\"'*?[]#~{}!\n"
@@ -398,6 +428,11 @@ func criterion(text string) (task.Check, bool) {
 	if len(text) > 2 && text[0] == '`' && text[len(text)-1] == '`' && !strings.Contains(text[1:len(text)-1], "`") {
 		inner := text[1 : len(text)-1]
 		return command(strings.TrimPrefix(strings.TrimSpace(inner), "$ "))
+	}
+	// "`make e2e` passes", "`./tests/validate.sh` 全 PASS": a command and
+	// the plain word that it must succeed.
+	if m := passes().FindStringSubmatch(text); m != nil {
+		return command(strings.TrimPrefix(strings.TrimSpace(m[1]), "$ "))
 	}
 	return task.Check{Manual: text}, true
 }

@@ -172,6 +172,7 @@ func (p *jsonParser) value(depth int, field string) (*jsonValue, error) {
 			}
 		default:
 			v.kind = jsonObject
+			seen := map[string]bool{}
 			for p.dec.More() {
 				kat := p.at(p.start())
 				ktok, err := p.dec.Token()
@@ -180,13 +181,14 @@ func (p *jsonParser) value(depth int, field string) (*jsonValue, error) {
 				}
 				key, _ := ktok.(string) // the decoder allows only string keys here
 				kf := join(field, key)
-				if v.get(key) != nil {
+				if seen[key] {
 					return nil, errorf(p.file, kat, kf, "duplicate key")
 				}
 				e, err := p.value(depth+1, kf)
 				if err != nil {
 					return nil, err
 				}
+				seen[key] = true
 				v.keys = append(v.keys, key)
 				v.vals = append(v.vals, e)
 			}

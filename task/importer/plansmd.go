@@ -149,7 +149,7 @@ var (
 		return regexp.MustCompile(`(?i)^(?:\*\*)?(?:dod|ac|acceptance(?: criteria)?|done when|definition of done|完了条件|受入条件|受け入れ条件|受入基準|成功基準|exit criteria|検証)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(.*)$`)
 	})
 	mdCritHeading = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:dod|acceptance(?: criteria)?|done when|definition of done|completion criteria|完了条件|受入条件|受け入れ条件|受入基準|成功基準|exit criteria|検証(?:項目|手順)?)\s*[:：]?$`)
+		return regexp.MustCompile(`(?i)^(?:dod|acceptance(?: criteria)?|done when|definition of done|completion criteria|完了条件|受入条件|受け入れ条件|受入基準|成功基準|exit criteria|検証(?:項目|手順)?)\s*[:：]?\s*(?:\(.*\)|（.*）)?$`)
 	})
 	mdProject = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^\s*(?:#+|>)?\s*\**(?:project|プロジェクト)\**\s*[:：]\s*\**\s*(.*?)\s*$`)
@@ -165,6 +165,10 @@ var (
 	})
 	mdDepSplit = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`[,、\s]+`)
+	})
+	// mdStamp is a date or a commit written after a status marker.
+	mdStamp = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[(（]\d{4}-\d{2}-\d{2}[^)）]*[)）]|\[[0-9a-f]{7,40}\]`)
 	})
 	// mdTail is what may follow a status marker at the end of an item: a
 	// date, a commit, a note in brackets or after a dash, dependencies.
@@ -296,6 +300,10 @@ func (m *mdParser) parse(data []byte) {
 			case !marked && m.labelLine(text, indent, item):
 				continue
 			case m.inCriteria() && !marked:
+				m.criterion(at, text)
+				continue
+			case m.headTask != nil && !marked && mdCheckbox().MatchString(text):
+				// A heading task's checklist says when it is done.
 				m.criterion(at, text)
 				continue
 			case m.headTask != nil && !marked:
@@ -571,7 +579,7 @@ func (m *mdParser) listItem(text string, indent int, at pos, line string) *mdEnt
 			m.warnf(at, "status", "%s", note)
 		}
 		t.Status = status
-		text = text[:loc[0]] + " " + text[loc[1]:]
+		text = text[:loc[0]] + " " + mdStamp().ReplaceAllString(text[loc[1]:], " ")
 	case checkbox == nil:
 		return nil
 	case checkbox[1] != " ":

@@ -245,7 +245,7 @@ func (pr *progressReader) phase(v *jsonValue, field string, status task.Status) 
 // addPhase finds or adds the phase, and reads its milestone from v.
 func (pr *progressReader) addPhase(ph *progressPhase, v *jsonValue) {
 	r := pr.r
-	if !slices.Contains(pr.keys, ph.key) {
+	if pr.b.byKey[ph.key] == nil {
 		pr.keys = append(pr.keys, ph.key)
 	}
 	ph.draft = pr.b.phase(ph.key, progressPhaseID(ph.key), ph.title, ph.at, ph.field)
@@ -303,6 +303,13 @@ func (pr *progressReader) compressed(ph *progressPhase, v *jsonValue, field stri
 	for _, rec := range recs {
 		ids = append(ids, rec.taskIDs...)
 		files = append(files, rec.files...)
+		if rec.approved {
+			no := false
+			if ph.draft.milestone == nil {
+				ph.draft.milestone = &task.Milestone{}
+			}
+			ph.draft.milestone.Gate = &no
+		}
 	}
 	if len(ids) == 0 {
 		t := &taskDraft{at: v.at, field: field}
@@ -399,9 +406,11 @@ func (pr *progressReader) task(ph *progressPhase, v *jsonValue, field string, st
 			add("Strategy: ", r.str(g, "strategy", gf+".strategy"))
 			for i, tf := range r.list(g, "target_files", gf+".target_files") {
 				f := fmt.Sprintf("%s.target_files[%d]", gf, i)
-				p, action := r.text(tf, f), ""
+				var p, action string
 				if tf.kind == jsonObject {
 					p, action = r.str(tf, "path", f+".path"), r.str(tf, "action", f+".action")
+				} else {
+					p = r.text(tf, f)
 				}
 				if p != "" {
 					t.Files = append(t.Files, p)
@@ -451,8 +460,9 @@ func (pr *progressReader) task(ph *progressPhase, v *jsonValue, field string, st
 // archiveRecord is one line of harnish-progress-archive.jsonl: a phase whose
 // tasks were compressed out of the progress file.
 type archiveRecord struct {
-	taskIDs []string
-	files   []string
+	taskIDs  []string
+	files    []string
+	approved bool // the phase's milestone was approved
 }
 
 // readArchive reads the archive's records by phase; a line it cannot read
@@ -474,8 +484,9 @@ func readArchive(name string, data []byte, w *warnings) map[string][]archiveReco
 			continue
 		}
 		out[key] = append(out[key], archiveRecord{
-			taskIDs: r.strings(v, "task_ids", "task_ids"),
-			files:   r.strings(v, "files_changed", "files_changed"),
+			taskIDs:  r.strings(v, "task_ids", "task_ids"),
+			files:    r.strings(v, "files_changed", "files_changed"),
+			approved: r.str(v, "milestone_approved_at", "milestone_approved_at") != "",
 		})
 	}
 	return out

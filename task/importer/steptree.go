@@ -439,6 +439,9 @@ func blockChecks(lines []string, lang, file string, line int, w *warnings) []tas
 	var cmd string
 	flush := func() {
 		cmd = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cmd), "$ "))
+		if i := strings.Index(cmd, " #"); i > 0 && !strings.ContainsAny(cmd[:i], "'\"`\\$") {
+			cmd = strings.TrimSpace(cmd[:i]) // a note on the command, not part of it
+		}
 		if !strings.HasPrefix(cmd, "#") {
 			if c, ok := command(cmd); ok {
 				checks = append(checks, c)
