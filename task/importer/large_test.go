@@ -10,13 +10,15 @@ import (
 	"github.com/harnish/harnish/task/importer"
 )
 
-// TestLargeSources: sources near the size limit, shaped to hit every
+// TestLargeSources: large sources, shaped to hit every
 // per-task and per-phase step many times (one ID for every task, long
 // dependency chains, a phase per task), import in linear time.
 func TestLargeSources(t *testing.T) {
+	// A quarter of the limit: enough for a quadratic step to take minutes.
+	const size = task.MaxPlanSize / 4
 	fill := func(line func(i int) string) []byte {
 		var b strings.Builder
-		for i := 0; b.Len() < task.MaxPlanSize-200; i++ {
+		for i := 0; b.Len() < size-200; i++ {
 			b.WriteString(line(i))
 		}
 		return []byte(b.String())
@@ -31,13 +33,13 @@ func TestLargeSources(t *testing.T) {
 			return fmt.Sprintf("## Phase %d\n- [ ] T%d: a `cc:TODO` depends:T%d\n", i, i, i+1)
 		})},
 		{"plansmd wide dependency row", importer.FormatPlansMD, []byte("| Task | Depends | Status |\n|---|---|---|\n| 1 | " +
-			strings.Repeat("2, ", task.MaxPlanSize/4) + " | cc:TODO |\n| 2 | | cc:TODO |\n")},
+			strings.Repeat("2, ", size/4) + " | cc:TODO |\n| 2 | | cc:TODO |\n")},
 		{"progress same ID", importer.FormatProgress, []byte(`{"done":{"phases":[]},"todo":{"phases":[{"phase":1,"tasks":[` +
-			strings.TrimSuffix(strings.Repeat(`{"id":"x","title":"t"},`, task.MaxPlanSize/25), ",") + `]}]}}`)},
+			strings.TrimSuffix(strings.Repeat(`{"id":"x","title":"t"},`, size/25), ",") + `]}]}}`)},
 		{"progress phases", importer.FormatProgress, []byte(`{"todo":{"phases":[` +
 			strings.TrimSuffix(string(fill(func(i int) string {
 				return fmt.Sprintf(`{"phase":%d,"tasks":[{"id":"%d","title":"t","depends_on":["%d"]}]},`, i, i, i+1)
-			})[:task.MaxPlanSize-300]), ",") + `]}}`)},
+			})[:size-300]), ",") + `]}}`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
