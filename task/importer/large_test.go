@@ -13,7 +13,7 @@ import (
 // TestLargeSources: sources shaped to hit every per-task and per-phase step
 // many times (one ID for every task, long dependency chains, a phase per
 // task) import in linear time: four times the input takes well under
-// sixteen times as long. Each size is timed at its best of two, so a
+// sixteen times as long (twelve is the bar). Each size is timed at its best of two, so a
 // loaded machine does not decide.
 func TestLargeSources(t *testing.T) {
 	fill := func(size int, line func(i int) string) []byte {
@@ -67,7 +67,7 @@ func TestLargeSources(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t1 := timeOf(tt.format, tt.data(small))
 			t4 := timeOf(tt.format, tt.data(4*small))
-			if ratio := float64(t4) / float64(t1); ratio > 9 {
+			if ratio := float64(t4) / float64(t1); ratio > 12 {
 				t.Errorf("4x the input took %.1fx as long (%s, then %s): not linear", ratio, t1, t4)
 			}
 		})
