@@ -14,6 +14,8 @@
 //	    Show where the recorded run stands.
 //	validate FILE [--strict] [--json]
 //	    Check a plan and print every problem as "file:line:col: field: message".
+//	import [--format auto|progress|steps|plansmd] [--plan NAME] [-o FILE] PATH
+//	    Convert a peer tool's plan or progress into a harnish plan.
 //	guard check [--shell bash|powershell|cmd] [--plan FILE] [--json] -- COMMAND
 //	guard diff [--plan FILE] [--task ID] [--json] < PATCH
 //	    Judge a command, or a unified diff, by the guardrails.
@@ -62,6 +64,7 @@ var commands = []*command{
 	resumeCommand,
 	statusCommand,
 	validateCommand,
+	importCommand,
 	assetsCommand,
 	guardCommand,
 	hookCommand,

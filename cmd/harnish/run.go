@@ -35,7 +35,10 @@ The state goes to DIR/.harnish/; a copy of the plan is kept there for
 harnish/<plan>-<time>, commits each finished task, and refuses to start on
 uncommitted changes (other than the plan file) unless --allow-dirty.
 --rollback undoes a failed attempt's changes before the next attempt. --plan defaults to the first of harnish.yaml, harnish.yml,
-harnish.json, plan.yaml, plan.yml, plan.json in DIR.
+harnish.json, plan.yaml, plan.yml, plan.json in DIR. --plan may name a peer
+tool's plan or progress (see "harnish help import"): it is imported, its
+warnings printed, and the run keeps the converted plan; --executor is
+that of "harnish import".
 
 The plan's executor is a program (kind command, argv) or an agent CLI:
 kind codex runs "codex exec --json", kind claude "claude -p"; either must be
@@ -84,6 +87,7 @@ type runFlags struct {
 	yes, json, appr bool
 	allowDirty      bool
 	rollback        bool
+	executor        string // for a peer's plan: its executor (see harnish help import)
 	runID           string // for a new run
 	branch          string // for a new run in a git tree
 	noCommit        bool   // the tree was dirty at the start
@@ -98,6 +102,7 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 		fs.BoolVar(&f.appr, "approve", false, "approve the gate the run waits at")
 	} else {
 		fs.BoolVar(&f.allowDirty, "allow-dirty", false, "start on a working tree with uncommitted changes")
+		fs.StringVar(&f.executor, "executor", "", "the executor of a peer tool's plan")
 	}
 	fs.StringVar(&f.dir, "dir", ".", "the working tree")
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
@@ -123,7 +128,13 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	plan, file, err := task.Locate(f.plan, f.dir)
+	// A peer tool's plan or progress is imported; the run keeps the result.
+	plan, keep, peer, err := peerPlan(f.plan, f.executor, stderr)
+	file := f.plan
+	if !peer {
+		plan, file, err = task.Locate(f.plan, f.dir)
+		keep = file
+	}
 	if err == nil && plan == nil {
 		err = fmt.Errorf("no plan: give --plan FILE or put one of %v in %s", task.DefaultFiles, f.dir)
 	}
@@ -166,7 +177,11 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	if err := loop.KeepPlan(stateDir, file); err != nil {
+	err = loop.KeepPlan(stateDir, keep)
+	if peer {
+		os.RemoveAll(filepath.Dir(keep))
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
 		return exitError
 	}
