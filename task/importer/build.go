@@ -33,6 +33,9 @@ type builder struct {
 	// says so.
 	archived bool
 	warn     *warnings
+	// built maps the plan's task IDs to where they came from, once plan
+	// has run.
+	built map[string]source
 }
 
 type phaseDraft struct {
@@ -54,6 +57,7 @@ type taskDraft struct {
 	field string   // its path in the source
 	depAt pos      // where its dependencies are
 	depF  string
+	src   source // where to write its status back
 }
 
 func newBuilder(file string, w *warnings) *builder {
@@ -130,6 +134,12 @@ func (b *builder) paths(t *taskDraft, in []string) []string {
 	return out
 }
 
+// result is plan with the sources of the tasks.
+func (b *builder) result() (*task.Plan, map[string]source, error) {
+	p, err := b.plan()
+	return p, b.built, err
+}
+
 // plan resolves dependencies, assembles the plan and validates it.
 func (b *builder) plan() (*task.Plan, error) {
 	p := &task.Plan{Version: "1", Name: b.name}
@@ -175,6 +185,14 @@ func (b *builder) plan() (*task.Plan, error) {
 	}
 	for _, prob := range p.Validate().Errors() {
 		return nil, b.locate(prob, drafts)
+	}
+	b.built = map[string]source{}
+	for _, ph := range phases {
+		for _, t := range ph.tasks {
+			src := t.src
+			src.rawID, src.phase, src.phaseTitle = t.rawID, ph.key, ph.title
+			b.built[t.ID] = src
+		}
 	}
 	return p, nil
 }

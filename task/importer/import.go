@@ -58,6 +58,9 @@ type Result struct {
 	// Warnings lists, in the order found, what the plan does not hold as the
 	// source says it: fields dropped, values read another way, rows skipped.
 	Warnings []Warning
+
+	sources map[string]source // by the plan's task ID, for Writer
+	root    string            // a step tree's directory
 }
 
 // Import reads the plan at path: a progress file, a Plans.md, a step tree's
@@ -174,11 +177,11 @@ func importDir(dir string, format Format, plan string, w *warnings) (*Result, er
 			abs = dir
 		}
 		display := func(name string) string { return filepath.Join(dir, filepath.FromSlash(name)) }
-		p, err := stepTree(os.DirFS(cmp.Or(dir, ".")), display, nameOr(slug(filepath.Base(abs)), "phases"), w)
+		p, srcs, err := stepTree(os.DirFS(cmp.Or(dir, ".")), display, nameOr(slug(filepath.Base(abs)), "phases"), w)
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Plan: p, Format: FormatSteps, Source: display(stepIndex)}, nil
+		return &Result{Plan: p, Format: FormatSteps, Source: display(stepIndex), sources: srcs, root: dir}, nil
 	case plansFile, plansManifest:
 		name, err := namedPlan(dir, plan, w)
 		if err != nil {
@@ -210,11 +213,11 @@ func importProgress(dir, name string, w *warnings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := progressFile(display(name), data, display(archName), archive, w)
+	p, srcs, err := progressFile(display(name), data, display(archName), archive, w)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Plan: p, Format: FormatProgress, Source: display(name)}, nil
+	return &Result{Plan: p, Format: FormatProgress, Source: display(name), sources: srcs}, nil
 }
 
 func importPlansMD(dir, name string, w *warnings) (*Result, error) {
@@ -224,11 +227,11 @@ func importPlansMD(dir, name string, w *warnings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := plansMD(display(name), data, w)
+	p, srcs, err := plansMD(display(name), data, w)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Plan: p, Format: FormatPlansMD, Source: display(name)}, nil
+	return &Result{Plan: p, Format: FormatPlansMD, Source: display(name), sources: srcs}, nil
 }
 
 // namedPlan picks the Plans.md file of dir: the plan named, else the active
@@ -329,26 +332,27 @@ func Parse(format Format, name string, data []byte) (*Result, error) {
 	}
 	w := &warnings{}
 	var p *task.Plan
+	var srcs map[string]source
 	var err error
 	switch format {
 	case FormatProgress:
-		p, err = progressFile(name, data, "", nil, w)
+		p, srcs, err = progressFile(name, data, "", nil, w)
 	case FormatPlansMD:
-		p, err = plansMD(name, data, w)
+		p, srcs, err = plansMD(name, data, w)
 	default:
 		return nil, fmt.Errorf("importer: %s: Parse reads a progress file or a Plans.md, not format %s", quote.Cut(name, maxName), quote.String(string(format)))
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Plan: p, Format: format, Source: name, Warnings: w.done()}, nil
+	return &Result{Plan: p, Format: format, Source: name, Warnings: w.done(), sources: srcs}, nil
 }
 
 // ParseStepTree reads the step tree in fsys, rooted at the directory that
 // holds phases/, as [StepTree] does, with its warnings.
 func ParseStepTree(fsys fs.FS) (*Result, error) {
 	w := &warnings{}
-	p, err := stepTree(fsys, func(name string) string { return name }, "phases", w)
+	p, _, err := stepTree(fsys, func(name string) string { return name }, "phases", w)
 	if err != nil {
 		return nil, err
 	}

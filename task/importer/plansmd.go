@@ -19,15 +19,16 @@ import (
 // gives the plan its name. See the package documentation for what is read.
 // Use [Import] to see the warnings too.
 func PlansMD(name string, data []byte) (*task.Plan, error) {
-	return plansMD(name, data, &warnings{})
+	p, _, err := plansMD(name, data, &warnings{})
+	return p, err
 }
 
-func plansMD(name string, data []byte, w *warnings) (*task.Plan, error) {
+func plansMD(name string, data []byte, w *warnings) (*task.Plan, map[string]source, error) {
 	if len(data) > task.MaxPlanSize {
-		return nil, tooLarge(name, strconv.Itoa(len(data))+" bytes")
+		return nil, nil, tooLarge(name, strconv.Itoa(len(data))+" bytes")
 	}
 	if !utf8.Valid(data) {
-		return nil, errorf(name, pos{}, "", "not UTF-8 text")
+		return nil, nil, errorf(name, pos{}, "", "not UTF-8 text")
 	}
 	m := &mdParser{file: name, w: w, current: -1}
 	m.parse(data)
@@ -74,7 +75,7 @@ func plansMD(name string, data []byte, w *warnings) (*task.Plan, error) {
 		}
 		ph.milestone.Manual = append(ph.milestone.Manual, c.text)
 	}
-	return b.plan()
+	return b.result()
 }
 
 type mdHeadingInfo struct {
@@ -111,6 +112,7 @@ type mdParser struct {
 	headings  []mdHeadingInfo
 	entries   []*mdEntry
 	phaseCrit []phaseCrit
+	lines     []string // the file's lines, without their ends
 	current   int      // the heading we are under; -1 for none
 	headTask  *mdEntry // the heading task we are under, if any
 	// critIndent is the indentation below which list items are criteria,
@@ -240,6 +242,11 @@ func (m *mdParser) warnf(at pos, field, format string, args ...any) {
 
 func (m *mdParser) parse(data []byte) {
 	lines := strings.Split(string(blankComments(data)), "\n")
+	orig := strings.Split(string(data), "\n")
+	for k := range orig {
+		orig[k] = strings.TrimRight(orig[k], "\r")
+	}
+	m.lines = orig
 	i := 0
 	if strings.TrimSpace(strings.TrimPrefix(lines[0], "\ufeff")) == "---" { // front matter
 		for i = 1; i < len(lines) && strings.TrimSpace(lines[i]) != "---"; i++ {
@@ -415,7 +422,7 @@ func (m *mdParser) heading(level int, text string, at pos) {
 	if !ok {
 		return
 	}
-	t := &taskDraft{at: at, field: "heading"}
+	t := &taskDraft{at: at, field: "heading", src: source{kind: "heading", line: at.line, text: m.lines[at.line-1]}}
 	t.Status = status
 	title := cleanHeading(strings.Replace(text, raw, " ", 1))
 	if id := mdTaskID().FindStringSubmatch(title + " "); id != nil && (strings.HasPrefix(strings.ToLower(title), "task") || strings.HasPrefix(title, "タスク") || strings.ContainsAny(id[1], ".-")) {
@@ -556,7 +563,7 @@ func (m *mdParser) sectionOf() task.Status {
 // listItem makes a task of a list item that has a status marker or a
 // checkbox; it returns nil for any other item.
 func (m *mdParser) listItem(text string, indent int, at pos, line string) *mdEntry {
-	t := &taskDraft{at: at, field: "task"}
+	t := &taskDraft{at: at, field: "task", src: source{kind: "list", line: at.line, text: m.lines[at.line-1]}}
 	checkbox := mdCheckbox().FindStringSubmatch(text)
 	if checkbox != nil {
 		text = text[len(checkbox[0]):]
@@ -768,7 +775,8 @@ func (m *mdParser) row(cells []mdCell, cols mdColumns, lineNo int) {
 	if first < 0 {
 		first = cols.title
 	}
-	t := &taskDraft{at: pos{lineNo, cell(first).col}, field: name(first)}
+	t := &taskDraft{at: pos{lineNo, cell(first).col}, field: name(first),
+		src: source{kind: "row", line: lineNo, text: m.lines[lineNo-1], statusCol: cols.status, ncols: len(cols.names)}}
 	if extra := len(cells) - len(cols.names); extra > 0 && len(cols.names) > 0 {
 		// An unescaped bar split a cell. The peer reads the status from the
 		// last cell; the columns after the split are counted from the right

@@ -20,7 +20,8 @@ import (
 // It does not read the archive beside the file, nor report warnings: use
 // [Import] for both.
 func ProgressFile(name string, data []byte) (*task.Plan, error) {
-	return progressFile(name, data, "", nil, &warnings{})
+	p, _, err := progressFile(name, data, "", nil, &warnings{})
+	return p, err
 }
 
 // The fields of a progress file's task that are read, and those that are
@@ -35,16 +36,16 @@ var (
 		"completed_at", "started_at"}
 )
 
-func progressFile(name string, data []byte, archiveName string, archive []byte, w *warnings) (*task.Plan, error) {
+func progressFile(name string, data []byte, archiveName string, archive []byte, w *warnings) (*task.Plan, map[string]source, error) {
 	if len(data) > task.MaxPlanSize {
-		return nil, tooLarge(name, strconv.Itoa(len(data))+" bytes")
+		return nil, nil, tooLarge(name, strconv.Itoa(len(data))+" bytes")
 	}
 	root, err := parseJSON(name, data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if root.kind != jsonObject {
-		return nil, errorf(name, root.at, "", "expected an object, got %s", root.describe())
+		return nil, nil, errorf(name, root.at, "", "expected an object, got %s", root.describe())
 	}
 	r := &jsonReader{file: name, w: w}
 	pr := &progressReader{r: r, b: newBuilder(name, w), seen: map[string]task.Status{}}
@@ -67,7 +68,7 @@ func progressFile(name string, data []byte, archiveName string, archive []byte, 
 	todo := r.object(root, "todo", "todo")
 	phases := r.list(root, "phases", "phases") // the task schema's own form
 	if done == nil && doing == nil && todo == nil && phases == nil {
-		return nil, errorf(name, root.at, "", "neither done, doing and todo nor phases: not a progress file")
+		return nil, nil, errorf(name, root.at, "", "neither done, doing and todo nor phases: not a progress file")
 	}
 	if h := historyKeys(root); len(h) > 0 {
 		w.add(name, root.at, strings.Join(h, ", "), "the run's history (issues, violations, escalations) is not part of a plan; not imported")
@@ -104,7 +105,7 @@ func progressFile(name string, data []byte, archiveName string, archive []byte, 
 	for i, v := range phases {
 		pr.phase(v, fmt.Sprintf("phases[%d]", i), task.StatusTodo)
 	}
-	return pr.b.plan()
+	return pr.b.result()
 }
 
 // historyKeys lists the non-empty run history lists of a progress file.
@@ -316,6 +317,7 @@ func (pr *progressReader) compressed(ph *progressPhase, v *jsonValue, field stri
 		t.Title = orText(ph.title, "Phase "+ph.key) + " (archived)"
 		t.Objective = summary
 		t.Status = task.StatusDone
+		t.src.archived = true
 		pr.b.add(ph.draft, t, ph.draft.id+"-archived")
 		pr.b.archived = true
 		return
@@ -327,6 +329,7 @@ func (pr *progressReader) compressed(ph *progressPhase, v *jsonValue, field stri
 		pr.seen[id] = task.StatusDone
 		t := &taskDraft{rawID: id, at: v.at, field: field}
 		t.Title = "Task " + id + " (archived)"
+		t.src.archived = true
 		t.Objective = joinLines(summary, prefixed("Files changed in the phase: ", strings.Join(files, ", ")))
 		t.Status = task.StatusDone
 		pr.b.add(ph.draft, t, ph.draft.id+"-task")

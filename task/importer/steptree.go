@@ -23,22 +23,23 @@ const stepIndex = "phases/index.json"
 // directory that holds phases/; errors name files by their path inside fsys.
 // Use [Import] to see the warnings too.
 func StepTree(fsys fs.FS) (*task.Plan, error) {
-	return stepTree(fsys, func(name string) string { return name }, "phases", &warnings{})
+	p, _, err := stepTree(fsys, func(name string) string { return name }, "phases", &warnings{})
+	return p, err
 }
 
 // stepTree does the work of [StepTree]; display turns a path inside fsys into
 // the name errors show, and fallback names a plan whose steps name no project.
-func stepTree(fsys fs.FS, display func(string) string, fallback string, w *warnings) (*task.Plan, error) {
+func stepTree(fsys fs.FS, display func(string) string, fallback string, w *warnings) (*task.Plan, map[string]source, error) {
 	top, err := readJSONFile(fsys, stepIndex, display)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r := &jsonReader{file: display(stepIndex), w: w}
 	b := newBuilder(display(stepIndex), w)
 	seen := map[string]bool{}
 	list := r.list(top, "phases", "phases")
 	if top.get("phases") == nil {
-		return nil, errorf(display(stepIndex), top.at, "phases", "required: the list of phases")
+		return nil, nil, errorf(display(stepIndex), top.at, "phases", "required: the list of phases")
 	}
 	for i, pv := range list {
 		field := fmt.Sprintf("phases[%d]", i)
@@ -83,13 +84,13 @@ func stepTree(fsys fs.FS, display func(string) string, fallback string, w *warni
 			continue
 		}
 		if err := readSteps(b, fsys, dir, title, display); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if b.name == "" {
 		b.name = fallback
 	}
-	return b.plan()
+	return b.result()
 }
 
 // stepStatus reads a status word of the step executor, and the synonyms
@@ -150,7 +151,7 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 			num = strconv.Itoa(i)
 			r.warnf(sv, field+".step", "missing; taken as step %s", num)
 		}
-		t := &taskDraft{at: sv.at, field: field, rawID: dir + "/step" + num}
+		t := &taskDraft{at: sv.at, field: field, rawID: dir + "/step" + num, src: source{dir: dir, num: num}}
 		t.Title = r.str(sv, "name", field+".name")
 		if strings.TrimSpace(t.Title) == "" {
 			t.Title = "step " + num
