@@ -42,7 +42,12 @@ carry over as written is reported on stderr as
 
 	warning: file:line:col: field: message
 
-followed by a summary line. "harnish run --plan PATH" imports the same way.
+followed by a summary line. "harnish run --plan PATH" imports the same way,
+and then writes the run's progress back into the peer's file as tasks start,
+finish or stop (atomically, in the peer's own terms: the progress file's
+done/doing/todo, the step index's completed/error/blocked with summary and
+timestamps, Plans.md's cc:WIP and cc:完了 [commit]), so a team can keep its
+old tool's view while harnish drives the work.
 
 Exit status 0 when a plan was written (warnings or not), 1 otherwise.
 `,
@@ -172,14 +177,14 @@ func encodePlan(p *task.Plan, asJSON bool) ([]byte, error) {
 }
 
 // peerPlan imports the plan at file when it is a peer tool's (a progress
-// file, a step tree, a Plans.md, or a directory holding one), and keeps the
-// converted plan in a file of its own for the run to keep. ok is false for
-// a harnish plan.
-func peerPlan(file, exec string, stderr io.Writer) (plan *task.Plan, converted string, ok bool, err error) {
+// file, a step tree, a Plans.md, or a directory holding one), and writes
+// the converted plan to a file of its own for the run to keep. ok is false
+// for a harnish plan.
+func peerPlan(file, exec string, stderr io.Writer) (res *importer.Result, converted string, ok bool, err error) {
 	if !isPeerFile(file) {
 		return nil, "", false, nil
 	}
-	res, err := importer.Import(file, importer.Options{})
+	res, err = importer.Import(file, importer.Options{})
 	if err != nil {
 		return nil, "", true, err
 	}
@@ -197,7 +202,7 @@ func peerPlan(file, exec string, stderr io.Writer) (plan *task.Plan, converted s
 	if err := os.WriteFile(converted, data, 0o644); err != nil {
 		return nil, "", true, err
 	}
-	return res.Plan, converted, true, nil
+	return res, converted, true, nil
 }
 
 // isPeerFile tells a peer's file from a harnish plan: by its name, and for

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -77,7 +79,7 @@ func TestImportCommand(t *testing.T) {
 }
 
 // TestRunPeerPlan: run --plan takes a Plans.md as it is; the task it marks
-// done is not done again.
+// done is not done again, and the one the run does is marked done in it.
 func TestRunPeerPlan(t *testing.T) {
 	dir := testkit.WriteTree(t, map[string]string{"Plans.md": peerPlans,
 		"agent.sh": "echo \"$HARNISH_TASK_ID\" >> ran.txt\ntouch b.txt\n", "a.txt": ""})
@@ -93,8 +95,48 @@ func TestRunPeerPlan(t *testing.T) {
 	if err != nil || string(ran) != "1.2\n" {
 		t.Errorf("the agent ran for %q (%v), want only 1.2", ran, err)
 	}
+	// The peer's file follows the run.
+	plans, err := os.ReadFile(filepath.Join(dir, "Plans.md"))
+	if err != nil || !strings.Contains(string(plans), "| 1.2 | Make b | `test -f b.txt` | 1.1, 0.9 | cc:完了 |\n") {
+		t.Errorf("Plans.md after the run (%v):\n%s", err, plans)
+	}
 	kept, err := task.Load(filepath.Join(dir, ".harnish", "plan.yaml"))
 	if err != nil || len(kept.Tasks()) != 2 {
 		t.Errorf("the run keeps no converted plan: %v", err)
+	}
+}
+
+// TestRunPeerPlanInAGitTree: in a git working tree the peer's file gets the
+// commit of each task done, and the agent is not charged with harnish's
+// writes to it.
+func TestRunPeerPlanInAGitTree(t *testing.T) {
+	dir := testkit.WriteTree(t, map[string]string{"Plans.md": peerPlans, ".gitignore": ".harnish/\n",
+		"agent.sh": "touch b.txt\n", "a.txt": ""})
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "init")
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "--dir", dir, "--plan", filepath.Join(dir, "Plans.md"), "--executor", "sh agent.sh", "--yes"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	plans, err := os.ReadFile(filepath.Join(dir, "Plans.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile("\\| 1\\.2 \\| Make b \\| `test -f b.txt` \\| 1\\.1, 0\\.9 \\| cc:完了 \\[[0-9a-f]{7}\\] \\|\n").Match(plans) {
+		t.Errorf("Plans.md after the run:\n%s\nstderr:\n%s", plans, errb.String())
+	}
+	if strings.Contains(errb.String(), "guardrail") || strings.Contains(out.String(), "guardrail") {
+		t.Errorf("a guardrail saw harnish's write-back:\n%s%s", out.String(), errb.String())
 	}
 }

@@ -87,10 +87,11 @@ type runFlags struct {
 	yes, json, appr bool
 	allowDirty      bool
 	rollback        bool
-	executor        string // for a peer's plan: its executor (see harnish help import)
-	runID           string // for a new run
-	branch          string // for a new run in a git tree
-	noCommit        bool   // the tree was dirty at the start
+	executor        string        // for a peer's plan: its executor (see harnish help import)
+	observe         loop.Observer // also observes the run: the peer's write-back
+	runID           string        // for a new run
+	branch          string        // for a new run in a git tree
+	noCommit        bool          // the tree was dirty at the start
 }
 
 func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Writer) (*runFlags, int, bool) {
@@ -129,11 +130,19 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	// A peer tool's plan or progress is imported; the run keeps the result.
-	plan, keep, peer, err := peerPlan(f.plan, f.executor, stderr)
+	imported, keep, peer, err := peerPlan(f.plan, f.executor, stderr)
+	var plan *task.Plan
 	file := f.plan
 	if !peer {
 		plan, file, err = task.Locate(f.plan, f.dir)
 		keep = file
+	} else if err == nil {
+		// The peer's file follows the run (see harnish help import).
+		plan = imported.Plan
+		w, werr := imported.Writer()
+		if werr == nil {
+			f.observe = writeBack(w, filepath.Join(f.dir, loop.StateDir), stderr)
+		}
 	}
 	if err == nil && plan == nil {
 		err = fmt.Errorf("no plan: give --plan FILE or put one of %v in %s", task.DefaultFiles, f.dir)
@@ -237,6 +246,9 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	} else {
 		prog = &progress{w: stdout}
 		opts.Observer = prog
+	}
+	if f.observe != nil {
+		opts.Observer = observers(opts.Observer, f.observe)
 	}
 	r, err := harnish.Open(cmdContext(), plan, opts)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -168,8 +169,12 @@ func (w *Writer) progress(src source, u Update) error {
 		obj = todoPhase.get("tasks").elems[todoIdx]
 	}
 	if obj == nil {
-		if p, _ := findTask(objectAt(root, "done"), src.rawID); p != nil {
-			return nil // done already
+		if p, i := findTask(objectAt(root, "done"), src.rawID); p != nil {
+			if u.Status != task.StatusDone || u.Commit == "" {
+				return nil // done already
+			}
+			p.get("tasks").elems[i].set("commit", newString(u.Commit))
+			return writeAtomic(w.file, encodeJSON(root))
 		}
 		return fmt.Errorf("no task %s in %s", quote.String(src.rawID), w.file)
 	}
@@ -494,7 +499,7 @@ func (w *Writer) plansMD(src source, u Update) (source, error) {
 	if body != src.text {
 		return src, fmt.Errorf("%s:%d changed since the import; not written", w.file, src.line)
 	}
-	marker := ""
+	marker, suffix := "", ""
 	switch {
 	case u.Stopped != "":
 		marker = "cc:blocked"
@@ -503,7 +508,7 @@ func (w *Writer) plansMD(src source, u Update) (source, error) {
 	case u.Status == task.StatusDone:
 		marker = "cc:完了"
 		if c := u.Commit; c != "" {
-			marker += " [" + c[:min(len(c), 7)] + "]"
+			suffix = " [" + c[:min(len(c), 7)] + "]"
 		}
 	default:
 		return src, nil
@@ -511,11 +516,11 @@ func (w *Writer) plansMD(src source, u Update) (source, error) {
 	var out string
 	switch src.kind {
 	case "row":
-		out, err = replaceCell(body, src, marker)
+		out, err = replaceCell(body, src, marker+suffix)
 	case "list":
-		out = replaceListMarker(body, marker, u.Status == task.StatusDone && u.Stopped == "")
+		out = replaceListMarker(body, marker, suffix, u.Status == task.StatusDone && u.Stopped == "")
 	case "heading":
-		out = replaceHeadingMarker(body, marker)
+		out = replaceHeadingMarker(body, marker, suffix)
 	default:
 		return src, fmt.Errorf("unknown kind %q", src.kind)
 	}
@@ -553,7 +558,7 @@ func replaceCell(line string, src source, marker string) (string, error) {
 	return line[:start] + marker + line[start+len(c.text):], nil
 }
 
-func replaceListMarker(line, marker string, done bool) string {
+func replaceListMarker(line, marker, suffix string, done bool) string {
 	li := mdListItem().FindStringSubmatchIndex(line)
 	if li == nil {
 		return line
@@ -573,18 +578,22 @@ func replaceListMarker(line, marker string, done bool) string {
 	}
 	p := &mdParser{}
 	if loc, ok := p.statusMarker(text[skip:]); ok {
-		return line[:off] + text[:skip+loc[0]] + "`" + marker + "`" + text[skip+loc[1]:]
+		rest := mdStampAt().ReplaceAllString(text[skip+loc[1]:], "")
+		return line[:off] + text[:skip+loc[0]] + "`" + marker + "`" + suffix + rest
 	}
-	return line[:off] + strings.TrimRight(text, " \t") + " `" + marker + "`"
+	return line[:off] + strings.TrimRight(text, " \t") + " `" + marker + "`" + suffix
 }
 
-func replaceHeadingMarker(line, marker string) string {
+func replaceHeadingMarker(line, marker, suffix string) string {
 	if loc := lastMarker(line); loc != nil {
-		return line[:loc[0]] + "`" + marker + "`" + line[loc[1]:]
+		return line[:loc[0]] + "`" + marker + "`" + suffix + mdStampAt().ReplaceAllString(line[loc[1]:], "")
 	}
 	if mk := mdBareMark().FindAllStringSubmatchIndex(line, -1); mk != nil {
 		last := mk[len(mk)-1]
-		return line[:last[2]] + marker + line[last[3]:]
+		return line[:last[2]] + marker + suffix + mdStampAt().ReplaceAllString(line[last[3]:], "")
 	}
 	return line
 }
+
+// mdStampAt is a commit written right after a marker, replaced by the new one.
+var mdStampAt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ \[[0-9a-f]{7,40}\]`) })
