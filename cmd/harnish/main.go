@@ -16,6 +16,8 @@
 //	    Check a plan and print every problem as "file:line:col: field: message".
 //	import [--format auto|progress|steps|plansmd] [--plan NAME] [-o FILE] PATH
 //	    Convert a peer tool's plan or progress into a harnish plan.
+//	plan --prd FILE [--executor SPEC] [--yes] [-o FILE]
+//	    Draft a plan from a PRD with an agent; write it once valid and approved.
 //	guard check [--shell bash|powershell|cmd] [--plan FILE] [--json] -- COMMAND
 //	guard diff [--plan FILE] [--task ID] [--json] < PATCH
 //	    Judge a command, or a unified diff, by the guardrails.
@@ -65,6 +67,7 @@ var commands = []*command{
 	statusCommand,
 	validateCommand,
 	importCommand,
+	planCommand,
 	assetsCommand,
 	guardCommand,
 	hookCommand,
