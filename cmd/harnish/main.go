@@ -18,6 +18,8 @@
 //	    Convert a peer tool's plan or progress into a harnish plan.
 //	plan --prd FILE [--executor SPEC] [--yes] [-o FILE]
 //	    Draft a plan from a PRD with an agent; write it once valid and approved.
+//	preflight [--plan FILE] [--dir DIR] [--json]
+//	    Check a plan and a working tree before a run.
 //	guard check [--shell bash|powershell|cmd] [--plan FILE] [--json] -- COMMAND
 //	guard diff [--plan FILE] [--task ID] [--json] < PATCH
 //	    Judge a command, or a unified diff, by the guardrails.
@@ -68,6 +70,7 @@ var commands = []*command{
 	validateCommand,
 	importCommand,
 	planCommand,
+	preflightCommand,
 	assetsCommand,
 	guardCommand,
 	hookCommand,

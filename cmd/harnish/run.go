@@ -161,6 +161,10 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
 		return exitError
 	}
+	if !preflightRun(plan, f.dir, file, stderr) {
+		fmt.Fprintln(stderr, "harnish run: not started: answer what preflight found, then run again")
+		return 2
+	}
 	runID := time.Now().UTC().Format("20060102-150405")
 	if isGitTree(f.dir) {
 		// Never sweep a user's unrelated changes into a task's commit.
