@@ -171,8 +171,8 @@ func (b *builder) plan() (*task.Plan, error) {
 			b.resolve(t)
 		}
 	}
-	phases = b.order(phases, phaseOf)
 	b.breakCycles(phases, byID)
+	phases = b.order(phases, phaseOf)
 	var drafts [][]*taskDraft
 	for _, ph := range phases {
 		p.Phases = append(p.Phases, task.Phase{ID: ph.id, Title: ph.title, Milestone: ph.milestone})
@@ -224,9 +224,10 @@ func (b *builder) resolve(t *taskDraft) {
 }
 
 // order puts phases after the phases their tasks depend on, keeping the
-// source's order otherwise. Dependencies between phases that form a cycle
-// cannot all hold: the source's order is kept and the dependencies on a
-// later phase are dropped with a warning.
+// source's order otherwise. When phases depend on each other both ways
+// (a task of phase 2 needs one of phase 5, which needs another of phase 2),
+// the source's order is kept and the tasks that need a later phase move
+// into it (see moveForward).
 func (b *builder) order(phases []*phaseDraft, phaseOf map[string]int) []*phaseDraft {
 	n := len(phases)
 	after := make([][]int, n) // after[j]: phases that need phase j first
@@ -260,26 +261,61 @@ func (b *builder) order(phases []*phaseDraft, phaseOf map[string]int) []*phaseDr
 		}
 	}
 	if len(out) < n {
-		for _, ph := range phases {
-			for _, t := range ph.tasks {
-				i := phaseOf[t.ID]
-				t.DependsOn = slices.DeleteFunc(t.DependsOn, func(d string) bool {
-					if phaseOf[d] <= i {
-						return false
-					}
-					b.warn.add(b.fileOf(t), t.depAt, t.depF,
-						"task %s is in a later phase that depends back on this one; dependency dropped", quote.String(d))
-					return true
-				})
-			}
-		}
-		return phases
+		return b.moveForward(phases)
 	}
 	sorted := make([]*phaseDraft, n)
 	for k, i := range out {
 		sorted[k] = phases[i]
 	}
 	return sorted
+}
+
+// moveForward moves each task that depends on a task of a later phase to
+// the end of that phase, with a warning, until no task does; the source's
+// order of the phases is kept. Tasks only move later and there is no cycle
+// among tasks (breakCycles ran), so it ends; a pass bound keeps it linear
+// in the phases, and what is left after it is dropped with a warning.
+func (b *builder) moveForward(phases []*phaseDraft) []*phaseDraft {
+	index := map[string]int{}
+	for i, ph := range phases {
+		for _, t := range ph.tasks {
+			index[t.ID] = i
+		}
+	}
+	for pass := 0; pass <= len(phases); pass++ {
+		moved := false
+		for i, ph := range phases {
+			kept := ph.tasks[:0]
+			for _, t := range ph.tasks {
+				j, dep := i, ""
+				for _, d := range t.DependsOn {
+					if index[d] > j {
+						j, dep = index[d], d
+					}
+				}
+				if j == i {
+					kept = append(kept, t)
+					continue
+				}
+				if pass == len(phases) {
+					t.DependsOn = slices.DeleteFunc(t.DependsOn, func(d string) bool { return index[d] > i })
+					b.warn.add(b.fileOf(t), t.depAt, t.depF, "dependencies on later phases dropped")
+					kept = append(kept, t)
+					continue
+				}
+				b.warn.add(b.fileOf(t), t.at, t.field, "task %s needs %s of the later phase %s; moved into that phase (phases that need each other keep their order)",
+					quote.String(t.ID), quote.String(dep), quote.String(phases[j].id))
+				phases[j].tasks = append(phases[j].tasks, t)
+				index[t.ID] = j
+				moved = true
+			}
+			ph.tasks = kept
+		}
+		if !moved {
+			break
+		}
+	}
+	return slices.DeleteFunc(phases, func(ph *phaseDraft) bool { return len(ph.tasks) == 0 })
 }
 
 // intHeap is a min-heap of phase indexes: of the phases ready, the one

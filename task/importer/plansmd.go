@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -913,6 +914,14 @@ func trimItem(s string) string {
 	return strings.TrimRight(strings.TrimSpace(s), "、,;；")
 }
 
+var (
+	// mdRange is a range of task IDs: "S115-001..005", "156-001〜156-005".
+	mdRange = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.*?)(\d+)(?:\.\.|〜|~|–)(.*?)(\d+)$`)
+	})
+	mdDepID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9§#][A-Za-z0-9._-]*`) })
+)
+
 func splitDeps(s string) []string {
 	var out []string
 	for _, d := range mdDepSplit().Split(strings.TrimSpace(s), -1) {
@@ -921,7 +930,33 @@ func splitDeps(s string) []string {
 		case "", "-", "—", "–", "なし", "none", "n/a", "無し":
 			continue
 		}
+		if r := expandRange(d); r != nil {
+			out = append(out, r...)
+			continue
+		}
+		if id := mdDepID().FindString(d); id != "" && id != d {
+			d = strings.TrimRight(id, ".-_") // "3.1依存→": a note after the ID
+		}
 		out = append(out, d)
+	}
+	return out
+}
+
+// expandRange expands "S115-001..005" to S115-001 ... S115-005, keeping
+// the digits' width; nil when d is not a range of at most 100 IDs.
+func expandRange(d string) []string {
+	m := mdRange().FindStringSubmatch(d)
+	if m == nil || (m[3] != "" && m[3] != m[1]) {
+		return nil
+	}
+	lo, err1 := strconv.Atoi(m[2])
+	hi, err2 := strconv.Atoi(m[4])
+	if err1 != nil || err2 != nil || hi < lo || hi-lo > 100 {
+		return nil
+	}
+	var out []string
+	for n := lo; n <= hi; n++ {
+		out = append(out, fmt.Sprintf("%s%0*d", m[1], len(m[2]), n))
 	}
 	return out
 }
