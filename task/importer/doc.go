@@ -130,8 +130,9 @@
 // the DoD cell splits into criteria at <br> and at "(a) ... (b) ...". A long
 // 内容 is cut to its first sentence for the title and kept whole as the
 // objective. [lane:...] and [tdd:...] tags become the task's tags. Headings
-// are phases: those named "Phase ..." when any has tasks (deeper headings
-// only group), else the nearest heading; "Phase 2: ..." gets ID "phase-2".
+// are phases: the nearest heading named "Phase ..." above a task (other
+// headings only group), else, when no heading is named so, the nearest
+// heading; "Phase 2: ..." gets ID "phase-2".
 // Fenced code, HTML comments and front matter are skipped. Plans.md archives
 // finished phases to other files, so a dependency on a task it does not hold
 // is dropped with a warning. The plan is named from a "Project: name" line,

@@ -46,7 +46,16 @@ func plansMD(name string, data []byte, w *warnings) (*task.Plan, map[string]sour
 	level := m.phaseLevel()
 	phaseOf := func(heading int) *phaseDraft {
 		h := -1
-		for k := heading; k >= 0; k = m.headings[k].parent {
+		// The nearest heading named "Phase ..." above the task, so "###
+		// Phase 17.1" under "## Phase 17" is the task's phase; else the
+		// nearest at the phases' level.
+		for k := heading; k >= 0 && level < 7; k = m.headings[k].parent {
+			if hd := m.headings[k]; hd.section == "" && !hd.task && mdPhaseName().MatchString(cleanHeading(hd.text)) {
+				h = k
+				break
+			}
+		}
+		for k := heading; k >= 0 && h < 0; k = m.headings[k].parent {
 			if hd := m.headings[k]; hd.level <= level && hd.section == "" && !hd.task {
 				h = k
 				break
@@ -838,6 +847,9 @@ func (m *mdParser) cellStatus(c mdCell, field string, lineNo int) task.Status {
 			}
 			return task.StatusTodo
 		}
+		if st, ok := emojiStatus(text); ok {
+			return st
+		}
 		if st, _, ok := markerStatus(word); ok {
 			return st
 		}
@@ -855,6 +867,23 @@ func (m *mdParser) cellStatus(c mdCell, field string, lineNo int) task.Status {
 		m.warnf(at, field, "%s", note)
 	}
 	return status
+}
+
+// emojiStatus reads a status written as an emoji, as older Plans.md do.
+func emojiStatus(text string) (task.Status, bool) {
+	for _, e := range []struct {
+		marks  string
+		status task.Status
+	}{
+		{"✅✔☑🟢", task.StatusDone},
+		{"🔄🚧⏳🏃🟡", task.StatusDoing},
+		{"⬜☐🔲📝❌🔴⏸", task.StatusTodo},
+	} {
+		if strings.ContainsAny(text, e.marks) {
+			return e.status, true
+		}
+	}
+	return "", false
 }
 
 // titleOf makes a title of a task's text: the text itself when short, its
