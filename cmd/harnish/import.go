@@ -157,7 +157,11 @@ func encodePlan(p *task.Plan, asJSON bool) ([]byte, error) {
 		for _, c := range n.Content {
 			block(c)
 		}
-		if n.Kind == yaml.SequenceNode && len(n.Content) > 0 && !slices.ContainsFunc(n.Content, func(c *yaml.Node) bool {
+		width := 0
+		for _, c := range n.Content {
+			width += len(c.Value) + 2
+		}
+		if n.Kind == yaml.SequenceNode && len(n.Content) > 0 && width <= 72 && !slices.ContainsFunc(n.Content, func(c *yaml.Node) bool {
 			return c.Kind != yaml.ScalarNode || strings.Contains(c.Value, "\n")
 		}) {
 			n.Style = yaml.FlowStyle // [go, test, ./...]

@@ -44,23 +44,25 @@ func plansMD(name string, data []byte, w *warnings) (*task.Plan, map[string]sour
 		b.name = slug(strings.TrimSuffix(base, filepath.Ext(base)))
 	}
 	level := m.phaseLevel()
-	phaseOf := func(heading int) *phaseDraft {
-		h := -1
-		// The nearest heading named "Phase ..." above the task, so "###
-		// Phase 17.1" under "## Phase 17" is the task's phase; else the
-		// nearest at the phases' level.
+	// phaseHeading is the heading of the phase of a task under heading:
+	// the nearest heading named "Phase ..." above it, so "### Phase 17.1"
+	// under "## Phase 17" is the task's phase; else the nearest at the
+	// phases' level; -1 for none.
+	phaseHeading := func(heading int) int {
 		for k := heading; k >= 0 && level < 7; k = m.headings[k].parent {
 			if hd := m.headings[k]; hd.section == "" && !hd.task && mdPhaseName().MatchString(cleanHeading(hd.text)) {
-				h = k
-				break
+				return k
 			}
 		}
-		for k := heading; k >= 0 && h < 0; k = m.headings[k].parent {
+		for k := heading; k >= 0; k = m.headings[k].parent {
 			if hd := m.headings[k]; hd.level <= level && hd.section == "" && !hd.task {
-				h = k
-				break
+				return k
 			}
 		}
+		return -1
+	}
+	phaseOf := func(heading int) *phaseDraft {
+		h := phaseHeading(heading)
 		if h < 0 {
 			return b.phase("-1", "tasks", m.title, pos{1, 1}, "")
 		}
@@ -75,8 +77,19 @@ func plansMD(name string, data []byte, w *warnings) (*task.Plan, map[string]sour
 		b.add(ph, e.draft, ph.id+"-"+strconv.Itoa(len(ph.tasks)+1))
 	}
 	for _, c := range m.phaseCrit {
-		ph := phaseOf(c.heading)
-		if len(ph.tasks) == 0 {
+		ph := b.byKey[strconv.Itoa(phaseHeading(c.heading))]
+		if ph == nil || len(ph.tasks) == 0 {
+			// The criteria of "## Phase 25", whose tasks are in "### Phase
+			// 25.0" ... "### Phase 25.5": the gate after the last of them.
+			ph = nil
+			h := phaseHeading(c.heading)
+			for _, cand := range b.phases {
+				if k, err := strconv.Atoi(cand.key); err == nil && k >= 0 && len(cand.tasks) > 0 && m.descends(k, h) {
+					ph = cand
+				}
+			}
+		}
+		if ph == nil {
 			w.add(name, c.at, "criteria", "completion criteria of a part without tasks; not imported")
 			continue
 		}
@@ -445,6 +458,16 @@ func (m *mdParser) heading(level int, text string, at pos) {
 	e := &mdEntry{heading: m.current, indent: -2, draft: t}
 	m.entries = append(m.entries, e)
 	m.headTask = e
+}
+
+// descends reports whether heading k is h or below it.
+func (m *mdParser) descends(k, h int) bool {
+	for ; k >= 0; k = m.headings[k].parent {
+		if k == h {
+			return true
+		}
+	}
+	return false
 }
 
 // under reports whether the current heading is h or below it.
