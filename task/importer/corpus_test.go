@@ -50,6 +50,7 @@ func TestCorpus(t *testing.T) {
 		{"plansmd/later-phase.md", importer.Options{}},
 		{"plansmd/phase-cycle.md", importer.Options{}},
 		{"plansmd/nested-phases.md", importer.Options{}},
+		{"plansmd/heading-groups.md", importer.Options{}},
 		{"plansmd/bad-row.md", importer.Options{}},
 		{"plansmd/named", importer.Options{}},
 		{"plansmd/named", importer.Options{Plan: "default"}},

@@ -90,6 +90,15 @@ func plansMD(name string, data []byte, w *warnings) (*task.Plan, map[string]sour
 			}
 		}
 		if ph == nil {
+			// Criteria outside any phase ("## 完了基準" at the end): the
+			// gate after the last phase before them.
+			for _, cand := range b.phases {
+				if k, err := strconv.Atoi(cand.key); err == nil && k < c.heading && len(cand.tasks) > 0 {
+					ph = cand
+				}
+			}
+		}
+		if ph == nil {
 			w.add(name, c.at, "criteria", "completion criteria of a part without tasks; not imported")
 			continue
 		}
@@ -174,7 +183,7 @@ var (
 		return regexp.MustCompile(`(?i)^(?:\*\*)?(?:dod|ac|acceptance(?: criteria)?|done when|definition of done|完了条件|受入条件|受け入れ条件|受入基準|成功基準|exit criteria|検証)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(.*)$`)
 	})
 	mdCritHeading = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:dod|acceptance(?: criteria)?|done when|definition of done|completion criteria|完了条件|受入条件|受け入れ条件|受入基準|成功基準|exit criteria|検証(?:項目|手順)?)\s*[:：]?\s*(?:\(.*\)|（.*）)?$`)
+		return regexp.MustCompile(`(?i)^(?:dod|acceptance(?: criteria)?|done when|definition of done|completion criteria|done criteria|完了条件|完了基準|完了の定義|受入条件|受け入れ条件|受入基準|受け入れ基準|成功基準|成功条件|exit criteria|検証(?:項目|手順)?)\s*[:：]?\s*(?:\(.*\)|（.*）)?$`)
 	})
 	mdProject = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^\s*(?:#+|>)?\s*\**(?:project|プロジェクト)\**\s*[:：]\s*\**\s*(.*?)\s*$`)
@@ -454,9 +463,14 @@ func (m *mdParser) heading(level int, text string, at pos) {
 	}
 	title, t.Tags = takeTags(title)
 	t.Title = orText(strings.Trim(title, " -—:："), text)
-	m.headings[m.current].task = true
 	e := &mdEntry{heading: m.current, indent: -2, draft: t}
-	m.entries = append(m.entries, e)
+	if m.headTask != nil {
+		// A heading task under a heading task: the outer one groups.
+		m.addEntry(e)
+	} else {
+		m.entries = append(m.entries, e)
+	}
+	m.headings[m.current].task = true
 	m.headTask = e
 }
 
@@ -746,12 +760,12 @@ func newCell(raw string, start int) mdCell {
 }
 
 type mdColumns struct {
-	id, title, dod, deps, status int
+	id, title, dod, deps, status, where int
 	names                        []string
 }
 
 func columnsOf(header []mdCell) mdColumns {
-	c := mdColumns{id: -1, title: -1, dod: -1, deps: -1, status: -1}
+	c := mdColumns{id: -1, title: -1, dod: -1, deps: -1, status: -1, where: -1}
 	for i, cell := range header {
 		name := strings.ToLower(strings.Trim(cell.text, "*_ "))
 		c.names = append(c.names, cell.text)
@@ -771,6 +785,8 @@ func columnsOf(header []mdCell) mdColumns {
 			set(&c.deps)
 		case "status", "state", "状態", "ステータス", "状況":
 			set(&c.status)
+		case "where", "files", "file", "対象", "対象ファイル", "ファイル", "scope":
+			set(&c.where)
 		}
 	}
 	return c
@@ -835,8 +851,25 @@ func (m *mdParser) row(cells []mdCell, cols mdColumns, lineNo int) {
 			content = cell(cols.id).text
 		}
 	}
+	if cols.title < 0 && cols.id >= 0 {
+		// "11.1.1 json-schema-deref 導入": the ID, then the title.
+		if id, rest, ok := strings.Cut(strings.TrimSpace(content), " "); ok && mdDepID().MatchString(id) && strings.ContainsAny(id, "0123456789") {
+			t.rawID, content = strings.Trim(id, "*`:："), rest
+		}
+	}
+	if cols.where >= 0 {
+		where := cell(cols.where).text
+		for _, p := range codeSpans(where) {
+			if strings.ContainsAny(p, "/.") && !strings.ContainsAny(p, " ()") {
+				t.Files = append(t.Files, p)
+			}
+		}
+		t.Objective = joinLines(t.Objective, prefixed("Where: ", where))
+	}
 	content, t.Tags = takeTags(content)
-	t.Title, t.Objective = titleOf(content)
+	var long string
+	t.Title, long = titleOf(content)
+	t.Objective = joinLines(long, t.Objective)
 	if t.Title == "" {
 		m.warnf(t.at, name(first), "a task without a title; row not imported")
 		return
@@ -890,6 +923,23 @@ func (m *mdParser) cellStatus(c mdCell, field string, lineNo int) task.Status {
 		m.warnf(at, field, "%s", note)
 	}
 	return status
+}
+
+// codeSpans returns the texts of the code spans in s.
+func codeSpans(s string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			return out
+		}
+		out = append(out, s[i+1:i+1+j])
+		s = s[i+1+j+1:]
+	}
 }
 
 // emojiStatus reads a status written as an emoji, as older Plans.md do.
