@@ -761,7 +761,7 @@ func newCell(raw string, start int) mdCell {
 
 type mdColumns struct {
 	id, title, dod, deps, status, where int
-	names                        []string
+	names                               []string
 }
 
 func columnsOf(header []mdCell) mdColumns {
