@@ -140,3 +140,34 @@ func TestRunPeerPlanInAGitTree(t *testing.T) {
 		t.Errorf("a guardrail saw harnish's write-back:\n%s%s", out.String(), errb.String())
 	}
 }
+
+// TestResumePeerPlan: a run started from a peer's file stops at its
+// milestone; resumed, it goes on writing back to the same file.
+func TestResumePeerPlan(t *testing.T) {
+	plans := "# Plans\n\n## Phase 1: A\n\n- [ ] 1.1: Make a `cc:TODO`\n  - DoD: `test -f a.txt`\n\n" +
+		"## Phase 2: B\n\n- [ ] 2.1: Make b `cc:TODO` depends:1.1\n  - DoD: `test -f b.txt`\n"
+	dir := testkit.WriteTree(t, map[string]string{"Plans.md": plans,
+		"agent.sh": "case \"$HARNISH_TASK_ID\" in 1.1) touch a.txt ;; 2.1) touch b.txt ;; esac\n"})
+	var out, errb bytes.Buffer
+	if code := run([]string{"run", "--dir", dir, "--plan", filepath.Join(dir, "Plans.md"), "--executor", "sh agent.sh"}, &out, &errb); code != 2 {
+		t.Fatalf("run: exit %d, want 2 (the milestone)\n%s%s", code, out.String(), errb.String())
+	}
+	read := func() string {
+		data, err := os.ReadFile(filepath.Join(dir, "Plans.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	if got := read(); !strings.Contains(got, "- [x] 1.1: Make a `cc:完了`\n") || !strings.Contains(got, "- [ ] 2.1: Make b `cc:TODO` depends:1.1\n") {
+		t.Errorf("Plans.md at the milestone:\n%s", got)
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"resume", "--dir", dir, "--approve"}, &out, &errb); code != 0 {
+		t.Fatalf("resume: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if got := read(); !strings.Contains(got, "- [x] 2.1: Make b `cc:完了` depends:1.1\n") {
+		t.Errorf("Plans.md after the resume:\n%s\n%s", got, errb.String())
+	}
+}

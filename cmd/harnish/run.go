@@ -193,6 +193,9 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 	err = loop.KeepPlan(stateDir, keep)
 	if peer {
 		os.RemoveAll(filepath.Dir(keep))
+		if err == nil {
+			err = rememberPeer(stateDir, imported)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
@@ -216,6 +219,7 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		plan, err = loop.LoadKeptPlan(stateDir)
+		f.observe = resumeWriteBack(stateDir, stderr) // a peer's file follows the run
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)

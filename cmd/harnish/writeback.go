@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
@@ -55,4 +58,50 @@ func observers(obs ...loop.Observer) loop.Observer {
 			o.Observe(e)
 		}
 	})
+}
+
+// peerRecord is the file in the state directory that names the peer's
+// source a run was started from, so resume writes back to it too.
+const peerRecord = "peer-source.json"
+
+type peerSource struct {
+	Path   string          `json:"path"`
+	Format importer.Format `json:"format"`
+}
+
+// rememberPeer records the source of an imported plan for resume.
+func rememberPeer(stateDir string, res *importer.Result) error {
+	abs, err := filepath.Abs(res.Source)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(peerSource{Path: abs, Format: res.Format})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(stateDir, peerRecord), append(data, '\n'), 0o644)
+}
+
+// resumeWriteBack is the write-back of a resumed run whose plan came from a
+// peer's source, or nil for one that did not. The source is imported again,
+// as it now reads, to find each task in it.
+func resumeWriteBack(stateDir string, stderr io.Writer) loop.Observer {
+	data, err := os.ReadFile(filepath.Join(stateDir, peerRecord))
+	if err != nil {
+		return nil
+	}
+	var src peerSource
+	if err := json.Unmarshal(data, &src); err != nil {
+		fmt.Fprintf(stderr, "harnish resume: %s: %v; the peer's file is not written\n", peerRecord, err)
+		return nil
+	}
+	res, err := importer.Import(src.Path, importer.Options{Format: src.Format})
+	if err == nil {
+		var w *importer.Writer
+		if w, err = res.Writer(); err == nil {
+			return writeBack(w, stateDir, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "harnish resume: the peer's file %s: %v; it is not written\n", src.Path, err)
+	return nil
 }
