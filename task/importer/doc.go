@@ -78,8 +78,9 @@
 // holds {"project", "phase", "steps"}, each step {"step", "name", "status",
 // "summary", "error_message", "blocked_reason", "started_at"}. Each dir is
 // a phase (ID the dir), each step a task (ID "<dir>-step<N>", title its
-// name). A listed phase whose directory does not exist yet is a warning (the
-// executor needs only the phase it runs). Status completed is done; error and
+// name). A listed phase whose directory does not exist yet, or whose files
+// cannot be read, is a warning and left out (the executor reads only the
+// phase it runs). Status completed is done; error and
 // blocked are doing (started, not finished); pending is to do, or doing when
 // started_at is set, which is how the executor leaves a step it was cut off
 // in; the words other tools write (done, in_progress, failed, skipped, ...)

@@ -318,15 +318,15 @@ func TestStepTreeErrors(t *testing.T) {
 		{"no phases", fstest.MapFS{"phases/index.json": top(`{}`)},
 			`importer: phases/index.json:1:1: phases: required: the list of phases`},
 		{"no steps", fstest.MapFS{"phases/index.json": top(`{"phases":[{"dir":"a"}]}`), "phases/a/index.json": top(`{}`)},
-			`importer: phases/a/index.json:1:1: steps: required: the list of steps`},
+			phaseSkipped(`importer: phases/a/index.json:1:1: steps: required: the list of steps`)},
 		{"only a planned phase", fstest.MapFS{"phases/index.json": top(`{"phases":[{"dir":"0-mvp"}]}`)},
 			`importer: phases/index.json: no tasks to import; first problem: phases/index.json:1:19: phases[0].dir: phases/0-mvp/index.json does not exist yet; phase "0-mvp" (pending) not imported`},
 		{"malformed step index", fstest.MapFS{"phases/index.json": top(`{"phases":[{"dir":"a"}]}`),
 			"phases/a/index.json": top("{\n\"steps\": [,]}")},
-			`importer: phases/a/index.json:2:11: steps[0]: invalid character ',' looking for beginning of value`},
+			phaseSkipped(`importer: phases/a/index.json:2:11: steps[0]: invalid character ',' looking for beginning of value`)},
 		{"step file not UTF-8", fstest.MapFS{"phases/index.json": top(`{"phases":[{"dir":"a"}]}`), "phases/a/index.json": steps,
 			"phases/a/step0.md": top("\x80")},
-			`importer: phases/a/step0.md: not UTF-8 text`},
+			phaseSkipped(`importer: phases/a/step0.md: not UTF-8 text`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -372,5 +372,30 @@ func TestDir(t *testing.T) {
 	want = "importer: " + path + ":1:2: unexpected end of JSON input"
 	if err == nil || err.Error() != want || !errors.Is(err, importer.ErrFormat) {
 		t.Errorf("Dir(hidden) = %v, want %q", err, want)
+	}
+}
+
+// TestStepTreeSkipsABrokenPhase: the executor reads a phase's files only
+// when it runs it, so one broken phase leaves the others imported.
+func TestStepTreeSkipsABrokenPhase(t *testing.T) {
+	f := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+	res, err := importer.ParseStepTree(fstest.MapFS{
+		"phases/index.json":   f(`{"phases":[{"dir":"a"},{"dir":"b"}]}`),
+		"phases/a/index.json": f(`{"steps":[{"step":0,"name":"one","status":"completed"}]}`),
+		"phases/b/index.json": f(`{"steps": [,]}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Plan.Tasks()); n != 1 {
+		t.Errorf("%d tasks, want 1", n)
+	}
+	want := []string{`phases/index.json:1:32: phases[1].dir: phase "b" not imported: phases/b/index.json:1:11: steps[0]: invalid character ',' looking for beginning of value`}
+	var got []string
+	for _, w := range res.Warnings {
+		got = append(got, w.String())
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }

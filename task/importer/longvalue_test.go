@@ -52,7 +52,8 @@ func TestLongValues(t *testing.T) {
 		{"step dir", stepTree(fstest.MapFS{"phases/index.json": file(`{"phases":[{"dir":"LONG"},{"dir":"a"}]}`), "phases/a/index.json": steps}),
 			`phases/index.json:1:19: phases[0].dir: phases/` + strings.Repeat("x", 313) + `… (1048594 bytes) does not exist yet; phase "` + x80 + `"… (1048576 bytes) (pending) not imported`},
 		{"file in a long dir", stepTree(fstest.MapFS{"phases/index.json": file(`{"phases":[{"dir":"LONG"}]}`), L("phases/LONG/index.json"): file(`[]`)}),
-			`importer: phases/` + strings.Repeat("x", 313) + `… (1048594 bytes):1:1: expected an object, got a list`},
+			`importer: phases/index.json: no tasks to import; first problem: phases/index.json:1:19: phases[0].dir: phase "` + x80 + `"… (1048576 bytes) not imported: ` +
+				`phases/` + strings.Repeat("x", 313) + `… (1048594 bytes):1:1: expected an object, got a list`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

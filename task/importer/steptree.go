@@ -84,7 +84,13 @@ func stepTree(fsys fs.FS, display func(string) string, fallback string, w *warni
 			continue
 		}
 		if err := readSteps(b, fsys, dir, title, display); err != nil {
-			return nil, nil, err
+			// The executor reads a phase's files only when it runs that
+			// phase, so one that cannot be read leaves the others be.
+			var fe *Error
+			if !errors.As(err, &fe) {
+				return nil, nil, err
+			}
+			r.warnf(at, field+".dir", "phase %s not imported: %s", quote.String(dir), strings.TrimPrefix(err.Error(), "importer: "))
 		}
 	}
 	if b.name == "" {
@@ -137,6 +143,7 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 		title = dir
 	}
 	ph := b.phase(dir, dir, title, idx.at, name)
+	var ready []*taskDraft
 	// Each step is its own task, so errors point into this file.
 	for i, sv := range steps {
 		field := fmt.Sprintf("steps[%d]", i)
@@ -199,7 +206,12 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 			prefixed("Last error: ", failure),
 			prefixed("Blocked: ", blocked))
 		t.file = display(name)
-		b.add(ph, t, withSuffix(slug(dir), "-step"+slug(num)))
+		t.src.num = num
+		ready = append(ready, t)
+	}
+	// Added only once the whole phase read, so a phase is in or out.
+	for _, t := range ready {
+		b.add(ph, t, withSuffix(slug(dir), "-step"+slug(t.src.num)))
 	}
 	return nil
 }
