@@ -390,7 +390,7 @@ func TestStepTreeSkipsABrokenPhase(t *testing.T) {
 	if n := len(res.Plan.Tasks()); n != 1 {
 		t.Errorf("%d tasks, want 1", n)
 	}
-	want := []string{`phases/index.json:1:32: phases[1].dir: phase "b" not imported: phases/b/index.json:1:11: steps[0]: invalid character ',' looking for beginning of value`}
+	want := []string{`phases/index.json:1:31: phases[1].dir: phase "b" not imported: phases/b/index.json:1:12: steps[0]: invalid character ',' looking for beginning of value`}
 	var got []string
 	for _, w := range res.Warnings {
 		got = append(got, w.String())
