@@ -399,3 +399,15 @@ func TestStepTreeSkipsABrokenPhase(t *testing.T) {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }
+
+// TestPlansMDLegend: the list that explains the markers holds no tasks.
+func TestPlansMDLegend(t *testing.T) {
+	data := "# Plans\n\n## マーカー凡例\n\n- `cc:TODO`: 未着手\n- `cc:WIP`: 作業中\n\n## Phase 1: Work\n\n- [ ] 1.1: Build `cc:TODO`\n"
+	p, err := importer.PlansMD("Plans.md", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.Tasks()); n != 1 || p.Tasks()[0].Task.ID != "1.1" {
+		t.Errorf("tasks %+v, want only 1.1", p.Tasks())
+	}
+}

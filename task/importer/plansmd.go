@@ -119,6 +119,7 @@ type mdHeadingInfo struct {
 	section  task.Status // the status a section heading implies for its unmarked tasks
 	task     bool        // the heading is itself a task
 	criteria bool        // the heading introduces completion criteria
+	legend   bool        // the heading introduces the markers' legend
 }
 
 type mdEntry struct {
@@ -184,6 +185,9 @@ var (
 	})
 	mdCritHeading = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^(?:dod|acceptance(?: criteria)?|done when|definition of done|completion criteria|done criteria|完了条件|完了基準|完了の定義|受入条件|受け入れ条件|受入基準|受け入れ基準|成功基準|成功条件|exit criteria|検証(?:項目|手順)?)\s*[:：]?\s*(?:\(.*\)|（.*）)?$`)
+	})
+	mdLegend = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)凡例|legend|マーカー(?:一覧|の意味)$`)
 	})
 	mdProject = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^\s*(?:#+|>)?\s*\**(?:project|プロジェクト)\**\s*[:：]\s*\**\s*(.*?)\s*$`)
@@ -317,6 +321,9 @@ func (m *mdParser) parse(data []byte) {
 			i = m.table(lines, i) - 1
 			continue
 		}
+		if li := mdListItem().FindStringSubmatch(line); li != nil && m.inLegend() {
+			continue // "- `cc:TODO`: not started" explains a marker
+		}
 		if li := mdListItem().FindStringSubmatch(line); li != nil {
 			indent := indentWidth(li[1])
 			text := li[4]
@@ -396,6 +403,16 @@ func (m *mdParser) labelLine(text string, indent int, item *mdEntry) bool {
 	return true
 }
 
+// inLegend reports whether we are under the markers' legend.
+func (m *mdParser) inLegend() bool {
+	for k := m.current; k >= 0; k = m.headings[k].parent {
+		if m.headings[k].legend {
+			return true
+		}
+	}
+	return false
+}
+
 // inCriteria reports whether the current heading introduces criteria.
 func (m *mdParser) inCriteria() bool {
 	for k := m.current; k >= 0; k = m.headings[k].parent {
@@ -438,6 +455,7 @@ func (m *mdParser) heading(level int, text string, at pos) {
 	}
 	hd.section = sectionStatus(level, text)
 	hd.criteria = mdCritHeading().MatchString(strings.Trim(cleanHeading(text), "*_ "))
+	hd.legend = level > 1 && mdLegend().MatchString(cleanHeading(text))
 	if hd.criteria {
 		hd.section = ""
 	}
