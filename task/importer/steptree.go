@@ -475,14 +475,30 @@ func blockChecks(lines []string, lang, file string, line int, w *warnings) []tas
 	return checks
 }
 
-var statefulLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:\$ )?(?:(?:cd|pushd|popd|export|source|\.|set|unset|alias|shopt|trap|readonly|declare|local|if|then|else|elif|fi|for|while|until|do|done|case|esac|function)(?:\s|$)|[A-Za-z_][A-Za-z0-9_]*=\S*$|[{}]$|[A-Za-z_][A-Za-z0-9_]*\(\)|.*<<-?\s*['"]?[A-Za-z_]+)`)
-})
+var (
+	// stateLine changes the shell's state for the lines after it, when it
+	// is the whole line: "cd server", "export X=1", "source env.sh", "X=1".
+	stateLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:\$ )?(?:(?:cd|pushd|popd|export|source|\.|set|unset|alias|shopt|trap|readonly|declare|local)(?:\s|$)|[A-Za-z_][A-Za-z0-9_]*=\S*$)`)
+	})
+	// flowLine belongs to a construct over several lines: control flow, a
+	// function, a heredoc.
+	flowLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:\$ )?(?:(?:if|then|else|elif|fi|for|while|until|do|done|case|esac|function)(?:\s|$)|[{}]$|[A-Za-z_][A-Za-z0-9_]*\(\)|.*<<-?\s*['"]?[A-Za-z_]+)`)
+	})
+)
 
-// stateful reports whether the lines of a shell block depend on each other.
+// stateful reports whether the lines of a shell block depend on each other:
+// a line that changes the shell's state on its own ("cd server", not "cd
+// backend && ./gradlew test", which is written to stand alone), or a
+// construct over several lines.
 func stateful(lines []string) bool {
 	for _, l := range lines {
-		if statefulLine().MatchString(strings.TrimSpace(l)) {
+		l = strings.TrimSpace(l)
+		if flowLine().MatchString(l) {
+			return true
+		}
+		if stateLine().MatchString(l) && !strings.Contains(l, "&&") && !strings.Contains(l, "||") && !strings.Contains(l, ";") {
 			return true
 		}
 	}
