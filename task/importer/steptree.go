@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/harnish/harnish/task"
@@ -152,7 +153,7 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 			continue
 		}
 		r.unknown(sv, field, "step", "name", "status", "summary", "error_message", "blocked_reason", "started_at",
-			"completed_at", "failed_at", "blocked_at", "description", "depends_on", "files")
+			"completed_at", "failed_at", "blocked_at", "description", "depends_on", "files", "timeout_seconds", "timeout")
 		num := r.key(sv, "step", field+".step")
 		if num == "" {
 			num = strconv.Itoa(i)
@@ -181,6 +182,16 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 		summary := r.str(sv, "summary", field+".summary")
 		failure := r.str(sv, "error_message", field+".error_message")
 		blocked := r.str(sv, "blocked_reason", field+".blocked_reason")
+		// A step's own time limit, as forks of the executor write it.
+		for _, k := range []string{"timeout_seconds", "timeout"} {
+			if v := sv.get(k); v != nil && v.kind == jsonNumber {
+				if n, err := strconv.ParseFloat(v.str, 64); err == nil && n >= 1 && n <= (24*time.Hour).Seconds() {
+					t.Budget.TaskTimeout = task.Duration(time.Duration(n * float64(time.Second)))
+				} else {
+					r.warnf(v, field+"."+k, "%s seconds is out of range 1..86400; not imported", v.str)
+				}
+			}
+		}
 		t.deps = qualify(dir, r.strings(sv, "depends_on", field+".depends_on"))
 		t.Files = r.strings(sv, "files", field+".files")
 		t.depAt, t.depF = sv.at, field+".depends_on"
