@@ -84,12 +84,14 @@
 // blocked are doing (started, not finished); pending is to do, or doing when
 // started_at is set, which is how the executor leaves a step it was cut off
 // in; the words other tools write (done, in_progress, failed, skipped, ...)
-// read too. The optional phases/<dir>/step<N>.md, UTF-8 text, becomes the
+// read too; a step's depends_on and files join the task, its timeout_seconds
+// becomes the task's time. The optional phases/<dir>/step<N>.md, UTF-8 text, becomes the
 // objective, followed by the summary, error or blocked reason; its YAML front
 // matter may give depends_on (steps "2", "step2" or "<dir>/step2") and files.
 // Under its "Acceptance Criteria" heading each list item is a criterion; a
 // shell code block gives a check per command, or one "set -e" script when its
-// lines depend on each other (cd, export, source, variables, control flow);
+// lines depend on each other (a bare cd, export, source or assignment, control
+// flow, a heredoc; "cd x && y" stands alone);
 // a PowerShell, Python or Node block runs with pwsh, python3 or node; any
 // other block is a manual check, with a warning. The plan is named after the
 // first "project".
@@ -134,7 +136,8 @@
 // are phases: the nearest heading named "Phase ..." above a task (other
 // headings only group), else, when no heading is named so, the nearest
 // heading; "Phase 2: ..." gets ID "phase-2".
-// Fenced code, HTML comments and front matter are skipped. Plans.md archives
+// Fenced code, HTML comments, front matter and the list under the markers'
+// legend (マーカー凡例, Legend) are skipped. Plans.md archives
 // finished phases to other files, so a dependency on a task it does not hold
 // is dropped with a warning. The plan is named from a "Project: name" line,
 // else the first "# " title, else the file name. In a directory,
