@@ -14,6 +14,12 @@
 //	    Show where the recorded run stands.
 //	validate FILE [--strict] [--json]
 //	    Check a plan and print every problem as "file:line:col: field: message".
+//	import [--format auto|progress|steps|plansmd] [--plan NAME] [-o FILE] PATH
+//	    Convert a peer tool's plan or progress into a harnish plan.
+//	plan --prd FILE [--executor SPEC] [--yes] [-o FILE]
+//	    Draft a plan from a PRD with an agent; write it once valid and approved.
+//	preflight [--plan FILE] [--dir DIR] [--json]
+//	    Check a plan and a working tree before a run.
 //	guard check [--shell bash|powershell|cmd] [--plan FILE] [--json] -- COMMAND
 //	guard diff [--plan FILE] [--task ID] [--json] < PATCH
 //	    Judge a command, or a unified diff, by the guardrails.
@@ -62,6 +68,9 @@ var commands = []*command{
 	resumeCommand,
 	statusCommand,
 	validateCommand,
+	importCommand,
+	planCommand,
+	preflightCommand,
 	assetsCommand,
 	guardCommand,
 	hookCommand,

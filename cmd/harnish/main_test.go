@@ -17,6 +17,9 @@ Commands:
   resume [--dir DIR] [--plan FILE] [--yes] [--approve] [--json]   continue the run recorded in a working tree
   status [--dir DIR] [--json]                                     show where the recorded run stands
   validate FILE [--strict] [--json]                               check a plan file and print its problems
+  import [flags] PATH                                             convert a peer tool's plan or progress into a harnish plan
+  plan --prd FILE [flags]                                         draft a plan from a PRD with an agent, validate it, write it once approved
+  preflight [--plan FILE] [--dir DIR] [--json]                    check a plan and a working tree before a run
   assets query|record|compress|purge|stats|import [flags]         query and record the experience the loop learns from
   guard check|diff [flags]                                        judge a command or a diff by the guardrails
   hook pre-tool-use|stop --agent claude|codex                     answer an agent's hook: guardrails before a tool call, checks before a stop

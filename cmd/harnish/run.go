@@ -35,7 +35,10 @@ The state goes to DIR/.harnish/; a copy of the plan is kept there for
 harnish/<plan>-<time>, commits each finished task, and refuses to start on
 uncommitted changes (other than the plan file) unless --allow-dirty.
 --rollback undoes a failed attempt's changes before the next attempt. --plan defaults to the first of harnish.yaml, harnish.yml,
-harnish.json, plan.yaml, plan.yml, plan.json in DIR.
+harnish.json, plan.yaml, plan.yml, plan.json in DIR. --plan may name a peer
+tool's plan or progress (see "harnish help import"): it is imported, its
+warnings printed, and the run keeps the converted plan; --executor is
+that of "harnish import".
 
 The plan's executor is a program (kind command, argv) or an agent CLI:
 kind codex runs "codex exec --json", kind claude "claude -p"; either must be
@@ -84,9 +87,11 @@ type runFlags struct {
 	yes, json, appr bool
 	allowDirty      bool
 	rollback        bool
-	runID           string // for a new run
-	branch          string // for a new run in a git tree
-	noCommit        bool   // the tree was dirty at the start
+	executor        string        // for a peer's plan: its executor (see harnish help import)
+	observe         loop.Observer // also observes the run: the peer's write-back
+	runID           string        // for a new run
+	branch          string        // for a new run in a git tree
+	noCommit        bool          // the tree was dirty at the start
 }
 
 func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Writer) (*runFlags, int, bool) {
@@ -98,6 +103,7 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 		fs.BoolVar(&f.appr, "approve", false, "approve the gate the run waits at")
 	} else {
 		fs.BoolVar(&f.allowDirty, "allow-dirty", false, "start on a working tree with uncommitted changes")
+		fs.StringVar(&f.executor, "executor", "", "the executor of a peer tool's plan")
 	}
 	fs.StringVar(&f.dir, "dir", ".", "the working tree")
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
@@ -123,7 +129,21 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	plan, file, err := task.Locate(f.plan, f.dir)
+	// A peer tool's plan or progress is imported; the run keeps the result.
+	imported, keep, peer, err := peerPlan(f.plan, f.executor, stderr)
+	var plan *task.Plan
+	file := f.plan
+	if !peer {
+		plan, file, err = task.Locate(f.plan, f.dir)
+		keep = file
+	} else if err == nil {
+		// The peer's file follows the run (see harnish help import).
+		plan = imported.Plan
+		w, werr := imported.Writer()
+		if werr == nil {
+			f.observe = writeBack(w, filepath.Join(f.dir, loop.StateDir), stderr)
+		}
+	}
 	if err == nil && plan == nil {
 		err = fmt.Errorf("no plan: give --plan FILE or put one of %v in %s", task.DefaultFiles, f.dir)
 	}
@@ -140,6 +160,10 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 	case !errors.Is(err, loop.ErrNoState):
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
 		return exitError
+	}
+	if !preflightRun(plan, f.dir, file, stderr) {
+		fmt.Fprintln(stderr, "harnish run: not started: answer what preflight found, then run again")
+		return 2
 	}
 	runID := time.Now().UTC().Format("20060102-150405")
 	if isGitTree(f.dir) {
@@ -166,7 +190,14 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	if err := loop.KeepPlan(stateDir, file); err != nil {
+	err = loop.KeepPlan(stateDir, keep)
+	if peer {
+		os.RemoveAll(filepath.Dir(keep))
+		if err == nil {
+			err = rememberPeer(stateDir, imported)
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
 		return exitError
 	}
@@ -188,6 +219,7 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		plan, err = loop.LoadKeptPlan(stateDir)
+		f.observe = resumeWriteBack(stateDir, stderr) // a peer's file follows the run
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
@@ -222,6 +254,9 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	} else {
 		prog = &progress{w: stdout}
 		opts.Observer = prog
+	}
+	if f.observe != nil {
+		opts.Observer = observers(opts.Observer, f.observe)
 	}
 	r, err := harnish.Open(cmdContext(), plan, opts)
 	if err != nil {

@@ -41,3 +41,29 @@ func ExamplePlansMD() {
 	//     manual "header row matches the spec"
 	// phase-2/phase-2-1 todo  Localise column headers
 }
+
+// Parse reads what it can and says what it could not carry over.
+func ExampleParse() {
+	plans := []byte("## Phase 1: Board\n\n" +
+		"- [ ] 1.1: Columns `cc:未着手` [lane:frontend]\n" +
+		"- [ ] 1.2: Old exporter `cc:不要`\n" +
+		"- [ ] 1.3: Drag and drop `cc:someday` depends:1.1,0.9\n")
+	res, err := importer.Parse(importer.FormatPlansMD, "Plans.md", plans)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, pt := range res.Plan.Tasks() {
+		fmt.Printf("%s %-5s %s %v\n", pt.Task.ID, pt.Task.Status, pt.Task.Title, pt.Task.Tags)
+	}
+	for _, w := range res.Warnings {
+		fmt.Println("warning:", w)
+	}
+	// Output:
+	// 1.1 todo  Columns [lane:frontend]
+	// 1.2 done  Old exporter []
+	// 1.3 todo  Drag and drop []
+	// warning: Plans.md:4:1: status: marked cc:不要: not to be done; imported as done so it does not run
+	// warning: Plans.md:5:27: status: unknown status marker "cc:someday"; taken as todo
+	// warning: Plans.md:5:1: depends: task "0.9" is not in the file (archived, so taken as done); dependency dropped
+}

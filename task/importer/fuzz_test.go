@@ -2,7 +2,10 @@ package importer_test
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -53,8 +56,25 @@ func seed(f *testing.F, path string) []byte {
 	return data
 }
 
+// corpusSeeds adds the corpus files whose names end in suffix.
+func corpusSeeds(f *testing.F, suffix string) {
+	err := filepath.WalkDir("testdata/corpus", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, suffix) && !strings.HasSuffix(p, ".golden.json") {
+			f.Add(seed(f, p))
+		}
+		return err
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+}
+
 func FuzzProgressFile(f *testing.F) {
 	f.Add(seed(f, "testdata/progress/harnish-current-work.json"))
+	corpusSeeds(f, "harnish-current-work.json")
+	for _, name := range []string{"template", "e2e-with-done", "task-schema", "done-and-todo"} {
+		f.Add(seed(f, "testdata/corpus/progress/"+name+".json"))
+	}
 	f.Add([]byte(`{"metadata":{},"done":{"phases":[]},"doing":{"task":{"id":"1-1","title":"t"}},"todo":{"phases":[]}}`))
 	f.Add([]byte(`{"metadata":{},"done":{"phases":[{"phase":"x","compressed":true}]},"doing":{"task":null},"todo":{"phases":[{"phase":1,"tasks":[{"id":"a","title":"b","depends_on":["a"]}]}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -65,6 +85,7 @@ func FuzzProgressFile(f *testing.F) {
 
 func FuzzPlansMD(f *testing.F) {
 	f.Add(seed(f, "testdata/plansmd/Plans.md"))
+	corpusSeeds(f, ".md")
 	f.Add([]byte("## Phase 1\n- [ ] T1: a `cc:TODO` depends:T2\n## Phase 2\n- [ ] T2: b `cc:WIP`\n"))
 	f.Add([]byte("| Task | Status |\n|---|---|\n| 1 | cc:done |\n| 1 | cc:TODO |\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

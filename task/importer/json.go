@@ -172,6 +172,7 @@ func (p *jsonParser) value(depth int, field string) (*jsonValue, error) {
 			}
 		default:
 			v.kind = jsonObject
+			seen := map[string]bool{}
 			for p.dec.More() {
 				kat := p.at(p.start())
 				ktok, err := p.dec.Token()
@@ -180,13 +181,14 @@ func (p *jsonParser) value(depth int, field string) (*jsonValue, error) {
 				}
 				key, _ := ktok.(string) // the decoder allows only string keys here
 				kf := join(field, key)
-				if v.get(key) != nil {
+				if seen[key] {
 					return nil, errorf(p.file, kat, kf, "duplicate key")
 				}
 				e, err := p.value(depth+1, kf)
 				if err != nil {
 					return nil, err
 				}
+				seen[key] = true
 				v.keys = append(v.keys, key)
 				v.vals = append(v.vals, e)
 			}
@@ -207,108 +209,128 @@ func join(field, key string) string {
 	return field + "." + quote.Bare(key)
 }
 
-// jsonReader reads typed fields out of a decoded file, remembering the first
-// problem so callers can read a whole object and check once.
+// jsonReader reads typed fields out of a decoded file. The peers read their
+// files loosely, so a field of the wrong type is a warning and reads as
+// absent, and the rest of the file is read.
 type jsonReader struct {
 	file string
-	err  error
+	w    *warnings
 }
 
-func (r *jsonReader) fail(v *jsonValue, field, format string, args ...any) {
-	if r.err == nil {
-		r.err = errorf(r.file, v.at, field, format, args...)
+func (r *jsonReader) warnf(v *jsonValue, field, format string, args ...any) {
+	r.w.add(r.file, v.at, field, format, args...)
+}
+
+// field returns parent's value at key, treating null as absent.
+func (r *jsonReader) field(parent *jsonValue, key string) *jsonValue {
+	if parent == nil {
+		return nil
 	}
+	v := parent.get(key)
+	if v == nil || v.kind == jsonNull {
+		return nil
+	}
+	return v
 }
 
-// object returns v's value as an object, or nil after recording a problem.
-// A missing or null value is allowed when !required.
-func (r *jsonReader) object(parent *jsonValue, key, field string, required bool) *jsonValue {
-	v := r.field(parent, key, field, required)
+// object returns the value at key as an object, or nil.
+func (r *jsonReader) object(parent *jsonValue, key, field string) *jsonValue {
+	v := r.field(parent, key)
 	if v == nil {
 		return nil
 	}
 	if v.kind != jsonObject {
-		r.fail(v, field, "expected an object, got %s", v.describe())
+		r.warnf(v, field, "expected an object, got %s; not imported", v.describe())
 		return nil
 	}
 	return v
 }
 
-// field returns parent's value at key, treating null as absent, and records a
-// problem when a required one is absent.
-func (r *jsonReader) field(parent *jsonValue, key, field string, required bool) *jsonValue {
-	v := parent.get(key)
-	if v == nil || v.kind == jsonNull {
-		if required {
-			at := parent
-			if v != nil {
-				at = v
-			}
-			r.fail(at, field, "required")
-		}
+// list returns the value at key as a list; a single value is a list of one.
+func (r *jsonReader) list(parent *jsonValue, key, field string) []*jsonValue {
+	v := r.field(parent, key)
+	switch {
+	case v == nil:
 		return nil
+	case v.kind == jsonArray:
+		return v.elems
 	}
-	return v
+	return []*jsonValue{v}
 }
 
-func (r *jsonReader) list(parent *jsonValue, key, field string, required bool) []*jsonValue {
-	v := r.field(parent, key, field, required)
-	if v == nil {
-		return nil
-	}
-	if v.kind != jsonArray {
-		r.fail(v, field, "expected a list, got %s", v.describe())
-		return nil
-	}
-	return v.elems
-}
-
-// str returns a string field; a required one must not be empty.
-func (r *jsonReader) str(parent *jsonValue, key, field string, required bool) string {
-	v := r.field(parent, key, field, required)
-	if v == nil {
+// text returns v as text: a string, or a number's literal; anything else
+// is a warning and "".
+func (r *jsonReader) text(v *jsonValue, field string) string {
+	switch {
+	case v == nil:
 		return ""
+	case v.kind == jsonString, v.kind == jsonNumber:
+		return v.str
+	case v.kind == jsonBool:
+		return strconv.FormatBool(v.b)
 	}
-	if v.kind != jsonString {
-		r.fail(v, field, "expected a string, got %s", v.describe())
-		return ""
-	}
-	if required && strings.TrimSpace(v.str) == "" {
-		r.fail(v, field, "required: must not be empty")
-	}
-	return v.str
+	r.warnf(v, field, "expected a string, got %s; not imported", v.describe())
+	return ""
 }
 
+// str returns the text at key.
+func (r *jsonReader) str(parent *jsonValue, key, field string) string {
+	return r.text(r.field(parent, key), field)
+}
+
+// strings returns the texts at key: a list of strings or one string. An
+// element that is an object gives its "path", "rule" or "text" field.
 func (r *jsonReader) strings(parent *jsonValue, key, field string) []string {
 	var out []string
-	for i, e := range r.list(parent, key, field, false) {
-		if e.kind != jsonString {
-			r.fail(e, fmt.Sprintf("%s[%d]", field, i), "expected a string, got %s", e.describe())
-			return nil
+	v := r.field(parent, key)
+	for i, e := range r.list(parent, key, field) {
+		f := field
+		if v.kind == jsonArray {
+			f = fmt.Sprintf("%s[%d]", field, i)
 		}
-		out = append(out, e.str)
+		if e.kind == jsonObject {
+			for _, k := range []string{"path", "rule", "text", "name", "id"} {
+				if s := r.field(e, k); s != nil {
+					e = s
+					break
+				}
+			}
+		}
+		if s := strings.TrimSpace(r.text(e, f)); s != "" {
+			out = append(out, s)
+		}
 	}
 	return out
 }
 
 // key returns a value that may be an integer or a string (a phase or step
-// number), as a string; float and other kinds are problems.
-func (r *jsonReader) key(parent *jsonValue, key, field string, required bool) (string, *jsonValue) {
-	v := r.field(parent, key, field, required)
+// number), as a string; "" with a warning for anything else.
+func (r *jsonReader) key(parent *jsonValue, key, field string) string {
+	v := r.field(parent, key)
 	if v == nil {
-		return "", nil
+		return ""
 	}
 	switch v.kind {
 	case jsonString:
-		if strings.TrimSpace(v.str) == "" {
-			r.fail(v, field, "must not be empty")
-		}
-		return v.str, v
+		return strings.TrimSpace(v.str)
 	case jsonNumber:
 		if n, err := strconv.ParseInt(v.str, 10, 64); err == nil {
-			return strconv.FormatInt(n, 10), v
+			return strconv.FormatInt(n, 10)
+		}
+		return v.str
+	}
+	r.warnf(v, field, "expected an integer or a string, got %s; not imported", v.describe())
+	return ""
+}
+
+// unknown warns of the keys of obj that are not in known.
+func (r *jsonReader) unknown(obj *jsonValue, field string, known ...string) {
+	if obj == nil {
+		return
+	}
+	for i, k := range obj.keys {
+		if !slices.Contains(known, k) && obj.vals[i].kind != jsonNull {
+			r.warnf(obj.vals[i], join(field, k), "not a field harnish reads; not imported")
 		}
 	}
-	r.fail(v, field, "expected an integer or a string, got %s", v.describe())
-	return "", nil
 }

@@ -1,0 +1,293 @@
+package preflight
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/harnish/harnish/internal/gitx"
+	"github.com/harnish/harnish/task"
+)
+
+// The kinds of finding.
+const (
+	KindChecks = "checks" // a task without a check that runs
+	KindTree   = "tree"   // uncommitted changes
+	KindBudget = "budget" // no run-wide cap
+	KindInput  = "input"  // a file the plan says exists does not, or the like
+	KindTool   = "tool"   // a program a check runs is not on PATH
+)
+
+// Finding is one thing found. Blocking ones stop a run before it starts.
+type Finding struct {
+	Kind     string `json:"kind"`
+	Task     string `json:"task,omitempty"`
+	Blocking bool   `json:"blocking"`
+	// Expected and Found say what the plan expects and what the tree holds,
+	// for a contradiction; Message says it in one line otherwise.
+	Expected string `json:"expected,omitempty"`
+	Found    string `json:"found,omitempty"`
+	Message  string `json:"message,omitempty"`
+}
+
+// String prints a contradiction as a question to a person, anything else
+// as one line.
+func (f Finding) String() string {
+	if f.Expected != "" {
+		return "Expected: " + f.Expected + "\nFound: " + f.Found + "\nHow should I proceed?"
+	}
+	if f.Task != "" {
+		return f.Kind + ": task " + f.Task + ": " + f.Message
+	}
+	return f.Kind + ": " + f.Message
+}
+
+// Tool is a program the checks run, as found on PATH.
+type Tool struct {
+	Name    string `json:"name"`
+	Path    string `json:"path,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// Report is what [Run] found.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	Tools    []Tool    `json:"tools"`
+}
+
+// Blocking reports whether any finding stops a run.
+func (r *Report) Blocking() bool {
+	return slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Blocking })
+}
+
+// Config says what to check.
+type Config struct {
+	// Plan is the plan to run. Required.
+	Plan *task.Plan
+	// Dir is the working tree. Empty means the current directory.
+	Dir string
+	// Skip lists paths, relative to Dir, whose changes do not make the tree
+	// dirty (the plan file, the state directory).
+	Skip []string
+	// DirtyBlocks makes uncommitted changes a blocking finding.
+	DirtyBlocks bool
+	// BudgetBlocks makes a run with no cap on tokens, cost or time a
+	// blocking finding.
+	BudgetBlocks bool
+}
+
+// Run checks cfg. Only a missing plan is an error; everything else is in
+// the report.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Plan == nil {
+		return nil, errors.New("preflight: Config.Plan is required")
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		dir = "."
+	}
+	r := &Report{Findings: []Finding{}, Tools: []Tool{}}
+	p := cfg.Plan
+	if err := p.Validate().Err(); err != nil {
+		r.Findings = append(r.Findings, Finding{Kind: KindChecks, Blocking: true, Message: "the plan does not validate: " + err.Error()})
+	}
+	tools := map[string]bool{}
+	var order []string
+	for _, pt := range p.Tasks() {
+		t := pt.Task
+		if t.Status == task.StatusDone {
+			continue
+		}
+		if !slices.ContainsFunc(t.Acceptance, func(c task.Check) bool { k := c.Kind(); return k != "" && k != "manual" }) {
+			r.Findings = append(r.Findings, Finding{Kind: KindChecks, Task: t.ID, Blocking: true,
+				Message: "no check that runs: nothing would tell it is done"})
+		}
+		for _, name := range checkTools(t.Acceptance) {
+			if !tools[name] {
+				tools[name] = true
+				order = append(order, name)
+			}
+		}
+		r.Findings = append(r.Findings, contradictions(dir, *t)...)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		changes, err := gitx.Changes(ctx, dir, cfg.Skip...)
+		switch {
+		case err != nil:
+			r.Findings = append(r.Findings, Finding{Kind: KindTree, Blocking: cfg.DirtyBlocks, Message: "git status: " + err.Error()})
+		case len(changes) > 0:
+			r.Findings = append(r.Findings, Finding{Kind: KindTree, Blocking: cfg.DirtyBlocks,
+				Message: fmt.Sprintf("uncommitted changes (%s): commit or stash them", strings.Join(changes[:min(len(changes), 5)], ", "))})
+		}
+	}
+	if b := p.Budget; b.Tokens == 0 && b.CostUSD == 0 && b.RunTimeout == 0 {
+		r.Findings = append(r.Findings, Finding{Kind: KindBudget, Blocking: cfg.BudgetBlocks,
+			Message: "no cap on the run's tokens, cost or time: set budget.tokens, budget.cost_usd or budget.run_timeout"})
+	}
+	r.Tools = lookTools(ctx, order)
+	for _, tool := range r.Tools {
+		if tool.Path == "" {
+			r.Findings = append(r.Findings, Finding{Kind: KindTool, Blocking: true,
+				Message: fmt.Sprintf("%s is not on PATH; the checks run it", tool.Name)})
+		}
+	}
+	return r, nil
+}
+
+// checkTools lists the programs the checks run.
+func checkTools(checks []task.Check) []string {
+	var out []string
+	for _, c := range checks {
+		switch c.Kind() {
+		case "run":
+			if !strings.Contains(c.Run[0], "/") {
+				out = append(out, c.Run[0])
+			}
+		case "sh":
+			out = append(out, "sh")
+			out = append(out, scriptTools(c.Sh)...)
+		case "gotest":
+			out = append(out, "go")
+		case "cmake":
+			out = append(out, "cmake", "ctest")
+		}
+	}
+	return out
+}
+
+// builtins are shell words that are not programs.
+var builtins = []string{"cd", "export", "source", ".", "set", "unset", "test", "[", "echo", "printf", "true", "false",
+	"exit", "if", "then", "else", "elif", "fi", "for", "while", "do", "done", "case", "esac", "!", "{", "}", "local", "read", "pushd", "popd", "eval", "exec", "shift", "return"}
+
+var scriptWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|&&|\|\||;|\||\n|\$\(|\bthen\b|\bdo\b)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*([A-Za-z0-9_.+-]+)`)
+})
+
+// scriptTools finds the programs a shell script runs: the first word of
+// each command, builtins left out.
+func scriptTools(script string) []string {
+	var out []string
+	for _, m := range scriptWord().FindAllStringSubmatch(script, -1) {
+		if w := m[1]; !slices.Contains(builtins, w) && !slices.Contains(out, w) && !strings.HasPrefix(w, "-") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// lookTools finds each tool on PATH and asks it its version.
+func lookTools(ctx context.Context, names []string) []Tool {
+	out := make([]Tool, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		out[i].Name = name
+		p, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		out[i].Path = p
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i].Version = version(ctx, p)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// version is the first line a program prints for --version (go: "go
+// version"), or "" when it says nothing within two seconds.
+func version(ctx context.Context, prog string) string {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	args := []string{"--version"}
+	if filepath.Base(prog) == "go" {
+		args = []string{"version"}
+	}
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.Stdin = nil
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	if err != nil && len(out) == 0 {
+		return ""
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return strings.TrimSpace(line)
+}
+
+var (
+	// changeVerb finds "modify path" and the like in an objective: a file
+	// the task expects to exist.
+	changeVerb = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?i)\\b(?:modify|update|edit|change|fix|extend|refactor|rename|delete|remove|patch)\\s+(?:the\\s+)?(?:file\\s+)?`?([A-Za-z0-9_./-]+\\.[A-Za-z0-9]+|[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+)`?")
+	})
+	// fileAction is a "File: path (modify)" line, as the importer writes a
+	// progress file's target_files.
+	fileAction = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^File: (\S+) \((modify|update|delete|create|add)\)$`)
+	})
+)
+
+// contradictions finds what a task's objective and scope say of the tree
+// that the tree does not bear out.
+func contradictions(dir string, t task.Task) []Finding {
+	var out []Finding
+	exists := func(p string) bool {
+		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		return err == nil
+	}
+	seen := map[string]bool{}
+	expect := func(p, why string) {
+		p = strings.TrimPrefix(path.Clean(strings.TrimLeft(p, "/")), "./")
+		if seen[p] || !fs.ValidPath(p) {
+			return
+		}
+		seen[p] = true
+		if !exists(p) {
+			out = append(out, Finding{Kind: KindInput, Task: t.ID, Blocking: true,
+				Expected: fmt.Sprintf("%s exists (task %s: %q)", p, t.ID, why), Found: "no such file"})
+		}
+	}
+	for _, m := range fileAction().FindAllStringSubmatch(t.Objective, -1) {
+		switch m[2] {
+		case "modify", "update", "delete":
+			expect(m[1], m[0])
+		case "create", "add":
+			if exists(m[1]) && t.Status != task.StatusDoing {
+				out = append(out, Finding{Kind: KindInput, Task: t.ID, Blocking: true,
+					Expected: fmt.Sprintf("%s does not exist yet (task %s creates it)", m[1], t.ID), Found: "it exists"})
+			}
+		}
+	}
+	for _, m := range changeVerb().FindAllStringSubmatch(t.Objective+"\n"+t.Title, -1) {
+		if strings.Contains(m[1], "/") || strings.Contains(path.Base(m[1]), ".") && slices.Contains(t.Files, m[1]) {
+			expect(m[1], m[0])
+		}
+	}
+	// A scope in a directory the tree does not have, when the task's other
+	// files are there: more likely a wrong path than a new package.
+	for _, f := range t.Files {
+		d := path.Dir(f)
+		if d == "." || exists(d) {
+			continue
+		}
+		if top := strings.Split(d, "/")[0]; !exists(top) && len(t.Files) > 1 && slices.ContainsFunc(t.Files, func(o string) bool {
+			return o != f && path.Dir(o) != "." && exists(path.Dir(o))
+		}) {
+			out = append(out, Finding{Kind: KindInput, Task: t.ID, Blocking: true,
+				Expected: fmt.Sprintf("%s/ exists, beside the task's other files", top), Found: fmt.Sprintf("no %s/ in the tree (scope: %s)", top, f)})
+		}
+	}
+	return out
+}
