@@ -174,7 +174,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	mark := newMark()
 	env := agent.SortedEnv(e.Env)
 	if prof.Setup != nil {
-		extra, err := prof.Setup(home, tmp)
+		extra, err := prof.Setup(home, tmp, e.Model)
 		if err != nil {
 			return nil, unavailable(fmt.Errorf("acp: %s: %w", e.Agent, err))
 		}

@@ -30,8 +30,8 @@ type Profile struct {
 	// Setup prepares the attempt's fresh home directory and returns the
 	// variables the agent needs beyond HOME: a config directory in it, the
 	// workarounds of its traps. tmp is a directory of the attempt's own
-	// outside home.
-	Setup func(home, tmp string) (env map[string]string, err error)
+	// outside home; model is the model asked for, "" for the default.
+	Setup func(home, tmp, model string) (env map[string]string, err error)
 	// CommandInTitle says that a permission request for a command carries
 	// the command only as its title (Gemini CLI); otherwise a command is
 	// read from the tool call's raw input, and a call without one cannot be
@@ -54,7 +54,7 @@ var Profiles = map[string]Profile{
 		Args:           []string{"--acp"},
 		ModelArgs:      func(m string) []string { return []string{"-m", m} },
 		CommandInTitle: true,
-		Setup: func(home, _ string) (map[string]string, error) {
+		Setup: func(home, _, _ string) (map[string]string, error) {
 			settings := map[string]any{
 				"privacy":   map[string]any{"usageStatisticsEnabled": false},
 				"telemetry": map[string]any{"enabled": false},
@@ -67,13 +67,22 @@ var Profiles = map[string]Profile{
 	},
 	// claude-code-acp 0.16 (@zed-industries/claude-code-acp): asks before
 	// each tool, runs commands through the client's terminal and writes
-	// through fs/write_text_file. As root Claude Code accepts IS_SANDBOX
+	// through fs/write_text_file (its tools are mcp__acp__Bash, ...Write,
+	// ...Edit, ...Read: the built-in ones are turned off). It picks its
+	// model from the user settings' "model", offered as a custom model when
+	// ANTHROPIC_MODEL names it too. As root Claude Code accepts IS_SANDBOX
 	// only as "1", while the adapter takes any value for a sandbox.
 	Claude: {
 		Program:  "claude-code-acp",
 		ModelEnv: "ANTHROPIC_MODEL",
-		Setup: func(home, _ string) (map[string]string, error) {
-			env := map[string]string{"CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude"), "DISABLE_AUTOUPDATER": "1"}
+		Setup: func(home, _, model string) (map[string]string, error) {
+			config := filepath.Join(home, ".claude")
+			if model != "" {
+				if err := writeJSON(filepath.Join(config, "settings.json"), map[string]any{"model": model}); err != nil {
+					return nil, err
+				}
+			}
+			env := map[string]string{"CLAUDE_CONFIG_DIR": config, "DISABLE_AUTOUPDATER": "1"}
 			if v, ok := os.LookupEnv("IS_SANDBOX"); ok && v != "1" {
 				env["IS_SANDBOX"] = "1"
 			}
@@ -91,7 +100,7 @@ var Profiles = map[string]Profile{
 			"-c", "check_for_update_on_startup=false"},
 		ModelArgs:         func(m string) []string { return []string{"-c", "model=" + quoteTOML(m)} },
 		RefuseInteractive: true,
-		Setup: func(home, tmp string) (map[string]string, error) {
+		Setup: func(home, tmp, _ string) (map[string]string, error) {
 			codexHome := filepath.Join(home, ".codex")
 			tmpdir := filepath.Join(tmp, "tmp")
 			for _, d := range []string{codexHome, tmpdir} {
