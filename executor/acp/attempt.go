@@ -183,7 +183,7 @@ func (a *attempt) killStrays(ctx context.Context) {
 // result turns how the attempt went into its result or error.
 func (a *attempt) result(ctx context.Context, t turn, phase string, pres *proc.Result, perr, streamErr error) (*executor.Result, error) {
 	s := a.sess
-	violations := append(s.snapshotViolations(), s.unguarded()...)
+	violations := append(s.snapshotViolations(), s.unguarded(context.WithoutCancel(ctx))...)
 	usage := s.usageOf(t.resp)
 	tail := a.tail(pres)
 	fail := func(kind executor.ErrorKind, err error) (*executor.Result, error) {

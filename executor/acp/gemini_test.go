@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -287,3 +288,29 @@ func TestGeminiCancelMidCommand(t *testing.T) {
 }
 
 var _ = acp.Gemini
+
+// A daemon the agent's command leaves behind in a session of its own,
+// outside every process group harnish started, is found by the attempt's
+// mark and killed when the attempt ends.
+func TestGeminiStrayDaemonKilled(t *testing.T) {
+	needGemini(t)
+	dir := testkit.GitTree(t)
+	srv := geminitest.NewServer(t,
+		parts(geminitest.Shell(`setsid -f sh -c 'echo $$ > pid; exec sleep 300' </dev/null >/dev/null 2>&1`)),
+		parts(geminitest.Text("Started a daemon.")),
+	)
+	res, err := srv.Executor().Execute(t.Context(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 1, WorkDir: dir, Prompt: "start it"})
+	if err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	if res.Summary == "" {
+		t.Errorf("no summary: %+v", res)
+	}
+	if pid := readPid(t, filepath.Join(dir, "pid")); alive(pid) {
+		t.Errorf("the daemon (pid %d) is still running", pid)
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	if left := marked(dir); len(left) > 0 {
+		t.Errorf("processes of the attempt left running: %v", left)
+	}
+}

@@ -270,26 +270,45 @@ func (s *session) SessionUpdate(_ context.Context, n acpsdk.SessionNotification)
 // or runs something, ran, and that harnish was neither asked about nor
 // carried out: an edit whose every file went through fs/write_text_file
 // was carried out by harnish, and so was a command of a terminal of
-// harnish's, each terminal standing for one call.
-func (s *session) unguarded() []executor.Violation {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	terminals := s.terms.count()
+// harnish's, each terminal standing for one call. A call of another kind
+// that ran a command unasked (Codex runs what it deems read-only, such as
+// ls, without asking and reports it as a read or a search) is judged after
+// the fact: one the guardrail would not have allowed ran unguarded too.
+func (s *session) unguarded(ctx context.Context) []executor.Violation {
+	type unasked struct {
+		c   toolCall
+		cmd string
+	}
+	var suspects []unasked
 	var out []executor.Violation
+	s.mu.Lock()
+	terminals := s.terms.count()
 	for _, id := range s.order {
 		c := s.calls[id]
-		if c.asked || !changes(c.kind) || !c.ran() {
+		if c.asked || !c.ran() {
 			continue
 		}
-		if c.kind == acpsdk.ToolKindExecute && terminals > 0 {
+		switch {
+		case c.kind == acpsdk.ToolKindExecute && terminals > 0:
 			terminals--
-			continue
+		case changes(c.kind) && c.kind != acpsdk.ToolKindExecute && len(c.locations) > 0 && s.allWritten(c.locations):
+		case changes(c.kind):
+			out = append(out, executor.Violation{Hard: true, Rule: RuleUnguarded, Action: c.describe(),
+				Reason: fmt.Sprintf("the agent ran a tool call of kind %s without asking harnish and not through harnish", c.kind)})
+		default:
+			if cmd := rawCommand(c.rawInput); cmd != "" {
+				suspects = append(suspects, unasked{*c, cmd})
+			}
 		}
-		if c.kind != acpsdk.ToolKindExecute && len(c.locations) > 0 && s.allWritten(c.locations) {
-			continue
+	}
+	s.mu.Unlock()
+	for _, u := range suspects {
+		ds := guardrail.EvaluateAll(ctx, s.guard, guardrail.Action{Kind: guardrail.KindCommand, Command: u.cmd, Task: s.taskID})
+		if len(ds) > 0 {
+			out = append(out, executor.Violation{Hard: true, Rule: RuleUnguarded, Action: u.cmd,
+				Reason: fmt.Sprintf("the agent ran a command without asking harnish (a tool call of kind %s) that harnish would not have allowed: %s: %s",
+					u.c.kind, ds[0].Rule, ds[0].Reason)})
 		}
-		out = append(out, executor.Violation{Hard: true, Rule: RuleUnguarded, Action: c.describe(),
-			Reason: fmt.Sprintf("the agent ran a %s tool call without asking harnish's permission and not through harnish", c.kind)})
 	}
 	return out
 }
