@@ -83,10 +83,13 @@ func (a *attempt) run(ctx context.Context) (*executor.Result, error) {
 		t     turn
 		phase = "initialize"
 	)
-	t.err = a.open(ctx, conn, &phase, func(sid acpsdk.SessionId) {
+	sid, err := a.open(ctx, conn, &phase)
+	if err != nil {
+		t.err = err
+	} else {
 		phase = "session/prompt"
 		t = a.prompt(ctx, conn, sid, procDone)
-	})
+	}
 	stopAgent(errStopped)
 	<-procDone
 	endAttempt(errStopped)
@@ -99,9 +102,8 @@ func (a *attempt) run(ctx context.Context) (*executor.Result, error) {
 	return a.result(ctx, t, phase, pres, perr, chk.Err())
 }
 
-// open initializes the connection and opens the session, then runs the
-// prompt in it.
-func (a *attempt) open(ctx context.Context, conn *acpsdk.ClientSideConnection, phase *string, prompt func(acpsdk.SessionId)) error {
+// open initializes the connection and opens the session.
+func (a *attempt) open(ctx context.Context, conn *acpsdk.ClientSideConnection, phase *string) (acpsdk.SessionId, error) {
 	init, err := conn.Initialize(ctx, acpsdk.InitializeRequest{
 		ProtocolVersion: acpsdk.ProtocolVersionNumber,
 		ClientCapabilities: acpsdk.ClientCapabilities{
@@ -111,18 +113,17 @@ func (a *attempt) open(ctx context.Context, conn *acpsdk.ClientSideConnection, p
 		ClientInfo: &acpsdk.Implementation{Name: "harnish", Version: "1"},
 	})
 	if err != nil {
-		return acpError("initialize", err)
+		return "", acpError("initialize", err)
 	}
 	if init.ProtocolVersion != acpsdk.ProtocolVersionNumber {
-		return &versionError{got: int(init.ProtocolVersion)}
+		return "", &versionError{got: int(init.ProtocolVersion)}
 	}
 	*phase = "session/new"
 	sess, err := conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: a.root, McpServers: []acpsdk.McpServer{}})
 	if err != nil {
-		return acpError("session/new", err)
+		return "", acpError("session/new", err)
 	}
-	prompt(sess.SessionId)
-	return nil
+	return sess.SessionId, nil
 }
 
 type versionError struct{ got int }

@@ -14,6 +14,10 @@ type Turn struct {
 	FinishReason string
 	// Usage is the usage metadata the turn reports.
 	Usage Usage
+	// Status, when set, answers the request with an API error of this HTTP
+	// status instead (400 and 404 are not retried by Gemini CLI; 429 and
+	// 5xx are, for minutes). Parts are not needed then.
+	Status int
 	// Want, when set, must occur in the text of the request (see
 	// [Request.Text]), or the test fails.
 	Want string
@@ -78,7 +82,7 @@ func (t Turn) finishReason() string {
 
 // validate says what is wrong with a turn, if anything.
 func (t Turn) validate() error {
-	if len(t.Parts) == 0 {
+	if len(t.Parts) == 0 && t.Status == 0 {
 		return errors.New("the turn has no parts")
 	}
 	for i, p := range t.Parts {

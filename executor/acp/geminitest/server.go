@@ -193,6 +193,10 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, model, method 
 			s.t.Errorf("geminitest: turn %d: %v", n, err)
 		}
 	}
+	if turn.Status != 0 {
+		apiError(w, turn.Status, "INVALID_ARGUMENT", fmt.Sprintf("geminitest: turn %d answers with status %d", n, turn.Status))
+		return
+	}
 	stream(w, turn)
 }
 
