@@ -268,7 +268,7 @@ func TestClaudeCancelMidCommand(t *testing.T) {
 		t.Fatalf("Execute: %v, want a cancellation", err)
 	}
 	t.Logf("cancelled and stopped in %s", time.Since(start))
-	if pid := readPid(t, pidFile); alive(pid) {
+	if pid := readPid(t, pidFile); aliveAfter(pid, 2*time.Second) {
 		t.Errorf("the command (pid %d) is still running", pid)
 	}
 	if left := marked(dir); len(left) > 0 {

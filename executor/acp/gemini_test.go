@@ -279,7 +279,7 @@ func TestGeminiCancelMidCommand(t *testing.T) {
 	}
 	t.Logf("cancelled and stopped in %s", time.Since(start))
 	pid := readPid(t, pidFile)
-	if alive(pid) {
+	if aliveAfter(pid, 2*time.Second) {
 		t.Errorf("the agent's command (pid %d) is still running", pid)
 	}
 	if left := marked(dir); len(left) > 0 {
@@ -306,7 +306,7 @@ func TestGeminiStrayDaemonKilled(t *testing.T) {
 	if res.Summary == "" {
 		t.Errorf("no summary: %+v", res)
 	}
-	if pid := readPid(t, filepath.Join(dir, "pid")); alive(pid) {
+	if pid := readPid(t, filepath.Join(dir, "pid")); aliveAfter(pid, 2*time.Second) {
 		t.Errorf("the daemon (pid %d) is still running", pid)
 		syscall.Kill(pid, syscall.SIGKILL)
 	}

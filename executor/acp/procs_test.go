@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func readPid(t *testing.T, file string) int {
@@ -54,4 +55,15 @@ func marked(dir string) []int {
 		}
 	}
 	return out
+}
+
+// aliveAfter reports whether pid still runs after up to d of waiting for
+// it to die: a signalled process takes a moment to go.
+func aliveAfter(pid int, d time.Duration) bool {
+	for deadline := time.Now().Add(d); alive(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return true
+		}
+	}
+	return false
 }

@@ -140,10 +140,26 @@ func checkMessage(line []byte) error {
 		return fmt.Errorf("%w: jsonrpc is %q, want \"2.0\": %s", ErrMalformed, m.JSONRPC, clip(line))
 	case m.Method != nil && *m.Method == "":
 		return fmt.Errorf("%w: an empty method: %s", ErrMalformed, clip(line))
-	case m.Method == nil && (len(m.ID) == 0 || (len(m.Result) == 0 && len(m.Error) == 0)):
+	case m.Method == nil && (len(m.ID) == 0 || (len(m.Result) == 0 && !present(m.Error))):
 		return fmt.Errorf("%w: neither a request nor a response: %s", ErrMalformed, clip(line))
+	case len(m.ID) > 0 && !validID(m.ID):
+		return fmt.Errorf("%w: an id that is not a string, a number or null: %s", ErrMalformed, clip(line))
 	}
 	return nil
+}
+
+// present reports whether a field was given a value other than null.
+func present(raw json.RawMessage) bool {
+	return len(raw) > 0 && string(raw) != "null"
+}
+
+// validID reports whether a JSON-RPC id is a string, a number or null.
+func validID(raw json.RawMessage) bool {
+	switch c := raw[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return true
+	}
+	return string(raw) == "null"
 }
 
 func clip(b []byte) string {
