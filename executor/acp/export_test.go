@@ -23,8 +23,10 @@ func NewTerminals(ctx context.Context, root string) *Terminals {
 	return newTerminals(ctx, root, nil, time.Minute, 100*time.Millisecond)
 }
 
-func (ts *terminals) Start(p acpsdk.CreateTerminalRequest, dir string) (string, error) { return ts.start(p, dir) }
-func (ts *terminals) Output(id string) (acpsdk.TerminalOutputResponse, error)     { return ts.output(id) }
+func (ts *terminals) Start(p acpsdk.CreateTerminalRequest, dir string) (string, error) {
+	return ts.start(p, dir)
+}
+func (ts *terminals) Output(id string) (acpsdk.TerminalOutputResponse, error) { return ts.output(id) }
 func (ts *terminals) Wait(ctx context.Context, id string) (acpsdk.WaitForTerminalExitResponse, error) {
 	return ts.wait(ctx, id)
 }
