@@ -87,8 +87,9 @@ type Executor struct {
 	// TerminalTimeout bounds each terminal command. Zero means
 	// [DefaultTerminalTimeout].
 	TerminalTimeout time.Duration
-	// Logger receives a line per attempt and the SDK's diagnostics at debug
-	// level. Nil means silence.
+	// Logger receives a line per attempt at debug level, and the ACP SDK's
+	// own diagnostics (a connection closed, a message it could not handle).
+	// Nil means silence.
 	Logger *slog.Logger
 }
 

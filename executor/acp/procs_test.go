@@ -4,6 +4,7 @@ package acp_test
 
 import (
 	"bytes"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -67,3 +68,5 @@ func aliveAfter(pid int, d time.Duration) bool {
 	}
 	return false
 }
+
+var discardLogger = slog.New(slog.DiscardHandler)
