@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -312,5 +313,31 @@ func TestGeminiStrayDaemonKilled(t *testing.T) {
 	}
 	if left := marked(dir); len(left) > 0 {
 		t.Errorf("processes of the attempt left running: %v", left)
+	}
+}
+
+// A soft decision lets the write through and is recorded once, though
+// harnish judges it twice (the permission request's diff, then the write
+// itself).
+func TestGeminiSoftWarning(t *testing.T) {
+	needGemini(t)
+	dir := testkit.GitTree(t)
+	src := "package calc\n\nfunc Add(a, b int) int { return a + b }\n"
+	srv := geminitest.NewServer(t,
+		parts(geminitest.WriteFile(filepath.Join(dir, "calc", "calc.go"), src)),
+		parts(geminitest.Text("Wrote calc.go.")),
+	)
+	res, err := srv.Executor().Execute(t.Context(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 1, WorkDir: dir, Prompt: "add"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "calc", "calc.go")); err != nil || string(b) != src {
+		t.Errorf("calc.go = %q, %v", b, err)
+	}
+	if len(res.Violations) != 1 || res.Violations[0].Hard || res.Violations[0].Rule != "edit.tdd" || res.Violations[0].Action != "calc/calc.go" {
+		t.Errorf("violations %+v, want one soft edit.tdd on calc/calc.go", res.Violations)
+	}
+	if res.Status != executor.StatusDone || res.Summary != "Wrote calc.go." || !slices.Equal(res.FilesChanged, []string{"calc/calc.go"}) {
+		t.Errorf("result %+v", res)
 	}
 }
