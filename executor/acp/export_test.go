@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"os"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -32,3 +33,19 @@ func (ts *terminals) Wait(ctx context.Context, id string) (acpsdk.WaitForTermina
 }
 func (ts *terminals) Kill(id string, release bool) error { return ts.kill(id, release) }
 func (ts *terminals) Close()                             { ts.close() }
+
+// Session is harnish's side of a session in root, judged by the built-in
+// guardrail, for benchmarks of the mediation alone.
+type Session = session
+
+func NewSession(root string) (*Session, error) {
+	g, err := Builtin(root, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	return newSession(root, tree, g, "T1", Profiles[Codex], newTerminals(context.Background(), root, nil, time.Minute, time.Second)), nil
+}
