@@ -125,3 +125,40 @@ func TestGeminiAPIError(t *testing.T) {
 		t.Errorf("processes of the attempt left running: %v", left)
 	}
 }
+
+// A tool call the session's updates show ran, that harnish neither was
+// asked about nor carried out, ran unguarded: a hard violation for a
+// command or an edit; a read or search that ran a command (as Codex does
+// for what it deems read-only) only when the guardrail would have refused
+// the command.
+func TestUnasked(t *testing.T) {
+	update := func(id, kind, title, raw string) string {
+		return `echo '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"` +
+			id + `","kind":"` + kind + `","title":"` + title + `","status":"completed","rawInput":` + raw + `}}}'`
+	}
+	ex := agentScript(answerInit, answerSession, readPrompt,
+		update("c1", "execute", "make", `{"command":"make"}`),
+		update("c2", "search", "List", `{"command":["/bin/bash","-lc","ls"]}`),
+		update("c3", "read", "Read", `{"command":["/bin/bash","-lc","cat a; rm -rf src"]}`),
+		update("c4", "edit", "Edit a.txt", `{}`),
+		update("c5", "think", "Think", `{}`),
+		`echo '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Done."}}}}'`,
+		`echo '{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}'`, `exec sleep 300`)
+	res, err := ex.Execute(t.Context(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 1, WorkDir: testkit.GitTree(t), Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range res.Violations {
+		if !v.Hard || v.Rule != acp.RuleUnguarded {
+			t.Errorf("violation %+v", v)
+		}
+		got = append(got, v.Action)
+	}
+	if want := []string{"make", "Edit a.txt", "cat a; rm -rf src"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("unguarded %q, want %q", got, want)
+	}
+	if res.Summary != "Done." {
+		t.Errorf("summary %q", res.Summary)
+	}
+}
