@@ -154,9 +154,18 @@ func bareRun(ctx context.Context, ex *acp.Executor, dir string) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
+	// Stopped as harnish stops it: SIGTERM to its group, SIGKILL after
+	// the same grace.
 	defer func() {
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		cmd.Wait()
+		select {
+		case <-done:
+		case <-time.After(acp.DefaultGrace):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}()
 	conn := acpsdk.NewClientSideConnection(&bareClient{}, in, out)
