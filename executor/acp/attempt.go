@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -66,19 +67,25 @@ func (a *attempt) run(ctx context.Context) (*executor.Result, error) {
 		pres     *proc.Result
 		perr     error
 		procDone = make(chan struct{})
+		stopping atomic.Bool // harnish is stopping the agent
+		exited   bool        // the agent exited by itself, before that
 	)
+	// The connection and its logger before the agent: the SDK's reader
+	// goroutine logs as soon as the stream ends, and SetLogger is not safe
+	// once it runs.
+	conn := acpsdk.NewClientSideConnection(a.sess, stdinW, sdkIn)
+	conn.SetLogger(cmp.Or(a.e.Logger, discard))
 	start := time.Now()
 	go func() {
 		pres, perr = proc.Run(agentCtx, proc.Spec{Stage: "execute", Argv: a.argv, Root: a.root, Env: a.env,
 			Stdin: stdinR, Stdout: chk, Grace: a.e.grace()})
+		exited = !stopping.Load()
 		chk.Close()
 		stdinR.Close()
 		stdinW.Close() // a write to a dead agent fails, never blocks
 		close(procDone)
 	}()
 
-	conn := acpsdk.NewClientSideConnection(a.sess, stdinW, sdkIn)
-	conn.SetLogger(cmp.Or(a.e.Logger, discard))
 	var (
 		t     turn
 		phase = "initialize"
@@ -90,6 +97,7 @@ func (a *attempt) run(ctx context.Context) (*executor.Result, error) {
 		phase = "session/prompt"
 		t = a.prompt(ctx, conn, sid, procDone)
 	}
+	stopping.Store(true)
 	stopAgent(errStopped)
 	<-procDone
 	endAttempt(errStopped)
@@ -99,7 +107,7 @@ func (a *attempt) run(ctx context.Context) (*executor.Result, error) {
 		a.e.Logger.Debug("acp: finished", "agent", a.name, "task", a.req.Task.ID, "attempt", a.req.Attempt,
 			"duration", time.Since(start), "stop", t.resp.StopReason, "err", t.err)
 	}
-	return a.result(ctx, t, phase, pres, perr, chk.Err())
+	return a.result(ctx, t, phase, pres, perr, exited, chk.Err())
 }
 
 // open initializes the connection and opens the session.
@@ -182,7 +190,7 @@ func (a *attempt) killStrays(ctx context.Context) {
 }
 
 // result turns how the attempt went into its result or error.
-func (a *attempt) result(ctx context.Context, t turn, phase string, pres *proc.Result, perr, streamErr error) (*executor.Result, error) {
+func (a *attempt) result(ctx context.Context, t turn, phase string, pres *proc.Result, perr error, exited bool, streamErr error) (*executor.Result, error) {
 	s := a.sess
 	violations := append(s.snapshotViolations(), s.unguarded(context.WithoutCancel(ctx))...)
 	usage := s.usageOf(t.resp)
@@ -204,8 +212,10 @@ func (a *attempt) result(ctx context.Context, t turn, phase string, pres *proc.R
 		return a.done(t, violations, usage), nil
 	case streamErr != nil:
 		return fail(executor.KindProtocol, fmt.Errorf("acp: %s: %w", phase, streamErr))
-	case t.err != nil && exitedEarly(perr):
-		return fail(executor.KindCrashed, fmt.Errorf("acp: the agent exited during %s: %w", phase, perr))
+	case t.err != nil && exited && lost(t.err):
+		// The agent exited before harnish stopped it, and the call failed
+		// for it; perr says how it exited (nil: with status 0).
+		return fail(executor.KindCrashed, fmt.Errorf("acp: the agent exited during %s: %w", phase, cmp.Or(perr, errExitZero)))
 	case t.err != nil:
 		var ve *versionError
 		var re *RPCError
@@ -223,11 +233,14 @@ func (a *attempt) result(ctx context.Context, t turn, phase string, pres *proc.R
 	return a.done(t, violations, usage), nil
 }
 
-// exitedEarly reports whether the agent's process ended by itself, with an
-// error, rather than being stopped by harnish.
-func exitedEarly(perr error) bool {
-	var pe *proc.Error
-	return errors.As(perr, &pe) && pe.Kind != proc.KindCanceled
+var errExitZero = errors.New("exit status 0")
+
+// lost reports whether a call failed on the SDK's side of the
+// connection (an internal error: the peer disconnected, a write to it
+// failed), rather than with an error the agent answered.
+func lost(err error) bool {
+	var re *RPCError
+	return !errors.As(err, &re) || re.Code == -32603
 }
 
 func (a *attempt) done(t turn, violations []executor.Violation, usage executor.Usage) *executor.Result {

@@ -48,6 +48,8 @@ func TestAttemptErrors(t *testing.T) {
 			kind: executor.KindCrashed, wantErr: "exited during initialize", wantTail: "no API key"},
 		{name: "crashes mid-turn", ex: agentScript(answerInit, answerSession, readPrompt, `echo 'segfault at 0' >&2; exit 139`),
 			kind: executor.KindCrashed, wantErr: "exited during session/prompt", wantTail: "segfault at 0"},
+		{name: "exits quietly mid-turn", ex: agentScript(answerInit, answerSession, readPrompt, `exit 0`),
+			kind: executor.KindCrashed, wantErr: "exited during session/prompt: exit status 0"},
 		{name: "malformed message", ex: agentScript(answerInit, answerSession, readPrompt,
 			`echo '{"jsonrpc":"2.0","method":"session/update","params":{'`, `exec sleep 300`),
 			kind: executor.KindProtocol, wantErr: "malformed message", wantTail: `"method":"session/update","params":{`},

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -231,13 +230,6 @@ func newMark() string {
 // discard is the SDK's logger when the Executor has none: the SDK logs to
 // slog's default otherwise.
 var discard = slog.New(slog.DiscardHandler)
-
-// writerFunc adapts a function to an io.Writer.
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
-
-var _ io.Writer = writerFunc(nil)
 
 // acpError is the error of a JSON-RPC call the agent answered with an
 // error.

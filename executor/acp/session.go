@@ -47,8 +47,8 @@ type session struct {
 	mu         sync.Mutex
 	calls      map[acpsdk.ToolCallId]*toolCall
 	order      []acpsdk.ToolCallId
-	text       strings.Builder // the agent's messages
-	final      strings.Builder // the message since the last tool call
+	text       boundedText // the agent's messages
+	final      boundedText // the message since the last tool call
 	plan       []acpsdk.PlanEntry
 	commands   []string
 	files      []string
@@ -143,12 +143,21 @@ func (s *session) RequestPermission(ctx context.Context, p acpsdk.RequestPermiss
 	}
 	for _, a := range acts {
 		if a.Kind == guardrail.KindCommand {
-			s.mu.Lock()
-			s.commands = append(s.commands, a.Command)
-			s.mu.Unlock()
+			s.addCommand(a.Command)
 		}
 	}
 	return allow(p.Options), nil
+}
+
+// MaxCommands bounds the commands an attempt records.
+const MaxCommands = 10000
+
+func (s *session) addCommand(c string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.commands) < MaxCommands {
+		s.commands = append(s.commands, c)
+	}
 }
 
 // allow picks the option that allows this call once: never "always", which
@@ -177,6 +186,26 @@ func reject(opts []acpsdk.PermissionOption) acpsdk.RequestPermissionResponse {
 	return acpsdk.RequestPermissionResponse{Outcome: acpsdk.RequestPermissionOutcome{
 		Cancelled: &acpsdk.RequestPermissionOutcomeCancelled{}}}
 }
+
+// MaxText bounds the agent's messages an attempt keeps, in bytes: the end
+// of them, where a final message and a blocked claim are.
+const MaxText = 1 << 20
+
+// boundedText keeps the last MaxText bytes of what is added to it.
+type boundedText struct{ b []byte }
+
+func (t *boundedText) add(s string) {
+	t.b = append(t.b, s...)
+	if over := len(t.b) - MaxText; over > 0 {
+		for over < len(t.b) && t.b[over]&0xC0 == 0x80 {
+			over++ // a character boundary
+		}
+		t.b = append(t.b[:0], t.b[over:]...)
+	}
+}
+
+func (t *boundedText) reset()         { t.b = t.b[:0] }
+func (t *boundedText) String() string { return string(t.b) }
 
 // call returns the state of the tool call id, made on first sight; s.mu is
 // held.
@@ -240,21 +269,21 @@ func (s *session) SessionUpdate(_ context.Context, n acpsdk.SessionNotification)
 	switch {
 	case u.AgentMessageChunk != nil:
 		if t := u.AgentMessageChunk.Content.Text; t != nil {
-			s.text.WriteString(t.Text)
-			s.final.WriteString(t.Text)
+			s.text.add(t.Text)
+			s.final.add(t.Text)
 			s.updates++
 		}
 	case u.ToolCall != nil:
 		tc := u.ToolCall
 		c := s.call(tc.ToolCallId)
 		c.merge(&tc.Kind, &tc.Title, tc.RawInput, tc.Content, tc.Locations, &tc.Status)
-		s.final.Reset()
+		s.final.reset()
 		s.updates++
 	case u.ToolCallUpdate != nil:
 		tc := u.ToolCallUpdate
 		c := s.call(tc.ToolCallId)
 		c.merge(tc.Kind, tc.Title, tc.RawInput, tc.Content, tc.Locations, tc.Status)
-		s.final.Reset()
+		s.final.reset()
 		s.updates++
 	case u.Plan != nil:
 		s.plan = u.Plan.Entries
@@ -453,9 +482,7 @@ func (s *session) CreateTerminal(ctx context.Context, p acpsdk.CreateTerminalReq
 	if p.Cwd != nil && *p.Cwd != "" {
 		dir = *p.Cwd
 	}
-	s.mu.Lock()
-	s.commands = append(s.commands, line)
-	s.mu.Unlock()
+	s.addCommand(line)
 	id, err := s.terms.start(p, dir)
 	if err != nil {
 		return acpsdk.CreateTerminalResponse{}, acpsdk.NewInternalError(map[string]any{"error": err.Error()})
