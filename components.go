@@ -99,7 +99,7 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 	case task.KindClaude:
 		cfg.Executor = &claude.Executor{Harnish: opts.HookProgram, PlanFile: opts.PlanFile, Model: c.Model, Env: c.Env}
 	case task.KindACP:
-		if _, ok := acp.Profiles[c.Agent]; c.Agent != "" && !ok {
+		if _, ok := acp.Lookup(c.Agent); c.Agent != "" && !ok {
 			return fail(fmt.Errorf("executor agent %q: want one of %s, or argv alone for another ACP agent", c.Agent, strings.Join(acp.Agents(), ", ")))
 		}
 		cfg.Executor = &acp.Executor{Agent: c.Agent, Command: c.Argv, Model: c.Model, Env: c.Env, Plan: plan}

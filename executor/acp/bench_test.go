@@ -116,7 +116,7 @@ func (c *bareClient) ReleaseTerminal(context.Context, acpsdk.ReleaseTerminalRequ
 // argv, its setup in a fresh HOME, the same environment), drives one
 // prompt with the bare client and stops it with SIGTERM.
 func bareRun(ctx context.Context, ex *acp.Executor, dir string) error {
-	p := acp.Profiles[ex.Agent]
+	p, _ := acp.Lookup(ex.Agent)
 	argv := append([]string(nil), ex.Command...)
 	if len(argv) == 0 {
 		argv = []string{p.Program}

@@ -34,7 +34,7 @@
 // behind outside the group (Codex's orphans) is found by a mark in its
 // environment and killed.
 //
-// The profiles for Gemini CLI, claude-code-acp and codex-acp ([Profiles])
+// The profiles for Gemini CLI, claude-code-acp and codex-acp ([Lookup])
 // supply the flags, environment and workarounds each needs; a plan says
 // executor: {kind: acp, agent: gemini}, or gives the command of any other
 // ACP agent as argv.

@@ -11,7 +11,7 @@ import (
 func ExampleExecutor() {
 	ex := &acp.Executor{Agent: acp.Gemini, Model: "gemini-2.5-pro",
 		Env: map[string]string{"GEMINI_API_KEY": "..."}}
-	p := acp.Profiles[ex.Agent]
+	p, _ := acp.Lookup(ex.Agent)
 	fmt.Println(p.Program, p.Args, p.ModelArgs(ex.Model))
 	fmt.Println(acp.Agents())
 	// Output:

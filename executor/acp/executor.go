@@ -54,7 +54,7 @@ const EnvMark = "HARNISH_ACP_ATTEMPT"
 // The zero value is not usable: set Agent or Command. An Executor is safe
 // for concurrent use; each call starts its own agent.
 type Executor struct {
-	// Agent names a profile ([Profiles]): "gemini", "claude" or "codex".
+	// Agent names a profile ([Lookup]): "gemini", "claude" or "codex".
 	// Empty means an agent of no profile, started by Command alone.
 	Agent string
 	// Command is the agent's program and arguments. With a profile it
@@ -125,7 +125,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	}
 	var prof Profile
 	if e.Agent != "" {
-		p, ok := Profiles[e.Agent]
+		p, ok := Lookup(e.Agent)
 		if !ok {
 			return nil, unavailable(fmt.Errorf("acp: no agent %q (known: %s)", e.Agent, strings.Join(Agents(), ", ")))
 		}

@@ -47,5 +47,5 @@ func NewSession(root string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newSession(root, tree, g, "T1", Profiles[Codex], newTerminals(context.Background(), root, nil, time.Minute, time.Second)), nil
+	return newSession(root, tree, g, "T1", profiles[Codex], newTerminals(context.Background(), root, nil, time.Minute, time.Second)), nil
 }

@@ -43,8 +43,8 @@ type Profile struct {
 	RefuseInteractive bool
 }
 
-// Profiles are the agents harnish knows by name.
-var Profiles = map[string]Profile{
+// profiles are the agents harnish knows by name.
+var profiles = map[string]Profile{
 	// Gemini CLI 0.61 (@google/gemini-cli): asks before its shell and its
 	// edit tools, writes and reads files through the client, runs its shell
 	// itself. Without GEMINI_CLI_NO_RELAUNCH the launcher spawns the real
@@ -113,10 +113,17 @@ var Profiles = map[string]Profile{
 	},
 }
 
+// Lookup returns the profile of the agent named; false when harnish has
+// none.
+func Lookup(agent string) (Profile, bool) {
+	p, ok := profiles[agent]
+	return p, ok
+}
+
 // Agents returns the names of the agents with a profile, sorted.
 func Agents() []string {
 	var names []string
-	for n := range Profiles {
+	for n := range profiles {
 		names = append(names, n)
 	}
 	slices.Sort(names)
