@@ -37,9 +37,7 @@ type attempt struct {
 	sess       *session
 }
 
-var (
-	errStopped = errors.New("acp: the attempt is over")
-)
+var errStopped = errors.New("acp: the attempt is over")
 
 // turn is how the prompt ended.
 type turn struct {
