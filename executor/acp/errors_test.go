@@ -5,6 +5,10 @@ package acp_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -162,5 +166,51 @@ func TestUnasked(t *testing.T) {
 	}
 	if res.Summary != "Done." {
 		t.Errorf("summary %q", res.Summary)
+	}
+}
+
+// A file write the agent hands harnish without having asked first is
+// judged on its own: a secret is refused before it reaches the disk, a
+// path outside the working tree is refused; both are hard violations.
+func TestWriteJudgedWithoutPermission(t *testing.T) {
+	dir := testkit.GitTree(t)
+	outside := filepath.Join(t.TempDir(), "x.txt")
+	write := func(id int, path, content string) string {
+		return `echo '{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"fs/write_text_file","params":{"sessionId":"s1","path":"` +
+			path + `","content":"` + content + `"}}'` + "\n" +
+			// Read up to the answer, past a session/cancel.
+			`while read answer; do echo "$answer" >> answers; case $answer in *'"id":` + strconv.Itoa(id) + `,'*) break;; esac; done`
+	}
+	ex := agentScript(answerInit, answerSession, readPrompt,
+		write(100, filepath.Join(dir, "ok.txt"), `fine\\n`),
+		write(101, filepath.Join(dir, "config.go"), `package config\\nconst token = \"ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d\"\\n`),
+		write(102, outside, `x`),
+		`echo '{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}'`, `exec sleep 300`)
+	res, err := ex.Execute(t.Context(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 1, WorkDir: dir, Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "ok.txt")); err != nil || string(b) != "fine\n" {
+		t.Errorf("ok.txt = %q, %v", b, err)
+	}
+	for _, p := range []string{filepath.Join(dir, "config.go"), outside} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s reached the disk: %v", p, err)
+		}
+	}
+	var got []string
+	for _, v := range res.Violations {
+		got = append(got, fmt.Sprintf("%t %s %s", v.Hard, v.Rule, v.Action))
+	}
+	want := []string{"true edit.secret.github config.go", "true " + acp.RuleOutside + " " + outside}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("violations %q, want %q", got, want)
+	}
+	answers, _ := os.ReadFile(filepath.Join(dir, "answers"))
+	if n := strings.Count(string(answers), "harnish guardrail"); n != 2 || !strings.Contains(string(answers), `"id":100,"result":{}`) {
+		t.Errorf("the agent's answers:\n%s", answers)
+	}
+	if diff := strings.Join(res.FilesChanged, ","); diff != "ok.txt" {
+		t.Errorf("files changed %q", res.FilesChanged)
 	}
 }
