@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -339,5 +340,87 @@ func TestGeminiSoftWarning(t *testing.T) {
 	}
 	if res.Status != executor.StatusDone || res.Summary != "Wrote calc.go." || !slices.Equal(res.FilesChanged, []string{"calc/calc.go"}) {
 		t.Errorf("result %+v", res)
+	}
+}
+
+// The run's end while Gemini CLI runs a command (the host cancels, as
+// harnish stop does): the session is cancelled, the agent stopped, the run
+// ends cancelled, and nothing of the attempt runs on.
+func TestGeminiLoopCancelled(t *testing.T) {
+	needGemini(t)
+	const plan = `version: 1
+name: stop
+phases:
+  - id: p1
+    title: P1
+    tasks:
+      - id: T1
+        title: wait
+        acceptance:
+          - run: ["true"]
+`
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	dirs := make(chan string, 1)
+	go func() {
+		dir := <-dirs
+		for ctx.Err() == nil {
+			if b, err := os.ReadFile(filepath.Join(dir, "pid")); err == nil && len(b) > 0 {
+				cancel(errors.New("harnish stop"))
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	var srv *geminitest.Server
+	r := runLoopCtx(ctx, t, plan, nil, func(plan *task.Plan, d string) executor.Executor {
+		srv = geminitest.NewServer(t, parts(geminitest.Shell("sleep 300 & echo $! > pid; wait")), parts(geminitest.Text("Stopped.")))
+		ex := srv.Executor()
+		ex.Plan = plan
+		dirs <- d
+		return ex
+	})
+	if r.res.Outcome != policy.Cancelled {
+		t.Fatalf("outcome %s (%s): %v", r.res.Outcome, r.res.Reason, r.err)
+	}
+	if pid := readPid(t, filepath.Join(r.dir, "pid")); aliveAfter(pid, 2*time.Second) {
+		t.Errorf("the command (pid %d) is still running", pid)
+	}
+	if left := marked(r.dir); len(left) > 0 {
+		t.Errorf("processes of the attempt left running: %v", left)
+	}
+}
+
+// An attempt that hangs past the task's time is stopped, with its
+// command, and the task escalates.
+func TestGeminiLoopTaskTimeout(t *testing.T) {
+	const plan = `version: 1
+name: hang
+budget: {attempts: 1, task_timeout: 8s}
+phases:
+  - id: p1
+    title: P1
+    tasks:
+      - id: T1
+        title: hang
+        acceptance:
+          - run: ["true"]
+`
+	r, _ := geminiLoop(t, plan, nil, func(dir string) []geminitest.Turn {
+		return []geminitest.Turn{parts(geminitest.Shell("sleep 300 & echo $! > pid; wait")), parts(geminitest.Text("Stopped."))}
+	})
+	if r.res.Outcome != policy.Escalated {
+		t.Fatalf("outcome %s (%s): %v", r.res.Outcome, r.res.Reason, r.err)
+	}
+	if len(r.ex.errs) != 1 || !errors.Is(r.ex.errs[0], executor.ErrTimeout) {
+		t.Errorf("the attempt's error: %v, want a timeout", r.ex.errs)
+	}
+	if b, err := os.ReadFile(filepath.Join(r.dir, "pid")); err == nil {
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && aliveAfter(pid, 2*time.Second) {
+			t.Errorf("the command (pid %d) is still running", pid)
+		}
+	}
+	if left := marked(r.dir); len(left) > 0 {
+		t.Errorf("processes of the attempt left running: %v", left)
 	}
 }

@@ -66,6 +66,12 @@ type run struct {
 // plan and the tree.
 func runLoop(t *testing.T, planYAML string, setup func(dir string), newEx func(plan *task.Plan, dir string) executor.Executor) *run {
 	t.Helper()
+	return runLoopCtx(t.Context(), t, planYAML, setup, newEx)
+}
+
+// runLoopCtx is runLoop under ctx.
+func runLoopCtx(ctx context.Context, t *testing.T, planYAML string, setup func(dir string), newEx func(plan *task.Plan, dir string) executor.Executor) *run {
+	t.Helper()
 	r := &run{dir: testkit.GitTree(t)}
 	if setup != nil {
 		setup(r.dir)
@@ -87,7 +93,7 @@ func runLoop(t *testing.T, planYAML string, setup func(dir string), newEx func(p
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.res, r.err = l.Run(t.Context())
+	r.res, r.err = l.Run(ctx)
 	if r.res == nil {
 		t.Fatalf("the run could not be driven: %v", r.err)
 	}
