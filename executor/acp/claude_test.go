@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +106,10 @@ phases:
 	for i, q := range srv.Turns() {
 		if q.Model != claudeModel {
 			t.Errorf("turn %d asked for model %q", i, q.Model)
+		}
+		// The tool that writes without harnish is not offered.
+		if slices.Contains(q.Tools, "NotebookEdit") || !slices.Contains(q.Tools, "mcp__acp__Write") {
+			t.Errorf("turn %d offers the tools %v", i, q.Tools)
 		}
 	}
 	res := r.ex.res

@@ -70,17 +70,22 @@ var profiles = map[string]Profile{
 	// through fs/write_text_file (its tools are mcp__acp__Bash, ...Write,
 	// ...Edit, ...Read: the built-in ones are turned off). It picks its
 	// model from the user settings' "model", offered as a custom model when
-	// ANTHROPIC_MODEL names it too. As root Claude Code accepts IS_SANDBOX
+	// ANTHROPIC_MODEL names it too. Its NotebookEdit tool writes to the disk
+	// itself, so it is denied. As root Claude Code accepts IS_SANDBOX
 	// only as "1", while the adapter takes any value for a sandbox.
 	Claude: {
 		Program:  "claude-code-acp",
 		ModelEnv: "ANTHROPIC_MODEL",
 		Setup: func(home, _, model string) (map[string]string, error) {
 			config := filepath.Join(home, ".claude")
+			// NotebookEdit writes to the disk itself, not through
+			// fs/write_text_file: denied, so every write is judged.
+			settings := map[string]any{"permissions": map[string]any{"deny": []string{"NotebookEdit"}}}
 			if model != "" {
-				if err := writeJSON(filepath.Join(config, "settings.json"), map[string]any{"model": model}); err != nil {
-					return nil, err
-				}
+				settings["model"] = model
+			}
+			if err := writeJSON(filepath.Join(config, "settings.json"), settings); err != nil {
+				return nil, err
 			}
 			env := map[string]string{"CLAUDE_CONFIG_DIR": config, "DISABLE_AUTOUPDATER": "1"}
 			if v, ok := os.LookupEnv("IS_SANDBOX"); ok && v != "1" {
