@@ -92,6 +92,10 @@ func (a *attempt) run(ctx context.Context) (*executor.Result, error) {
 	if err != nil {
 		t.err = err
 	} else {
+		if a.e.Logger != nil {
+			a.e.Logger.Debug("acp: session open", "agent", a.name, "task", a.req.Task.ID, "attempt", a.req.Attempt,
+				"startup", time.Since(start))
+		}
 		phase = "session/prompt"
 		t = a.prompt(ctx, conn, sid, procDone)
 	}
