@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/executor/acp"
 	"github.com/harnish/harnish/executor/claude"
 	"github.com/harnish/harnish/executor/codex"
 	"github.com/harnish/harnish/guardrail"
@@ -31,7 +33,9 @@ import (
 //
 // The plan's components map as follows. Executor: kind command is an
 // [executor.Command], codex a [codex.Executor], claude a [claude.Executor]
-// (whose hooks run Options.HookProgram with Options.PlanFile), plugin the
+// (whose hooks run Options.HookProgram with Options.PlanFile), acp an
+// [acp.Executor] of the agent it names (judging by the plan's guardrails
+// in process), plugin the
 // named plugin's executor. Reviewer: kind command is a
 // [verify.CommandReviewer], plugin the named plugin's reviewer; none, no
 // review. Debugger: kind command is an [executor.CommandDebugger]; none, no
@@ -96,6 +100,11 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 		cfg.Executor = &codex.Executor{Harnish: opts.HookProgram, PlanFile: opts.PlanFile, Model: c.Model, Env: c.Env}
 	case task.KindClaude:
 		cfg.Executor = &claude.Executor{Harnish: opts.HookProgram, PlanFile: opts.PlanFile, Model: c.Model, Env: c.Env}
+	case task.KindACP:
+		if _, ok := acp.Lookup(c.Agent); c.Agent != "" && !ok {
+			return fail(fmt.Errorf("executor agent %q: want one of %s, or argv alone for another ACP agent", c.Agent, strings.Join(acp.Agents(), ", ")))
+		}
+		cfg.Executor = &acp.Executor{Agent: c.Agent, Command: c.Argv, Model: c.Model, Env: c.Env, Plan: plan}
 	default:
 		return fail(fmt.Errorf("executor kind %q is not available in this harnish", c.Kind))
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/harnish/harnish"
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/executor/acp"
 	"github.com/harnish/harnish/executor/claude"
 	"github.com/harnish/harnish/executor/codex"
 	"github.com/harnish/harnish/guardrail"
@@ -220,6 +221,45 @@ func TestComponents(t *testing.T) {
 // TestComponentsPlugins: components of kind plugin come from the manifest's
 // plugin of that name, started for real; a plugin the plan does not name is
 // not started (the broken one would fail).
+// Kind acp is an acp.Executor of the agent named, judging by the plan; an
+// agent with no profile is an error.
+func TestComponentsACP(t *testing.T) {
+	for _, tt := range []struct {
+		c       *task.Component
+		want    *acp.Executor
+		wantErr string
+	}{
+		{c: &task.Component{Kind: task.KindACP, Agent: "gemini", Model: "m", Env: map[string]string{"K": "v"}},
+			want: &acp.Executor{Agent: "gemini", Model: "m", Env: map[string]string{"K": "v"}}},
+		{c: &task.Component{Kind: task.KindACP, Argv: []string{"my-agent", "--acp"}},
+			want: &acp.Executor{Command: []string{"my-agent", "--acp"}}},
+		{c: &task.Component{Kind: task.KindACP, Agent: "cursor"},
+			wantErr: `harnish: executor agent "cursor": want one of claude, codex, gemini, or argv alone for another ACP agent`},
+	} {
+		plan := &task.Plan{Version: "1", Name: "p", Executor: tt.c}
+		cfg, closer, err := harnish.Components(t.Context(), plan, harnish.Options{Dir: t.TempDir()})
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("err = %v, want %q", err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		closer.Close()
+		got, ok := cfg.Executor.(*acp.Executor)
+		if !ok || got.Plan != plan {
+			t.Fatalf("executor %T, judging by the plan: %t", cfg.Executor, ok && got.Plan == plan)
+		}
+		g := *got
+		g.Plan = nil
+		if diff := cmp.Diff(tt.want, &g); diff != "" {
+			t.Errorf("executor (-want +got):\n%s", diff)
+		}
+	}
+}
+
 func TestComponentsPlugins(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, guardrail.PluginManifest), []byte(pluginManifest(t)), 0o644); err != nil {

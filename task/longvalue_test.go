@@ -32,7 +32,7 @@ func TestLongValues(t *testing.T) {
 		{
 			name: "unknown kind",
 			src:  L(head + "executor: {kind: LONG}\n" + oneTask),
-			want: []string{`plan.yaml:3:18: executor.kind: ` + longQuote + ` is not one of command, plugin, codex, claude`},
+			want: []string{`plan.yaml:3:18: executor.kind: ` + longQuote + ` is not one of command, plugin, codex, claude, acp`},
 		},
 		{
 			name: "bad duration",

@@ -56,6 +56,7 @@ const (
 	KindPlugin  = model.KindPlugin
 	KindCodex   = model.KindCodex
 	KindClaude  = model.KindClaude
+	KindACP     = model.KindACP
 )
 
 // Guardrails holds the plan's guardrail settings. See [model.Guardrails].

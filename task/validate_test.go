@@ -135,7 +135,7 @@ func TestParseValidationErrors(t *testing.T) {
 			src:  head + "executor: {kind: command, model: o3}\ndebugger: {kind: codex}\nreviewer: {kind: plugin, argv: [x]}\n" + oneTask,
 			want: []string{
 				`plan.yaml:3:11: executor.argv: required for kind "command": the program and its arguments`,
-				`plan.yaml:3:34: executor.model: only for kinds "codex" and "claude"`,
+				`plan.yaml:3:34: executor.model: only for kinds "codex", "claude" and "acp"`,
 				`plan.yaml:4:18: debugger.kind: "codex" is not one of command, plugin`,
 				`plan.yaml:5:11: reviewer.plugin: required for kind "plugin": a plugin name from the manifest`,
 				`plan.yaml:5:32: reviewer.argv: only for kind "command"`,
@@ -145,7 +145,7 @@ func TestParseValidationErrors(t *testing.T) {
 			name: "component without kind, bad env name",
 			src:  head + "executor: {argv: [x], env: {\"A=B\": x}}\n" + oneTask,
 			want: []string{
-				`plan.yaml:3:11: executor.kind: required: one of command, plugin, codex, claude`,
+				`plan.yaml:3:11: executor.kind: required: one of command, plugin, codex, claude, acp`,
 			},
 		},
 		{

@@ -199,12 +199,16 @@ type CMakeCheck struct {
 
 // Component configures an executor, debugger or reviewer.
 type Component struct {
-	// Kind is "command", "plugin", "codex" or "claude" ("codex" and "claude"
-	// only for an executor).
+	// Kind is "command", "plugin", "codex", "claude" or "acp" ("codex",
+	// "claude" and "acp" only for an executor).
 	Kind string `json:"kind,omitempty"`
-	// Argv is the program and its arguments, for kind "command". Relative
-	// paths resolve from the working tree's root.
+	// Argv is the program and its arguments, for kind "command"; for kind
+	// "acp", the command of the agent (with Agent: in place of its
+	// program). Relative paths resolve from the working tree's root.
 	Argv []string `json:"argv,omitempty"`
+	// Agent names the agent of kind "acp" whose profile harnish applies:
+	// "gemini", "claude" or "codex". Empty with Argv: any other ACP agent.
+	Agent string `json:"agent,omitempty"`
 	// Env adds variables to the component's environment.
 	Env map[string]string `json:"env,omitempty"`
 	// Plugin names a plugin from the plugin manifest, for kind "plugin".
@@ -219,6 +223,7 @@ const (
 	KindPlugin  = "plugin"
 	KindCodex   = "codex"
 	KindClaude  = "claude"
+	KindACP     = "acp"
 )
 
 // Guardrails holds the plan's guardrail settings.

@@ -44,7 +44,7 @@ func (v *validator) validate() Problems {
 	v.version()
 	v.id("name", p.Name)
 	v.budget("budget", p.Budget, false)
-	v.component("executor", p.Executor, KindCommand, KindPlugin, KindCodex, KindClaude)
+	v.component("executor", p.Executor, KindCommand, KindPlugin, KindCodex, KindClaude, KindACP)
 	v.component("debugger", p.Debugger, KindCommand, KindPlugin)
 	v.component("reviewer", p.Reviewer, KindCommand, KindPlugin)
 	v.guardrails()
@@ -204,8 +204,17 @@ func (v *validator) component(field string, c *Component, kinds ...string) {
 	switch {
 	case c.Kind == KindCommand && (len(c.Argv) == 0 || c.Argv[0] == ""):
 		v.missing(field+".argv", false, ErrSchema, "required for kind %q: the program and its arguments", c.Kind)
-	case c.Kind != KindCommand && len(c.Argv) > 0:
-		v.errorf(field+".argv", "only for kind %q", KindCommand)
+	case c.Kind == KindACP && c.Agent == "" && (len(c.Argv) == 0 || c.Argv[0] == ""):
+		v.missing(field+".agent", false, ErrSchema, "required for kind %q without argv: gemini, claude or codex", c.Kind)
+	case c.Kind != KindCommand && c.Kind != KindACP && len(c.Argv) > 0:
+		if slices.Contains(kinds, KindACP) {
+			v.errorf(field+".argv", "only for kinds %q and %q", KindCommand, KindACP)
+		} else {
+			v.errorf(field+".argv", "only for kind %q", KindCommand)
+		}
+	}
+	if c.Agent != "" && c.Kind != KindACP {
+		v.errorf(field+".agent", "only for kind %q", KindACP)
 	}
 	switch {
 	case c.Kind == KindPlugin && c.Plugin == "":
@@ -213,8 +222,8 @@ func (v *validator) component(field string, c *Component, kinds ...string) {
 	case c.Kind != KindPlugin && c.Plugin != "":
 		v.errorf(field+".plugin", "only for kind %q", KindPlugin)
 	}
-	if c.Model != "" && c.Kind != KindCodex && c.Kind != KindClaude {
-		v.errorf(field+".model", "only for kinds %q and %q", KindCodex, KindClaude)
+	if c.Model != "" && c.Kind != KindCodex && c.Kind != KindClaude && c.Kind != KindACP {
+		v.errorf(field+".model", "only for kinds %q, %q and %q", KindCodex, KindClaude, KindACP)
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
 		if name == "" || strings.ContainsAny(name, "=\x00") {
