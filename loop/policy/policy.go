@@ -278,7 +278,7 @@ func (d *decision) running(ph *model.Phase) []int {
 		return []int{c}
 	}
 	var out []int
-	for j := range ph.Tasks {
+	for j := min(d.st.Low, len(ph.Tasks)); j < len(ph.Tasks); j++ { // the tasks before Low had ended
 		if id := ph.Tasks[j].ID; d.status(id) == StatusRunning && !d.busy[id] {
 			out = append(out, j)
 		}
@@ -300,7 +300,9 @@ func (d *decision) correlate(ph *model.Phase) {
 		var keys []string
 		groups := map[string][]string{}
 		last := map[string]Failure{}
-		for j := range ph.Tasks {
+		// The tasks before Low had ended; one that failed for good then has
+		// stopped the phase's starts already.
+		for j := min(d.st.Low, len(ph.Tasks)); j < len(ph.Tasks); j++ {
 			id := ph.Tasks[j].ID
 			ts := d.task(id)
 			if ts == nil || ts.Status == StatusDone || !(ts.Status == StatusRunning || ts.Status.Terminal()) {

@@ -278,6 +278,7 @@ func (s *RunState) Apply(t Transition) error {
 	case TransTaskReopened:
 		ts := s.task(t.Task)
 		s.setStatus(t.Task, StatusRunning)
+		s.Low = 0 // the hint no longer holds: a task before it runs again
 		ts.Reason = ""
 		ts.Base, ts.BaseElapsed, ts.Voided = ts.Attempts, ts.Elapsed, 0
 		ts.DebuggedAt, ts.RootCause, ts.NoDebugger, ts.Diagnosis = 0, false, false, nil
