@@ -52,7 +52,7 @@ func (g *GitWorkspace) Restore(ctx context.Context, to, current string) error {
 // exist and req does not say it did.
 func (g *GitWorkspace) Prepare(ctx context.Context, req *PrepareRequest) ([]string, error) {
 	var notes []string
-	removed, err := gitx.ClearStaleLocks(ctx, g.Dir, req.Branch)
+	removed, err := gitx.ClearStaleLocks(ctx, g.Dir, req.Branch, forkBranches+"*")
 	for _, p := range removed {
 		notes = append(notes, "removed a git lock a crash left behind: "+p)
 	}
@@ -120,7 +120,7 @@ func (g *GitWorkspace) Fork(ctx context.Context, name string) (*Fork, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Fork{Name: name, Dir: filepath.Join(common, "harnish-forks", name), Branch: "harnish/fork/" + name}
+	f := &Fork{Name: name, Dir: filepath.Join(common, "harnish-forks", name), Branch: forkBranches + name}
 	g.forks.Lock()
 	defer g.forks.Unlock()
 	if err := gitx.Worktree(ctx, g.Dir, f.Dir, f.Branch, "HEAD"); err != nil {
@@ -172,6 +172,9 @@ func (g *GitWorkspace) Discard(ctx context.Context, f *Fork) error {
 	defer g.forks.Unlock()
 	return gitx.RemoveWorktree(ctx, g.Dir, f.Dir, f.Branch)
 }
+
+// forkBranches is the prefix of the forks' branches.
+const forkBranches = "harnish/fork/"
 
 func validForkName(s string) bool {
 	if s == "" || s == "." || s == ".." || len(s) > 128 {

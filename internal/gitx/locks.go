@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -13,9 +14,10 @@ import (
 // ClearStaleLocks removes the lock files a git killed mid-commit left in the
 // repository at dir, which make every later commit fail ([ErrLocked]), and
 // returns the paths it removed, so the caller can say so. It looks at the
-// index and HEAD locks of dir's worktree and at the common directory's
-// packed-refs, config and current branch locks, and those of the branches
-// named (one a crash cut off while git made it, say).
+// index and HEAD locks of dir's worktree and of every linked worktree, at
+// the common directory's packed-refs, config and current branch locks, and
+// at those of the branches named (one a crash cut off while git made it,
+// say; a name may be a glob, as harnish/fork/*).
 //
 // A lock is removed only when it is stale: on Linux, when no live
 // process has it open, and no live git process works inside the work tree
@@ -48,13 +50,27 @@ func ClearStaleLocks(ctx context.Context, dir string, branches ...string) ([]str
 		filepath.Join(common, "config.lock"),
 	}
 	for _, b := range branches {
-		if b != "" && !strings.Contains(b, "..") {
-			locks = append(locks, filepath.Join(common, "refs", "heads", filepath.FromSlash(b)+".lock"))
+		if b == "" || strings.Contains(b, "..") {
+			continue
+		}
+		if m, err := filepath.Glob(filepath.Join(common, "refs", "heads", filepath.FromSlash(b)+".lock")); err == nil {
+			locks = append(locks, m...)
 		}
 	}
 	// git commit -- PATHS builds the commit in next-index-<pid>.lock.
-	if partial, err := filepath.Glob(filepath.Join(gitDir, "next-index-*.lock")); err == nil {
-		locks = append(locks, partial...)
+	for _, pattern := range []string{
+		filepath.Join(gitDir, "next-index-*.lock"),
+		filepath.Join(common, "worktrees", "*", "index.lock"),
+		filepath.Join(common, "worktrees", "*", "HEAD.lock"),
+		filepath.Join(common, "worktrees", "*", "next-index-*.lock"),
+	} {
+		if m, err := filepath.Glob(pattern); err == nil {
+			for _, l := range m {
+				if !slices.Contains(locks, l) {
+					locks = append(locks, l)
+				}
+			}
+		}
 	}
 	if ref, err := output(ctx, dir, nil, "symbolic-ref", "-q", "HEAD"); err == nil {
 		locks = append(locks, filepath.Join(common, filepath.FromSlash(strings.TrimSpace(ref))+".lock"))

@@ -13,27 +13,70 @@ import (
 // idempotent: a worktree a crash left behind half made is made again, and
 // one that is whole is returned as it is, on its own branch. Calls for one
 // repository must not overlap: git worktree prune, which clearing a half
-// made one needs, would take another's half made one for dead.
+// made one may need, would take another's half made one for dead.
 func Worktree(ctx context.Context, repo, dir, branch, base string) error {
-	if top, err := output(ctx, dir, nil, "rev-parse", "--show-toplevel"); err == nil && sameDir(strings.TrimSpace(top), dir) {
-		if cur, err := CurrentBranch(ctx, dir); err == nil && cur == branch {
-			return nil
-		}
+	if whole(ctx, dir, branch) {
+		return nil
 	}
-	// Half made, or not at all: clear what a crash left, then make it.
-	if _, err := os.Lstat(dir); err == nil {
-		if err := os.RemoveAll(dir); err != nil {
-			return fmt.Errorf("gitx: worktree %s: %w", dir, err)
-		}
-		if _, err := output(ctx, repo, nil, "worktree", "prune"); err != nil {
-			return err
-		}
+	// Half made, or not at all: clear what a crash left (the tree, and git's
+	// record of it, which may be marked locked or be half written), then
+	// make it.
+	if err := forget(ctx, repo, dir); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return fmt.Errorf("gitx: worktree %s: %w", dir, err)
 	}
 	_, err := output(ctx, repo, nil, "worktree", "add", "-q", "-B", branch, dir, base)
 	return err
+}
+
+// forget removes the worktree at dir and git's record of it, whatever state
+// a crash left them in.
+func forget(ctx context.Context, repo, dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("gitx: worktree %s: %w", dir, err)
+	}
+	common, err := CommonDir(ctx, repo)
+	if err != nil {
+		return err
+	}
+	admins, _ := filepath.Glob(filepath.Join(common, "worktrees", "*"))
+	for _, admin := range admins {
+		gd, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+		_, lerr := os.Lstat(filepath.Join(admin, "locked"))
+		_, cerr := os.Lstat(filepath.Join(admin, "commondir"))
+		// Ours by where it points or by name (when a git that died left its
+		// gitdir unwritten); or any a git adding it died on (still locked,
+		// never finished), which breaks every other worktree command.
+		if err == nil && filepath.Dir(strings.TrimSpace(string(gd))) == filepath.Clean(dir) || filepath.Base(admin) == filepath.Base(dir) ||
+			lerr == nil && cerr != nil {
+			if err := os.RemoveAll(admin); err != nil {
+				return fmt.Errorf("gitx: worktree %s: %w", dir, err)
+			}
+		}
+	}
+	_, err = output(ctx, repo, nil, "worktree", "prune")
+	return err
+}
+
+// whole reports whether dir is a finished linked worktree on branch: git
+// made it to the end (its "locked" mark of a worktree in the making is
+// gone) and it is on its branch.
+func whole(ctx context.Context, dir, branch string) bool {
+	out, err := output(ctx, dir, nil, "rev-parse", "--show-toplevel", "--absolute-git-dir")
+	if err != nil {
+		return false
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !sameDir(lines[0], dir) {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(lines[1], "locked")); err == nil {
+		return false
+	}
+	cur, err := CurrentBranch(ctx, dir)
+	return err == nil && cur == branch
 }
 
 // RemoveWorktree removes the linked worktree at dir and its branch; one

@@ -351,11 +351,13 @@ func lastFailure(ts *TaskState) (Failure, bool) {
 }
 
 // causeKey says what a failure has in common with another of the same
-// cause; "" for one that says nothing of a cause (a review, a claim of
-// blocked, an interruption).
+// cause: the checks' fingerprint (a hash of their normalized output), or the
+// environment. "" for one that says nothing of a cause: a review, a claim
+// of blocked, an interruption, and an executor's failure, whose fingerprint
+// is only its kind (two agents crashing is no sign of one cause).
 func causeKey(f Failure) string {
 	switch {
-	case f.Kind != FailVerify && f.Kind != FailExecutor:
+	case f.Kind != FailVerify:
 		return ""
 	case f.Class == "infra":
 		return "class:infra"
