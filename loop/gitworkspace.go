@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -171,6 +172,27 @@ func (g *GitWorkspace) Discard(ctx context.Context, f *Fork) error {
 	g.forks.Lock()
 	defer g.forks.Unlock()
 	return gitx.RemoveWorktree(ctx, g.Dir, f.Dir, f.Branch)
+}
+
+// Forks lists the forks that exist, made by Fork and not yet discarded: a
+// failed task's, kept for a person, or one a crash left.
+func (g *GitWorkspace) Forks(ctx context.Context) ([]*Fork, error) {
+	common, err := gitx.CommonDir(ctx, g.Dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(filepath.Join(common, "harnish-forks"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	var out []*Fork
+	for _, e := range entries {
+		if e.IsDir() && validForkName(e.Name()) {
+			dir := filepath.Join(common, "harnish-forks", e.Name())
+			out = append(out, &Fork{Name: e.Name(), Dir: dir, Branch: forkBranches + e.Name(), Workspace: &GitWorkspace{Dir: dir}})
+		}
+	}
+	return out, nil
 }
 
 // forkBranches is the prefix of the forks' branches.

@@ -405,9 +405,29 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  %s\n", st.Reason)
 	}
 	fmt.Fprintf(stdout, "spent: %d attempts, %s, %d tokens, $%.2f\n", st.Cycles, st.Elapsed.Round(time.Second), st.Tokens, st.CostUSD)
+	if st.SharedCause != "" {
+		fmt.Fprintf(stdout, "stopped together: %s\n", st.SharedCause)
+	}
 	plan, _ := loop.LoadKeptPlan(filepath.Join(*dir, loop.StateDir))
 	if plan == nil {
 		return exitOK
+	}
+	var running []string
+	for _, pt := range plan.Tasks() {
+		if ts := st.Tasks[pt.Task.ID]; ts != nil && ts.Status == policy.StatusRunning {
+			running = append(running, fmt.Sprintf("%s (attempt %d)", pt.Task.ID, ts.Attempts))
+		}
+	}
+	if len(running) > 0 && st.Outcome == "" {
+		fmt.Fprintf(stdout, "running: %s\n", strings.Join(running, ", "))
+	}
+	if gitx.InRepo(*dir) {
+		forks, _ := (&loop.GitWorkspace{Dir: *dir}).Forks(cmdContext())
+		for _, f := range forks {
+			if id, ok := strings.CutPrefix(f.Name, st.Run+"-"); ok {
+				fmt.Fprintf(stdout, "working copy of task %s: %s (branch %s)\n", id, f.Dir, f.Branch)
+			}
+		}
 	}
 	for _, pt := range plan.Tasks() {
 		ts := st.Tasks[pt.Task.ID]

@@ -260,3 +260,46 @@ func TestRunAfterRecordingExperience(t *testing.T) {
 		t.Fatalf("run: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }
+
+// TestRunSideBySide: a phase with parallel runs its tasks side by side in
+// forks of their own; one that fails for good leaves its siblings done and
+// committed, and status names its working copy, kept for a person.
+func TestRunSideBySide(t *testing.T) {
+	plan := `version: 1
+name: side
+budget: {attempts: 2, run_timeout: 10m}
+executor: {kind: command, argv: [sh, agent.sh]}
+phases:
+  - id: p
+    parallel: 3
+    tasks:
+      - {id: T1, title: make a, acceptance: [{run: [test, -f, a.txt]}]}
+      - {id: T2, title: make b, acceptance: [{run: [test, -f, b.txt]}]}
+      - {id: T3, title: never made, acceptance: [{run: [test, -f, c.txt]}]}
+`
+	agent := "case $HARNISH_TASK_ID in T1) touch a.txt ;; T2) touch b.txt ;; T3) echo \"attempt $HARNISH_ATTEMPT\" > c-notes.txt ;; esac\n"
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": plan, "agent.sh": agent, ".gitignore": ".harnish/\n"})
+	testkit.Git(t, dir, "init", "-q")
+	testkit.Git(t, dir, "add", ".")
+	testkit.Git(t, dir, "-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "init")
+	var out, errb bytes.Buffer
+	if code := run([]string{"run", "--dir", dir, "--yes"}, &out, &errb); code != 2 {
+		t.Fatalf("run: exit %d, want 2 (escalated)\n%s%s", code, out.String(), errb.String())
+	}
+	log := testkit.Git(t, dir, "log", "--format=%s")
+	for _, want := range []string{"feat(p): T1 — make a", "feat(p): T2 — make b"} {
+		if strings.Count(log, want) != 1 {
+			t.Errorf("git log has %q %d times, want once:\n%s", want, strings.Count(log, want), log)
+		}
+	}
+	out.Reset()
+	if code := run([]string{"status", "--dir", dir}, &out, &errb); code != 0 {
+		t.Fatalf("status: exit %d\n%s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "working copy of task T3: ") || strings.Contains(out.String(), "working copy of task T1") {
+		t.Errorf("status does not name T3's working copy alone:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c-notes.txt")); err == nil {
+		t.Error("the failed task's change reached the tree")
+	}
+}
