@@ -427,6 +427,10 @@ func replay(path string, data []byte, st *policy.RunState, tornOK bool) (int, er
 			}
 			return 0, corrupt(line, "incomplete last line")
 		}
+		if seq, ok := leadingSeq(data[off : off+end]); ok && seq <= st.Seq {
+			off += end + 1
+			continue // the snapshot holds it: no need to decode what is not applied
+		}
 		seq, t, err := decodeLine(data[off : off+end])
 		if err != nil {
 			return 0, corrupt(line, "%v", err)
@@ -443,6 +447,23 @@ func replay(path string, data []byte, st *policy.RunState, tornOK bool) (int, er
 		}
 	}
 	return off, nil
+}
+
+// leadingSeq reads the sequence number of a journal line as appendLine
+// writes it, {"seq":N,...; ok is false for a line in any other form, which
+// is then decoded in full.
+func leadingSeq(b []byte) (uint64, bool) {
+	const prefix = `{"seq":`
+	if !bytes.HasPrefix(b, []byte(prefix)) {
+		return 0, false
+	}
+	b = b[len(prefix):]
+	end := bytes.IndexByte(b, ',')
+	if end <= 0 || end > 20 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:end]), 10, 64)
+	return n, err == nil
 }
 
 type journalLine struct {

@@ -311,11 +311,13 @@ func completionSummary(st *policy.RunState, hs []*Handoff) string {
 	fmt.Fprintf(&b, "%d tasks in %d attempts, %s of attempt time, %d tokens, $%.2f.\n\n",
 		len(hs), st.Cycles, st.Elapsed.Round(time.Second), st.Tokens, st.CostUSD)
 	var files, open []string
+	seen := map[string]bool{} // of files; a search of the list would be O(n²) in a big run
 	b.WriteString("## Tasks\n\n")
 	for _, h := range hs {
 		fmt.Fprintf(&b, "- %s: %s\n", h.Task, cmp.Or(h.Summary, string(h.Status)))
 		for _, f := range h.FilesChanged {
-			if !slices.Contains(files, f) {
+			if !seen[f] {
+				seen[f] = true
 				files = append(files, f)
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/harnish/harnish/executor"
@@ -39,6 +38,7 @@ func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
 		req.Manual = append(req.Manual, ph.Milestone.Manual...)
 	}
 	var passed, files []string
+	seen := map[string]bool{} // of files
 	for j := range ph.Tasks {
 		id := ph.Tasks[j].ID
 		h := l.rec.handoff(id)
@@ -51,7 +51,8 @@ func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
 		}
 		passed = append(passed, item)
 		for _, f := range h.FilesChanged {
-			if !slices.Contains(files, f) {
+			if !seen[f] {
+				seen[f] = true
 				files = append(files, f)
 			}
 		}
