@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -252,7 +254,8 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	if f.json {
 		opts.Observer = jsonEvents(stdout)
 	} else {
-		prog = &progress{w: stdout}
+		tty, ok := stdout.(*os.File)
+		prog = &progress{w: stdout, live: ok && isTerminal(tty)}
 		opts.Observer = prog
 	}
 	if f.observe != nil {
@@ -330,16 +333,23 @@ func jsonEvents(w io.Writer) loop.Observer {
 }
 
 // progress prints one line per step a person cares about, with the time
-// since the start and the spend so far.
+// since the start and the spend so far. On a terminal, while tasks run side
+// by side, it keeps one line per running task under the log, rewritten in
+// place as each moves on.
 type progress struct {
 	w      io.Writer
 	start  time.Time
 	tokens int64
 	cost   float64
+	// live is set on a terminal: the running tasks' lines are kept.
+	live    bool
+	running map[string]string // task -> what it is doing
+	shown   int               // lines of the block last drawn
 }
 
 func (p *progress) Observe(e loop.Event) {
 	at := time.Since(p.start).Round(100 * time.Millisecond)
+	p.track(e)
 	var line string
 	switch e.Type {
 	case loop.AttemptStarted:
@@ -369,7 +379,48 @@ func (p *progress) Observe(e loop.Event) {
 	default:
 		return
 	}
+	p.erase()
 	fmt.Fprintf(p.w, "[%7s] %s\n", at, line)
+	p.draw()
+}
+
+// track keeps what each running task is doing, for the live block.
+func (p *progress) track(e loop.Event) {
+	if !p.live || e.Task == "" {
+		return
+	}
+	if p.running == nil {
+		p.running = map[string]string{}
+	}
+	switch e.Type {
+	case loop.TaskDone, loop.TaskEscalated, loop.TaskHalted, loop.TaskBlocked:
+		delete(p.running, e.Task)
+	case loop.AttemptStarted:
+		p.running[e.Task] = fmt.Sprintf("attempt %d: the agent works", e.Attempt)
+	case loop.VerifyPassed:
+		p.running[e.Task] = fmt.Sprintf("attempt %d: checks pass, joining the branch", e.Attempt)
+	case loop.VerifyFailed, loop.AttemptFinished:
+		p.running[e.Task] = fmt.Sprintf("attempt %d finished", e.Attempt)
+	}
+}
+
+// erase removes the live block drawn last; draw draws it again, one line
+// per running task, when more than one runs.
+func (p *progress) erase() {
+	if p.shown > 0 {
+		fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.shown)
+		p.shown = 0
+	}
+}
+
+func (p *progress) draw() {
+	if len(p.running) < 2 {
+		return
+	}
+	for _, id := range slices.Sorted(maps.Keys(p.running)) {
+		fmt.Fprintf(p.w, "  ▸ %-12s %s\n", id, p.running[id])
+		p.shown++
+	}
 }
 
 func runStatus(c *command, args []string, stdout, stderr io.Writer) int {

@@ -303,3 +303,33 @@ phases:
 		t.Error("the failed task's change reached the tree")
 	}
 }
+
+// TestProgressLive: on a terminal, tasks side by side keep one line each
+// under the log, rewritten in place; off a terminal the log is plain lines.
+func TestProgressLive(t *testing.T) {
+	events := []loop.Event{
+		{Type: loop.AttemptStarted, Task: "T1", Attempt: 1},
+		{Type: loop.AttemptStarted, Task: "T2", Attempt: 1},
+		{Type: loop.VerifyPassed, Task: "T1", Attempt: 1},
+		{Type: loop.TaskDone, Task: "T1"},
+	}
+	for _, live := range []bool{false, true} {
+		var b bytes.Buffer
+		p := &progress{w: &b, live: live}
+		for _, e := range events {
+			p.Observe(e)
+		}
+		out := b.String()
+		if strings.Count(out, "T1 attempt 1") == 0 || strings.Count(out, "T1 done") != 1 {
+			t.Errorf("live %v: the log lacks its lines:\n%q", live, out)
+		}
+		block := strings.Contains(out, "▸ T1           attempt 1: checks pass, joining the branch\n  ▸ T2           attempt 1: the agent works\n")
+		erased := strings.Count(out, "\x1b[2A\x1b[J")
+		if live != block || live != (erased == 2) || !live && strings.Contains(out, "\x1b[") {
+			t.Errorf("live %v: block %v, erased %d times:\n%q", live, block, erased, out)
+		}
+		if live && strings.HasSuffix(out, "\n  ▸ T2           attempt 1: the agent works\n") {
+			t.Errorf("one task left running is drawn as a block:\n%q", out)
+		}
+	}
+}
