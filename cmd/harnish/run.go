@@ -268,7 +268,7 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	}
 	defer r.Close()
 	if !isGitTree(root) {
-		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: what each attempt changes cannot be audited or committed\n", root)
+		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: each attempt's change is judged from snapshots of the directory, and nothing is committed\n", root)
 	}
 	op := r.Opened()
 	if len(op.Strays) > 0 {
@@ -316,10 +316,9 @@ func components(plan *task.Plan, root string) (loop.Config, io.Closer, error) {
 	return harnish.Components(cmdContext(), plan, options(root))
 }
 
-func isGitTree(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, ".git"))
-	return err == nil
-}
+// isGitTree reports whether dir is in a git working tree, as the library
+// decides it.
+func isGitTree(dir string) bool { return gitx.InRepo(dir) }
 
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
