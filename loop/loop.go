@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -142,6 +143,9 @@ type Loop struct {
 	// queue is the merge queue: forked tasks are integrated one at a time,
 	// in the order their checks passed.
 	queue sync.Mutex
+	// qmu guards waiting, the tasks in the queue or being integrated.
+	qmu     sync.Mutex
+	waiting []string
 	// runs holds what a task's next step should know beyond the durable
 	// state, per task.
 	runs map[string]*taskRun
@@ -310,6 +314,9 @@ func (l *Loop) drive(ctx context.Context) (*Result, error) {
 		l.forker, l.cfg.Policy.MaxParallel = fk, l.maxParallel
 	}
 	l.repairRecords()
+	if l.cfg.RecordsDir != "" {
+		os.Remove(filepath.Join(l.cfg.RecordsDir, QueueFile)) // a crash's; the queue is empty at the start
+	}
 	if err := l.prepare(ctx); err != nil {
 		return nil, err
 	}

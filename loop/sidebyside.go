@@ -2,10 +2,16 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
@@ -50,6 +56,8 @@ func (l *Loop) fork(ctx context.Context, a *attemptCtx) error {
 // on a conflict or on checks that fail on the integrated tree. An error is a
 // fault of the harness.
 func (l *Loop) integrate(ctx context.Context, t *task.Task, a *attemptCtx, r *policy.AttemptReport) error {
+	l.enqueue(t.ID, true)
+	defer l.enqueue(t.ID, false)
 	l.queue.Lock()
 	defer l.queue.Unlock()
 	ctx = context.WithoutCancel(ctx) // the queue's git work is not cut half done
@@ -101,6 +109,59 @@ func (l *Loop) integrate(ctx context.Context, t *task.Task, a *attemptCtx, r *po
 	}
 	a.tr.fork = nil
 	return nil
+}
+
+// QueueFile is the file, in the records directory, that lists the tasks
+// waiting in the merge queue or being integrated, in the order they came,
+// for a person watching from another shell (harnish status). It is rewritten
+// as the queue changes and removed when it empties.
+const QueueFile = "queue.json"
+
+// enqueue adds task id to the queue's list, or takes it off, and writes the
+// list for a person to see; a failure to is logged.
+func (l *Loop) enqueue(id string, in bool) {
+	l.qmu.Lock()
+	defer l.qmu.Unlock()
+	if in {
+		l.waiting = append(l.waiting, id)
+	} else {
+		l.waiting = slices.DeleteFunc(l.waiting, func(w string) bool { return w == id })
+	}
+	if l.cfg.RecordsDir == "" {
+		return
+	}
+	path := filepath.Join(l.cfg.RecordsDir, QueueFile)
+	var err error
+	if len(l.waiting) == 0 {
+		if err = os.Remove(path); errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+	} else {
+		data, _ := json.Marshal(l.waiting)
+		if err = os.MkdirAll(l.cfg.RecordsDir, 0o755); err == nil {
+			err = fsx.ReplaceFile(path, append(data, '\n'), 0o644)
+		}
+	}
+	if err != nil {
+		l.log.Warn("loop: write the merge queue's list", "err", err)
+	}
+}
+
+// ReadQueue returns the tasks in the merge queue of the run whose records
+// are in dir, in the order they came; none when it is empty.
+func ReadQueue(dir string) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, QueueFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var q []string
+	if err := json.Unmarshal(data, &q); err != nil {
+		return nil, fmt.Errorf("loop: %s: %w", filepath.Join(dir, QueueFile), err)
+	}
+	return q, nil
 }
 
 // conflictFailure is the failure of an attempt whose change conflicts with

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
 )
 
 // sideConfig is a committing run in a new git tree of one phase whose tasks
@@ -237,5 +239,47 @@ func TestLoopSideBySideReview(t *testing.T) {
 	}
 	if n := len(commitsOf(t, cfg.WorkDir, "T1")); n != 1 {
 		t.Errorf("%d commits of T1, want 1", n)
+	}
+}
+
+// TestLoopSideBySideQueue: while a change waits in the merge queue or is
+// being integrated, the queue's list in the records names it, for a person
+// watching from another shell; it is gone when the run ends.
+func TestLoopSideBySideQueue(t *testing.T) {
+	t1done := make(chan struct{})
+	ex := executor.Func(func(_ context.Context, req *executor.Request) (*executor.Result, error) {
+		if req.Task.ID == "T2" {
+			<-t1done // T2 joins after T1, so the branch it takes in has moved
+		}
+		return &executor.Result{Status: executor.StatusDone}, os.WriteFile(filepath.Join(req.WorkDir, "f-"+req.Task.ID+".txt"), nil, 0o644)
+	})
+	cfg := sideConfig(t, 2, ex, check("T1"), check("T2"))
+	cfg.RecordsDir = filepath.Join(t.TempDir(), "records")
+	var seen []string
+	cfg.Verifier = verifyFunc(func(_ context.Context, r *verify.Request) (*verify.Report, error) {
+		q, err := loop.ReadQueue(cfg.RecordsDir)
+		if err != nil {
+			return nil, err
+		}
+		seen = append(seen, r.Task.ID+":"+strings.Join(q, ","))
+		return &verify.Report{Passed: true}, nil
+	})
+	cfg.Observer = loop.ObserverFunc(func(e loop.Event) {
+		if e.Type == loop.TaskDone && e.Task == "T1" {
+			close(t1done)
+		}
+	})
+	l, err := loop.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := l.Run(context.Background()); err != nil {
+		t.Fatalf("Run = %v, %v", res, err)
+	}
+	if !slices.Contains(seen, "T2:T2") {
+		t.Errorf("the checks on T2's integrated tree saw the queue as %v, want T2 in it", seen)
+	}
+	if q, err := loop.ReadQueue(cfg.RecordsDir); err != nil || len(q) != 0 {
+		t.Errorf("the queue after the run: %v, %v", q, err)
 	}
 }

@@ -470,6 +470,9 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 	}
 	if len(running) > 0 && st.Outcome == "" {
 		fmt.Fprintf(stdout, "running: %s\n", strings.Join(running, ", "))
+		if q, _ := loop.ReadQueue(filepath.Join(*dir, loop.StateDir)); len(q) > 0 {
+			fmt.Fprintf(stdout, "merge queue: %s\n", strings.Join(q, ", "))
+		}
 	}
 	if gitx.InRepo(*dir) {
 		forks, _ := (&loop.GitWorkspace{Dir: *dir}).Forks(cmdContext())
