@@ -38,12 +38,15 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/harnish/harnish/cmd/internal/cli"
+	"github.com/harnish/harnish/internal/flagx"
 )
 
 // Exit codes shared by every command, harnish-hook's too.
@@ -60,6 +63,28 @@ type command struct {
 	summary string // one line for the command list
 	help    string // the rest of "harnish help NAME"
 	run     func(c *command, args []string, stdout, stderr io.Writer) int
+}
+
+// parse parses args into fs for c, a command that takes no positional
+// argument, then runs check (nil: none). ok false ends the command with
+// code: the help was printed (0), or what was wrong, with the usage (1).
+func (c *command) parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer, check func() error) (code int, ok bool) {
+	rest, err := flagx.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.usage(stdout)
+		return exitOK, false
+	}
+	if err == nil && len(rest) > 0 {
+		err = fmt.Errorf("unexpected argument %q", rest[0])
+	}
+	if err == nil && check != nil {
+		err = check()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish %s: %v\nUsage: harnish %s %s\n", c.name, err, c.name, c.args)
+		return exitError, false
+	}
+	return exitOK, true
 }
 
 // commands lists the subcommands in the order usage shows them.

@@ -15,7 +15,6 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/claude"
 	"github.com/harnish/harnish/executor/codex"
-	"github.com/harnish/harnish/internal/flagx"
 	"github.com/harnish/harnish/seed"
 	"github.com/harnish/harnish/task"
 )
@@ -67,20 +66,14 @@ func runPlan(c *command, args []string, stdout, stderr io.Writer) int {
 	yes := fs.Bool("yes", false, "approve the plan")
 	review := fs.String("review", "", "where to leave an unapproved plan")
 	out := fs.String("o", "", "where to write the approved plan")
-	rest, err := flagx.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		c.usage(stdout)
-		return exitOK
-	}
-	if err == nil && len(rest) > 0 {
-		err = fmt.Errorf("unexpected argument %q", rest[0])
-	}
-	if err == nil && *rounds < 1 {
-		err = errors.New("--rounds must be at least 1")
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish plan: %v\nUsage: harnish %s %s\n", err, c.name, c.args)
-		return exitError
+	code, ok := c.parse(fs, args, stdout, stderr, func() error {
+		if *rounds < 1 {
+			return errors.New("--rounds must be at least 1")
+		}
+		return nil
+	})
+	if !ok {
+		return code
 	}
 	if *prd == "" {
 		fmt.Fprintln(stderr, "harnish plan: no PRD: give --prd docs/prd-NAME.md (write the PRD first; plan does not guess one)")

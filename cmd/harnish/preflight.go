@@ -2,14 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
-	"github.com/harnish/harnish/internal/flagx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/preflight"
 	"github.com/harnish/harnish/task"
@@ -46,17 +44,8 @@ func runPreflight(c *command, args []string, stdout, stderr io.Writer) int {
 	planFile := fs.String("plan", "", "the plan file")
 	dir := fs.String("dir", ".", "the working tree")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	rest, err := flagx.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		c.usage(stdout)
-		return exitOK
-	}
-	if err == nil && len(rest) > 0 {
-		err = fmt.Errorf("unexpected argument %q", rest[0])
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish preflight: %v\nUsage: harnish %s %s\n", err, c.name, c.args)
-		return exitError
+	if code, ok := c.parse(fs, args, stdout, stderr, nil); !ok {
+		return code
 	}
 	imported, _, peer, err := peerPlan(*planFile, "", io.Discard)
 	var plan *task.Plan

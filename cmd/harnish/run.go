@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/harnish/harnish"
-	"github.com/harnish/harnish/internal/flagx"
 	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
@@ -111,17 +110,8 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
 	fs.BoolVar(&f.json, "json", false, "print events as JSON lines")
 	fs.BoolVar(&f.rollback, "rollback", false, "undo a failed attempt's changes before the next")
-	rest, err := flagx.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		c.usage(stdout)
-		return nil, exitOK, false
-	}
-	if err == nil && len(rest) > 0 {
-		err = fmt.Errorf("unexpected argument %q", rest[0])
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish %s: %v\nUsage: harnish %s %s\n", c.name, err, c.name, c.args)
-		return nil, exitError, false
+	if code, ok := c.parse(fs, args, stdout, stderr, nil); !ok {
+		return nil, code, false
 	}
 	return f, 0, true
 }
@@ -427,17 +417,8 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", ".", "the working tree")
 	asJSON := fs.Bool("json", false, "print the state as JSON")
-	rest, err := flagx.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		c.usage(stdout)
-		return exitOK
-	}
-	if err == nil && len(rest) > 0 {
-		err = fmt.Errorf("unexpected argument %q", rest[0])
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "harnish status: %v\nUsage: harnish %s %s\n", err, c.name, c.args)
-		return exitError
+	if code, ok := c.parse(fs, args, stdout, stderr, nil); !ok {
+		return code
 	}
 	st, err := loop.ReadState(filepath.Join(*dir, loop.StateDir))
 	if err != nil {
