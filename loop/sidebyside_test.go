@@ -101,7 +101,7 @@ func TestLoopSideBySide(t *testing.T) {
 func TestLoopSideBySideConflict(t *testing.T) {
 	var mu sync.Mutex
 	var prompts []string
-	gate := make(chan struct{})
+	t1done := make(chan struct{})
 	ex := executor.Func(func(ctx context.Context, req *executor.Request) (*executor.Result, error) {
 		mu.Lock()
 		prompts = append(prompts, req.Task.ID+": "+req.Prompt)
@@ -109,10 +109,14 @@ func TestLoopSideBySideConflict(t *testing.T) {
 		path := filepath.Join(req.WorkDir, "shared.txt")
 		switch {
 		case req.Task.ID == "T1":
-			close(gate)
 		case req.Attempt == 1:
-			<-gate // T2 writes while T1 does; T1's change joins first
-			time.Sleep(100 * time.Millisecond)
+			// T2 forked with T1, and writes once T1's change has joined
+			// the branch, so its own meets a conflict.
+			select {
+			case <-t1done:
+			case <-time.After(10 * time.Second):
+				return nil, errors.New("T1 never finished")
+			}
 		default:
 			b, _ := os.ReadFile(path)
 			if !strings.Contains(string(b), "<<<<<<<") {
@@ -123,6 +127,11 @@ func TestLoopSideBySideConflict(t *testing.T) {
 		return &executor.Result{Status: executor.StatusDone}, os.WriteFile(path, []byte(req.Task.ID+"\n"), 0o644)
 	})
 	cfg := sideConfig(t, 2, ex, check("T1"), check("T2"))
+	cfg.Observer = loop.ObserverFunc(func(e loop.Event) {
+		if e.Type == loop.TaskDone && e.Task == "T1" {
+			close(t1done)
+		}
+	})
 	l, err := loop.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -226,6 +226,8 @@ type limitHost struct {
 	st        *policy.RunState
 	order     []string
 	now, most atomic.Int32
+	full      chan struct{} // closed when four attempts run at once; nil: no waiting
+	once      sync.Once
 }
 
 func (h *limitHost) Now() time.Time { return time.Unix(0, 0) }
@@ -248,7 +250,18 @@ func (h *limitHost) Take(ctx context.Context, s policy.Step) ([]policy.Transitio
 	n := h.now.Add(1)
 	for m := h.most.Load(); n > m && !h.most.CompareAndSwap(m, n); m = h.most.Load() {
 	}
-	time.Sleep(5 * time.Millisecond)
+	if h.full != nil && n == 4 {
+		h.once.Do(func() { close(h.full) })
+	}
+	if h.full != nil {
+		// The first attempts wait until four run at once, so the count does
+		// not hang on how fast a loaded machine starts goroutines.
+		select {
+		case <-h.full:
+		case <-time.After(10 * time.Second):
+		}
+	}
+	time.Sleep(time.Millisecond)
 	h.now.Add(-1)
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -268,7 +281,8 @@ func TestDriveSideBySide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &limitHost{script: &looptest.Host{Tries: map[string][]looptest.Try{"T5": {{Fingerprint: "x"}}}}, p: &policy.Policy{}, st: st}
+	h := &limitHost{script: &looptest.Host{Tries: map[string][]looptest.Try{"T5": {{Fingerprint: "x"}}}}, p: &policy.Policy{}, st: st,
+		full: make(chan struct{})}
 	end, err := h.p.Drive(context.Background(), plan, st, h)
 	if err != nil || end.Outcome != policy.Completed {
 		t.Fatalf("Drive = %+v, %v", end, err)
