@@ -92,6 +92,7 @@ var commands = []*command{
 	runCommand,
 	resumeCommand,
 	statusCommand,
+	stopCommand,
 	validateCommand,
 	importCommand,
 	planCommand,

@@ -16,6 +16,7 @@ Commands:
   run [--plan FILE] [--dir DIR] [--yes] [--allow-dirty] [--json]  carry a plan out in a working tree
   resume [--dir DIR] [--plan FILE] [--yes] [--approve] [--json]   continue the run recorded in a working tree
   status [--dir DIR] [--json]                                     show where the recorded run stands
+  stop [--dir DIR] [--wait DURATION]                              stop the run going on in a working tree, to resume later
   validate FILE [--strict] [--json]                               check a plan file and print its problems
   import [flags] PATH                                             convert a peer tool's plan or progress into a harnish plan
   plan --prd FILE [flags]                                         draft a plan from a PRD with an agent, validate it, write it once approved

@@ -10,11 +10,9 @@ import (
 	"log/slog"
 	"maps"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/harnish/harnish"
@@ -270,7 +268,8 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	if prog != nil {
 		prog.start = time.Now()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	os.Remove(filepath.Join(root, loop.StateDir, stopFile)) // an old request is not this run's
+	ctx, stop := stopContext(filepath.Join(root, loop.StateDir))
 	defer stop()
 	res, err := start(ctx, r)
 	if res == nil {

@@ -333,3 +333,54 @@ func TestProgressLive(t *testing.T) {
 		}
 	}
 }
+
+// TestStop: harnish stop, from another shell, stops the run going on: it
+// ends cancelled saying who stopped it, leaves no process behind, and
+// resume finishes it.
+func TestStop(t *testing.T) {
+	bin := harnishBinary(t)
+	ctl := t.TempDir()
+	agent := `if rm "$CTL/hang" 2>/dev/null; then touch "$CTL/hanging"; sleep 30; fi
+case "$HARNISH_TASK_ID" in T1) touch a.txt ;; T2) touch b.txt ;; esac
+`
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan, "agent.sh": agent})
+	if err := os.WriteFile(filepath.Join(ctl, "hang"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if code := run([]string{"stop", "--dir", dir}, &out, &out); code != 1 || !strings.Contains(out.String(), "no run is going on") {
+		t.Fatalf("stop with no run: exit %d, %s", code, out.String())
+	}
+	cmd := exec.Command(bin, "run", "--dir", dir, "--yes")
+	cmd.Env = append(os.Environ(), "CTL="+ctl)
+	var runOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &runOut, &runOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(ctl, "hanging")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the agent never hung:\n%s", runOut.String())
+		}
+	}
+	out.Reset()
+	if code := run([]string{"stop", "--dir", dir, "--wait", "20s"}, &out, &out); code != 0 {
+		t.Fatalf("stop: exit %d\n%s", code, out.String())
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("the stopped run: %v, want exit 130\n%s", err, runOut.String())
+	}
+	st, err := loop.ReadState(filepath.Join(dir, loop.StateDir))
+	if err != nil || st.Outcome != "cancelled" || !strings.Contains(st.Reason, "stopped by harnish stop") {
+		t.Fatalf("state after stop: %v, %+v", err, st)
+	}
+	out.Reset()
+	if code := run([]string{"resume", "--dir", dir, "--yes"}, &out, &out); code != 0 {
+		t.Fatalf("resume after stop: exit %d\n%s", code, out.String())
+	}
+}
