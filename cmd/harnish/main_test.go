@@ -13,18 +13,18 @@ import (
 const usageText = `Usage: harnish <command> [arguments]
 
 Commands:
-  run [--plan FILE] [--dir DIR] [--yes] [--allow-dirty] [--json]  carry a plan out in a working tree
-  resume [--dir DIR] [--plan FILE] [--yes] [--approve] [--json]   continue the run recorded in a working tree
-  status [--dir DIR] [--json]                                     show where the recorded run stands
-  stop [--dir DIR] [--wait DURATION]                              stop the run going on in a working tree, to resume later
-  validate FILE [--strict] [--json]                               check a plan file and print its problems
-  import [flags] PATH                                             convert a peer tool's plan or progress into a harnish plan
-  plan --prd FILE [flags]                                         draft a plan from a PRD with an agent, validate it, write it once approved
-  preflight [--plan FILE] [--dir DIR] [--json]                    check a plan and a working tree before a run
-  assets query|record|compress|purge|stats|import [flags]         query and record the experience the loop learns from
-  guard check|diff [flags]                                        judge a command or a diff by the guardrails
-  hook pre-tool-use|stop --agent claude|codex                     answer an agent's hook: guardrails before a tool call, checks before a stop
-  plugins list|check [--manifest FILE] [--dir DIR] [--json]       show the plugins of the manifest, or start them and check each
+  run [--plan FILE] [--dir DIR] [--yes] [--json] [flags]         carry a plan out in a working tree
+  resume [--dir DIR] [--plan FILE] [--yes] [--approve] [--json]  continue the run recorded in a working tree
+  status [--dir DIR] [--json]                                    show where the recorded run stands
+  stop [--dir DIR] [--wait DURATION]                             stop the run going on in a working tree, to resume later
+  validate FILE [--strict] [--json]                              check a plan file and print its problems
+  import [flags] PATH                                            convert a peer tool's plan or progress into a harnish plan
+  plan --prd FILE [flags]                                        draft a plan from a PRD with an agent, validate it, write it once approved
+  preflight [--plan FILE] [--dir DIR] [--json]                   check a plan and a working tree before a run
+  assets query|record|compress|purge|stats|import [flags]        query and record the experience the loop learns from
+  guard check|diff [flags]                                       judge a command or a diff by the guardrails
+  hook pre-tool-use|stop --agent claude|codex                    answer an agent's hook: guardrails before a tool call, checks before a stop
+  plugins list|check [--manifest FILE] [--dir DIR] [--json]      show the plugins of the manifest, or start them and check each
 
 Run "harnish help <command>" for more about a command.
 `

@@ -24,7 +24,7 @@ import (
 
 var runCommand = &command{
 	name:    "run",
-	args:    "[--plan FILE] [--dir DIR] [--yes] [--allow-dirty] [--json]",
+	args:    "[--plan FILE] [--dir DIR] [--yes] [--json] [flags]",
 	summary: "carry a plan out in a working tree",
 	help: `Run drives the plan through the loop in the working tree DIR (default: the
 current directory): each task is executed, its acceptance checks are run,
@@ -33,7 +33,12 @@ The state goes to DIR/.harnish/; a copy of the plan is kept there for
 "harnish resume". In a git working tree the run works on a new branch,
 harnish/<plan>-<time>, commits each finished task, and refuses to start on
 uncommitted changes (other than the plan file) unless --allow-dirty.
---rollback undoes a failed attempt's changes before the next attempt. --plan defaults to the first of harnish.yaml, harnish.yml,
+--rollback undoes a failed attempt's changes before the next attempt.
+--tasks runs only the tasks named, IDs and ranges of the plan's order,
+comma-separated (T2,T5 or 41.1-41.3); a selected task may depend on one
+left out only when the plan records that one done. --cycles N caps the
+attempts in all (harness-loop's "at most N cycles"), for run and resume.
+--plan defaults to the first of harnish.yaml, harnish.yml,
 harnish.json, plan.yaml, plan.yml, plan.json in DIR. --plan may name a peer
 tool's plan or progress (see "harnish help import"): it is imported, its
 warnings printed, and the run keeps the converted plan; --executor is
@@ -87,6 +92,8 @@ type runFlags struct {
 	allowDirty      bool
 	rollback        bool
 	executor        string        // for a peer's plan: its executor (see harnish help import)
+	tasks           string        // run only these tasks (--tasks)
+	cycles          int           // the host's cap on attempts in all (--cycles)
 	observe         loop.Observer // also observes the run: the peer's write-back
 	runID           string        // for a new run
 	branch          string        // for a new run in a git tree
@@ -103,7 +110,9 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 	} else {
 		fs.BoolVar(&f.allowDirty, "allow-dirty", false, "start on a working tree with uncommitted changes")
 		fs.StringVar(&f.executor, "executor", "", "the executor of a peer tool's plan")
+		fs.StringVar(&f.tasks, "tasks", "", "run only these tasks: IDs and ranges FROM-TO, comma-separated")
 	}
+	fs.IntVar(&f.cycles, "cycles", 0, "at most this many attempts in all (the plan's budget.cycles otherwise)")
 	fs.StringVar(&f.dir, "dir", ".", "the working tree")
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
 	fs.BoolVar(&f.json, "json", false, "print events as JSON lines")
@@ -136,6 +145,13 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 	}
 	if err == nil && plan == nil {
 		err = fmt.Errorf("no plan: give --plan FILE or put one of %v in %s", task.DefaultFiles, f.dir)
+	}
+	if err == nil && f.tasks != "" {
+		// The run keeps the selection, so a resume goes on with the same tasks.
+		if plan, err = selectTasks(plan, f.tasks); err == nil {
+			keep, err = keptSelection(plan)
+			defer os.RemoveAll(filepath.Dir(keep))
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
@@ -255,6 +271,9 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		return exitError
 	}
 	defer r.Close()
+	if f.cycles > 0 {
+		r.Config().Policy.Budget.Cycles = f.cycles
+	}
 	if !isGitTree(root) {
 		fmt.Fprintf(stderr, "harnish: %s is not a git working tree: each attempt's change is judged from snapshots of the directory, and nothing is committed\n", root)
 	}
