@@ -38,6 +38,8 @@ uncommitted changes (other than the plan file) unless --allow-dirty.
 comma-separated (T2,T5 or 41.1-41.3); a selected task may depend on one
 left out only when the plan records that one done. --cycles N caps the
 attempts in all (harness-loop's "at most N cycles"), for run and resume.
+--push pushes the run's branch to origin when the run completes: once,
+never forced; a failure is reported (exit 1), the run staying completed.
 --plan defaults to the first of harnish.yaml, harnish.yml,
 harnish.json, plan.yaml, plan.yml, plan.json in DIR. --plan may name a peer
 tool's plan or progress (see "harnish help import"): it is imported, its
@@ -94,6 +96,7 @@ type runFlags struct {
 	executor        string        // for a peer's plan: its executor (see harnish help import)
 	tasks           string        // run only these tasks (--tasks)
 	cycles          int           // the host's cap on attempts in all (--cycles)
+	push            bool          // push the run's branch when it completes
 	observe         loop.Observer // also observes the run: the peer's write-back
 	runID           string        // for a new run
 	branch          string        // for a new run in a git tree
@@ -113,6 +116,7 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 		fs.StringVar(&f.tasks, "tasks", "", "run only these tasks: IDs and ranges FROM-TO, comma-separated")
 	}
 	fs.IntVar(&f.cycles, "cycles", 0, "at most this many attempts in all (the plan's budget.cycles otherwise)")
+	fs.BoolVar(&f.push, "push", false, "push the run's branch to origin when the run completes")
 	fs.StringVar(&f.dir, "dir", ".", "the working tree")
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
 	fs.BoolVar(&f.json, "json", false, "print events as JSON lines")
@@ -302,6 +306,19 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 			fmt.Fprintln(stdout, res.Outcome)
 		}
 		fmt.Fprintf(stdout, "state, logs and handoffs: %s\n", filepath.Join(root, loop.StateDir))
+	}
+	if f.push && res.Outcome == policy.Completed {
+		// Once, and never forced: a remote that moved on is for a person.
+		branch := res.State.Branch
+		if branch == "" {
+			fmt.Fprintln(stderr, "harnish: --push: the run has no branch of its own to push (not a git tree, or a tree that was not clean)")
+			return exitError
+		}
+		if err := gitx.Push(cmdContext(), root, "origin", branch); err != nil {
+			fmt.Fprintf(stderr, "harnish: the run completed, and pushing %s to origin failed: %v\n", branch, err)
+			return exitError
+		}
+		fmt.Fprintf(stdout, "pushed %s to origin\n", branch)
 	}
 	return res.Outcome.ExitCode()
 }

@@ -81,3 +81,35 @@ func TestRunTasksAndCycles(t *testing.T) {
 		t.Errorf("run --cycles 2 with an agent that never succeeds: exit %d\n%s", code, out.String())
 	}
 }
+
+// TestRunPush: --push pushes the run's branch to origin once the run
+// completes, and never forces: a remote that cannot take it is reported.
+func TestRunPush(t *testing.T) {
+	origin := t.TempDir()
+	testkit.Git(t, origin, "init", "-q", "--bare")
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan, "agent.sh": "touch a.txt b.txt\n", ".gitignore": ".harnish/\n"})
+	testkit.Git(t, dir, "init", "-q")
+	testkit.Git(t, dir, "add", ".")
+	testkit.Git(t, dir, "-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "init")
+	testkit.Git(t, dir, "remote", "add", "origin", origin)
+	var out bytes.Buffer
+	if code := run([]string{"run", "--dir", dir, "--yes", "--push"}, &out, &out); code != 0 || !strings.Contains(out.String(), "pushed harnish/cli-test-") {
+		t.Fatalf("run --push: exit %d\n%s", code, out.String())
+	}
+	branch := testkit.Git(t, dir, "branch", "--show-current")
+	if got, want := testkit.Git(t, origin, "rev-parse", "refs/heads/"+branch), testkit.Git(t, dir, "rev-parse", "HEAD"); got != want {
+		t.Errorf("origin has %s at %q, the tree %q", branch, got, want)
+	}
+
+	// A remote that cannot take the branch (here, one that is not there):
+	// reported, the run staying completed.
+	dir2 := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan, "agent.sh": "touch a.txt b.txt\n", ".gitignore": ".harnish/\n"})
+	testkit.Git(t, dir2, "init", "-q")
+	testkit.Git(t, dir2, "add", ".")
+	testkit.Git(t, dir2, "-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "init")
+	testkit.Git(t, dir2, "remote", "add", "origin", t.TempDir()+"/missing")
+	out.Reset()
+	if code := run([]string{"run", "--dir", dir2, "--yes", "--push"}, &out, &out); code != 1 || !strings.Contains(out.String(), "the run completed, and pushing") {
+		t.Errorf("run --push to a missing remote: exit %d\n%s", code, out.String())
+	}
+}

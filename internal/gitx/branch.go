@@ -97,3 +97,11 @@ func FreeBranchName(ctx context.Context, dir, base string) (string, error) {
 	}
 	return name, nil
 }
+
+// Push pushes branch to the same branch of remote, never forcing: a remote
+// that moved on is git's rejection, returned as the error.
+func Push(ctx context.Context, dir, remote, branch string) error {
+	ref := "refs/heads/" + branch
+	_, err := output(ctx, dir, nil, "push", "--quiet", remote, ref+":"+ref)
+	return err
+}
