@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -341,6 +342,36 @@ func (h *host) Now() time.Time { return h.now() }
 // commit, the records' at the end), so no step builds on a missing one; a
 // commit that fails ends the run with outcome error.
 func (h *host) Commit(ctx context.Context, ts []policy.Transition) error {
+	if err := h.commitLocked(ctx, ts); err != nil {
+		return err
+	}
+	(*Loop)(h).pace(ctx, ts)
+	return nil
+}
+
+// pace waits the plan's pacing after a task ended, before the next is
+// decided, unless the run is over or no task is left; cancelling ctx cuts the wait short. The
+// wait comes before any attempt is recorded, so a stop during it costs
+// nothing, and a resume simply goes on.
+func (l *Loop) pace(ctx context.Context, ts []policy.Transition) {
+	wait := l.cfg.Plan.Pacing.Std()
+	if wait <= 0 || l.st.Outcome != "" || !slices.ContainsFunc(ts, func(t policy.Transition) bool { return t.Kind == policy.TransTaskFinished }) {
+		return
+	}
+	if !slices.ContainsFunc(l.cfg.Plan.Tasks(), func(pt task.PhaseTask) bool {
+		ts := l.st.Tasks[pt.Task.ID]
+		return ts == nil || !ts.Status.Terminal()
+	}) {
+		return // no task is left to wait for
+	}
+	l.log.Info("loop: pacing before the next task", "wait", wait)
+	select {
+	case <-ctx.Done():
+	case <-time.After(wait):
+	}
+}
+
+func (h *host) commitLocked(ctx context.Context, ts []policy.Transition) error {
 	l := (*Loop)(h)
 	l.mu.Lock()
 	defer l.mu.Unlock()

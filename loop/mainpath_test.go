@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -455,5 +456,47 @@ func TestLoopDiagnosisSurvivesResume(t *testing.T) {
 	}
 	if ts := res.State.Tasks["T1"]; ts.Tokens != 40 || ts.CostUSD != 0.5 || res.State.CostUSD != 0.5 {
 		t.Errorf("spend: task %d tokens $%.2f, run $%.2f; want the debugger's 40 and $0.50", ts.Tokens, ts.CostUSD, res.State.CostUSD)
+	}
+}
+
+// TestLoopPacing: the plan's pacing is a wait between tasks, before the
+// next is recorded as started, so a stop during it costs no attempt and a
+// resume goes on.
+func TestLoopPacing(t *testing.T) {
+	plan := onePhase(check("T1"), check("T2"))
+	plan.Pacing = task.Duration(time.Second)
+	var starts []time.Time
+	ex := executor.Func(func(context.Context, *executor.Request) (*executor.Result, error) {
+		starts = append(starts, time.Now())
+		return &executor.Result{Status: executor.StatusDone}, nil
+	})
+	if _, _, err := looptest.Run(t, loop.Config{Plan: plan, Executor: ex, Verifier: &looptest.Verifier{}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(starts) != 2 || starts[1].Sub(starts[0]) < time.Second {
+		t.Errorf("the tasks started %v apart, want the pacing of 1s", starts[1].Sub(starts[0]))
+	}
+
+	store := open(t, filepath.Join(t.TempDir(), loop.StateDir), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	stopper := executor.Func(func(context.Context, *executor.Request) (*executor.Result, error) {
+		time.AfterFunc(100*time.Millisecond, cancel) // during the wait after T1
+		return &executor.Result{Status: executor.StatusDone}, nil
+	})
+	cfg := loop.Config{Plan: plan, Executor: stopper, Verifier: &looptest.Verifier{}, Store: store}
+	l, err := loop.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Run(ctx)
+	if !errors.Is(err, policy.ErrCancelled) || res.State.Tasks["T2"] != nil {
+		t.Fatalf("Run: %v; T2 %+v, want cancelled before T2 started", err, res.State.Tasks["T2"])
+	}
+	cfg.Executor = &looptest.Executor{}
+	if l, err = loop.New(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := l.Resume(context.Background(), loop.ResumeOptions{}); err != nil || res.State.Tasks["T2"].Attempts != 1 {
+		t.Errorf("Resume: %v; T2 took %d attempts, want 1", err, res.State.Tasks["T2"].Attempts)
 	}
 }

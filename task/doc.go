@@ -66,6 +66,9 @@
 //     run at the same time must not declare the same file in files (or one
 //     a directory holding the other's): their changes would conflict for
 //     certain, so that is an error until one depends on the other.
+//   - pacing: a wait before each task starts but the first (1s..24h), for
+//     runs that wait on CI or a rate limit; a stop during it costs no
+//     attempt, and a resume goes on.
 //   - phases (required, at least one): the phases, run in order.
 //
 // A phase ([Phase]) has id (required, unique among phases), title, parallel

@@ -14,7 +14,7 @@ import (
 // ClearStaleLocks removes the lock files a git killed mid-commit left in the
 // repository at dir, which make every later commit fail ([ErrLocked]), and
 // returns the paths it removed, so the caller can say so. It looks at the
-// index and HEAD locks of dir's worktree and of every linked worktree, at
+// index, HEAD and merge locks of dir's worktree and of every linked worktree, at
 // the common directory's packed-refs, config and current branch locks, and
 // at those of the branches named (one a crash cut off while git made it,
 // say; a name may be a glob, as harnish/fork/*).
@@ -46,6 +46,8 @@ func ClearStaleLocks(ctx context.Context, dir string, branches ...string) ([]str
 	locks := []string{
 		filepath.Join(gitDir, "index.lock"),
 		filepath.Join(gitDir, "HEAD.lock"),
+		filepath.Join(gitDir, "ORIG_HEAD.lock"), // a merge's
+		filepath.Join(gitDir, "MERGE_HEAD.lock"),
 		filepath.Join(common, "packed-refs.lock"),
 		filepath.Join(common, "config.lock"),
 	}
@@ -62,6 +64,8 @@ func ClearStaleLocks(ctx context.Context, dir string, branches ...string) ([]str
 		filepath.Join(gitDir, "next-index-*.lock"),
 		filepath.Join(common, "worktrees", "*", "index.lock"),
 		filepath.Join(common, "worktrees", "*", "HEAD.lock"),
+		filepath.Join(common, "worktrees", "*", "ORIG_HEAD.lock"),
+		filepath.Join(common, "worktrees", "*", "MERGE_HEAD.lock"),
 		filepath.Join(common, "worktrees", "*", "next-index-*.lock"),
 	} {
 		if m, err := filepath.Glob(pattern); err == nil {

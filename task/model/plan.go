@@ -32,6 +32,9 @@ type Plan struct {
 	// "parallel"), when their dependencies allow it; a phase's own Parallel
 	// overrides it. Zero means one: tasks run one after another.
 	Parallel int `json:"parallel,omitempty"`
+	// Pacing is a wait before each task starts, but the run's first (key
+	// "pacing"): for runs that wait on CI or a rate limit. Zero: none.
+	Pacing Duration `json:"pacing,omitempty"`
 	// Phases run in order; a milestone gate separates each from the next.
 	Phases []Phase `json:"phases,omitempty"`
 

@@ -49,6 +49,9 @@ func (v *validator) validate() Problems {
 	v.component("reviewer", p.Reviewer, KindCommand, KindPlugin)
 	v.guardrails()
 	v.parallel("parallel", p.Parallel)
+	if p.Pacing != 0 {
+		v.duration("pacing", p.Pacing, 24*time.Hour)
+	}
 	v.phases()
 	slices.SortStableFunc(v.problems, bySource)
 	return v.problems
