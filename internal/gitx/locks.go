@@ -13,11 +13,11 @@ import (
 
 // ClearStaleLocks removes the lock files a git killed mid-commit left in the
 // repository at dir, which make every later commit fail ([ErrLocked]), and
-// returns the paths it removed, so the caller can say so. It looks at the
-// index, HEAD and merge locks of dir's worktree and of every linked worktree, at
-// the common directory's packed-refs, config and current branch locks, and
-// at those of the branches named (one a crash cut off while git made it,
-// say; a name may be a glob, as harnish/fork/*).
+// returns the paths it removed, so the caller can say so. It looks at every
+// lock file (NAME.lock) in dir's git directory, the common directory and
+// every linked worktree's, at the current branch's ref lock, and at those of
+// the branches named (one a crash cut off while git made it, say; a name may
+// be a glob, as harnish/fork/*).
 //
 // A lock is removed only when it is stale: on Linux, when no live
 // process has it open, and no live git process works inside the work tree
@@ -43,44 +43,30 @@ func ClearStaleLocks(ctx context.Context, dir string, branches ...string) ([]str
 		}
 	}
 	gitDir, common, top := dirs[0], dirs[1], dirs[2]
-	locks := []string{
-		filepath.Join(gitDir, "index.lock"),
-		filepath.Join(gitDir, "HEAD.lock"),
-		filepath.Join(gitDir, "ORIG_HEAD.lock"), // a merge's
-		filepath.Join(gitDir, "MERGE_HEAD.lock"),
-		filepath.Join(common, "packed-refs.lock"),
-		filepath.Join(common, "config.lock"),
+	// Every lock git takes in a git directory is NAME.lock beside NAME (the
+	// index, HEAD, ORIG_HEAD, next-index-<pid>...): all of the worktree's
+	// and every linked worktree's are looked at, the common directory's
+	// shared ones, and the refs' of the branches named.
+	locks := []string{filepath.Join(common, "packed-refs.lock"), filepath.Join(common, "config.lock")}
+	for _, pattern := range []string{filepath.Join(gitDir, "*.lock"), filepath.Join(common, "worktrees", "*", "*.lock")} {
+		m, _ := filepath.Glob(pattern)
+		locks = append(locks, m...)
 	}
 	for _, b := range branches {
 		if b == "" || strings.Contains(b, "..") {
 			continue
 		}
-		if m, err := filepath.Glob(filepath.Join(common, "refs", "heads", filepath.FromSlash(b)+".lock")); err == nil {
-			locks = append(locks, m...)
-		}
-	}
-	// git commit -- PATHS builds the commit in next-index-<pid>.lock.
-	for _, pattern := range []string{
-		filepath.Join(gitDir, "next-index-*.lock"),
-		filepath.Join(common, "worktrees", "*", "index.lock"),
-		filepath.Join(common, "worktrees", "*", "HEAD.lock"),
-		filepath.Join(common, "worktrees", "*", "ORIG_HEAD.lock"),
-		filepath.Join(common, "worktrees", "*", "MERGE_HEAD.lock"),
-		filepath.Join(common, "worktrees", "*", "next-index-*.lock"),
-	} {
-		if m, err := filepath.Glob(pattern); err == nil {
-			for _, l := range m {
-				if !slices.Contains(locks, l) {
-					locks = append(locks, l)
-				}
-			}
-		}
+		m, _ := filepath.Glob(filepath.Join(common, "refs", "heads", filepath.FromSlash(b)+".lock"))
+		locks = append(locks, m...)
 	}
 	if ref, err := output(ctx, dir, nil, "symbolic-ref", "-q", "HEAD"); err == nil {
 		locks = append(locks, filepath.Join(common, filepath.FromSlash(strings.TrimSpace(ref))+".lock"))
 	} else if exitCode(err) != 1 { // 1: detached, no branch to lock
 		return nil, err
 	}
+
+	seen := map[string]bool{} // the worktree's git directory may be the common one
+	locks = slices.DeleteFunc(locks, func(l string) bool { dup := seen[l]; seen[l] = true; return dup })
 
 	// /proc is read only when a lock is there at all, as after a crash. A
 	// lock dated in the future (a clock set back) waits.

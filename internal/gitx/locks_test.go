@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/internal/testkit"
@@ -90,8 +91,8 @@ func TestClearStaleLocks(t *testing.T) {
 		},
 		{
 			name:  "left by a crash",
-			locks: []string{".git/index.lock", ".git/HEAD.lock", ".git/refs/heads/main.lock", ".git/packed-refs.lock", ".git/config.lock"},
-			want:  []string{".git/index.lock", ".git/HEAD.lock", ".git/packed-refs.lock", ".git/config.lock", ".git/refs/heads/main.lock"},
+			locks: []string{".git/index.lock", ".git/HEAD.lock", ".git/ORIG_HEAD.lock", ".git/refs/heads/main.lock", ".git/packed-refs.lock", ".git/config.lock"},
+			want:  []string{".git/index.lock", ".git/HEAD.lock", ".git/ORIG_HEAD.lock", ".git/packed-refs.lock", ".git/config.lock", ".git/refs/heads/main.lock"},
 		},
 		{
 			name:  "a partial commit's index",
@@ -207,7 +208,7 @@ func TestClearStaleLocks(t *testing.T) {
 					t.Errorf("%s was reported removed but is there", p)
 				}
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 				t.Errorf("removed (-want +got):\n%s", diff)
 			}
 			for _, l := range slices.Concat(tt.locks, tt.fresh) {
@@ -241,7 +242,7 @@ func TestClearStaleLocksWorktree(t *testing.T) {
 		got = append(got, filepath.ToSlash(rel))
 	}
 	want := []string{".git/worktrees/wt/index.lock", ".git/worktrees/wt/HEAD.lock", ".git/packed-refs.lock", ".git/refs/heads/side.lock"}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 		t.Errorf("removed (-want +got):\n%s", diff)
 	}
 }

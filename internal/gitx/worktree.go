@@ -3,6 +3,7 @@ package gitx
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,8 +50,8 @@ func forget(ctx context.Context, repo, dir string) error {
 		// Ours by where it points or by name (when a git that died left its
 		// gitdir unwritten); or any a git adding it died on (still locked,
 		// never finished), which breaks every other worktree command.
-		if err == nil && filepath.Dir(strings.TrimSpace(string(gd))) == filepath.Clean(dir) || filepath.Base(admin) == filepath.Base(dir) ||
-			lerr == nil && cerr != nil {
+		ours := err == nil && filepath.Dir(strings.TrimSpace(string(gd))) == filepath.Clean(dir) || filepath.Base(admin) == filepath.Base(dir)
+		if ours || (lerr == nil && cerr != nil) {
 			if err := os.RemoveAll(admin); err != nil {
 				return fmt.Errorf("gitx: worktree %s: %w", dir, err)
 			}
@@ -142,18 +143,30 @@ func SquashOnto(ctx context.Context, dir, from, message string) (string, error) 
 // commitTree makes a commit of tree on HEAD with message, as the
 // repository's identity or, when it has none, [Identity].
 func commitTree(ctx context.Context, dir, tree, message string) (string, error) {
-	args := []string{"-c", "user.useConfigOnly=true", "commit-tree", tree, "-p", "HEAD", "-F", "-"}
-	out, err := run(ctx, dir, nil, strings.NewReader(message), args...)
-	if err != nil {
-		if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) != "" {
-			return "", err
-		}
-		anon := []string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1], "commit-tree", tree, "-p", "HEAD", "-F", "-"}
-		if out, err = run(ctx, dir, nil, strings.NewReader(message), anon...); err != nil {
-			return "", err
-		}
+	out, err := asSomeone(ctx, dir, strings.NewReader(message), "commit-tree", tree, "-p", "HEAD", "-F", "-")
+	return strings.TrimSpace(out), err
+}
+
+// asSomeone runs a git command that makes commits as the repository's
+// identity or, when it has none configured, as [Identity]; whether it has
+// one is asked only when the command fails. stdin, when not nil, is read
+// once: a retry needs a message given another way.
+func asSomeone(ctx context.Context, dir string, stdin *strings.Reader, args ...string) (string, error) {
+	var in io.Reader // a nil *strings.Reader is not a nil io.Reader
+	if stdin != nil {
+		in = stdin
 	}
-	return strings.TrimSpace(out), nil
+	out, err := run(ctx, dir, nil, in, append([]string{"-c", "user.useConfigOnly=true"}, args...)...)
+	if err == nil {
+		return out, nil
+	}
+	if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) != "" {
+		return out, err // not for want of an identity
+	}
+	if stdin != nil {
+		stdin.Seek(0, io.SeekStart)
+	}
+	return run(ctx, dir, nil, in, append([]string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args...)...)
 }
 
 func sameDir(a, b string) bool {
@@ -170,7 +183,7 @@ func CommonDir(ctx context.Context, dir string) (string, error) {
 }
 
 // MergeInto merges commit into the branch checked out at dir (a merge
-// commit when both moved), first committing what dir's tree holds. It
+// commit when both moved); the tree must hold no uncommitted change. It
 // reports whether the branch moved. A merge with conflicts is a
 // *ConflictError and is left in the tree, markers and all, for someone to
 // resolve: committing the tree (CommitAll) concludes it.
@@ -179,21 +192,11 @@ func MergeInto(ctx context.Context, dir, commit string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	args := []string{"merge", "--no-edit", "-q", commit}
-	if _, err = output(ctx, dir, nil, append([]string{"-c", "user.useConfigOnly=true"}, args...)...); err != nil {
+	if _, err := asSomeone(ctx, dir, nil, "merge", "--no-edit", "-q", commit); err != nil {
 		if paths, _ := output(ctx, dir, nil, "diff", "--name-only", "--diff-filter=U"); strings.TrimSpace(paths) != "" {
 			return true, &ConflictError{Paths: strings.Split(strings.TrimSpace(paths), "\n")}
 		}
-		if email, _ := output(ctx, dir, nil, "config", "user.email"); strings.TrimSpace(email) != "" {
-			return false, err
-		}
-		anon := append([]string{"-c", "user.name=" + Identity[0], "-c", "user.email=" + Identity[1]}, args...)
-		if _, err := output(ctx, dir, nil, anon...); err != nil {
-			if paths, _ := output(ctx, dir, nil, "diff", "--name-only", "--diff-filter=U"); strings.TrimSpace(paths) != "" {
-				return true, &ConflictError{Paths: strings.Split(strings.TrimSpace(paths), "\n")}
-			}
-			return false, err
-		}
+		return false, err
 	}
 	after, err := head(ctx, dir)
 	return after != before, err
