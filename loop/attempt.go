@@ -181,7 +181,7 @@ func (l *Loop) snapshot(ctx context.Context, when string, a *attemptCtx) (string
 
 // diff returns the change from one snapshot to another and the paths it
 // touches; empty when either is unknown or reading it fails.
-func diffOf(ctx context.Context, l *Loop, ws Workspace, from, to string) (string, []string) {
+func (l *Loop) diff(ctx context.Context, ws Workspace, from, to string) (string, []string) {
 	if ws == nil || from == "" || to == "" || from == to {
 		return "", nil
 	}
@@ -300,7 +300,7 @@ func (l *Loop) check(ctx context.Context, t *task.Task, a *attemptCtx, after str
 		a.tr.passed = append(a.tr.passed, c.Name)
 	}
 	// The task's change so far: from the tree before its first attempt.
-	diff, files := diffOf(ctx, l, a.ws, a.tr.base, after)
+	diff, files := l.diff(ctx, a.ws, a.tr.base, after)
 	if files == nil && a.tr.last != nil {
 		files = a.tr.last.FilesChanged // no git: the executor's word is all there is
 	}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/loop/policy"
 )
 
@@ -96,11 +95,11 @@ func (l *Loop) settle(ctx context.Context) error {
 // ran in a fork). It returns "" when the task changed nothing.
 func (l *Loop) commitTask(ctx context.Context, owed owedCommit) (string, error) {
 	id := owed.task
-	var last *executor.Result
+	var summary string
 	if h := l.rec.handoff(id); h != nil {
-		last = &executor.Result{Summary: h.Summary}
+		summary = h.Summary
 	}
-	req := l.taskCommit(id, l.st.Tasks[id].Attempts, last)
+	req := l.taskCommit(id, l.st.Tasks[id].Attempts, summary)
 	if !owed.lookFirst {
 		req.Find = nil
 	}
@@ -111,14 +110,14 @@ func (l *Loop) commitTask(ctx context.Context, owed owedCommit) (string, error) 
 	return hash, nil
 }
 
-// taskCommit is the commit of task id after attempts: its message, whose
-// trailers (Find) name it. l.mu must be held.
-func (l *Loop) taskCommit(id string, attempts int, last *executor.Result) *CommitRequest {
+// taskCommit is the commit of task id after attempts, with the executor's
+// summary: its message, whose trailers (Find) name it. l.mu must be held.
+func (l *Loop) taskCommit(id string, attempts int, summary string) *CommitRequest {
 	t := l.tasks[id]
 	trailers := []string{"Harnish-Run: " + l.st.Run, "Harnish-Task: " + id}
 	msg := fmt.Sprintf("feat(%s): %s — %s\n\n", l.phaseOf[id], id, t.Title)
-	if last != nil && last.Summary != "" {
-		msg += last.Summary + "\n\n"
+	if summary != "" {
+		msg += summary + "\n\n"
 	}
 	msg += fmt.Sprintf("%s\n%s\nHarnish-Attempts: %d\n", trailers[0], trailers[1], attempts)
 	return &CommitRequest{Message: msg, Find: trailers}

@@ -117,11 +117,11 @@ func (g *GitWorkspace) Fork(ctx context.Context, name string) (*Fork, error) {
 	if !validForkName(name) {
 		return nil, fmt.Errorf("loop: fork name %q: want letters, digits, '.', '_' and '-'", name)
 	}
-	common, err := gitx.CommonDir(ctx, g.Dir)
+	forks, err := g.forksDir(ctx)
 	if err != nil {
 		return nil, err
 	}
-	f := &Fork{Name: name, Dir: filepath.Join(common, "harnish-forks", name), Branch: forkBranches + name}
+	f := &Fork{Name: name, Dir: filepath.Join(forks, name), Branch: forkBranches + name}
 	g.forks.Lock()
 	defer g.forks.Unlock()
 	if err := gitx.Worktree(ctx, g.Dir, f.Dir, f.Branch, "HEAD"); err != nil {
@@ -177,22 +177,29 @@ func (g *GitWorkspace) Discard(ctx context.Context, f *Fork) error {
 // Forks lists the forks that exist, made by Fork and not yet discarded: a
 // failed task's, kept for a person, or one a crash left.
 func (g *GitWorkspace) Forks(ctx context.Context) ([]*Fork, error) {
-	common, err := gitx.CommonDir(ctx, g.Dir)
+	forks, err := g.forksDir(ctx)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(filepath.Join(common, "harnish-forks"))
+	entries, err := os.ReadDir(forks)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	var out []*Fork
 	for _, e := range entries {
 		if e.IsDir() && validForkName(e.Name()) {
-			dir := filepath.Join(common, "harnish-forks", e.Name())
+			dir := filepath.Join(forks, e.Name())
 			out = append(out, &Fork{Name: e.Name(), Dir: dir, Branch: forkBranches + e.Name(), Workspace: &GitWorkspace{Dir: dir}})
 		}
 	}
 	return out, nil
+}
+
+// forksDir is where the forks live: in the repository's common git
+// directory, outside the tree's snapshots.
+func (g *GitWorkspace) forksDir(ctx context.Context) (string, error) {
+	common, err := gitx.CommonDir(ctx, g.Dir)
+	return filepath.Join(common, "harnish-forks"), err
 }
 
 // forkBranches is the prefix of the forks' branches.

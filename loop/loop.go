@@ -358,10 +358,7 @@ func (l *Loop) pace(ctx context.Context, ts []policy.Transition) {
 	if wait <= 0 || l.st.Outcome != "" || !slices.ContainsFunc(ts, func(t policy.Transition) bool { return t.Kind == policy.TransTaskFinished }) {
 		return
 	}
-	if !slices.ContainsFunc(l.cfg.Plan.Tasks(), func(pt task.PhaseTask) bool {
-		ts := l.st.Tasks[pt.Task.ID]
-		return ts == nil || !ts.Status.Terminal()
-	}) {
+	if l.st.Running == 0 && l.allEnded() {
 		return // no task is left to wait for
 	}
 	l.log.Info("loop: pacing before the next task", "wait", wait)
@@ -369,6 +366,18 @@ func (l *Loop) pace(ctx context.Context, ts []policy.Transition) {
 	case <-ctx.Done():
 	case <-time.After(wait):
 	}
+}
+
+// allEnded reports whether every task of the plan has ended.
+func (l *Loop) allEnded() bool {
+	for i := range l.cfg.Plan.Phases {
+		for _, t := range l.cfg.Plan.Phases[i].Tasks {
+			if ts := l.st.Tasks[t.ID]; ts == nil || !ts.Status.Terminal() {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (h *host) commitLocked(ctx context.Context, ts []policy.Transition) error {

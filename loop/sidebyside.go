@@ -93,7 +93,11 @@ func (l *Loop) integrate(ctx context.Context, t *task.Task, a *attemptCtx, r *po
 		}
 	}
 	l.mu.Lock()
-	req := l.taskCommit(t.ID, a.step.Attempt, a.tr.last)
+	var summary string
+	if a.tr.last != nil {
+		summary = a.tr.last.Summary
+	}
+	req := l.taskCommit(t.ID, a.step.Attempt, summary)
 	l.mu.Unlock()
 	hash, err := l.forker.Integrate(ctx, f, req)
 	if ce, ok := errors.AsType[*ConflictError](err); ok {

@@ -88,7 +88,7 @@ func (l *Loop) debug(ctx context.Context, step policy.Step) ([]policy.Transition
 		req.WorkDir, ws = tr.fork.Dir, tr.fork.Workspace
 	}
 	// The two failed attempts' trees, and how the second differs.
-	req.Diff, _ = diffOf(ctx, l, ws, tr.trees[step.Attempt-1], tr.trees[step.Attempt])
+	req.Diff, _ = l.diff(ctx, ws, tr.trees[step.Attempt-1], tr.trees[step.Attempt])
 	var found executor.Diagnosis
 	diag, err := guard(func() (*executor.Diagnosis, error) { return l.cfg.Debugger.Debug(ctx, req) })
 	switch {

@@ -194,16 +194,8 @@ func peerPlan(file, exec string, stderr io.Writer) (res *importer.Result, conver
 	}
 	res.Plan.Executor = executorFor(exec, res.Format)
 	reportImport(stderr, res)
-	data, err := encodePlan(res.Plan, false)
+	converted, err = tempPlan(res.Plan, false)
 	if err != nil {
-		return nil, "", true, err
-	}
-	dir, err := os.MkdirTemp("", "harnish-import-")
-	if err != nil {
-		return nil, "", true, err
-	}
-	converted = filepath.Join(dir, "plan.yaml")
-	if err := os.WriteFile(converted, data, 0o644); err != nil {
 		return nil, "", true, err
 	}
 	return res, converted, true, nil

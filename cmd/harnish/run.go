@@ -153,7 +153,7 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 	if err == nil && f.tasks != "" {
 		// The run keeps the selection, so a resume goes on with the same tasks.
 		if plan, err = selectTasks(plan, f.tasks); err == nil {
-			keep, err = keptSelection(plan)
+			keep, err = tempPlan(plan, true)
 			defer os.RemoveAll(filepath.Dir(keep))
 		}
 	}

@@ -89,17 +89,22 @@ func done(plan *task.Plan, id string) bool {
 	return false
 }
 
-// keptSelection writes the selected plan to a file of its own, the one the
-// run keeps, so a resume goes on with the same tasks.
-func keptSelection(plan *task.Plan) (string, error) {
-	data, err := encodePlan(plan, true)
+// tempPlan writes plan to a file of its own in a new temporary directory,
+// as JSON or YAML, for the run to keep (a selection, an import); the caller
+// removes the directory.
+func tempPlan(plan *task.Plan, asJSON bool) (string, error) {
+	data, err := encodePlan(plan, asJSON)
 	if err != nil {
 		return "", err
 	}
-	dir, err := os.MkdirTemp("", "harnish-select-")
+	dir, err := os.MkdirTemp("", "harnish-plan-")
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, "plan.json")
+	name := "plan.yaml"
+	if asJSON {
+		name = "plan.json"
+	}
+	path := filepath.Join(dir, name)
 	return path, os.WriteFile(path, data, 0o644)
 }
