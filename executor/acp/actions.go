@@ -121,6 +121,9 @@ func (s *session) editActions(c *toolCall) ([]guardrail.Action, error) {
 		if changes, ok := m["changes"].(map[string]any); ok {
 			return s.codexChanges(changes)
 		}
+		if acts, err := s.rawEdits(m); err != nil || len(acts) > 0 {
+			return acts, err
+		}
 	}
 	for _, l := range c.locations {
 		rel, err := s.rel(l.Path)
@@ -131,6 +134,50 @@ func (s *session) editActions(c *toolCall) ([]guardrail.Action, error) {
 	}
 	if len(acts) == 0 {
 		return nil, fmt.Errorf("acp: a %s tool call that names no file", c.kind)
+	}
+	return acts, nil
+}
+
+// rawEdits reads the edits of a tool's own input, when the call's diffs
+// have not been shown (claude-code-acp's permission request carries only
+// the input; its tool_call update may come with an empty one): a file_path
+// (or path) with the new content, one old_string → new_string, or a list
+// of those under edits.
+func (s *session) rawEdits(m map[string]any) ([]guardrail.Action, error) {
+	p, _ := m["file_path"].(string)
+	if p == "" {
+		p, _ = m["path"].(string)
+	}
+	if p == "" {
+		return nil, nil
+	}
+	rel, err := s.rel(p)
+	if err != nil {
+		return nil, err
+	}
+	if content, ok := m["content"].(string); ok {
+		old, exists, err := s.readFile(rel)
+		if err != nil {
+			return nil, err
+		}
+		return []guardrail.Action{editAction(rel, old, exists, content)}, nil
+	}
+	edits, _ := m["edits"].([]any)
+	if len(edits) == 0 {
+		edits = []any{m}
+	}
+	var acts []guardrail.Action
+	for _, e := range edits {
+		e, _ := e.(map[string]any)
+		old, _ := e["old_string"].(string)
+		upd, ok := e["new_string"].(string)
+		if !ok {
+			continue
+		}
+		acts = append(acts, editAction(rel, old, true, upd))
+	}
+	if len(acts) == 0 { // a path and nothing harnish reads as content: the path alone
+		acts = append(acts, guardrail.Action{Kind: guardrail.KindEdit, Path: rel})
 	}
 	return acts, nil
 }

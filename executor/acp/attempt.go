@@ -56,7 +56,7 @@ func (a *attempt) run(ctx context.Context) (*executor.Result, error) {
 	if err != nil {
 		return nil, unavailable(fmt.Errorf("acp: %w", err))
 	}
-	chk, sdkIn := newChecker(a.transcript)
+	chk, sdkIn := newChecker(a.transcript, a.sess.bar)
 	// The agent is stopped when harnish decides, not when ctx is done: a
 	// cancelled session first gets the chance to end its turn.
 	agentCtx, stopAgent := context.WithCancelCause(context.WithoutCancel(ctx))

@@ -2,10 +2,13 @@ package acp
 
 import (
 	"context"
+	"io"
 	"os"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
+
+	"github.com/harnish/harnish/executor"
 )
 
 // Test hooks into the unexported parsers.
@@ -48,4 +51,18 @@ func NewSession(root string) (*Session, error) {
 		return nil, err
 	}
 	return newSession(root, tree, g, "T1", profiles[Codex], newTerminals(context.Background(), root, nil, time.Minute, time.Second)), nil
+}
+
+// Checker is the filter between the agent's stdout and the SDK's reader.
+type Checker = checker
+
+// NewChecker returns a checker that tells s of the order of the agent's
+// updates and permission requests, as an attempt's does.
+func NewChecker(s *Session) (*Checker, io.Reader) { return newChecker(nil, s.bar) }
+
+// Violations are what the session recorded.
+func (s *session) Violations() []executor.Violation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]executor.Violation(nil), s.violations...)
 }

@@ -40,6 +40,7 @@ type session struct {
 	taskID  string
 	profile Profile
 	terms   *terminals
+	bar     *barrier // the agent's order between updates and permission requests
 
 	stopOnce sync.Once
 	stopped  chan struct{} // closed on the first hard violation
@@ -73,7 +74,7 @@ type toolCall struct {
 }
 
 func newSession(root string, tree *os.Root, g guardrail.Guardrail, taskID string, p Profile, terms *terminals) *session {
-	return &session{root: root, tree: tree, guard: g, taskID: taskID, profile: p, terms: terms,
+	return &session{root: root, tree: tree, guard: g, taskID: taskID, profile: p, terms: terms, bar: newBarrier(),
 		stopped: make(chan struct{}), calls: map[acpsdk.ToolCallId]*toolCall{},
 		written: map[string]bool{}, seen: map[executor.Violation]bool{}}
 }
@@ -122,6 +123,7 @@ func blockedError(v *executor.Violation) error {
 
 // RequestPermission judges the tool call the agent asks about.
 func (s *session) RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
+	s.bar.wait(ctx, p.ToolCall.ToolCallId)
 	s.mu.Lock()
 	c := s.call(p.ToolCall.ToolCallId)
 	c.merge(p.ToolCall.Kind, p.ToolCall.Title, p.ToolCall.RawInput, p.ToolCall.Content, p.ToolCall.Locations, nil)
@@ -263,6 +265,7 @@ func changes(k acpsdk.ToolKind) bool {
 
 // SessionUpdate follows the turn: messages, tool calls, plan, usage.
 func (s *session) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
+	defer s.bar.took()
 	u := n.Update
 	s.mu.Lock()
 	defer s.mu.Unlock()

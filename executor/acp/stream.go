@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	acpsdk "github.com/coder/acp-go-sdk"
 )
 
 // MaxMessage bounds one JSON-RPC message from the agent, in bytes; a longer
@@ -25,6 +27,7 @@ var ErrMalformed = errors.New("acp: malformed message")
 type checker struct {
 	out  *io.PipeWriter // the SDK reads the other end
 	tee  io.Writer      // the transcript and the tail; may be nil
+	bar  *barrier       // told of updates and permission requests; may be nil
 	buf  []byte
 	over bool
 
@@ -32,9 +35,9 @@ type checker struct {
 	err error
 }
 
-func newChecker(tee io.Writer) (*checker, io.Reader) {
+func newChecker(tee io.Writer, bar *barrier) (*checker, io.Reader) {
 	r, w := io.Pipe()
-	return &checker{out: w, tee: tee}, r
+	return &checker{out: w, tee: tee, bar: bar}, r
 }
 
 // Write never fails: the agent's stdout is drained to the end whatever it
@@ -81,9 +84,25 @@ func (c *checker) line() {
 	if len(line) == 0 {
 		return
 	}
-	if err := checkMessage(line); err != nil {
+	m, err := parseMessage(line)
+	if err != nil {
 		c.fail(err)
 		return
+	}
+	if c.bar != nil && m.Method != nil {
+		switch {
+		case *m.Method == acpsdk.ClientMethodSessionUpdate && len(m.ID) == 0:
+			c.bar.update()
+		case *m.Method == acpsdk.ClientMethodSessionRequestPermission && len(m.ID) > 0:
+			var p struct {
+				ToolCall struct {
+					ToolCallId acpsdk.ToolCallId `json:"toolCallId"`
+				} `json:"toolCall"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil {
+				c.bar.ask(p.ToolCall.ToolCallId)
+			}
+		}
 	}
 	c.out.Write(append(line, '\n'))
 }
@@ -127,14 +146,24 @@ type message struct {
 	Method  *string         `json:"method"`
 	Result  json.RawMessage `json:"result"`
 	Error   json.RawMessage `json:"error"`
+	Params  json.RawMessage `json:"params"`
 }
 
 // checkMessage reports whether line is one JSON-RPC 2.0 message.
 func checkMessage(line []byte) error {
+	_, err := parseMessage(line)
+	return err
+}
+
+func parseMessage(line []byte) (message, error) {
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
-		return fmt.Errorf("%w: %v: %s", ErrMalformed, err, clip(line))
+		return m, fmt.Errorf("%w: %v: %s", ErrMalformed, err, clip(line))
 	}
+	return m, validate(m, line)
+}
+
+func validate(m message, line []byte) error {
 	switch {
 	case m.JSONRPC != "2.0":
 		return fmt.Errorf("%w: jsonrpc is %q, want \"2.0\": %s", ErrMalformed, m.JSONRPC, clip(line))
