@@ -39,7 +39,8 @@ import (
 // named plugin's executor. Reviewer: kind command is a
 // [verify.CommandReviewer], plugin the named plugin's reviewer; none, no
 // review. Debugger: kind command is an [executor.CommandDebugger]; none, no
-// debugger. Any other kind is an error, as is a plan with no executor.
+// debugger. Advisor: kind command is an [executor.CommandAdvisor]; none, no
+// advisor. Any other kind is an error, as is a plan with no executor.
 // Outside a git working tree a [loop.DirWorkspace] reads the tree (the
 // guardrail's audit and the rollback work as in git) and nothing is
 // committed.
@@ -74,6 +75,9 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 	}
 	if plan.Debugger != nil && plan.Debugger.Kind != task.KindCommand {
 		return cfg, nil, fmt.Errorf("debugger kind %q is not available in this harnish; use kind command", plan.Debugger.Kind)
+	}
+	if plan.Advisor != nil && plan.Advisor.Kind != task.KindCommand {
+		return cfg, nil, fmt.Errorf("advisor kind %q is not available in this harnish; use kind command", plan.Advisor.Kind)
 	}
 	var named []string
 	for _, c := range []*task.Component{plan.Executor, plan.Reviewer} {
@@ -110,6 +114,9 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 	}
 	if c := plan.Debugger; c != nil {
 		cfg.Debugger = &executor.CommandDebugger{Argv: c.Argv, Env: c.Env}
+	}
+	if a := plan.Advisor; a != nil {
+		cfg.Advisor = &executor.CommandAdvisor{Argv: a.Argv, Env: a.Env}
 	}
 	switch c := plan.Reviewer; {
 	case c == nil:

@@ -163,34 +163,48 @@ type debugInput struct {
 
 // Debug runs the program and parses its answer.
 func (d *CommandDebugger) Debug(ctx context.Context, req *DebugRequest) (*Diagnosis, error) {
-	in, err := json.Marshal(debugInput{Task: req.Task, Phase: req.PhaseID, Failures: req.Failures, Diff: req.Diff})
+	var diag Diagnosis
+	in := debugInput{Task: req.Task, Phase: req.PhaseID, Failures: req.Failures, Diff: req.Diff}
+	tail, err := runJSON(ctx, "debugger", d.Argv, d.Env, req.WorkDir, in, &diag)
 	if err != nil {
-		return nil, &Error{Kind: KindUnavailable, Err: err}
+		return nil, err
+	}
+	if diag.Found && (diag.RootCause == "" || diag.Fix == "") {
+		return nil, &Error{Kind: KindProtocol, Tail: tail, Err: errors.New("debugger found a root cause but gave no root_cause or fix")}
+	}
+	return &diag, nil
+}
+
+// runJSON runs a component program (who names it: debugger, advisor) in dir
+// with in as JSON on stdin, and decodes its answer from stdout into out,
+// strictly. It returns the program's output tail, for the errors its
+// caller adds, and an [*Error] for a program that does not start, fails or
+// answers what does not parse.
+func runJSON(ctx context.Context, who string, argv []string, env map[string]string, dir string, in, out any) (string, error) {
+	input, err := json.Marshal(in)
+	if err != nil {
+		return "", &Error{Kind: KindUnavailable, Err: err}
 	}
 	stdout := &capped{max: maxAnswer}
-	res, err := proc.Run(ctx, proc.Spec{Stage: "debug", Argv: d.Argv, Root: req.WorkDir, Env: sortedEnv(d.Env),
-		Stdin: bytes.NewReader(in), Stdout: stdout})
+	res, err := proc.Run(ctx, proc.Spec{Stage: who, Argv: argv, Root: dir, Env: sortedEnv(env),
+		Stdin: bytes.NewReader(input), Stdout: stdout})
 	if err != nil {
 		kind := KindCrashed
 		var pe *proc.Error
 		if errors.As(err, &pe) && (pe.Kind == proc.KindStart || pe.Kind == proc.KindConfined) {
 			kind = KindUnavailable
 		}
-		return nil, &Error{Kind: kind, Tail: res.Output, Err: err}
+		return res.Output, &Error{Kind: kind, Tail: res.Output, Err: err}
 	}
 	if stdout.over {
-		return nil, &Error{Kind: KindProtocol, Tail: res.Output, Err: fmt.Errorf("debugger answer is larger than %d bytes", maxAnswer)}
+		return res.Output, &Error{Kind: KindProtocol, Tail: res.Output, Err: fmt.Errorf("%s answer is larger than %d bytes", who, maxAnswer)}
 	}
-	var diag Diagnosis
 	dec := json.NewDecoder(&stdout.buf)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&diag); err != nil {
-		return nil, &Error{Kind: KindProtocol, Tail: res.Output, Err: fmt.Errorf("debugger answer does not parse: %w", err)}
+	if err := dec.Decode(out); err != nil {
+		return res.Output, &Error{Kind: KindProtocol, Tail: res.Output, Err: fmt.Errorf("%s answer does not parse: %w", who, err)}
 	}
-	if diag.Found && (diag.RootCause == "" || diag.Fix == "") {
-		return nil, &Error{Kind: KindProtocol, Tail: res.Output, Err: errors.New("debugger found a root cause but gave no root_cause or fix")}
-	}
-	return &diag, nil
+	return res.Output, nil
 }
 
 // maxAnswer bounds what a component program may print as its JSON answer.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/internal/fsx"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 )
 
@@ -187,6 +188,47 @@ func TestCommandDebugger(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("diagnosis (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCommandAdvisor(t *testing.T) {
+	req := &executor.AdviceRequest{Task: &task.Task{ID: "T1", Title: "t"}, PhaseID: "p1", Point: schema.AtRepeat,
+		Failures: []executor.Failure{{Attempt: 1, Fingerprint: "test:a"}, {Attempt: 2, Fingerprint: "test:a"}}}
+	for _, tc := range []struct {
+		name     string
+		body     string
+		want     *executor.Advice
+		wantKind executor.ErrorKind
+	}{
+		{"a correction, from the point and the failures", `tee in.json | grep -q '"point":"repeat"' && grep -q '"fingerprint":"test:a"' in.json && echo '{"verdict": "CORRECTION", "advice": "use <="}'`,
+			&executor.Advice{Verdict: schema.AdviseCorrection, Text: "use <="}, ""},
+		{"stop", `cat >/dev/null; echo '{"verdict": "STOP", "advice": "unsafe"}'`,
+			&executor.Advice{Verdict: schema.AdviseStop, Text: "unsafe"}, ""},
+		{"an unknown verdict", `cat >/dev/null; echo '{"verdict": "MAYBE", "advice": "x"}'`, nil, executor.KindProtocol},
+		{"no text", `cat >/dev/null; echo '{"verdict": "PLAN"}'`, nil, executor.KindProtocol},
+		{"an unknown field", `cat >/dev/null; echo '{"verdict": "PLAN", "advice": "x", "mood": "calm"}'`, nil, executor.KindProtocol},
+		{"not JSON", `cat >/dev/null; echo 'try harder'`, nil, executor.KindProtocol},
+		{"exit 1", `exit 1`, nil, executor.KindCrashed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			req.WorkDir = dir
+			a := &executor.CommandAdvisor{Argv: []string{script(t, dir, "advise.sh", tc.body)}}
+			got, err := a.Advise(context.Background(), req)
+			if tc.wantKind != "" {
+				var ee *executor.Error
+				if !errors.As(err, &ee) || ee.Kind != tc.wantKind {
+					t.Fatalf("error %v, want kind %s", err, tc.wantKind)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("advice (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -88,8 +88,9 @@ func Render(p PromptParts) string { return RenderWithin(p, DefaultPromptBudget) 
 // RenderWithin assembles a prompt from its parts, in this order: the spec
 // (objective, scope, acceptance checks), the prohibitions, handoffs from
 // earlier tasks, the last failure (its class, fingerprint and output tail),
-// earlier failures, the reviewer's findings, the debugger's diagnosis,
-// guardrail warnings, and experience.
+// earlier failures, the reviewer's findings, the advisor's correction, the
+// debugger's diagnosis, guardrail warnings, and experience; an advisor's
+// PLAN comes before all of it.
 // The same parts always give the same prompt.
 //
 // A prompt larger than budget bytes is trimmed, the least important first:
@@ -101,9 +102,13 @@ func Render(p PromptParts) string { return RenderWithin(p, DefaultPromptBudget) 
 // is returned whole. A budget of zero or less means no limit.
 func RenderWithin(p PromptParts, budget int) string {
 	secs := sections(p)
-	size := func() int { return len(render(p.Spec, secs)) }
+	lead := ""
+	if a := p.Advice; a != nil && a.Verdict == schema.AdvisePlan {
+		lead = "## Advice before you start\n" + strings.TrimSpace(a.Text) + "\n\n"
+	}
+	size := func() int { return len(lead) + len(render(p.Spec, secs)) }
 	if budget <= 0 {
-		return render(p.Spec, secs)
+		return lead + render(p.Spec, secs)
 	}
 	for _, key := range trimmable {
 		for s := find(secs, key); size() > budget && len(s.items) > s.keep; {
@@ -113,7 +118,7 @@ func RenderWithin(p PromptParts, budget int) string {
 	if last := find(secs, "last"); size() > budget && len(last.items) > 0 {
 		last.items[0] = failure(shortenTail(p.Failures[len(p.Failures)-1], size()-budget), true)
 	}
-	return render(p.Spec, secs)
+	return lead + render(p.Spec, secs)
 }
 
 // A section of a prompt: a heading and items, of which trimming drops
@@ -175,6 +180,10 @@ func sections(p PromptParts) []*section {
 		}
 		findings.items = append(findings.items, fmt.Sprintf("- [%s] %s: %s%s\n", f.Severity, loc, f.Message, rule))
 	}
+	correction := &section{key: "correction", title: "Correction from the advisor"}
+	if a := p.Advice; a != nil && a.Verdict == schema.AdviseCorrection {
+		correction.items = []string{strings.TrimSpace(a.Text) + "\n"}
+	}
 	diagnosis := &section{key: "diagnosis", title: "Root cause found by the debugger"}
 	if d := p.Diagnosis; d != nil && d.Found {
 		diagnosis.items = []string{fmt.Sprintf("%s\n\nSmallest fix: %s\n", strings.TrimSpace(d.RootCause), strings.TrimSpace(d.Fix))}
@@ -191,7 +200,7 @@ func sections(p PromptParts) []*section {
 	for _, a := range p.Assets {
 		assets.items = append(assets.items, strings.TrimRight(a.Text, "\n")+"\n")
 	}
-	return []*section{prohibitions, handoffs, last, earlier, findings, diagnosis, warnings, assets}
+	return []*section{prohibitions, handoffs, last, earlier, findings, correction, diagnosis, warnings, assets}
 }
 
 // trimmable are the keys of the sections that may be trimmed, least

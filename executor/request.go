@@ -69,6 +69,9 @@ type PromptParts struct {
 	// Diagnosis is the debugger's root cause and fix, for the one attempt that
 	// follows a two-strike failure; nil otherwise.
 	Diagnosis *Diagnosis
+	// Advice is the advisor's PLAN or CORRECTION for this attempt, when it
+	// was consulted just before; nil otherwise. A PLAN opens the prompt.
+	Advice *Advice
 	// Warnings are the soft guardrail decisions of earlier attempts, so the
 	// agent can avoid what triggered them.
 	Warnings []Violation

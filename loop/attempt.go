@@ -143,8 +143,16 @@ func (l *Loop) promptParts(ctx context.Context, t *task.Task, step policy.Step) 
 	failures := l.failuresOf(t.ID)
 	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: failures,
 		Assets: l.experience(ctx, t, step.Phase)}
-	if ts := l.st.Tasks[t.ID]; ts != nil && ts.RootCause {
-		parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
+	if ts := l.st.Tasks[t.ID]; ts != nil {
+		if ts.RootCause {
+			parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
+		}
+		// The advisor's PLAN or CORRECTION, given just before this attempt.
+		for _, a := range ts.Advice {
+			if a.Attempt == step.Attempt-1 && a.Guides() {
+				parts.Advice = &executor.Advice{Verdict: a.Verdict, Text: a.Text}
+			}
+		}
 	}
 	// The findings and warnings are the last finished attempt's: one a crash
 	// cut off found nothing.

@@ -13,15 +13,18 @@ type EventType string
 // The event types. Those that report a transition of the run state take
 // its kind's name, from the one place it is defined.
 const (
-	RunStarted                  = EventType(policy.TransRunStarted)
-	TaskStarted                 = EventType(policy.TransTaskStarted)
-	AttemptStarted              = EventType(policy.TransAttemptStarted)
-	AttemptFinished             = EventType(policy.TransAttemptFinished)
-	VerifyPassed      EventType = "verify.passed"
-	VerifyFailed      EventType = "verify.failed"
-	ReviewFindings    EventType = "review.findings"
-	DebuggerInvoked   EventType = "debugger.invoked"
-	FiveWhysRecorded  EventType = "fivewhys.recorded"
+	RunStarted                 = EventType(policy.TransRunStarted)
+	TaskStarted                = EventType(policy.TransTaskStarted)
+	AttemptStarted             = EventType(policy.TransAttemptStarted)
+	AttemptFinished            = EventType(policy.TransAttemptFinished)
+	VerifyPassed     EventType = "verify.passed"
+	VerifyFailed     EventType = "verify.failed"
+	ReviewFindings   EventType = "review.findings"
+	DebuggerInvoked  EventType = "debugger.invoked"
+	FiveWhysRecorded EventType = "fivewhys.recorded"
+	// AdvisorConsulted: the advisor answered, or gave no answer, at a
+	// point; Message says which and what.
+	AdvisorConsulted            = EventType(policy.TransAdvised)
 	TaskDone          EventType = "task.done"
 	TaskEscalated     EventType = "task.escalated"
 	TaskHalted        EventType = "task.halted"

@@ -39,6 +39,12 @@ type Config struct {
 	// Debugger investigates a failure that repeated. Nil: a two-strike
 	// failure finds no root cause, and the task halts.
 	Debugger executor.Debugger
+	// Advisor is consulted where Policy.Advisor, else the plan's advisor
+	// settings, say: before a high-risk task, at a repeated failure, before
+	// a review plateau escalates. With neither set, at all three, beside
+	// the debugger. Nil: no advisor; a plan that names one goes on as if it
+	// had no answer.
+	Advisor executor.Advisor
 	// Guardrail judges what each attempt changed, as one edit action whose
 	// Diff is the unified diff of the working tree (read by the Workspace)
 	// from just before the executor ran to just after, because an agent's
@@ -184,6 +190,9 @@ func New(cfg Config) (*Loop, error) {
 			g := &GitWorkspace{Dir: wd}
 			cfg.Workspace, cfg.History = cmp.Or[Workspace](cfg.Workspace, g), cmp.Or[History](cfg.History, g)
 		}
+	}
+	if cfg.Advisor != nil && cfg.Policy.Advisor == nil && cfg.Plan.Advisor == nil {
+		cfg.Policy.Advisor = &task.Advisor{}
 	}
 	l := &Loop{cfg: cfg, ws: cfg.Workspace, hist: cfg.History, tasks: map[string]*task.Task{}, prev: map[string]string{}, now: cfg.Now, log: cfg.Logger,
 		runs: map[string]*taskRun{}, maxParallel: cfg.Policy.MaxParallel,
@@ -407,6 +416,8 @@ func (h *host) Take(ctx context.Context, step policy.Step) ([]policy.Transition,
 		return l.gate(ctx, step)
 	case policy.StepDebug:
 		return l.debug(ctx, step)
+	case policy.StepAdvise:
+		return l.advise(ctx, step)
 	case policy.StepAttempt:
 		return l.attempt(ctx, step)
 	}

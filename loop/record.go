@@ -76,6 +76,10 @@ func (l *Loop) record(ctx context.Context, t policy.Transition) error {
 			a.Debugger.FiveWhys = d.FiveWhys
 		}
 		return l.rec.saveAudit(a)
+	case policy.TransAdvised:
+		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)
+		a.Advice = append(a.Advice, *t.Advised)
+		return l.rec.saveAudit(a)
 	case policy.TransTaskFinished:
 		ts := l.st.Tasks[t.Task]
 		a := l.rec.audit(plan, l.st.Run, l.st.Phase, t.Task, l.tasks[t.Task].Title)
@@ -204,6 +208,12 @@ func eventsOf(run string, t policy.Transition) []Event {
 		if !t.Found {
 			e.Message = "no root cause"
 			return []Event{e, {Time: t.Time, Type: FiveWhysRecorded, Run: run, Task: t.Task}}
+		}
+	case policy.TransAdvised:
+		e.Type, e.Tokens, e.CostUSD = AdvisorConsulted, t.Tokens, t.CostUSD
+		e.Message = string(t.Advised.Point) + ": no answer"
+		if a := t.Advised; a.Verdict != "" {
+			e.Message = fmt.Sprintf("%s: %s %s", a.Point, a.Verdict, a.Text)
 		}
 	case policy.TransTaskFinished:
 		e.Type = map[policy.TaskStatus]EventType{policy.StatusDone: TaskDone, policy.StatusEscalated: TaskEscalated, policy.StatusHalted: TaskHalted, policy.StatusBlocked: TaskBlocked}[t.Status]

@@ -67,6 +67,8 @@ type AuditLog struct {
 	Attempts []AuditAttempt    `json:"attempts"`
 	// Debugger is set when the debugger was consulted.
 	Debugger *AuditDebugger `json:"debugger,omitempty"`
+	// Advice holds the advisor's answers, in order.
+	Advice []policy.Advised `json:"advice,omitempty"`
 	// Findings are every review finding of the task, by attempt.
 	Findings  []string `json:"findings,omitempty"`
 	Escalated bool     `json:"escalated"`

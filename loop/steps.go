@@ -104,3 +104,32 @@ func (l *Loop) debug(ctx context.Context, step policy.Step) ([]policy.Transition
 	defer l.mu.Unlock()
 	return l.cfg.Policy.ObserveDiagnosis(l.st, step.Task, found, l.now())
 }
+
+// advise asks the advisor about a task at the step's point. No advisor,
+// or one that fails, is no answer: the run goes on as if it had not asked.
+func (l *Loop) advise(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
+	var adv *executor.Advice
+	if a := l.cfg.Advisor; a != nil {
+		ctx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
+		defer cancel()
+		l.mu.Lock()
+		req := &executor.AdviceRequest{Task: l.tasks[step.Task], PhaseID: step.Phase, Point: step.Point,
+			WorkDir: l.cfg.WorkDir, Failures: l.failuresOf(step.Task)}
+		if tr := l.runs[step.Task]; tr != nil && tr.fork != nil {
+			req.WorkDir = tr.fork.Dir
+		}
+		l.mu.Unlock()
+		got, err := guard(func() (*executor.Advice, error) { return a.Advise(ctx, req) })
+		switch {
+		case err != nil:
+			l.log.Warn("loop: the advisor failed; going on without advice", "task", step.Task, "point", step.Point, "err", err)
+		case got != nil && got.Check() != nil:
+			l.log.Warn("loop: the advisor's answer is not one to act on; going on without advice", "task", step.Task, "err", got.Check())
+		default:
+			adv = got
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cfg.Policy.ObserveAdvice(l.st, step, adv, l.now())
+}

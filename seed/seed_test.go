@@ -91,7 +91,7 @@ func TestDraftWithAScriptedAgent(t *testing.T) {
 		t.Errorf("rounds %d, feedback %q; want 2 rounds, one refused", res.Rounds, res.Feedback)
 	}
 	want := []string{
-		`harnish-plan.draft.yaml:9:9: phases[0].tasks[0].owner: unknown field (valid fields: acceptance, budget, depends_on, files, id, objective, status, tags, title)`,
+		`harnish-plan.draft.yaml:9:9: phases[0].tasks[0].owner: unknown field (valid fields: acceptance, budget, depends_on, files, id, objective, risk, status, tags, title)`,
 		`harnish-plan.draft.yaml: phases[0].tasks[0].acceptance: task "T1" has no check that runs (run, sh, gotest or cmake); take its criteria from the PRD's test section`,
 	}
 	if len(res.Feedback) == 1 {

@@ -50,6 +50,15 @@
 //     failure that repeated. Absent: no debugger.
 //   - reviewer: a [Component] of kind command or plugin that reviews each
 //     change whose checks passed. Absent: no review.
+//   - advisor: an [Advisor], a program (kind and argv, as a debugger's)
+//     consulted when (when: a list of high-risk, before the first attempt
+//     of a task with risk high; repeat, after the second failure with the
+//     same cause; plateau, before a review plateau would escalate; absent:
+//     all three). It answers PLAN (advice that opens the next prompt),
+//     CORRECTION (a fix for the re-run) or STOP (the run ends escalated
+//     with its reason). repeat: alongside (the default: asked before the
+//     debugger) or instead (in the debugger's place: PLAN or CORRECTION
+//     buy the one more attempt a root cause buys). Absent: no advisor.
 //   - guardrails: packages (a mapping of ecosystem, such as go, npm or pypi,
 //     to the packages an agent may install), protected (paths, relative to
 //     the working tree, that no action may delete or overwrite),
@@ -92,7 +101,9 @@
 //   - tags: labels used to find experience recorded by earlier runs;
 //   - budget: attempts and task_timeout, overriding the plan's; the run-wide
 //     fields are errors here;
-//   - status: todo (the default), doing or done, as the plan's author records it.
+//   - status: todo (the default), doing or done, as the plan's author records it;
+//   - risk: low (the default) or high, which has the advisor consulted
+//     before the task's first attempt.
 //
 // A check ([Check]) has exactly one of run (an argv, run without a shell),
 // sh (a script for "sh -c"), manual (an item a person confirms; it never

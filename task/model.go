@@ -46,6 +46,22 @@ const MaxMinTests = model.MaxMinTests
 // CTest tests. See [model.CMakeCheck].
 type CMakeCheck = model.CMakeCheck
 
+// Advisor configures the advisor and when it is consulted. See
+// [model.Advisor].
+type Advisor = model.Advisor
+
+// The advisor's points, its stances at a repeated failure, and the task
+// risks.
+const (
+	AdviseAtHighRisk = model.AdviseAtHighRisk
+	AdviseAtRepeat   = model.AdviseAtRepeat
+	AdviseAtPlateau  = model.AdviseAtPlateau
+	RepeatAlongside  = model.RepeatAlongside
+	RepeatInstead    = model.RepeatInstead
+	RiskLow          = model.RiskLow
+	RiskHigh         = model.RiskHigh
+)
+
 // Component configures an executor, debugger or reviewer. See
 // [model.Component].
 type Component = model.Component

@@ -142,6 +142,16 @@ func TestParseValidationErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "advisor rules, a task's risk",
+			src:  head + "executor: {kind: command, argv: [x]}\nadvisor: {kind: codex, when: [high-risk, often], repeat: sometimes}\n" + phase(`{id: T1, title: One, risk: medium, acceptance: [{run: [make]}]}`)[len(head):],
+			want: []string{
+				`plan.yaml:4:17: advisor.kind: "codex" is not one of command, plugin`,
+				`plan.yaml:4:42: advisor.when[1]: "often" is not one of high-risk, repeat, plateau`,
+				`plan.yaml:4:58: advisor.repeat: "sometimes" is not one of alongside, instead`,
+				`plan.yaml:9:36: phases[0].tasks[0].risk: "medium" is not one of low, high`,
+			},
+		},
+		{
 			name: "component without kind, bad env name",
 			src:  head + "executor: {argv: [x], env: {\"A=B\": x}}\n" + oneTask,
 			want: []string{

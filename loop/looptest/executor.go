@@ -115,3 +115,39 @@ func (d *Debugger) Requests() []*executor.DebugRequest {
 	defer d.mu.Unlock()
 	return append([]*executor.DebugRequest(nil), d.requests...)
 }
+
+// Advisor is a scripted [executor.Advisor]: Script holds, per task ID, its
+// answers in order; past them, or for an answer with no verdict, it
+// answers nothing (an error, which the loop takes as no answer). It
+// records the requests.
+type Advisor struct {
+	Script map[string][]executor.Advice
+
+	mu       sync.Mutex
+	requests []*executor.AdviceRequest
+	asked    map[string]int
+}
+
+// Advise answers as scripted.
+func (a *Advisor) Advise(ctx context.Context, req *executor.AdviceRequest) (*executor.Advice, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.requests = append(a.requests, req)
+	if a.asked == nil {
+		a.asked = map[string]int{}
+	}
+	n := a.asked[req.Task.ID]
+	a.asked[req.Task.ID]++
+	if s := a.Script[req.Task.ID]; n < len(s) && s[n].Verdict != "" {
+		adv := s[n]
+		return &adv, nil
+	}
+	return nil, errors.New("looptest: the script has no advice here")
+}
+
+// Requests returns the requests Advise received, in order.
+func (a *Advisor) Requests() []*executor.AdviceRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*executor.AdviceRequest(nil), a.requests...)
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task/model"
 )
 
@@ -49,6 +50,11 @@ type Host struct {
 	Tries map[string][]Try
 	// Found says, per task, whether the debugger finds a root cause.
 	Found map[string]bool
+	// Advice scripts the advisor's answers, per task, in order; an answer
+	// with no verdict, or a consultation past the script, is no answer.
+	// The policy consults an advisor only where its settings (the plan's,
+	// or Policy.Advisor) say.
+	Advice map[string][]schema.Advice
 	// Verdicts are the gates' answers, in order; past them a gate defers.
 	Verdicts []policy.Verdict
 	// Start is the time of the first step.
@@ -60,8 +66,9 @@ type Host struct {
 	mu    sync.Mutex // Take runs concurrently for tasks side by side
 	st    *policy.RunState
 	now   time.Time
-	gate  int
-	steps int
+	gate    int
+	advised map[string]int
+	steps   int
 	trace []string
 }
 
@@ -73,7 +80,7 @@ func (h *Host) Drive(ctx context.Context, plan *model.Plan, st *policy.RunState)
 	if h.Policy == nil {
 		h.Policy = &policy.Policy{}
 	}
-	h.now, h.trace, h.steps, h.gate = h.Start, nil, 0, 0
+	h.now, h.trace, h.steps, h.gate, h.advised = h.Start, nil, 0, 0, map[string]int{}
 	if st == nil {
 		var err error
 		if st, err = policy.Replay(policy.Transition{Kind: policy.TransRunStarted, Time: h.Start, Run: "r", Plan: plan.Name}); err != nil {
@@ -137,6 +144,18 @@ func (h *Host) Take(_ context.Context, step policy.Step) ([]policy.Transition, e
 		found := h.Found[step.Task]
 		h.trace = append(h.trace, fmt.Sprintf("debug %s found=%v", step.Task, found))
 		return p.ObserveDiagnosis(h.st, step.Task, policy.Diagnosis{Found: found}, h.now)
+	case policy.StepAdvise:
+		var adv *schema.Advice
+		if as, n := h.Advice[step.Task], h.advised[step.Task]; n < len(as) && as[n].Verdict != "" {
+			adv = &as[n]
+		}
+		h.advised[step.Task]++
+		line := fmt.Sprintf("advise %s %s none", step.Task, step.Point)
+		if adv != nil {
+			line = fmt.Sprintf("advise %s %s %s", step.Task, step.Point, adv.Verdict)
+		}
+		h.trace = append(h.trace, line)
+		return p.ObserveAdvice(h.st, step, adv, h.now)
 	case policy.StepAttempt:
 		r, line := h.report(step)
 		h.trace = append(h.trace, line)

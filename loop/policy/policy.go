@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task/model"
 )
 
@@ -30,6 +31,18 @@ type Policy struct {
 	// MaxParallel caps how many tasks run side by side, whatever the plan
 	// says (a host's limit); zero leaves the plan's parallelism.
 	MaxParallel int
+	// Advisor, when set, replaces the plan's advisor settings: a host that
+	// brings its own advisor says here when to consult it. Nil leaves the
+	// plan's; with neither, no advisor is consulted.
+	Advisor *model.Advisor
+}
+
+// advisor returns the advisor settings in force, or nil.
+func (d *decision) advisor() *model.Advisor {
+	if d.p.Advisor != nil {
+		return d.p.Advisor
+	}
+	return d.plan.Advisor
 }
 
 // parallelism is how many of ph's tasks may run at once.
@@ -52,6 +65,9 @@ const (
 	// StepDebug: ask the debugger about Step.Task's repeated failure; report
 	// with [Policy.ObserveDiagnosis].
 	StepDebug StepKind = "debug"
+	// StepAdvise: ask the advisor about Step.Task at Step.Point; report
+	// with [Policy.ObserveAdvice].
+	StepAdvise StepKind = "advise"
 	// StepGate: ask the gate about the milestone after Step.Phase; report
 	// with [Policy.ObserveGate].
 	StepGate StepKind = "gate"
@@ -73,6 +89,10 @@ type Step struct {
 	// passes them to the executor, which may hand them to its agent.
 	TokensLeft int64
 	CostLeft   float64
+	// Point is where the advisor is consulted, on StepAdvise; Instead says
+	// its answer stands in for the debugger's at this repeated failure.
+	Point   schema.AdvicePoint
+	Instead bool
 	// Outcome and Reason are set on StepFinish.
 	Outcome Outcome
 	Reason  string
@@ -169,6 +189,7 @@ func apply(base, v *RunState, t Transition) error {
 		if ts := base.Tasks[t.Task]; ts != nil {
 			c := *ts
 			c.Failures = slices.Clone(ts.Failures)
+			c.Advice = slices.Clone(ts.Advice)
 			v.Tasks[t.Task] = &c
 		}
 	}
@@ -511,7 +532,37 @@ func (d *decision) startTask(ph *model.Phase, j, low int) (Step, bool) {
 		return step, true
 	}
 	d.emit(started)
+	if step, ok := d.adviseFirst(ph.ID, t); ok {
+		return step, true
+	}
 	return d.attempt(ph.ID, t), true
+}
+
+// adviseFirst asks the advisor about a high-risk task before its first
+// attempt since it was opened, once.
+func (d *decision) adviseFirst(phase string, t *model.Task) (Step, bool) {
+	ts := d.task(t.ID)
+	if t.Risk != model.RiskHigh || !d.advisor().Consults(model.AdviseAtHighRisk) || advised(ts, schema.AtHighRisk) != nil {
+		return Step{}, false
+	}
+	return d.advise(phase, t, schema.AtHighRisk), true
+}
+
+func (d *decision) advise(phase string, t *model.Task, at schema.AdvicePoint) Step {
+	ts := d.task(t.ID)
+	return Step{Kind: StepAdvise, Phase: phase, Task: t.ID, Attempt: ts.Attempts, Point: at,
+		Instead: at == schema.AtRepeat && d.advisor().Instead(), TimeLeft: d.budget(t).TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}
+}
+
+// advised returns the advisor's answer at point since the task was last
+// opened, or nil.
+func advised(ts *TaskState, at schema.AdvicePoint) *Advised {
+	for i := range ts.Advice {
+		if ts.Advice[i].Point == at {
+			return &ts.Advice[i]
+		}
+	}
+	return nil
 }
 
 // continueTask decides for a task that has started: another attempt, the
@@ -530,8 +581,14 @@ func (d *decision) continueTask(pt model.PhaseTask) (Step, bool) {
 		// attempt, so none starts.
 		return d.end(t.ID, StatusEscalated, "no acceptance criteria: the task cannot be verified, so no attempt starts")
 	}
-	if ts.Attempts == 0 {
-		return d.attempt(pt.Phase.ID, t), true
+	if ts.Attempts == ts.Base {
+		// No attempt since the task was (re)opened.
+		if step, ok := d.adviseFirst(pt.Phase.ID, t); ok {
+			return step, true
+		}
+		if ts.Attempts == 0 {
+			return d.attempt(pt.Phase.ID, t), true
+		}
 	}
 	b := d.budget(t)
 	var last Failure // of the attempts since the task was last reopened
@@ -548,18 +605,36 @@ func (d *decision) continueTask(pt model.PhaseTask) (Step, bool) {
 		return d.end(t.ID, StatusHalted, "the failure repeated and the debugger found no root cause")
 	case ts.DebuggedAt > 0 && last.Attempt > ts.DebuggedAt && last.Kind != FailInterrupted:
 		// (An attempt a crash cut off did not test the fix; it is tried again.)
+		whose := "the debugger's fix"
+		if a := advised(ts, schema.AtRepeat); a != nil && a.Attempt == ts.DebuggedAt && d.advisor().Instead() {
+			whose = "the advisor's " + strings.ToLower(string(a.Verdict))
+		}
 		return d.end(t.ID, StatusHalted, fmt.Sprintf(
-			"the failure repeated, and attempt %d with the debugger's fix failed too (%s)", ts.Attempts, last.Describe()))
+			"the failure repeated, and attempt %d with %s failed too (%s)", ts.Attempts, whose, last.Describe()))
 	case ts.DebuggedAt > 0:
 		// The root cause buys exactly one more attempt, even past the budget.
 	case d.twoStrikes(ts):
 		if step, ok := d.runCaps(); ok {
 			return step, true
 		}
+		if d.advisor().Consults(model.AdviseAtRepeat) && advised(ts, schema.AtRepeat) == nil {
+			return d.advise(pt.Phase.ID, t, schema.AtRepeat), true
+		}
 		return Step{Kind: StepDebug, Phase: pt.Phase.ID, Task: t.ID, Attempt: ts.Attempts,
 			TimeLeft: b.TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}, true
 	case d.plateau(ts):
-		return d.end(t.ID, StatusEscalated, "the same critical review findings came back three rounds running")
+		a := advised(ts, schema.AtPlateau)
+		if a == nil && d.advisor().Consults(model.AdviseAtPlateau) {
+			if step, ok := d.runCaps(); ok {
+				return step, true
+			}
+			return d.advise(pt.Phase.ID, t, schema.AtPlateau), true
+		}
+		if a == nil || a.Attempt != ts.Attempts || !a.Guides() {
+			return d.end(t.ID, StatusEscalated, "the same critical review findings came back three rounds running")
+		}
+		// The advice buys one more round past the plateau, even past the
+		// budget; a plateau after it escalates.
 	case ts.Attempts-ts.Base-ts.Voided >= b.Attempts:
 		return d.end(t.ID, StatusEscalated, fmt.Sprintf("%d attempts used, the last: %s", ts.Attempts-ts.Base-ts.Voided, last.Describe()))
 	}
@@ -720,6 +795,38 @@ func (p *Policy) ObserveVoid(st *RunState, taskID string, attempt int, reason st
 func (p *Policy) ObserveDiagnosis(st *RunState, taskID string, d Diagnosis, now time.Time) ([]Transition, error) {
 	return stamped(st, now, []Transition{{Kind: TransDebuggerFinished, Task: taskID, Found: d.Found, Diagnosis: &d,
 		Tokens: d.Usage.Tokens(), CostUSD: d.Usage.CostUSD}})
+}
+
+// ObserveAdvice records the advisor's answer to a [StepAdvise]; nil
+// stands for no answer (no advisor, or it failed), and the loop goes on as
+// if it had not been asked. STOP ends the task escalated and the run with
+// it, at once. At a repeated failure with the advisor in the debugger's
+// place, PLAN or CORRECTION buy the one more attempt a root cause buys, and
+// no answer halts the task as no debugger does. What the advisor spent
+// counts against the budgets.
+func (p *Policy) ObserveAdvice(st *RunState, step Step, a *schema.Advice, now time.Time) ([]Transition, error) {
+	taskID := step.Task
+	ts := st.Tasks[taskID]
+	if ts == nil {
+		return nil, fmt.Errorf("policy: advice for task %q, which has not started", taskID)
+	}
+	rec := Advised{Point: step.Point, Attempt: ts.Attempts}
+	t := Transition{Kind: TransAdvised, Task: taskID, Advised: &rec, Instead: step.Instead}
+	if a != nil {
+		if err := a.Check(); err != nil {
+			return nil, fmt.Errorf("policy: %w", err)
+		}
+		rec.Verdict, rec.Text = a.Verdict, a.Text
+		t.Tokens, t.CostUSD = a.Usage.Tokens(), a.Usage.CostUSD
+	}
+	out := []Transition{t}
+	if rec.Verdict == schema.AdviseStop {
+		reason := "the advisor said STOP: " + rec.Text
+		out = append(out,
+			Transition{Kind: TransTaskFinished, Task: taskID, Status: StatusEscalated, Reason: reason},
+			Transition{Kind: TransRunFinished, Outcome: Escalated, Reason: fmt.Sprintf("task %s: %s", taskID, reason)})
+	}
+	return stamped(st, now, out)
 }
 
 // ObserveNoDebugger records that a repeated failure found no debugger to

@@ -3,10 +3,11 @@ package policy
 import (
 	"cmp"
 	"fmt"
-	"github.com/harnish/harnish/schema"
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/harnish/harnish/schema"
 )
 
 // RunState is the durable record of a run: where it stands, what each task
@@ -78,7 +79,10 @@ type TaskState struct {
 	// Diagnosis is the debugger's answer when it was consulted: the fix the
 	// next attempt is told, or the five whys of an escalation.
 	Diagnosis *Diagnosis `json:"diagnosis,omitempty"`
-	Reason    string     `json:"reason,omitempty"`
+	// Advice holds the advisor's answers since the task was last opened, in
+	// order; each point is consulted once.
+	Advice []Advised `json:"advice,omitempty"`
+	Reason string    `json:"reason,omitempty"`
 	// Committed says a done task's commit is made (Commit is its hash, empty
 	// when the task changed nothing); only runs that commit set it.
 	Committed bool   `json:"committed,omitempty"`
@@ -91,6 +95,25 @@ type TaskState struct {
 	// a person last reopened it; its budget counts from there.
 	Base        int           `json:"base,omitempty"`
 	BaseElapsed time.Duration `json:"base_elapsed,omitempty"`
+}
+
+// Advised is one consultation of the advisor: where, after how many
+// attempts, and what it answered.
+type Advised struct {
+	Point schema.AdvicePoint `json:"point"`
+	// Attempt is the number of attempts started when it was asked; the
+	// attempt after it is told its PLAN or CORRECTION.
+	Attempt int `json:"attempt"`
+	// Verdict is empty when no advisor answered (none is configured, or it
+	// failed): the loop goes on as if it had not been asked.
+	Verdict schema.Verdict `json:"verdict,omitempty"`
+	Text    string         `json:"text,omitempty"`
+}
+
+// Guides reports whether the answer is advice an attempt follows: PLAN or
+// CORRECTION.
+func (a Advised) Guides() bool {
+	return a.Verdict == schema.AdvisePlan || a.Verdict == schema.AdviseCorrection
 }
 
 // Failure is how one attempt failed; see [schema.Failure].
@@ -169,6 +192,11 @@ const (
 	// TransPlanChanged records that a resume goes on with a changed plan
 	// (of the same name), with its digest.
 	TransPlanChanged TransitionKind = "plan.changed"
+	// TransAdvised records the advisor's answer for a task, and what it
+	// spent; with Instead, the answer stands in for the debugger's at a
+	// repeated failure (PLAN or CORRECTION buy the one more attempt a root
+	// cause buys).
+	TransAdvised TransitionKind = "advisor.finished"
 )
 
 // Transition is one durable change of the run state. It is small and its
@@ -205,6 +233,10 @@ type Transition struct {
 	Found      bool       `json:"found,omitempty"`
 	NoDebugger bool       `json:"no_debugger,omitempty"`
 	Diagnosis  *Diagnosis `json:"diagnosis,omitempty"`
+	// Advised is the advisor's answer, on advisor.finished; Instead says it
+	// stood in for the debugger.
+	Advised *Advised `json:"advised,omitempty"`
+	Instead bool     `json:"instead,omitempty"`
 	// Commit is the hash on task.committed and records.committed; empty
 	// when there was nothing to commit.
 	Commit string `json:"commit,omitempty"`
@@ -275,13 +307,27 @@ func (s *RunState) Apply(t Transition) error {
 		ts.CostUSD += t.CostUSD
 		s.Tokens += t.Tokens
 		s.CostUSD += t.CostUSD
+	case TransAdvised:
+		ts := s.task(t.Task)
+		a := *t.Advised
+		ts.Advice = append(ts.Advice, a)
+		if t.Instead {
+			ts.DebuggedAt, ts.RootCause, ts.NoDebugger = ts.Attempts, a.Guides(), a.Verdict == ""
+			if a.Guides() {
+				ts.Diagnosis = &Diagnosis{Found: true, RootCause: "the advisor's " + string(a.Verdict), Fix: a.Text}
+			}
+		}
+		ts.Tokens += t.Tokens
+		ts.CostUSD += t.CostUSD
+		s.Tokens += t.Tokens
+		s.CostUSD += t.CostUSD
 	case TransTaskReopened:
 		ts := s.task(t.Task)
 		s.setStatus(t.Task, StatusRunning)
 		s.Low = 0 // the hint no longer holds: a task before it runs again
 		ts.Reason = ""
 		ts.Base, ts.BaseElapsed, ts.Voided = ts.Attempts, ts.Elapsed, 0
-		ts.DebuggedAt, ts.RootCause, ts.NoDebugger, ts.Diagnosis = 0, false, false, nil
+		ts.DebuggedAt, ts.RootCause, ts.NoDebugger, ts.Diagnosis, ts.Advice = 0, false, false, nil, nil
 	case TransTaskFinished:
 		s.setStatus(t.Task, t.Status)
 		s.task(t.Task).Reason = t.Reason
@@ -341,7 +387,7 @@ func (s *RunState) check(t Transition) error {
 		return nil
 	}
 	switch t.Kind {
-	case TransTaskStarted, TransAttemptStarted, TransAttemptFinished, TransAttemptVoided, TransDebuggerFinished, TransTaskFinished:
+	case TransTaskStarted, TransAttemptStarted, TransAttemptFinished, TransAttemptVoided, TransDebuggerFinished, TransTaskFinished, TransAdvised:
 		if t.Task == "" {
 			return fmt.Errorf("no task")
 		}
@@ -388,6 +434,17 @@ func (s *RunState) check(t Transition) error {
 		if t.Tokens < 0 || t.CostUSD < 0 {
 			return fmt.Errorf("task %s: negative usage", t.Task)
 		}
+	case TransAdvised:
+		switch a := t.Advised; {
+		case a == nil || !a.Point.Valid():
+			return fmt.Errorf("task %s: no advice point", t.Task)
+		case t.Instead && a.Point != schema.AtRepeat:
+			return fmt.Errorf("task %s: advice in the debugger's place only at a repeated failure", t.Task)
+		case a.Verdict != "" && (&schema.Advice{Verdict: a.Verdict, Text: a.Text}).Check() != nil:
+			return fmt.Errorf("task %s: %w", t.Task, (&schema.Advice{Verdict: a.Verdict, Text: a.Text}).Check())
+		case t.Tokens < 0 || t.CostUSD < 0:
+			return fmt.Errorf("task %s: negative usage", t.Task)
+		}
 	case TransTaskStarted:
 	default:
 		return fmt.Errorf("unknown transition kind %q", t.Kind)
@@ -431,6 +488,7 @@ func (s *RunState) Clone() *RunState {
 	for id, ts := range c.Tasks {
 		t := *ts
 		t.Failures = slices.Clone(ts.Failures)
+		t.Advice = slices.Clone(ts.Advice)
 		for i := range t.Failures {
 			t.Failures[i].Keys = slices.Clone(t.Failures[i].Keys)
 		}

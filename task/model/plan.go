@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"time"
 
 	"github.com/harnish/harnish/task/internal/source"
@@ -26,6 +27,9 @@ type Plan struct {
 	Debugger *Component `json:"debugger,omitempty"`
 	// Reviewer reviews each change whose checks passed. Nil means no review.
 	Reviewer *Component `json:"reviewer,omitempty"`
+	// Advisor is consulted at the points it names, when a task struggles
+	// or is risky. Nil means no advisor.
+	Advisor *Advisor `json:"advisor,omitempty"`
 	// Guardrails holds the plan's guardrail settings.
 	Guardrails Guardrails `json:"guardrails,omitzero"`
 	// Parallel is how many tasks of a phase may run at once (key
@@ -111,7 +115,16 @@ type Task struct {
 	// Status is the task's state when the plan was written or imported; the
 	// empty string means [StatusTodo]. A run's own record takes precedence.
 	Status Status `json:"status,omitempty"`
+	// Risk is "high" for a task the advisor is consulted about before its
+	// first attempt (key "risk"); "" or "low" otherwise.
+	Risk string `json:"risk,omitempty"`
 }
+
+// The task risks.
+const (
+	RiskLow  = "low"
+	RiskHigh = "high"
+)
 
 // Status is a task's progress as a plan records it.
 type Status string
@@ -218,6 +231,51 @@ type Component struct {
 	Plugin string `json:"plugin,omitempty"`
 	// Model selects the model of an agent CLI; empty means the CLI's default.
 	Model string `json:"model,omitempty"`
+}
+
+// Advisor configures the advisor: its program (kind command or plugin, as
+// a debugger's) and the points at which the loop consults it.
+type Advisor struct {
+	Kind   string            `json:"kind,omitempty"`
+	Argv   []string          `json:"argv,omitempty"`
+	Env    map[string]string `json:"env,omitempty"`
+	Plugin string            `json:"plugin,omitempty"`
+	// When lists the points (key "when"): "high-risk", before the first
+	// attempt of a task with risk high; "repeat", after the second failure
+	// with the same cause; "plateau", just before a review plateau would
+	// escalate. Empty means all three.
+	When []string `json:"when,omitempty"`
+	// Repeat says how the advisor stands to the debugger at a repeated
+	// failure (key "repeat"): "alongside" (the default), asked first and
+	// its advice given with the debugger's fix; or "instead", in the
+	// debugger's place, its PLAN or CORRECTION buying the one more attempt a
+	// root cause buys.
+	Repeat string `json:"repeat,omitempty"`
+}
+
+// The advisor's points and its stances at a repeated failure.
+const (
+	AdviseAtHighRisk = "high-risk"
+	AdviseAtRepeat   = "repeat"
+	AdviseAtPlateau  = "plateau"
+	RepeatAlongside  = "alongside"
+	RepeatInstead    = "instead"
+)
+
+// Consults reports whether the advisor is asked at point.
+func (a *Advisor) Consults(point string) bool {
+	if a == nil {
+		return false
+	}
+	return len(a.When) == 0 || slices.Contains(a.When, point)
+}
+
+// Instead reports whether the advisor takes the debugger's place.
+func (a *Advisor) Instead() bool { return a != nil && a.Repeat == RepeatInstead }
+
+// Component returns the advisor's program as a component.
+func (a *Advisor) Component() *Component {
+	return &Component{Kind: a.Kind, Argv: a.Argv, Env: a.Env, Plugin: a.Plugin}
 }
 
 // The component kinds.

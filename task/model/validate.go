@@ -47,6 +47,7 @@ func (v *validator) validate() Problems {
 	v.component("executor", p.Executor, KindCommand, KindPlugin, KindCodex, KindClaude, KindACP)
 	v.component("debugger", p.Debugger, KindCommand, KindPlugin)
 	v.component("reviewer", p.Reviewer, KindCommand, KindPlugin)
+	v.advisor()
 	v.guardrails()
 	v.parallel("parallel", p.Parallel)
 	if p.Pacing != 0 {
@@ -232,6 +233,27 @@ func (v *validator) component(field string, c *Component, kinds ...string) {
 		if name == "" || strings.ContainsAny(name, "=\x00") {
 			v.errorf(source.Join(field+".env", name), "invalid variable name %s", quote.String(name))
 		}
+	}
+}
+
+func (v *validator) advisor() {
+	a := v.plan.Advisor
+	if a == nil {
+		return
+	}
+	v.component("advisor", a.Component(), KindCommand, KindPlugin)
+	for i, w := range a.When {
+		switch w {
+		case AdviseAtHighRisk, AdviseAtRepeat, AdviseAtPlateau:
+		default:
+			v.errorf(fmt.Sprintf("advisor.when[%d]", i), "%s is not one of %s, %s, %s",
+				quote.String(w), AdviseAtHighRisk, AdviseAtRepeat, AdviseAtPlateau)
+		}
+	}
+	switch a.Repeat {
+	case "", RepeatAlongside, RepeatInstead:
+	default:
+		v.errorf("advisor.repeat", "%s is not one of %s, %s", quote.String(a.Repeat), RepeatAlongside, RepeatInstead)
 	}
 }
 
@@ -435,6 +457,11 @@ func overlaps(a, b string) bool {
 func (v *validator) task(field string, phase int, t *Task, taskPhase map[string]int) {
 	if strings.TrimSpace(t.Title) == "" {
 		v.missing(field+".title", false, ErrSchema, "required")
+	}
+	switch t.Risk {
+	case "", RiskLow, RiskHigh:
+	default:
+		v.errorf(field+".risk", "%s is not one of low, high", quote.String(t.Risk))
 	}
 	switch t.Status {
 	case "", StatusTodo, StatusDoing, StatusDone:
