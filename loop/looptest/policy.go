@@ -63,13 +63,13 @@ type Host struct {
 	// zero means 1000.
 	MaxSteps int
 
-	mu    sync.Mutex // Take runs concurrently for tasks side by side
-	st    *policy.RunState
-	now   time.Time
+	mu      sync.Mutex // Take runs concurrently for tasks side by side
+	st      *policy.RunState
+	now     time.Time
 	gate    int
 	advised map[string]int
 	steps   int
-	trace []string
+	trace   []string
 }
 
 // Drive runs plan from st, or from a new run when st is nil, to its end, and

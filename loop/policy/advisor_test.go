@@ -70,9 +70,9 @@ func TestAdvisorRules(t *testing.T) {
 				"finish escalated: task T1: the advisor said STOP: the task is unsafe as written"},
 		},
 		{
-			name:  "no answer: the run goes on as if it had not asked",
-			plan:  plan(all, risky("T1")),
-			want:  []string{"advise T1 high-risk none", "attempt T1#1 pass", "finish completed"},
+			name: "no answer: the run goes on as if it had not asked",
+			plan: plan(all, risky("T1")),
+			want: []string{"advise T1 high-risk none", "attempt T1#1 pass", "finish completed"},
 		},
 		{
 			name:   "a repeated failure: the advisor alongside, then the debugger",
