@@ -88,7 +88,9 @@ func TestPermissionSeesUpdatesSentBeforeIt(t *testing.T) {
 		lines = append(lines,
 			fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":%q,"title":"Write a.txt","kind":"edit","status":"pending","content":[{"type":"diff","path":%q,"newText":"hello\n"}],"locations":[{"path":%q}]}}}`, id, path, path),
 			fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":%q},"options":[{"optionId":"yes","name":"Yes","kind":"allow_once"},{"optionId":"no","name":"No","kind":"reject_once"}]}}`, id))
-		go func() {
+		written := make(chan struct{})
+		go func() { // the agent's stdout: Write and Close come from one goroutine, as in an attempt
+			defer close(written)
 			for _, l := range lines {
 				chk.Write([]byte(l + "\n"))
 			}
@@ -121,6 +123,7 @@ func TestPermissionSeesUpdatesSentBeforeIt(t *testing.T) {
 		case <-time.After(acp.MaxUpdateWait + 5*time.Second):
 			t.Fatal("no answer to the permission request")
 		}
+		<-written
 		chk.Close()
 		outR.Close()
 	}
