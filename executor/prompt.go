@@ -86,15 +86,18 @@ func Prohibitions(g task.Guardrails) []string {
 func Render(p PromptParts) string { return RenderWithin(p, DefaultPromptBudget) }
 
 // RenderWithin assembles a prompt from its parts, in this order: the spec
-// (objective, scope, acceptance checks), the prohibitions, handoffs from
+// (objective, scope, acceptance checks), where the task stands in the plan
+// with the tasks done so far, the prohibitions, handoffs from
 // earlier tasks, the last failure (its class, fingerprint and output tail),
 // earlier failures, the reviewer's findings, the advisor's correction, the
-// debugger's diagnosis, guardrail warnings, and experience; an advisor's
+// debugger's diagnosis, guardrail warnings, the project's context files,
+// and experience; an advisor's
 // PLAN comes before all of it.
 // The same parts always give the same prompt.
 //
 // A prompt larger than budget bytes is trimmed, the least important first:
-// experience, then handoffs, guardrail warnings, earlier failures, findings
+// experience, then handoffs, the context files (the last first), the tasks
+// done so far (the oldest first), guardrail warnings, earlier failures, findings
 // short of critical from low severity up, one item at a time from the end (the oldest failure
 // first), a last line saying how much each section left out; then the last
 // failure's output tail, keeping its end. The spec, the prohibitions, the
@@ -134,7 +137,7 @@ type section struct {
 
 func (s *section) drop() {
 	if s.oldestFirst {
-		s.items = s.items[1:]
+		s.items = slices.Delete(s.items, s.keep, s.keep+1) // the kept lead items stay
 	} else {
 		s.items = s.items[:len(s.items)-1]
 	}
@@ -200,12 +203,30 @@ func sections(p PromptParts) []*section {
 	for _, a := range p.Assets {
 		assets.items = append(assets.items, strings.TrimRight(a.Text, "\n")+"\n")
 	}
-	return []*section{prohibitions, handoffs, last, earlier, findings, correction, diagnosis, warnings, assets}
+	progress := &section{key: "progress", title: "Where this task stands", oldestFirst: true}
+	if p.Progress != "" {
+		progress.items, progress.keep = append(progress.items, p.Progress+"\n"), 1
+	}
+	for _, d := range p.Done {
+		line := "- " + d.TaskID + " " + d.Title
+		if d.Line != "" {
+			line += ": " + d.Line
+		}
+		progress.items = append(progress.items, line+"\n")
+	}
+	if len(p.Done) > 0 && p.Progress != "" {
+		progress.items[0] += "Done so far, in order:\n"
+	}
+	context := &section{key: "context", title: "Project context"}
+	for _, c := range p.Context {
+		context.items = append(context.items, fmt.Sprintf("### %s\n%s\n", c.Path, strings.TrimRight(c.Text, "\n")))
+	}
+	return []*section{progress, prohibitions, handoffs, last, earlier, findings, correction, diagnosis, warnings, context, assets}
 }
 
 // trimmable are the keys of the sections that may be trimmed, least
 // important first.
-var trimmable = []string{"assets", "handoffs", "warnings", "earlier", "findings"}
+var trimmable = []string{"assets", "handoffs", "context", "progress", "warnings", "earlier", "findings"}
 
 // find returns the section of secs with key.
 func find(secs []*section, key string) *section {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -166,5 +168,64 @@ func TestRenderTailCutSummaryWithFence(t *testing.T) {
 	}
 	if len(got) > len(whole)-500 {
 		t.Errorf("%d bytes, over the budget of %d", len(got), len(whole)-500)
+	}
+}
+
+// The tasks done so far and the project's context have sections of their
+// own; over budget, the oldest tasks done go first, then the last context
+// files, while where the task stands stays.
+func TestRenderProgressAndContext(t *testing.T) {
+	p := executor.PromptParts{Spec: "# Task T3: c\n", Progress: "Task 3 of 3, in phase p1 (P1).",
+		Done:    []executor.TaskSummary{{TaskID: "T1", Title: "a", Line: "added a"}, {TaskID: "T2", Title: "b", Line: "added b"}},
+		Context: []executor.ContextFile{{Path: "AGENTS.md", Text: "Use gofmt.\n"}, {Path: "docs/big.md", Text: strings.Repeat("x", 400)}}}
+	full := executor.RenderWithin(p, 0)
+	for _, want := range []string{"## Where this task stands\nTask 3 of 3, in phase p1 (P1).\nDone so far, in order:\n- T1 a: added a\n- T2 b: added b\n",
+		"## Project context\n### AGENTS.md\nUse gofmt.\n### docs/big.md\n"} {
+		if !strings.Contains(full, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, full)
+		}
+	}
+	// Over by a little: the last context file goes.
+	mid := executor.RenderWithin(p, len(full)-300)
+	if strings.Contains(mid, "docs/big.md") || !strings.Contains(mid, "### AGENTS.md") || !strings.Contains(mid, "- T1 a") {
+		t.Errorf("over by a little, not only the last context file went:\n%s", mid)
+	}
+	// At every budget: where the task stands stays, a task done is left out
+	// only after every context file and every task done before it.
+	for b := len(full); b > 0; b-- {
+		got := executor.RenderWithin(p, b)
+		switch {
+		case !strings.Contains(got, "Task 3 of 3"):
+			t.Fatalf("budget %d: where the task stands is left out:\n%s", b, got)
+		case strings.Contains(got, "- T1 a") && !strings.Contains(got, "- T2 b"):
+			t.Fatalf("budget %d: a newer task done went before an older one:\n%s", b, got)
+		case !strings.Contains(got, "- T2 b") && strings.Contains(got, "### AGENTS.md"):
+			t.Fatalf("budget %d: a task done went before the context:\n%s", b, got)
+		}
+	}
+}
+
+func TestReadContext(t *testing.T) {
+	fsys := fstest.MapFS{
+		"AGENTS.md":     {Data: []byte("rules\n")},
+		"docs/a.md":     {Data: []byte("a\n")},
+		"docs/b.md":     {Data: []byte("b\n")},
+		"docs/big.md":   {Data: []byte(strings.Repeat("é", executor.MaxContextFile))},
+		"docs/sub/c.md": {Data: []byte("c\n")},
+	}
+	files, missing := executor.ReadContext(fsys, []string{"AGENTS.md", "docs/*.md", "docs/a.md", "NOTES.md", "src/*.md"})
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.Path)
+	}
+	if diff := cmp.Diff([]string{"AGENTS.md", "docs/a.md", "docs/b.md", "docs/big.md"}, paths); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"NOTES.md", "src/*.md"}, missing); diff != "" {
+		t.Errorf("missing (-want +got):\n%s", diff)
+	}
+	big := files[3].Text
+	if len(big) > executor.MaxContextFile+64 || !utf8.ValidString(big) || !strings.HasSuffix(big, "[… the rest of the file is left out]\n") {
+		t.Errorf("a long file is not cut to the bound at a character: %d bytes, valid %t", len(big), utf8.ValidString(big))
 	}
 }

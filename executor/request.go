@@ -32,6 +32,31 @@ type Request struct {
 	Parts PromptParts
 	// Limits bounds the attempt. The zero value sets no limit beyond ctx.
 	Limits Limits
+	// Watch, when set, is told what the agent does as it goes, by the
+	// executors that read the agent's event stream: each command it ran to
+	// its end and each of its turns. The loop watches for an agent going
+	// round in circles and ends the attempt (through ctx) when it is. It is
+	// safe to call from any goroutine and returns at once.
+	Watch func(Activity)
+}
+
+// Activity is one thing an agent did within an attempt, as its executor
+// reads it from the agent's event stream.
+type Activity struct {
+	// Command is a command the agent ran to its end, and Result what came
+	// of it: its exit status and output, in any form that is the same for
+	// the same outcome. Empty for a turn.
+	Command, Result string
+	// Turn marks the end of one of the agent's turns (a model response);
+	// Acted says it called a tool.
+	Turn, Acted bool
+}
+
+// Tell passes a to r.Watch, when it is set.
+func (r *Request) Tell(a Activity) {
+	if r.Watch != nil {
+		r.Watch(a)
+	}
 }
 
 // Limits bounds one attempt. The context passed to Execute carries the same
@@ -77,6 +102,23 @@ type PromptParts struct {
 	Warnings []Violation
 	// Assets are the experience records injected for the task's tags.
 	Assets []Asset
+	// Context are the project's context files the plan names (see
+	// [ReadContext]), read at each attempt.
+	Context []ContextFile
+	// Progress says where the task stands in the plan: "Task 3 of 12, in
+	// phase p1 (API)".
+	Progress string
+	// Done are the tasks done before this one in the run, in plan order,
+	// each with its summary's first line.
+	Done []TaskSummary
+}
+
+// TaskSummary is one line about a task done.
+type TaskSummary struct {
+	TaskID string
+	Title  string
+	// Line is the first line of what the task's agent said it did.
+	Line string
 }
 
 // Handoff is what a finished task left for the tasks after it.

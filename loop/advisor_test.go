@@ -110,3 +110,38 @@ func TestLoopAdvisorStopsOrFails(t *testing.T) {
 		}
 	}
 }
+
+// Every prompt says where its task stands in the plan, lists the tasks done
+// before it with what their agents said, and carries the project's context
+// files as the attempt's tree has them.
+func TestLoopPromptCarriesProgressAndContext(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Run gofmt before you finish.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := twoPhasePlan()
+	plan.Context = []string{"AGENTS.md", "docs/*.md"}
+	ex := &looptest.Executor{}
+	_, _, err := looptest.Run(t, loop.Config{Plan: plan, WorkDir: dir, Executor: ex, Gate: &looptest.Gate{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := ex.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d attempts, want 3", len(reqs))
+	}
+	last := reqs[2]
+	if want := "Task 3 of 3, in phase p2 (P2)."; last.Parts.Progress != want {
+		t.Errorf("progress %q, want %q", last.Parts.Progress, want)
+	}
+	wantDone := []executor.TaskSummary{{TaskID: "T1", Title: "T1", Line: "scripted"}, {TaskID: "T2", Title: "T2", Line: "scripted"}}
+	if diff := cmp.Diff(wantDone, last.Parts.Done); diff != "" {
+		t.Errorf("tasks done (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]executor.ContextFile{{Path: "AGENTS.md", Text: "Run gofmt before you finish.\n"}}, last.Parts.Context); diff != "" {
+		t.Errorf("context (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(last.Prompt, "## Project context\n### AGENTS.md\nRun gofmt before you finish.") {
+		t.Errorf("prompt lacks the context:\n%s", last.Prompt)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/harnish/harnish/executor"
@@ -31,6 +32,8 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	start := l.now()
 	actx, cancel := context.WithTimeoutCause(ctx, step.TimeLeft, ErrTaskTimeout)
 	defer cancel()
+	actx, stop := context.WithCancelCause(actx)
+	defer stop(nil)
 	l.mu.Lock()
 	a := &attemptCtx{step: step, tr: l.runOf(t.ID, step.Attempt), ws: l.ws, dir: l.cfg.WorkDir}
 	parts := l.promptParts(ctx, t, step)
@@ -38,6 +41,8 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	if err := l.fork(ctx, a); err != nil {
 		return nil, err
 	}
+	// The project's context as the attempt's own tree has it.
+	parts.Context, _ = executor.ReadContext(os.DirFS(a.dir), l.cfg.Plan.Context)
 	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: a.dir,
 		Prompt: executor.RenderWithin(parts, cmp.Or(l.cfg.PromptBudget, executor.DefaultPromptBudget)), Parts: parts}
 	a.tr.minor, a.tr.last = nil, nil // this attempt's own come from check
@@ -45,6 +50,9 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 		req.Limits.Deadline = dl
 	}
 	req.Limits.Tokens, req.Limits.CostUSD = step.TokensLeft, step.CostLeft
+	if th := l.cfg.Policy.Stuck; !th.Off {
+		req.Watch = newWatcher(*th, stop).observe
+	}
 	// The agent's change is what the tree gained between these two
 	// snapshots, and nothing of harnish's runs between them.
 	before, err := l.snapshot(ctx, "before", a)
@@ -75,11 +83,20 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	warnings = append(warnings, l.hookViolations(step, res, err, &r)...)
 	var usage executor.Usage
 	var void string // a fault of the harness cut the attempt short
+	stuck, _ := context.Cause(actx).(*StuckError)
 	switch {
 	case r.Stop != nil:
 		if res != nil {
 			usage = res.Usage
 		}
+	case stuck != nil:
+		if ee, ok := errors.AsType[*executor.Error](err); ok {
+			usage = ee.Usage
+		} else if res != nil {
+			usage = res.Usage
+		}
+		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailStuck, Class: "stuck",
+			Fingerprint: "stuck:" + stuck.Pattern, Reason: stuck.Error()}
 	case err != nil:
 		var ee *executor.Error
 		kind := executor.KindCrashed
@@ -128,6 +145,7 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	}
 	if r.Failure != nil {
 		r.Failure.Warnings = warnings
+		r.Failure.Unchanged = before != "" && before == after
 	}
 	r.Elapsed, r.Tokens, r.CostUSD = l.now().Sub(start), usage.Tokens(), usage.CostUSD
 	if l.cfg.Rollback && r.Failure != nil && r.Stop == nil && !a.integrated {
@@ -143,6 +161,7 @@ func (l *Loop) promptParts(ctx context.Context, t *task.Task, step policy.Step) 
 	failures := l.failuresOf(t.ID)
 	parts := executor.PromptParts{Spec: executor.Spec(t), Prohibitions: executor.Prohibitions(l.cfg.Plan.Guardrails), Handoffs: l.handoffsFor(t), Failures: failures,
 		Assets: l.experience(ctx, t, step.Phase)}
+	parts.Progress, parts.Done = l.progress(t)
 	if ts := l.st.Tasks[t.ID]; ts != nil {
 		if ts.RootCause {
 			parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
@@ -174,7 +193,8 @@ func (l *Loop) snapshot(ctx context.Context, when string, a *attemptCtx) (string
 	switch {
 	case a.ws == nil && required:
 		return "", fmt.Errorf("loop: the guardrail's audit and the rollback need a Workspace, and %s is not a git working tree", l.workDir())
-	case a.ws == nil, !required && l.cfg.Reviewer == nil && l.cfg.Debugger == nil:
+	case a.ws == nil, !required && l.cfg.Reviewer == nil && l.cfg.Debugger == nil && l.cfg.Policy.Stuck.Off:
+		// (The stuck rules need to know an attempt that changed nothing.)
 		return "", nil
 	}
 	tree, err := a.ws.Snapshot(ctx)

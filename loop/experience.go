@@ -103,6 +103,36 @@ func (l *Loop) handoffsFor(t *task.Task) []executor.Handoff {
 	return out
 }
 
+// MaxDoneInPrompt bounds the tasks done that a prompt lists: the latest.
+const MaxDoneInPrompt = 100
+
+// progress says where t stands in the plan, and lists the tasks done
+// before it, in plan order, with their summaries' first lines. l.mu must
+// be held.
+func (l *Loop) progress(t *task.Task) (string, []executor.TaskSummary) {
+	i := l.index[t.ID]
+	ph := l.phase(l.phaseOf[t.ID])
+	where := fmt.Sprintf("Task %d of %d, in phase %s", i+1, len(l.order), ph.ID)
+	if ph.Title != "" {
+		where += " (" + ph.Title + ")"
+	}
+	var done []executor.TaskSummary
+	for j := i - 1; j >= 0 && len(done) < MaxDoneInPrompt; j-- {
+		id := l.order[j]
+		if ts := l.st.Tasks[id]; ts == nil || ts.Status != policy.StatusDone {
+			continue
+		}
+		s := executor.TaskSummary{TaskID: id, Title: l.tasks[id].Title}
+		if h := l.rec.handoff(id); h != nil {
+			line, _, _ := strings.Cut(strings.TrimSpace(h.Summary), "\n")
+			s.Line = clip(line, 200)
+		}
+		done = append(done, s)
+	}
+	slices.Reverse(done)
+	return where + ".", done
+}
+
 // failuresOf returns the task's failed attempts, from the durable state.
 func (l *Loop) failuresOf(id string) []executor.Failure {
 	if ts := l.st.Tasks[id]; ts != nil {

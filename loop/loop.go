@@ -140,6 +140,8 @@ type Loop struct {
 	maxParallel int
 	digest      string // of the plan
 	phaseOf     map[string]string
+	order       []string       // the plan's task IDs in order
+	index       map[string]int // task ID -> its position in order
 
 	// mu guards the state, the records, the commits owed and runs while
 	// steps of tasks side by side are taken concurrently: host.Commit holds
@@ -194,6 +196,9 @@ func New(cfg Config) (*Loop, error) {
 	if cfg.Advisor != nil && cfg.Policy.Advisor == nil && cfg.Plan.Advisor == nil {
 		cfg.Policy.Advisor = &task.Advisor{}
 	}
+	if cfg.Policy.Stuck == nil {
+		cfg.Policy.Stuck = &cfg.Plan.Stuck
+	}
 	l := &Loop{cfg: cfg, ws: cfg.Workspace, hist: cfg.History, tasks: map[string]*task.Task{}, prev: map[string]string{}, now: cfg.Now, log: cfg.Logger,
 		runs: map[string]*taskRun{}, maxParallel: cfg.Policy.MaxParallel,
 		rec: newRecords(cfg.RecordsDir)}
@@ -203,11 +208,13 @@ func New(cfg Config) (*Loop, error) {
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
-	l.digest, l.phaseOf = policy.PlanDigest(cfg.Plan), map[string]string{}
+	l.digest, l.phaseOf, l.index = policy.PlanDigest(cfg.Plan), map[string]string{}, map[string]int{}
 	prev := ""
 	for _, pt := range cfg.Plan.Tasks() {
 		l.tasks[pt.Task.ID], l.prev[pt.Task.ID], prev = pt.Task, prev, pt.Task.ID
 		l.phaseOf[pt.Task.ID] = pt.Phase.ID
+		l.index[pt.Task.ID] = len(l.order)
+		l.order = append(l.order, pt.Task.ID)
 	}
 	return l, nil
 }

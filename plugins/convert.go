@@ -37,6 +37,7 @@ func taskToPB(t *task.Task) *pluginpb.Task {
 			CostUsd:       t.Budget.CostUSD,
 		},
 		Status: string(t.Status),
+		Risk:   t.Risk,
 	}
 }
 
@@ -62,6 +63,7 @@ func taskFromPB(p *pluginpb.Task) *task.Task {
 			CostUSD:     b.GetCostUsd(),
 		},
 		Status: task.Status(p.GetStatus()),
+		Risk:   p.GetRisk(),
 	}
 }
 
@@ -289,6 +291,7 @@ func executeRequestToPB(r *executor.Request) *pluginpb.ExecuteRequest {
 	for _, f := range r.Parts.Failures {
 		parts.Failures = append(parts.Failures, &pluginpb.Failure{
 			Attempt: int64(f.Attempt), Class: f.Class, Fingerprint: f.Fingerprint, Summary: f.Describe(), OutputTail: f.OutputTail,
+			Was: f.Was, Unchanged: f.Unchanged,
 		})
 	}
 	for _, f := range r.Parts.Findings {
@@ -298,6 +301,16 @@ func executeRequestToPB(r *executor.Request) *pluginpb.ExecuteRequest {
 	}
 	if d := r.Parts.Diagnosis; d != nil {
 		parts.Diagnosis = &pluginpb.Diagnosis{Found: d.Found, RootCause: d.RootCause, Fix: d.Fix, FiveWhys: d.FiveWhys, Usage: usageToPB(d.Usage)}
+	}
+	if a := r.Parts.Advice; a != nil {
+		parts.Advice = &pluginpb.Advice{Verdict: string(a.Verdict), Text: a.Text}
+	}
+	parts.Progress = r.Parts.Progress
+	for _, c := range r.Parts.Context {
+		parts.Context = append(parts.Context, &pluginpb.ContextFile{Path: c.Path, Text: c.Text})
+	}
+	for _, d := range r.Parts.Done {
+		parts.Done = append(parts.Done, &pluginpb.TaskSummary{TaskId: d.TaskID, Title: d.Title, Line: d.Line})
 	}
 	for _, w := range r.Parts.Warnings {
 		parts.Warnings = append(parts.Warnings, &pluginpb.Warning{Rule: w.Rule, Reason: w.Reason})
@@ -337,6 +350,7 @@ func executeRequestFromPB(p *pluginpb.ExecuteRequest) *executor.Request {
 	for _, f := range pp.GetFailures() {
 		r.Parts.Failures = append(r.Parts.Failures, executor.Failure{
 			Attempt: int(f.GetAttempt()), Class: f.GetClass(), Fingerprint: f.GetFingerprint(), Reason: f.GetSummary(), OutputTail: f.GetOutputTail(),
+			Was: f.GetWas(), Unchanged: f.GetUnchanged(),
 		})
 	}
 	for _, f := range pp.GetFindings() {
@@ -347,6 +361,16 @@ func executeRequestFromPB(p *pluginpb.ExecuteRequest) *executor.Request {
 	}
 	if d := pp.GetDiagnosis(); d != nil {
 		r.Parts.Diagnosis = &executor.Diagnosis{Found: d.GetFound(), RootCause: d.GetRootCause(), Fix: d.GetFix(), FiveWhys: d.GetFiveWhys(), Usage: usageFromPB(d.GetUsage())}
+	}
+	if a := pp.GetAdvice(); a != nil {
+		r.Parts.Advice = &executor.Advice{Verdict: schema.Verdict(a.GetVerdict()), Text: a.GetText()}
+	}
+	r.Parts.Progress = pp.GetProgress()
+	for _, c := range pp.GetContext() {
+		r.Parts.Context = append(r.Parts.Context, executor.ContextFile{Path: c.GetPath(), Text: c.GetText()})
+	}
+	for _, d := range pp.GetDone() {
+		r.Parts.Done = append(r.Parts.Done, executor.TaskSummary{TaskID: d.GetTaskId(), Title: d.GetTitle(), Line: d.GetLine()})
 	}
 	for _, w := range pp.GetWarnings() {
 		r.Parts.Warnings = append(r.Parts.Warnings, executor.Violation{Rule: w.GetRule(), Reason: w.GetReason()})

@@ -44,7 +44,7 @@ var fullTask = &task.Task{
 		{CMake: &task.CMakeCheck{Preset: "dev"}},
 		{Manual: "looks right"},
 	},
-	Tags: []string{"calc"}, Budget: task.Budget{Attempts: 5, TaskTimeout: task.Duration(10 * time.Minute)}, Status: task.StatusDoing,
+	Tags: []string{"calc"}, Budget: task.Budget{Attempts: 5, TaskTimeout: task.Duration(10 * time.Minute)}, Status: task.StatusDoing, Risk: task.RiskHigh,
 }
 
 func TestVerifyRoundTrip(t *testing.T) {
@@ -127,11 +127,15 @@ func TestExecutorRoundTrip(t *testing.T) {
 			Spec:         "spec",
 			Prohibitions: []string{"no sudo"},
 			Handoffs:     []executor.Handoff{{TaskID: "T0", Text: "done"}},
-			Failures:     []executor.Failure{{Attempt: 1, Class: "test", Fingerprint: "ab", Reason: "s", OutputTail: "o"}},
+			Failures:     []executor.Failure{{Attempt: 1, Class: "test", Fingerprint: "ab", Reason: "s", OutputTail: "o", Was: "cd", Unchanged: true}},
 			Findings:     []executor.Finding{{Severity: verify.SeverityCritical, File: "f", Line: 2, Message: "m", Rule: "r"}},
 			Diagnosis:    &executor.Diagnosis{Found: true, RootCause: "rc", Fix: "fix", FiveWhys: []string{"1", "2"}, Usage: executor.Usage{InputTokens: 3}},
 			Warnings:     []executor.Violation{{Rule: "w", Reason: "r"}},
 			Assets:       []executor.Asset{{Type: "pattern", Slug: "s", Title: "t", Text: "x"}},
+			Advice:       &executor.Advice{Verdict: schema.AdviseCorrection, Text: "use <="},
+			Context:      []executor.ContextFile{{Path: "AGENTS.md", Text: "rules"}},
+			Progress:     "Task 2 of 3, in phase p1.",
+			Done:         []executor.TaskSummary{{TaskID: "T0", Title: "zero", Line: "did it"}},
 		},
 		Limits: executor.Limits{Deadline: time.Unix(1700000000, 123), Tokens: 1000, CostUSD: 1.5},
 	}
@@ -176,21 +180,22 @@ func TestDecodeErrorsNameTheField(t *testing.T) {
 }
 
 // The converters copy fields one by one; a field added to one of these
-// types must be added to the protocol and the converters too.
+// types must be added to the protocol and the converters too. (A request's
+// Watch stays on the host: a plugin's agent activity is its own.)
 func TestConvertersKnowEveryField(t *testing.T) {
 	for _, tc := range []struct {
 		v    any
 		want int
 	}{
-		{task.Task{}, 9}, {task.Check{}, 7}, {task.GoTestCheck{}, 3}, {task.CMakeCheck{}, 4}, {task.Budget{}, 6},
+		{task.Task{}, 10}, {task.Check{}, 7}, {task.GoTestCheck{}, 3}, {task.CMakeCheck{}, 4}, {task.Budget{}, 6},
 		{verify.Request{}, 5}, {verify.Report{}, 3}, {verify.CheckResult{}, 12}, {verify.Fingerprint{}, 3},
 		{verify.ReviewRequest{}, 6}, {verify.Finding{}, 5},
 		{guardrail.Action{}, 8}, {guardrail.Decision{}, 4},
-		{executor.Request{}, 7}, {executor.PromptParts{}, 8}, {executor.Limits{}, 3}, {executor.Result{}, 8}, {executor.Violation{}, 4},
+		{executor.Request{}, 8}, {executor.PromptParts{}, 12}, {executor.ContextFile{}, 2}, {executor.TaskSummary{}, 3}, {executor.Limits{}, 3}, {executor.Result{}, 8}, {executor.Violation{}, 4},
 		{executor.Usage{}, 3}, {executor.Diagnosis{}, 5}, {executor.Finding{}, 5},
 		// A prompt failure's Kind travels folded into its summary; its Keys,
 		// Findings and Warnings travel as the parts' own lists.
-		{executor.Failure{}, 9},
+		{executor.Failure{}, 11},
 		{executor.Handoff{}, 2}, {executor.Asset{}, 4},
 		{schema.Error{}, 8},
 	} {

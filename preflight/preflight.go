@@ -120,6 +120,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		r.Findings = append(r.Findings, contradictions(dir, *t)...)
 	}
+	for _, c := range missingContext(p, os.DirFS(dir)) {
+		r.Findings = append(r.Findings, Finding{Kind: KindInput,
+			Message: fmt.Sprintf("context %q names no file in the working tree: the prompts go without it", c)})
+	}
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 		changes, err := gitx.Changes(ctx, dir, cfg.Skip...)
 		switch {
@@ -287,6 +291,19 @@ func contradictions(dir string, t task.Task) []Finding {
 		}) {
 			out = append(out, Finding{Kind: KindInput, Task: t.ID, Blocking: true,
 				Expected: fmt.Sprintf("%s/ exists, beside the task's other files", top), Found: fmt.Sprintf("no %s/ in the tree (scope: %s)", top, f)})
+		}
+	}
+	return out
+}
+
+// missingContext returns the entries of the plan's context that name no
+// file in fsys (the working tree): a file named on purpose that is not
+// there is likely a typo.
+func missingContext(p *task.Plan, fsys fs.FS) []string {
+	var out []string
+	for _, c := range p.Context {
+		if names, err := fs.Glob(fsys, path.Clean(c)); err != nil || len(names) == 0 {
+			out = append(out, c)
 		}
 	}
 	return out

@@ -49,6 +49,7 @@ func TestRun(t *testing.T) {
 			Acceptance: []task.Check{{Sh: "cd internal && FOO=1 harnish-no-such-tool --check && test -f x"}}},
 		{ID: "T4", Title: "Old", Status: task.StatusDone, Acceptance: []task.Check{{Manual: "was fine"}}},
 	}}}}
+	plan.Context = []string{"internal/*/*.go", "AGENTS.md"}
 	r, err := preflight.Run(context.Background(), preflight.Config{Plan: plan, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +59,7 @@ func TestRun(t *testing.T) {
 			Expected: `internal/cache/client.go exists (task T1: "Modify internal/cache/client.go")`, Found: "no such file"},
 		{Kind: "checks", Task: "T2", Blocking: true, Message: "no check that runs: nothing would tell it is done"},
 		{Kind: "input", Task: "T3", Blocking: true, Expected: "intrnal/ exists, beside the task's other files", Found: "no intrnal/ in the tree (scope: intrnal/cache/lint.go)"},
+		{Kind: "input", Message: `context "AGENTS.md" names no file in the working tree: the prompts go without it`},
 		{Kind: "tree", Message: "uncommitted changes (notes.txt): commit or stash them"},
 		{Kind: "budget", Message: "no cap on the run's tokens, cost or time: set budget.tokens, budget.cost_usd or budget.run_timeout"},
 		{Kind: "tool", Blocking: true, Message: "harnish-no-such-tool is not on PATH; the checks run it"},
@@ -85,6 +87,7 @@ func TestRun(t *testing.T) {
 	// A clean tree, capped, every check runnable: nothing to say.
 	os.Remove(filepath.Join(dir, "notes.txt"))
 	plan.Budget.CostUSD = 5
+	plan.Context = plan.Context[:1]
 	plan.Phases[0].Tasks = plan.Phases[0].Tasks[3:]
 	plan.Phases[0].Tasks = append(plan.Phases[0].Tasks, task.Task{ID: "T5", Title: "t", Objective: "Update internal/cache/cache.go",
 		Acceptance: []task.Check{{GoTest: &task.GoTestCheck{}}}})

@@ -30,6 +30,12 @@ type Failure struct {
 	Findings []Finding `json:"findings,omitempty"`
 	// Warnings are the soft guardrail decisions made during the attempt.
 	Warnings []Violation `json:"warnings,omitempty"`
+	// Was is the fingerprint of a stuck failure before its pattern was
+	// recognized (see [FailStuck]): what its checks said.
+	Was string `json:"was,omitempty"`
+	// Unchanged says the attempt left the working tree as it found it; false
+	// when it changed something or the tree could not be read.
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 // FailureKind says which stage failed an attempt.
@@ -51,6 +57,11 @@ const (
 	FailGuardrail FailureKind = "guardrail"
 	// FailInterrupted: a crash of the host cut the attempt off.
 	FailInterrupted FailureKind = "interrupted"
+	// FailStuck: the attempt went round in circles: the agent ran the same
+	// command with the same result again and again, or talked turn after
+	// turn without acting (the attempt ended early), or the attempts
+	// before it made no progress or alternated between two failures.
+	FailStuck FailureKind = "stuck"
 )
 
 // Describe says in words how the attempt failed: its kind and reason, or

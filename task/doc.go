@@ -75,6 +75,22 @@
 //     run at the same time must not declare the same file in files (or one
 //     a directory holding the other's): their changes would conflict for
 //     certain, so that is an error until one depends on the other.
+//   - context: the project's context files every prompt carries, paths or
+//     globs relative to the working tree (AGENTS.md, docs/*.md), read at
+//     each attempt, each at most 32 KiB; a prompt over its budget leaves
+//     them out after experience and handoffs, before the task's own
+//     sections. An entry that names no file is a warning of harnish
+//     validate and run.
+//   - stuck: the thresholds of the stuck rules ([Stuck]), each 0 for its
+//     default: no_progress (failed attempts in a row that changed nothing,
+//     default 2), alternation (failed attempts in a row whose fingerprints
+//     alternate between two, default 4), repeated_command (the same command
+//     with the same result in a row within an attempt, default 5; commands
+//     that wait, such as sleep or a CI watch, never count) and silent_turns
+//     (agent turns in a row without a tool call, default 4); off: true
+//     turns them off. A stuck attempt fails with kind stuck and its pattern
+//     as fingerprint, counts as an attempt, and the next prompt says what
+//     was repeated; one within an attempt ends it early.
 //   - pacing: a wait before each task starts but the first (1s..24h), for
 //     runs that wait on CI or a rate limit; a stop during it costs no
 //     attempt, and a resume goes on.

@@ -43,7 +43,7 @@ phases:
         title: Four
 `,
 			want: []string{
-				`plan.yaml:3:1: owner: unknown field (valid fields: advisor, budget, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, version)`,
+				`plan.yaml:3:1: owner: unknown field (valid fields: advisor, budget, context, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, stuck, version)`,
 				`plan.yaml:4:20: budget.attempts: 0 is out of range 1..100`,
 				`plan.yaml:11:21: phases[0].tasks[0].depends_on: dependency cycle: T1 -> T2 -> T1`,
 				`plan.yaml:17:9: phases[0].tasks[1].timeout: unknown field (valid fields: acceptance, budget, depends_on, files, id, objective, risk, status, tags, title)`,
@@ -99,7 +99,7 @@ phases:
    {"id": "T1", "title": "One", "depends_on": ["T1", "T9"], "acceptance": [{"run": ["make"], "dir": "/abs"}]},
    {"id": "T2", "title": true}]}]}`,
 			want: []string{
-				`plan.json:1:29: owner: unknown field (valid fields: advisor, budget, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, version)`,
+				`plan.json:1:29: owner: unknown field (valid fields: advisor, budget, context, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, stuck, version)`,
 				`plan.json:3:48: phases[0].tasks[0].depends_on[0]: task "T1" depends on itself`,
 				`plan.json:3:54: phases[0].tasks[0].depends_on[1]: no task "T9" in the plan`,
 				`plan.json:3:101: phases[0].tasks[0].acceptance[0].dir: "/abs" is absolute; paths are relative to the working tree's root`,

@@ -159,7 +159,7 @@ func TestParseSchemaErrors(t *testing.T) {
 		{
 			name: "merge key",
 			src:  head + "b: &b {attempts: 2}\n" + oneTask,
-			want: []string{`plan.yaml:3:1: b: unknown field (valid fields: advisor, budget, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, version)`},
+			want: []string{`plan.yaml:3:1: b: unknown field (valid fields: advisor, budget, context, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, stuck, version)`},
 		},
 		{
 			name: "alias is reported where it is used",

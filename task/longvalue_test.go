@@ -47,7 +47,7 @@ func TestLongValues(t *testing.T) {
 		{
 			name: "unknown field",
 			src:  L(head + "? LONG\n: 1\n" + oneTask),
-			want: []string{`plan.yaml:3:3: ` + longBare + `: unknown field (valid fields: advisor, budget, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, version)`},
+			want: []string{`plan.yaml:3:3: ` + longBare + `: unknown field (valid fields: advisor, budget, context, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, stuck, version)`},
 		},
 		{
 			name: "string for an integer",

@@ -62,6 +62,9 @@ const (
 	RiskHigh         = model.RiskHigh
 )
 
+// Stuck sets the thresholds of the stuck rules. See [model.Stuck].
+type Stuck = model.Stuck
+
 // Component configures an executor, debugger or reviewer. See
 // [model.Component].
 type Component = model.Component

@@ -152,6 +152,15 @@ func TestParseValidationErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "stuck thresholds out of range",
+			src:  head + "executor: {kind: command, argv: [x]}\nstuck: {no_progress: 1, alternation: 2, repeated_command: 5000, silent_turns: 3}\n" + phase(`{id: T1, title: One, acceptance: [{run: [make]}]}`)[len(head):],
+			want: []string{
+				`plan.yaml:4:22: stuck.no_progress: 1 is out of range 2..1000`,
+				`plan.yaml:4:38: stuck.alternation: 2 is out of range 3..1000`,
+				`plan.yaml:4:59: stuck.repeated_command: 5000 is out of range 2..1000`,
+			},
+		},
+		{
 			name: "component without kind, bad env name",
 			src:  head + "executor: {argv: [x], env: {\"A=B\": x}}\n" + oneTask,
 			want: []string{

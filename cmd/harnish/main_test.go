@@ -62,7 +62,7 @@ testdata/bad.yaml: 2 errors, 1 warning
 		{
 			args: []string{"validate", "testdata/bad.json"},
 			wantOut: `testdata/bad.json:4:80: phases[0].tasks[0].title: expected a string, got integer 1 (quote it)
-testdata/bad.json:5:3: owner: unknown field (valid fields: budget, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, version)
+testdata/bad.json:5:3: owner: unknown field (valid fields: advisor, budget, context, debugger, executor, guardrails, name, pacing, parallel, phases, reviewer, stuck, version)
 testdata/bad.json: 2 errors, 0 warnings
 `,
 			wantStatus: 1,

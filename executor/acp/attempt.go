@@ -51,6 +51,7 @@ func (a *attempt) run(ctx context.Context) (*executor.Result, error) {
 	defer endAttempt(errStopped)
 	a.terms = newTerminals(attemptCtx, a.root, a.env, cmp.Or(a.e.TerminalTimeout, DefaultTerminalTimeout), a.e.grace())
 	a.sess = newSession(a.root, a.tree, a.guard, a.req.Task.ID, a.prof, a.terms)
+	a.sess.watch = a.req.Watch
 
 	stdinR, stdinW, err := os.Pipe()
 	if err != nil {

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -41,6 +42,8 @@ type session struct {
 	profile Profile
 	terms   *terminals
 	bar     *barrier // the agent's order between updates and permission requests
+	// watch is told each command call that ended; may be nil.
+	watch func(executor.Activity)
 
 	stopOnce sync.Once
 	stopped  chan struct{} // closed on the first hard violation
@@ -285,9 +288,19 @@ func (s *session) SessionUpdate(_ context.Context, n acpsdk.SessionNotification)
 	case u.ToolCallUpdate != nil:
 		tc := u.ToolCallUpdate
 		c := s.call(tc.ToolCallId)
+		was := c.status
 		c.merge(tc.Kind, tc.Title, tc.RawInput, tc.Content, tc.Locations, tc.Status)
 		s.final.reset()
 		s.updates++
+		if ended := c.status == acpsdk.ToolCallStatusCompleted || c.status == acpsdk.ToolCallStatusFailed; ended && was != c.status &&
+			c.kind == acpsdk.ToolKindExecute && s.watch != nil {
+			cmd := rawCommand(c.rawInput)
+			if cmd == "" {
+				cmd = c.title
+			}
+			out, _ := json.Marshal(tc.RawOutput)
+			s.watch(executor.Activity{Command: cmd, Result: string(c.status) + "\n" + string(out) + "\n" + s.contentText(c.content)})
+		}
 	case u.Plan != nil:
 		s.plan = u.Plan.Entries
 	case u.UsageUpdate != nil:
@@ -507,4 +520,24 @@ func (s *session) KillTerminal(_ context.Context, p acpsdk.KillTerminalRequest) 
 
 func (s *session) ReleaseTerminal(_ context.Context, p acpsdk.ReleaseTerminalRequest) (acpsdk.ReleaseTerminalResponse, error) {
 	return acpsdk.ReleaseTerminalResponse{}, s.terms.kill(p.TerminalId, true)
+}
+
+// contentText is the text of a tool call's content blocks: a terminal's
+// stands for its output and exit status, not its ID, which is new each time.
+func (s *session) contentText(cs []acpsdk.ToolCallContent) string {
+	var b strings.Builder
+	for _, c := range cs {
+		if c.Content != nil && c.Content.Content.Text != nil {
+			b.WriteString(c.Content.Content.Text.Text)
+		}
+		if t := c.Terminal; t != nil {
+			if out, err := s.terms.output(t.TerminalId); err == nil {
+				b.WriteString(out.Output)
+				if e := out.ExitStatus; e != nil && e.ExitCode != nil {
+					fmt.Fprintf(&b, "\nexit %d", *e.ExitCode)
+				}
+			}
+		}
+	}
+	return b.String()
 }

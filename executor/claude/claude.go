@@ -135,6 +135,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	env = append(env, agent.Env(&inTree, hookLog)...)
 
 	st := newStream()
+	st.watch = req.Watch
 	out, transcript, closeTranscript, err := agent.Transcript(e.TranscriptDir, "claude", req, st)
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}

@@ -100,6 +100,19 @@ type stream struct {
 	usage   map[string]executor.Usage // per message ID: the last report
 	order   []string
 	result  *resultEvent
+	// watch is told each Bash command's outcome and each turn; may be nil.
+	watch    func(executor.Activity)
+	commands map[string]string // Bash tool_use ID -> command, until its result
+	turn     string            // the ID of the message of the turn going on
+	acted    bool              // the turn called a tool
+}
+
+// endTurn tells the watcher that the turn going on ended.
+func (s *stream) endTurn() {
+	if s.turn != "" && s.watch != nil {
+		s.watch(executor.Activity{Turn: true, Acted: s.acted})
+	}
+	s.turn, s.acted = "", false
 }
 
 func newStream() *stream {
@@ -150,6 +163,12 @@ func (s *stream) parse(line []byte) {
 	}
 	switch e.Type {
 	case "assistant":
+		// Claude Code writes a message's blocks as events of their own,
+		// under the message's ID: a new ID is a new turn.
+		if m.ID != s.turn {
+			s.endTurn()
+			s.turn = m.ID
+		}
 		if m.Usage != nil && m.ID != "" {
 			if _, seen := s.usage[m.ID]; !seen {
 				s.order = append(s.order, m.ID)
@@ -163,9 +182,16 @@ func (s *stream) parse(line []byte) {
 			u := toolUse{ID: b.ID, Name: b.Name}
 			var in toolInput
 			_ = json.Unmarshal(b.Input, &in) // a tool we do not judge may take any input
+			s.acted = true
 			switch b.Name {
 			case "Bash":
 				u.Command = in.Command
+				if s.watch != nil && b.ID != "" {
+					if s.commands == nil {
+						s.commands = map[string]string{}
+					}
+					s.commands[b.ID] = in.Command
+				}
 			case "Write", "Edit", "MultiEdit", "NotebookEdit":
 				u.Path = in.FilePath
 				if u.Path == "" {
@@ -177,10 +203,16 @@ func (s *stream) parse(line []byte) {
 	case "user":
 		for _, b := range m.Content {
 			if b.Type == "tool_result" {
-				s.results[b.ToolUseID] = toolResult{IsError: b.IsError, Text: contentText(b.Content)}
+				r := toolResult{IsError: b.IsError, Text: contentText(b.Content)}
+				s.results[b.ToolUseID] = r
+				if cmd, ok := s.commands[b.ToolUseID]; ok {
+					delete(s.commands, b.ToolUseID)
+					s.watch(executor.Activity{Command: cmd, Result: fmt.Sprint(r.IsError, "\n", r.Text)})
+				}
 			}
 		}
 	case "result":
+		s.endTurn()
 		r := e.resultEvent
 		s.result = &r
 	}

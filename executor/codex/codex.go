@@ -132,6 +132,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	env = append(env, "CODEX_HOME="+home, "TMPDIR="+tmpDir)
 
 	st := newStream(workDir)
+	st.watch = req.Watch
 	runCtx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
 	var check *sandboxCheck

@@ -35,6 +35,7 @@ type item struct {
 	Command string `json:"command"`
 	Output  string `json:"aggregated_output"`
 	Status  string `json:"status"`
+	Exit    *int   `json:"exit_code"`
 	Changes []struct {
 		Path string `json:"path"`
 		Kind string `json:"kind"`
@@ -61,6 +62,9 @@ type stream struct {
 	suspect     *SandboxError
 	onSuspect   func()
 	patchFailed bool // a patch failed (Codex says nothing of why)
+	acted       bool // a tool call since the last turn
+	// watch is told each command that ran to its end; may be nil.
+	watch func(executor.Activity)
 }
 
 func newStream(root string) *stream {
@@ -83,6 +87,10 @@ func (s *stream) line(b []byte) {
 	switch e.Type {
 	case "turn.completed":
 		s.completed++
+		if s.watch != nil {
+			s.watch(executor.Activity{Turn: true, Acted: s.acted})
+		}
+		s.acted = false
 		if e.Usage != nil {
 			s.usage = s.usage.Add(executor.Usage{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens})
 		}
@@ -105,6 +113,10 @@ func (s *stream) item(typ string, it *item) {
 		if typ == "item.completed" {
 			s.final = it.Text
 		}
+	case "command_execution", "file_change", "mcp_tool_call":
+		s.acted = true
+	}
+	switch it.Type {
 	case "command_execution":
 		// A command that started counts, whether or not it completed: once
 		// per item ID. An item without an ID counts each time it shows (an
@@ -114,6 +126,13 @@ func (s *stream) item(typ string, it *item) {
 				s.seenCmd[it.ID] = true
 			}
 			s.commands = append(s.commands, unwrapShell(it.Command))
+		}
+		if typ == "item.completed" && s.watch != nil && it.Command != "" {
+			exit := "?"
+			if it.Exit != nil {
+				exit = fmt.Sprint(*it.Exit)
+			}
+			s.watch(executor.Activity{Command: unwrapShell(it.Command), Result: it.Status + " " + exit + "\n" + it.Output})
 		}
 		if typ == "item.completed" && it.Status == "failed" && s.sandboxed && s.suspect == nil {
 			if msg, ok := sandboxFailure(it.Command, it.Output); ok {

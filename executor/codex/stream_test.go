@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish/executor"
 )
 
 // TestStreamCommands: a command counts once per item ID; items without an
@@ -131,5 +133,26 @@ func TestStreamSandbox(t *testing.T) {
 	want := &SandboxError{Command: "ls", Message: "bwrap: Creating new namespace failed: No space left on device"}
 	if diff := cmp.Diff(want, s.suspect); diff != "" || calls != 1 || !s.patchFailed || len(s.filesChanged()) != 0 {
 		t.Errorf("suspect (-want +got):\n%s\nonSuspect called %d times, patchFailed %v, files %q", diff, calls, s.patchFailed, s.filesChanged())
+	}
+}
+
+// TestStreamWatch: each command that ran to its end and each turn reach the
+// request's watcher, with what came of the command.
+func TestStreamWatch(t *testing.T) {
+	var got []executor.Activity
+	s := newStream("/work")
+	s.watch = func(a executor.Activity) { got = append(got, a) }
+	for _, l := range []string{
+		`{"type":"item.started","item":{"id":"i1","type":"command_execution","command":"/bin/bash -lc 'go test ./...'","status":"in_progress"}}`,
+		`{"type":"item.completed","item":{"id":"i1","type":"command_execution","command":"/bin/bash -lc 'go test ./...'","aggregated_output":"FAIL\n","exit_code":1,"status":"failed"}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}`,
+		`{"type":"item.completed","item":{"id":"i2","type":"agent_message","text":"thinking"}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}`,
+	} {
+		s.line([]byte(l))
+	}
+	want := []executor.Activity{{Command: "go test ./...", Result: "failed 1\nFAIL\n"}, {Turn: true, Acted: true}, {Turn: true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("activity (-want +got):\n%s", diff)
 	}
 }

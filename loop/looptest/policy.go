@@ -23,6 +23,8 @@ type Try struct {
 	Blocked string
 	// Stop has a hard guardrail stop the run, by this rule.
 	Stop string
+	// Unchanged has the failed attempt leave the tree as it found it.
+	Unchanged bool
 	// What the attempt spent.
 	Elapsed time.Duration
 	Tokens  int64
@@ -158,8 +160,12 @@ func (h *Host) Take(_ context.Context, step policy.Step) ([]policy.Transition, e
 		return p.ObserveAdvice(h.st, step, adv, h.now)
 	case policy.StepAttempt:
 		r, line := h.report(step)
+		ts, err := p.ObserveAttempt(h.st, r, h.now)
+		if err == nil && ts[0].Failure != nil && ts[0].Failure.Kind == policy.FailStuck {
+			line += " → " + ts[0].Failure.Fingerprint
+		}
 		h.trace = append(h.trace, line)
-		return p.ObserveAttempt(h.st, r, h.now)
+		return ts, err
 	}
 	return nil, fmt.Errorf("looptest: step kind %q", step.Kind)
 }
@@ -194,6 +200,10 @@ func (h *Host) report(step policy.Step) (policy.AttemptReport, string) {
 		line += " blocked"
 	default:
 		line += " pass"
+	}
+	if tr.Unchanged && r.Failure != nil {
+		r.Failure.Unchanged = true
+		line += " unchanged"
 	}
 	return r, line
 }

@@ -9,14 +9,18 @@ import (
 
 // Run runs a loop over cfg to its end and returns the result and the events.
 // Fields cfg leaves nil get test defaults: a fresh [Store], a [Clock], a
-// [Verifier] that passes, an [Executor] that claims done, and a [Recorder]
-// as the observer. The run error (an *policy.OutcomeError for a run that did
+// [Verifier] that passes, an [Executor] that claims done, a [Recorder] as
+// the observer, and an empty temporary directory as the working tree (not
+// the test's own directory, whose repository the loop would read). The run error (an *policy.OutcomeError for a run that did
 // not complete) is returned for errors.Is; a config New rejects fails t.
 func Run(t testing.TB, cfg loop.Config) (*loop.Result, *Recorder, error) {
 	t.Helper()
 	rec := &Recorder{}
 	if cfg.Store == nil {
 		cfg.Store = NewStore()
+	}
+	if cfg.WorkDir == "" {
+		cfg.WorkDir = t.TempDir()
 	}
 	if cfg.Now == nil {
 		cfg.Now = (&Clock{}).Now

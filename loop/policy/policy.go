@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -35,6 +36,10 @@ type Policy struct {
 	// brings its own advisor says here when to consult it. Nil leaves the
 	// plan's; with neither, no advisor is consulted.
 	Advisor *model.Advisor
+	// Stuck sets the thresholds of the stuck rules [Policy.ObserveAttempt]
+	// applies across attempts (no progress, alternation); nil means the
+	// defaults of [model.Stuck]. A host sets the plan's here.
+	Stuck *model.Stuck
 }
 
 // advisor returns the advisor settings in force, or nil.
@@ -758,7 +763,18 @@ type GuardrailStop struct {
 // ObserveAttempt returns the transitions that record an attempt's report.
 // The error reports a report that does not fit the state (no such attempt
 // running); nothing is recorded then.
+//
+// A failure that closes a pattern of going round in circles is recorded as
+// stuck ([FailStuck]): the attempts since the task was opened that changed
+// nothing, or whose fingerprints alternate between two, reaching the
+// thresholds of p.Stuck. Its fingerprint names the pattern, so the pattern
+// twice running is two strikes.
 func (p *Policy) ObserveAttempt(st *RunState, r AttemptReport, now time.Time) ([]Transition, error) {
+	if r.Failure != nil && r.Stop == nil {
+		if f, ok := p.stuck(st.Tasks[r.Task], *r.Failure); ok {
+			r.Failure = &f
+		}
+	}
 	fin := Transition{Kind: TransAttemptFinished, Task: r.Task, Attempt: r.Attempt,
 		Elapsed: r.Elapsed, Tokens: r.Tokens, CostUSD: r.CostUSD, Failure: r.Failure}
 	ts := []Transition{fin}
@@ -775,6 +791,90 @@ func (p *Policy) ObserveAttempt(st *RunState, r AttemptReport, now time.Time) ([
 		ts = append(ts, Transition{Kind: TransTaskFinished, Task: r.Task, Status: StatusDone})
 	}
 	return stamped(st, now, ts)
+}
+
+// stuck returns f recorded as stuck when, with the task's failed attempts
+// before it, it closes a pattern: the last NoProgress attempts in a row
+// changed nothing, or the last Alternation fingerprints in a row alternate
+// between two. Only failures of the agent's work count: checks, review,
+// the executor; a claim of blocked or an interruption breaks a pattern.
+func (p *Policy) stuck(ts *TaskState, f Failure) (Failure, bool) {
+	th := model.Stuck{}
+	if p.Stuck != nil {
+		th = *p.Stuck
+	}
+	if th.Off || ts == nil || !countsForStuck(f) {
+		return f, false
+	}
+	th = th.Resolve()
+	// The failed attempts in a row just before this one, newest first.
+	var run []Failure
+	for i := len(ts.Failures) - 1; i >= 0; i-- {
+		g := ts.Failures[i]
+		if g.Attempt <= ts.Base || g.Attempt != f.Attempt-1-len(run) || !countsForStuck(g) {
+			break
+		}
+		run = append(run, g)
+	}
+	if len(run) > 0 && repeats(f, run[0]) {
+		return f, false // the two-strike rule, or the review plateau, has it
+	}
+	if f.Unchanged && len(run) >= th.NoProgress-1 && allUnchanged(run[:th.NoProgress-1]) {
+		return asStuck(f, "stuck:no-progress", fmt.Sprintf("no progress: attempts %d to %d changed nothing", f.Attempt-th.NoProgress+1, f.Attempt)), true
+	}
+	if n := th.Alternation; len(run) >= n-1 {
+		a, b := checked(f), checked(run[0])
+		alternates := a != "" && b != "" && a != b
+		for i := 1; i < n-1 && alternates; i++ {
+			want := a
+			if i%2 == 0 {
+				want = b
+			}
+			alternates = checked(run[i]) == want
+		}
+		if alternates {
+			pair := []string{a, b}
+			slices.Sort(pair)
+			return asStuck(f, "stuck:alternating:"+strings.Join(pair, "|"),
+				fmt.Sprintf("alternating: attempts %d to %d went back and forth between failures %s and %s", f.Attempt-n+1, f.Attempt, b, a)), true
+		}
+	}
+	return f, false
+}
+
+// repeats reports whether f fails as prev did: the same fingerprint, or the
+// same critical review findings.
+func repeats(f, prev Failure) bool {
+	if f.Kind == FailReview && prev.Kind == FailReview {
+		return slices.Equal(f.Keys, prev.Keys)
+	}
+	return f.Fingerprint != "" && f.Fingerprint == checked(prev)
+}
+
+// checked is the fingerprint the attempt's checks gave: a stuck failure's
+// from before its pattern was recognized.
+func checked(f Failure) string { return cmp.Or(f.Was, f.Fingerprint) }
+
+func countsForStuck(f Failure) bool {
+	return f.Kind == FailVerify || f.Kind == FailReview || f.Kind == FailExecutor || f.Kind == FailStuck
+}
+
+func allUnchanged(fs []Failure) bool {
+	for _, f := range fs {
+		if !f.Unchanged {
+			return false
+		}
+	}
+	return true
+}
+
+// asStuck is f recorded as stuck, its own description kept in the reason.
+func asStuck(f Failure, fingerprint, why string) Failure {
+	was := f.Describe()
+	f.Was = checked(f)
+	f.Kind, f.Class, f.Fingerprint = FailStuck, "stuck", fingerprint
+	f.Reason = why + " (the last: " + was + ")"
+	return f
 }
 
 // ObserveVoid records that a fault of the harness cut an attempt short (its

@@ -133,6 +133,7 @@ const (
 	FailExecutor    = schema.FailExecutor
 	FailGuardrail   = schema.FailGuardrail
 	FailInterrupted = schema.FailInterrupted
+	FailStuck       = schema.FailStuck
 )
 
 // TaskStatus is where a task stands in a run.

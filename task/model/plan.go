@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -36,6 +37,13 @@ type Plan struct {
 	// "parallel"), when their dependencies allow it; a phase's own Parallel
 	// overrides it. Zero means one: tasks run one after another.
 	Parallel int `json:"parallel,omitempty"`
+	// Context names the project's context files every prompt carries (key
+	// "context"): paths or globs relative to the working tree, such as
+	// AGENTS.md or docs/*.md, read at each attempt.
+	Context []string `json:"context,omitempty"`
+	// Stuck sets when an attempt counts as stuck (key "stuck"); zero
+	// fields take the defaults of [Stuck].
+	Stuck Stuck `json:"stuck,omitzero"`
 	// Pacing is a wait before each task starts, but the run's first (key
 	// "pacing"): for runs that wait on CI or a rate limit. Zero: none.
 	Pacing Duration `json:"pacing,omitempty"`
@@ -276,6 +284,46 @@ func (a *Advisor) Instead() bool { return a != nil && a.Repeat == RepeatInstead 
 // Component returns the advisor's program as a component.
 func (a *Advisor) Component() *Component {
 	return &Component{Kind: a.Kind, Argv: a.Argv, Env: a.Env, Plugin: a.Plugin}
+}
+
+// Stuck sets the thresholds of the stuck rules: an attempt that goes round
+// in circles fails with its own kind, counts as an attempt, and the next
+// prompt says what was repeated. Zero fields take the defaults.
+type Stuck struct {
+	// Off turns the rules off (key "off").
+	Off bool `json:"off,omitempty"`
+	// NoProgress is how many attempts in a row that failed and changed
+	// nothing in the tree are stuck (key "no_progress"); default 2.
+	NoProgress int `json:"no_progress,omitempty"`
+	// Alternation is how many failed attempts in a row whose fingerprints
+	// alternate between two are stuck (key "alternation"); default 4.
+	Alternation int `json:"alternation,omitempty"`
+	// RepeatedCommand is how many times in a row the agent may run the same
+	// command with the same result before its attempt ends stuck (key
+	// "repeated_command"); default 5. Commands that wait (sleep, watch,
+	// wait, CI watchers) are never counted: a long wait is not stuck.
+	RepeatedCommand int `json:"repeated_command,omitempty"`
+	// SilentTurns is how many agent turns in a row without a tool call end
+	// its attempt stuck (key "silent_turns"); default 4.
+	SilentTurns int `json:"silent_turns,omitempty"`
+}
+
+// The defaults of [Stuck], and the bound of its thresholds.
+const (
+	DefaultNoProgress      = 2
+	DefaultAlternation     = 4
+	DefaultRepeatedCommand = 5
+	DefaultSilentTurns     = 4
+	MaxStuckThreshold      = 1000
+)
+
+// Resolve returns s with its zero thresholds set to the defaults.
+func (s Stuck) Resolve() Stuck {
+	s.NoProgress = cmp.Or(s.NoProgress, DefaultNoProgress)
+	s.Alternation = cmp.Or(s.Alternation, DefaultAlternation)
+	s.RepeatedCommand = cmp.Or(s.RepeatedCommand, DefaultRepeatedCommand)
+	s.SilentTurns = cmp.Or(s.SilentTurns, DefaultSilentTurns)
+	return s
 }
 
 // The component kinds.

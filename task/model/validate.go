@@ -48,6 +48,8 @@ func (v *validator) validate() Problems {
 	v.component("debugger", p.Debugger, KindCommand, KindPlugin)
 	v.component("reviewer", p.Reviewer, KindCommand, KindPlugin)
 	v.advisor()
+	v.stuck()
+	v.context()
 	v.guardrails()
 	v.parallel("parallel", p.Parallel)
 	if p.Pacing != 0 {
@@ -254,6 +256,31 @@ func (v *validator) advisor() {
 	case "", RepeatAlongside, RepeatInstead:
 	default:
 		v.errorf("advisor.repeat", "%s is not one of %s, %s", quote.String(a.Repeat), RepeatAlongside, RepeatInstead)
+	}
+}
+
+func (v *validator) context() {
+	for i, c := range v.plan.Context {
+		field := fmt.Sprintf("context[%d]", i)
+		if _, err := path.Match(c, ""); err != nil || c == "" {
+			v.errorf(field, "%s is not a path or a glob", quote.String(c))
+			continue
+		}
+		if clean := path.Clean(c); strings.HasPrefix(c, "/") || clean == ".." || strings.HasPrefix(clean, "../") {
+			v.errorf(field, "%s is not a path inside the working tree (relative, slash-separated, no ..)", quote.String(c))
+		}
+	}
+}
+
+func (v *validator) stuck() {
+	s := v.plan.Stuck
+	for _, f := range []struct {
+		key   string
+		n, lo int
+	}{{"no_progress", s.NoProgress, 2}, {"alternation", s.Alternation, 3}, {"repeated_command", s.RepeatedCommand, 2}, {"silent_turns", s.SilentTurns, 2}} {
+		if f.n != 0 && (f.n < f.lo || f.n > MaxStuckThreshold) {
+			v.errorf("stuck."+f.key, "%d is out of range %d..%d", f.n, f.lo, MaxStuckThreshold)
+		}
 	}
 }
 

@@ -289,6 +289,7 @@ type Task struct {
 	Tags          []string               `protobuf:"bytes,7,rep,name=tags,proto3" json:"tags,omitempty"`
 	Budget        *Budget                `protobuf:"bytes,8,opt,name=budget,proto3" json:"budget,omitempty"`
 	Status        string                 `protobuf:"bytes,9,opt,name=status,proto3" json:"status,omitempty"`
+	Risk          string                 `protobuf:"bytes,10,opt,name=risk,proto3" json:"risk,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -382,6 +383,13 @@ func (x *Task) GetBudget() *Budget {
 func (x *Task) GetStatus() string {
 	if x != nil {
 		return x.Status
+	}
+	return ""
+}
+
+func (x *Task) GetRisk() string {
+	if x != nil {
+		return x.Risk
 	}
 	return ""
 }
@@ -1621,12 +1629,15 @@ func (x *Handoff) GetText() string {
 }
 
 type Failure struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Attempt       int64                  `protobuf:"varint,1,opt,name=attempt,proto3" json:"attempt,omitempty"`
-	Class         string                 `protobuf:"bytes,2,opt,name=class,proto3" json:"class,omitempty"`
-	Fingerprint   string                 `protobuf:"bytes,3,opt,name=fingerprint,proto3" json:"fingerprint,omitempty"`
-	Summary       string                 `protobuf:"bytes,4,opt,name=summary,proto3" json:"summary,omitempty"`
-	OutputTail    string                 `protobuf:"bytes,5,opt,name=output_tail,json=outputTail,proto3" json:"output_tail,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Attempt     int64                  `protobuf:"varint,1,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	Class       string                 `protobuf:"bytes,2,opt,name=class,proto3" json:"class,omitempty"`
+	Fingerprint string                 `protobuf:"bytes,3,opt,name=fingerprint,proto3" json:"fingerprint,omitempty"`
+	Summary     string                 `protobuf:"bytes,4,opt,name=summary,proto3" json:"summary,omitempty"`
+	OutputTail  string                 `protobuf:"bytes,5,opt,name=output_tail,json=outputTail,proto3" json:"output_tail,omitempty"`
+	// was is a stuck failure's fingerprint from before its pattern was seen.
+	Was           string `protobuf:"bytes,6,opt,name=was,proto3" json:"was,omitempty"`
+	Unchanged     bool   `protobuf:"varint,7,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1694,6 +1705,20 @@ func (x *Failure) GetOutputTail() string {
 		return x.OutputTail
 	}
 	return ""
+}
+
+func (x *Failure) GetWas() string {
+	if x != nil {
+		return x.Was
+	}
+	return ""
+}
+
+func (x *Failure) GetUnchanged() bool {
+	if x != nil {
+		return x.Unchanged
+	}
+	return false
 }
 
 type PromptFinding struct {
@@ -1978,6 +2003,10 @@ type PromptParts struct {
 	Warnings      []*Warning             `protobuf:"bytes,6,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	Assets        []*Asset               `protobuf:"bytes,7,rep,name=assets,proto3" json:"assets,omitempty"`
 	Prohibitions  []string               `protobuf:"bytes,8,rep,name=prohibitions,proto3" json:"prohibitions,omitempty"`
+	Advice        *Advice                `protobuf:"bytes,9,opt,name=advice,proto3" json:"advice,omitempty"`
+	Context       []*ContextFile         `protobuf:"bytes,10,rep,name=context,proto3" json:"context,omitempty"`
+	Progress      string                 `protobuf:"bytes,11,opt,name=progress,proto3" json:"progress,omitempty"`
+	Done          []*TaskSummary         `protobuf:"bytes,12,rep,name=done,proto3" json:"done,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2068,6 +2097,201 @@ func (x *PromptParts) GetProhibitions() []string {
 	return nil
 }
 
+func (x *PromptParts) GetAdvice() *Advice {
+	if x != nil {
+		return x.Advice
+	}
+	return nil
+}
+
+func (x *PromptParts) GetContext() []*ContextFile {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+func (x *PromptParts) GetProgress() string {
+	if x != nil {
+		return x.Progress
+	}
+	return ""
+}
+
+func (x *PromptParts) GetDone() []*TaskSummary {
+	if x != nil {
+		return x.Done
+	}
+	return nil
+}
+
+// ContextFile is a project context file the plan names.
+type ContextFile struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Text          string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ContextFile) Reset() {
+	*x = ContextFile{}
+	mi := &file_plugin_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ContextFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ContextFile) ProtoMessage() {}
+
+func (x *ContextFile) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ContextFile.ProtoReflect.Descriptor instead.
+func (*ContextFile) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *ContextFile) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ContextFile) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+// TaskSummary is one line about a task done before this one.
+type TaskSummary struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TaskId        string                 `protobuf:"bytes,1,opt,name=task_id,json=taskId,proto3" json:"task_id,omitempty"`
+	Title         string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Line          string                 `protobuf:"bytes,3,opt,name=line,proto3" json:"line,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskSummary) Reset() {
+	*x = TaskSummary{}
+	mi := &file_plugin_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskSummary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskSummary) ProtoMessage() {}
+
+func (x *TaskSummary) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskSummary.ProtoReflect.Descriptor instead.
+func (*TaskSummary) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *TaskSummary) GetTaskId() string {
+	if x != nil {
+		return x.TaskId
+	}
+	return ""
+}
+
+func (x *TaskSummary) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *TaskSummary) GetLine() string {
+	if x != nil {
+		return x.Line
+	}
+	return ""
+}
+
+// Advice is an advisor's PLAN or CORRECTION for the attempt.
+type Advice struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Verdict       string                 `protobuf:"bytes,1,opt,name=verdict,proto3" json:"verdict,omitempty"`
+	Text          string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Advice) Reset() {
+	*x = Advice{}
+	mi := &file_plugin_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Advice) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Advice) ProtoMessage() {}
+
+func (x *Advice) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Advice.ProtoReflect.Descriptor instead.
+func (*Advice) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *Advice) GetVerdict() string {
+	if x != nil {
+		return x.Verdict
+	}
+	return ""
+}
+
+func (x *Advice) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
 type Limits struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// deadline_unix_ns is 0 for no deadline.
@@ -2080,7 +2304,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2092,7 +2316,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2105,7 +2329,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{27}
+	return file_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Limits) GetDeadlineUnixNs() int64 {
@@ -2144,7 +2368,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2156,7 +2380,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2169,7 +2393,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{28}
+	return file_plugin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ExecuteRequest) GetTask() *Task {
@@ -2238,7 +2462,7 @@ type ExecuteResponse struct {
 
 func (x *ExecuteResponse) Reset() {
 	*x = ExecuteResponse{}
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2250,7 +2474,7 @@ func (x *ExecuteResponse) String() string {
 func (*ExecuteResponse) ProtoMessage() {}
 
 func (x *ExecuteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2263,7 +2487,7 @@ func (x *ExecuteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteResponse.ProtoReflect.Descriptor instead.
 func (*ExecuteResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{29}
+	return file_plugin_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ExecuteResponse) GetStatus() string {
@@ -2342,7 +2566,7 @@ type Violation struct {
 
 func (x *Violation) Reset() {
 	*x = Violation{}
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2354,7 +2578,7 @@ func (x *Violation) String() string {
 func (*Violation) ProtoMessage() {}
 
 func (x *Violation) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2367,7 +2591,7 @@ func (x *Violation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Violation.ProtoReflect.Descriptor instead.
 func (*Violation) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{30}
+	return file_plugin_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Violation) GetHard() bool {
@@ -2429,7 +2653,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\x12=\n" +
 	"\n" +
 	"diagnostic\x18\x05 \x01(\v2\x1d.harnish.plugin.v1.DiagnosticR\n" +
-	"diagnostic\"\x98\x02\n" +
+	"diagnostic\"\xac\x02\n" +
 	"\x04Task\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x1c\n" +
@@ -2442,7 +2666,9 @@ const file_plugin_proto_rawDesc = "" +
 	"acceptance\x12\x12\n" +
 	"\x04tags\x18\a \x03(\tR\x04tags\x121\n" +
 	"\x06budget\x18\b \x01(\v2\x19.harnish.plugin.v1.BudgetR\x06budget\x12\x16\n" +
-	"\x06status\x18\t \x01(\tR\x06status\"\xdf\x01\n" +
+	"\x06status\x18\t \x01(\tR\x06status\x12\x12\n" +
+	"\x04risk\x18\n" +
+	" \x01(\tR\x04risk\"\xdf\x01\n" +
 	"\x05Check\x12\x10\n" +
 	"\x03run\x18\x01 \x03(\tR\x03run\x12\x0e\n" +
 	"\x02sh\x18\x02 \x01(\tR\x02sh\x12\x16\n" +
@@ -2548,14 +2774,16 @@ const file_plugin_proto_rawDesc = "" +
 	"\bcost_usd\x18\x03 \x01(\x01R\acostUsd\"6\n" +
 	"\aHandoff\x12\x17\n" +
 	"\atask_id\x18\x01 \x01(\tR\x06taskId\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\"\x96\x01\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"\xc6\x01\n" +
 	"\aFailure\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x03R\aattempt\x12\x14\n" +
 	"\x05class\x18\x02 \x01(\tR\x05class\x12 \n" +
 	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint\x12\x18\n" +
 	"\asummary\x18\x04 \x01(\tR\asummary\x12\x1f\n" +
 	"\voutput_tail\x18\x05 \x01(\tR\n" +
-	"outputTail\"\x81\x01\n" +
+	"outputTail\x12\x10\n" +
+	"\x03was\x18\x06 \x01(\tR\x03was\x12\x1c\n" +
+	"\tunchanged\x18\a \x01(\bR\tunchanged\"\x81\x01\n" +
 	"\rPromptFinding\x12\x1a\n" +
 	"\bseverity\x18\x01 \x01(\tR\bseverity\x12\x12\n" +
 	"\x04file\x18\x02 \x01(\tR\x04file\x12\x12\n" +
@@ -2576,7 +2804,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x14\n" +
 	"\x05title\x18\x03 \x01(\tR\x05title\x12\x12\n" +
-	"\x04text\x18\x04 \x01(\tR\x04text\"\x99\x03\n" +
+	"\x04text\x18\x04 \x01(\tR\x04text\"\xd6\x04\n" +
 	"\vPromptParts\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x126\n" +
 	"\bhandoffs\x18\x02 \x03(\v2\x1a.harnish.plugin.v1.HandoffR\bhandoffs\x126\n" +
@@ -2585,7 +2813,22 @@ const file_plugin_proto_rawDesc = "" +
 	"\tdiagnosis\x18\x05 \x01(\v2\x1c.harnish.plugin.v1.DiagnosisR\tdiagnosis\x126\n" +
 	"\bwarnings\x18\x06 \x03(\v2\x1a.harnish.plugin.v1.WarningR\bwarnings\x120\n" +
 	"\x06assets\x18\a \x03(\v2\x18.harnish.plugin.v1.AssetR\x06assets\x12\"\n" +
-	"\fprohibitions\x18\b \x03(\tR\fprohibitions\"e\n" +
+	"\fprohibitions\x18\b \x03(\tR\fprohibitions\x121\n" +
+	"\x06advice\x18\t \x01(\v2\x19.harnish.plugin.v1.AdviceR\x06advice\x128\n" +
+	"\acontext\x18\n" +
+	" \x03(\v2\x1e.harnish.plugin.v1.ContextFileR\acontext\x12\x1a\n" +
+	"\bprogress\x18\v \x01(\tR\bprogress\x122\n" +
+	"\x04done\x18\f \x03(\v2\x1e.harnish.plugin.v1.TaskSummaryR\x04done\"5\n" +
+	"\vContextFile\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"P\n" +
+	"\vTaskSummary\x12\x17\n" +
+	"\atask_id\x18\x01 \x01(\tR\x06taskId\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
+	"\x04line\x18\x03 \x01(\tR\x04line\"6\n" +
+	"\x06Advice\x12\x18\n" +
+	"\averdict\x18\x01 \x01(\tR\averdict\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"e\n" +
 	"\x06Limits\x12(\n" +
 	"\x10deadline_unix_ns\x18\x01 \x01(\x03R\x0edeadlineUnixNs\x12\x16\n" +
 	"\x06tokens\x18\x02 \x01(\x03R\x06tokens\x12\x19\n" +
@@ -2642,7 +2885,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 	return file_plugin_proto_rawDescData
 }
 
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_plugin_proto_goTypes = []any{
 	(*Diagnostic)(nil),       // 0: harnish.plugin.v1.Diagnostic
 	(*DescribeRequest)(nil),  // 1: harnish.plugin.v1.DescribeRequest
@@ -2671,16 +2914,19 @@ var file_plugin_proto_goTypes = []any{
 	(*Warning)(nil),          // 24: harnish.plugin.v1.Warning
 	(*Asset)(nil),            // 25: harnish.plugin.v1.Asset
 	(*PromptParts)(nil),      // 26: harnish.plugin.v1.PromptParts
-	(*Limits)(nil),           // 27: harnish.plugin.v1.Limits
-	(*ExecuteRequest)(nil),   // 28: harnish.plugin.v1.ExecuteRequest
-	(*ExecuteResponse)(nil),  // 29: harnish.plugin.v1.ExecuteResponse
-	(*Violation)(nil),        // 30: harnish.plugin.v1.Violation
-	nil,                      // 31: harnish.plugin.v1.DescribeRequest.SettingsEntry
+	(*ContextFile)(nil),      // 27: harnish.plugin.v1.ContextFile
+	(*TaskSummary)(nil),      // 28: harnish.plugin.v1.TaskSummary
+	(*Advice)(nil),           // 29: harnish.plugin.v1.Advice
+	(*Limits)(nil),           // 30: harnish.plugin.v1.Limits
+	(*ExecuteRequest)(nil),   // 31: harnish.plugin.v1.ExecuteRequest
+	(*ExecuteResponse)(nil),  // 32: harnish.plugin.v1.ExecuteResponse
+	(*Violation)(nil),        // 33: harnish.plugin.v1.Violation
+	nil,                      // 34: harnish.plugin.v1.DescribeRequest.SettingsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	19, // 0: harnish.plugin.v1.Diagnostic.usage:type_name -> harnish.plugin.v1.Usage
-	30, // 1: harnish.plugin.v1.Diagnostic.violations:type_name -> harnish.plugin.v1.Violation
-	31, // 2: harnish.plugin.v1.DescribeRequest.settings:type_name -> harnish.plugin.v1.DescribeRequest.SettingsEntry
+	33, // 1: harnish.plugin.v1.Diagnostic.violations:type_name -> harnish.plugin.v1.Violation
+	34, // 2: harnish.plugin.v1.DescribeRequest.settings:type_name -> harnish.plugin.v1.DescribeRequest.SettingsEntry
 	0,  // 3: harnish.plugin.v1.DescribeResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
 	4,  // 4: harnish.plugin.v1.Task.acceptance:type_name -> harnish.plugin.v1.Check
 	7,  // 5: harnish.plugin.v1.Task.budget:type_name -> harnish.plugin.v1.Budget
@@ -2704,27 +2950,30 @@ var file_plugin_proto_depIdxs = []int32{
 	23, // 23: harnish.plugin.v1.PromptParts.diagnosis:type_name -> harnish.plugin.v1.Diagnosis
 	24, // 24: harnish.plugin.v1.PromptParts.warnings:type_name -> harnish.plugin.v1.Warning
 	25, // 25: harnish.plugin.v1.PromptParts.assets:type_name -> harnish.plugin.v1.Asset
-	3,  // 26: harnish.plugin.v1.ExecuteRequest.task:type_name -> harnish.plugin.v1.Task
-	26, // 27: harnish.plugin.v1.ExecuteRequest.parts:type_name -> harnish.plugin.v1.PromptParts
-	27, // 28: harnish.plugin.v1.ExecuteRequest.limits:type_name -> harnish.plugin.v1.Limits
-	19, // 29: harnish.plugin.v1.ExecuteResponse.usage:type_name -> harnish.plugin.v1.Usage
-	0,  // 30: harnish.plugin.v1.ExecuteResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
-	30, // 31: harnish.plugin.v1.ExecuteResponse.violations:type_name -> harnish.plugin.v1.Violation
-	1,  // 32: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
-	9,  // 33: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
-	13, // 34: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
-	17, // 35: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
-	28, // 36: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
-	2,  // 37: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
-	12, // 38: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
-	15, // 39: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
-	18, // 40: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
-	29, // 41: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
-	37, // [37:42] is the sub-list for method output_type
-	32, // [32:37] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	29, // 26: harnish.plugin.v1.PromptParts.advice:type_name -> harnish.plugin.v1.Advice
+	27, // 27: harnish.plugin.v1.PromptParts.context:type_name -> harnish.plugin.v1.ContextFile
+	28, // 28: harnish.plugin.v1.PromptParts.done:type_name -> harnish.plugin.v1.TaskSummary
+	3,  // 29: harnish.plugin.v1.ExecuteRequest.task:type_name -> harnish.plugin.v1.Task
+	26, // 30: harnish.plugin.v1.ExecuteRequest.parts:type_name -> harnish.plugin.v1.PromptParts
+	30, // 31: harnish.plugin.v1.ExecuteRequest.limits:type_name -> harnish.plugin.v1.Limits
+	19, // 32: harnish.plugin.v1.ExecuteResponse.usage:type_name -> harnish.plugin.v1.Usage
+	0,  // 33: harnish.plugin.v1.ExecuteResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	33, // 34: harnish.plugin.v1.ExecuteResponse.violations:type_name -> harnish.plugin.v1.Violation
+	1,  // 35: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
+	9,  // 36: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
+	13, // 37: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
+	17, // 38: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
+	31, // 39: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
+	2,  // 40: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
+	12, // 41: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
+	15, // 42: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
+	18, // 43: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
+	32, // 44: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
+	40, // [40:45] is the sub-list for method output_type
+	35, // [35:40] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -2738,7 +2987,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   32,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   5,
 		},
