@@ -105,4 +105,3 @@ func TestLoopEndsStuckAttempts(t *testing.T) {
 		})
 	}
 }
-
