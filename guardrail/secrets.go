@@ -85,6 +85,29 @@ func scanSecrets(name string, lines []Line) []Secret {
 	return out
 }
 
+// startsWithCredentialWord reports whether line, after blanks, starts with
+// one of the words lineCredential takes.
+func startsWithCredentialWord(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	for _, w := range []string{"password", "passwd", "requirepass", "masterauth", "passphrase"} {
+		if len(t) > len(w) && strings.EqualFold(t[:len(w)], w) && (t[len(w)] == ' ' || t[len(w)] == '\t') {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s holds sub, a lowercase ASCII word, in any
+// case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // pgpassLine returns the password of a .pgpass line,
 // host:port:database:user:password.
 func pgpassLine(text string, lineNo int) (Secret, bool) {
@@ -319,6 +342,17 @@ var (
 	jwt = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
 	})
+	// syntaxCredentials are the patterns of passwords in a file's own
+	// syntax, each with a cheap test a line must pass first.
+	syntaxCredentials = []struct {
+		may func(string) bool
+		re  func() *regexp.Regexp
+	}{
+		{startsWithCredentialWord, lineCredential},
+		{func(t string) bool { return containsFold(t, "login") }, netrcPassword},
+		{func(t string) bool { return strings.Contains(t, "</") }, xmlCredential},
+		{func(t string) bool { return strings.Contains(t, "'") }, sqlPassword},
+	}
 	// lineCredential is a configuration line of a credential word and its
 	// value, nothing else: requirepass PW, password PW.
 	lineCredential = sync.OnceValue(func() *regexp.Regexp {
@@ -508,8 +542,11 @@ var detectors = []detector{
 		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "identified", "secret>", "token>", "key>"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
-			for _, re := range []func() *regexp.Regexp{lineCredential, netrcPassword, xmlCredential, sqlPassword} {
-				for _, m := range re().FindAllStringSubmatchIndex(text, -1) {
+			for _, c := range syntaxCredentials {
+				if !c.may(text) {
+					continue
+				}
+				for _, m := range c.re().FindAllStringSubmatchIndex(text, -1) {
 					s, e := m[len(m)-2], m[len(m)-1]
 					if s < 0 || !literal(text[s:e]) || overlaps(out, s, e) {
 						continue
