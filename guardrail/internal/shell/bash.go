@@ -30,6 +30,8 @@ type bashParser struct {
 	src    string
 	script Script
 	vars   map[string]string // static values assigned so far
+	// unrolled counts the loop words whose bodies were judged one by one.
+	unrolled int
 	last   *Cmd              // the command added last
 	fn     string            // the function being declared, if any
 	async  int               // > 0 inside a background command or a pipeline
@@ -135,7 +137,7 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 			items = append(items, p.words(w)...)
 		}
 		name := wi.Name.Value
-		static := len(items) > 0 && len(items) <= maxLoopItems
+		static := len(items) > 0 && len(items) <= maxLoopItems && p.unrolled+len(items) <= maxUnrolled
 		for _, w := range items {
 			static = static && !w.Dynamic()
 		}
@@ -147,6 +149,7 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 		}
 		// A short list of known words: the body once per word, so each
 		// value is judged (for d in /dev/sd?; do dd of=$d ...).
+		p.unrolled += len(items)
 		for _, w := range items {
 			p.vars[name] = w.Text
 			p.stmts(c.Do, in)
@@ -469,8 +472,12 @@ func singlePart(parts []syntax.WordPart) syntax.WordPart {
 }
 
 // maxLoopItems bounds the words of a for loop whose body is judged once
-// per word.
-const maxLoopItems = 8
+// per word, and maxUnrolled the words of all such loops in a script, so
+// nested loops cannot multiply the work.
+const (
+	maxLoopItems = 8
+	maxUnrolled  = 32
+)
 
 // listKey prefixes, in vars, the elements of an array (or "@", the
 // positional parameters set by set --), joined by listSep.
