@@ -32,9 +32,9 @@ type bashParser struct {
 	vars   map[string]string // static values assigned so far
 	// unrolled counts the loop words whose bodies were judged one by one.
 	unrolled int
-	last   *Cmd              // the command added last
-	fn     string            // the function being declared, if any
-	async  int               // > 0 inside a background command or a pipeline
+	last     *Cmd   // the command added last
+	fn       string // the function being declared, if any
+	async    int    // > 0 inside a background command or a pipeline
 }
 
 func (p *bashParser) text(n syntax.Node) string {
