@@ -240,6 +240,16 @@ func cmdIf(e *evaluator, k *call) {
 }
 
 // expr judges a PowerShell expression statement: .NET calls that delete.
+// containsFold reports whether s holds sub, lowercase ASCII, in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // psDownload reports whether the lowercased PowerShell text t downloads:
 // Invoke-WebRequest, Invoke-RestMethod (and their aliases), a WebClient.
 func psDownload(t string) bool {
@@ -254,6 +264,9 @@ func psDownload(t string) bool {
 // scriptblockDownload judges a PowerShell command that makes a script block
 // of a download, [scriptblock]::Create((irm URL)), to run it: an install.
 func (e *evaluator) scriptblockDownload(c *shell.Cmd) {
+	if !containsFold(c.Source, "scriptblock") {
+		return
+	}
 	t := strings.ToLower(strings.ReplaceAll(c.Source, " ", ""))
 	if !strings.Contains(t, "[scriptblock]::create(") {
 		return
