@@ -4,7 +4,7 @@ package secretrules
 // rule order.
 func KeywordRules(s *Set, text string) []string {
 	seen := map[uint16]bool{}
-	s.kw.scan(text, func(rs []uint16) {
+	s.keywords().scan(text, func(rs []uint16) {
 		for _, r := range rs {
 			seen[r] = true
 		}

@@ -92,8 +92,9 @@ type Set struct {
 	nfiles atomic.Int64
 	cfg    *Config
 	rules  []*rule
-	kw     *matcher
-	always []int // rules without keywords
+	kwOnce sync.Once
+	kw     *matcher // see keywords
+	always []int    // rules without keywords
 	global allowlist
 }
 
@@ -188,7 +189,6 @@ func New(cfg *Config, skip map[string]string) (*Set, error) {
 	if s.global, err = compileAllow(&cfg.Allowlist); err != nil {
 		return nil, fmt.Errorf("secretrules: global allowlist: %w", err)
 	}
-	var keywords [][]string
 	for i := range cfg.Rules {
 		r := &cfg.Rules[i]
 		if _, ok := skip[r.ID]; ok || r.Regex == "" {
@@ -211,10 +211,18 @@ func New(cfg *Config, skip map[string]string) (*Set, error) {
 			s.always = append(s.always, len(s.rules))
 		}
 		s.rules = append(s.rules, cr)
-		keywords = append(keywords, r.Keywords)
 	}
-	s.kw = newMatcher(keywords)
 	return s, nil
+}
+
+// keywords returns the matcher of the rules' keywords, built on first use:
+// a caller that finds them with its own matcher ([File.ScanHits]) never
+// pays for it, which matters in a process that lives for one call.
+func (s *Set) keywords() *matcher {
+	s.kwOnce.Do(func() {
+		s.kw = newMatcher(s.Keywords())
+	})
+	return s.kw
 }
 
 func compileAllow(a *Allowlist) (allowlist, error) {
@@ -519,7 +527,7 @@ func (f *File) Scan(line, blanks string, found func(Match)) {
 	if n := (len(f.set.rules) + 63) / 64; n > len(small) {
 		hits = make([]uint64, n)
 	}
-	f.set.kw.scan(line, func(rules []uint16) {
+	f.set.keywords().scan(line, func(rules []uint16) {
 		for _, i := range rules {
 			hits[i/64] |= 1 << (i % 64)
 		}
