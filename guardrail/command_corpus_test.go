@@ -112,3 +112,49 @@ func TestCommandCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandHeldoutFigures logs, per held-out file (testdata/commands-heldout*.txt),
+// how many must-block cases are blocked (by any hard rule, and by the rule
+// written down) and how many must-pass cases are blocked: the recall and
+// false-block figures of the report. Run with -v; TestCommandCorpus holds
+// the exact rules.
+func TestCommandHeldoutFigures(t *testing.T) {
+	g := corpusGuard(t)
+	files, err := filepath.Glob("testdata/commands-heldout*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no held-out corpus: %v", err)
+	}
+	var tb, tc, tr, ta, tf int
+	for _, name := range files {
+		var block, caught, right, pass, falsely int
+		for _, c := range loadCorpusFile(t, name) {
+			a := guardrail.Action{Kind: guardrail.KindCommand, Shell: c.shell, Command: c.command}
+			d := guardrail.Evaluate(t.Context(), g, a)
+			blocked := d.Level != guardrail.Allow
+			if c.want == "allow" {
+				pass++
+				if blocked {
+					falsely++
+					t.Logf("false block %s: %s %q = %s", c, c.shell, c.command, d.Rule)
+				}
+				continue
+			}
+			block++
+			switch {
+			case !blocked:
+				t.Logf("miss %s: %s %q (want %s)", c, c.shell, c.command, c.want)
+			case d.Rule != c.want:
+				caught++
+				t.Logf("other rule %s: %s %q = %s, want %s", c, c.shell, c.command, d.Rule, c.want)
+			default:
+				caught++
+				right++
+			}
+		}
+		t.Logf("%s: blocked %d/%d (%d with the written rule), falsely blocked %d/%d",
+			filepath.Base(name), caught, block, right, falsely, pass)
+		tb, tc, tr, ta, tf = tb+block, tc+caught, tr+right, ta+pass, tf+falsely
+	}
+	t.Logf("all held out: blocked %d/%d (%.1f%%; %d with the written rule), falsely blocked %d/%d (%.1f%%)",
+		tc, tb, 100*float64(tc)/float64(max(tb, 1)), tr, tf, ta, 100*float64(tf)/float64(max(ta, 1)))
+}

@@ -42,29 +42,47 @@
 // strings stand for its input), GNU parallel and sem (the command once per
 // ::: argument, put in for {}, {.}, {/}, ...; with no command, the
 // arguments or input lines are the commands), find -exec/-execdir/-ok,
-// busybox, docker/podman exec and run, docker compose exec, kubectl exec,
-// cmd's start and call, Start-Process. When a wrapper has an option harnish
+// busybox, toybox, run0, firejail, bwrap (each option skipping its values),
+// cpulimit, docker/podman exec and run, docker compose exec, kubectl exec,
+// lxc/incus/multipass exec, vagrant ssh -c, cmd's start and call,
+// Start-Process. Package runners run the package's command as argv: npx,
+// bunx, pnpx, uvx, npm exec/x, pnpm dlx/exec, yarn dlx/exec, bun x, and
+// uv, poetry, pipenv, pdm, hatch, rye, pixi, conda/mamba/micromamba run,
+// bundle exec, pipx run (npx -c 'cmd' is a payload); so do fd -x/-X
+// (--exec, --exec-batch), entr (-s: a payload), screen, git bisect run.
+// Commands run later or elsewhere are payloads: watchexec's command, at and
+// batch reading a here-document or echo, tmux new-session, new-window,
+// split-window, run-shell and send-keys, trap 'cmd' SIGNALS, git submodule
+// foreach, git rebase -x/--exec. When a wrapper has an option harnish
 // does not know, the word after it may be its value: the command read from
 // the next word on is judged too, and what it trips fails closed as
 // shell.unresolved. Payloads are judged as commands of their own, up
 // to [CommandConfig.MaxDepth] levels: sh/bash/zsh/dash/ksh -c, eval,
 // here-documents, here-strings and echo/printf text fed to a shell or a SQL
 // client, pwsh/powershell -Command and -EncodedCommand, Invoke-Expression,
-// cmd /c, and git -c alias.NAME=... (a "!" alias is a shell payload, any
-// other alias git arguments). Commands inside blocks, loops, functions,
+// cmd /c, git -c alias.NAME=... (a "!" alias is a shell payload, any
+// other alias git arguments), and a script read from a process
+// substitution that prints it (source <(echo ...), bash <(echo ...)). Commands inside blocks, loops, functions,
 // subshells and command substitutions are judged where they are written.
 // PowerShell parameters match case-insensitively and by prefix, and its
 // aliases (rm, ri, del, rd, erase, rmdir, mv, cp, iex, iwr, ...) resolve to
-// their cmdlets. Every rule is hard; a decision's Match is the offending
-// command as written. The rules, by ID:
+// their cmdlets. Long options may be abbreviated to any unique prefix, as
+// GNU getopt_long and git read them (rm --rec, git reset --ha, git push
+// --forc); an ambiguous prefix stands for every option it may mean. Bash
+// arrays and set -- assigned on the command line expand as argv
+// (args=(-rf x); rm "${args[@]}"), and a for loop over a short list of
+// known words is judged once per word. Every rule is hard; a decision's
+// Match is the offending command as written. The rules, by ID:
 //
 //   - fs.recursive-delete: deleting recursively, with or without force, in any
 //     spelling: rm -r, -R, -rf, --recursive; find -delete; find -exec rm -r;
-//     git rm -r; rsync --delete; Remove-Item -Recurse (-r, -rec, -Recurse:$true)
-//     and Get-ChildItem -Recurse piped into Remove-Item;
-//     [IO.Directory]::Delete(path, $true); rd /s, rmdir /s, del /s, erase /s,
-//     for /r ... do del; robocopy /mir. Examples: sudo rm -rf build,
-//     bash -c "rm -r x", rd/s/q build. Single-file deletes are allowed, and
+//     git rm -r; rsync --delete (and --del); the rimraf CLI (npx rimraf dist);
+//     Remove-Item -Recurse (-r, -rec, -Recurse:$true) and Get-ChildItem
+//     -Recurse piped into Remove-Item or into a ForEach-Object block that
+//     deletes; [IO.Directory]::Delete(path, $true or 1), (Get-Item x).Delete($true);
+//     rd /s, rmdir /s, del /s, erase /s, for /r ... do del; robocopy /mir and
+//     /purge (not with /l, which only lists). Examples: sudo rm -rf build,
+//     bash -c "rm -r x", rd/s/q build, trap 'rm -rf "$T"' EXIT. Single-file deletes are allowed, and
 //     so are commands that remove nothing: git rm -r --cached (or -n),
 //     rsync --delete with -n, --dry-run or --list-only, and find tests whose
 //     argument merely reads -delete (find . -name -delete).
@@ -75,7 +93,11 @@
 //     -o and wget -O, output redirections, Remove-Item, Move-Item,
 //     Rename-Item, Set-Content, Add-Content, Clear-Content, Out-File,
 //     Tee-Object, New-Item, the destination of Copy-Item, del, move, ren and
-//     the destination of copy. A glob that may match a protected path counts
+//     the destination of copy; in-place writers (perl -i, patch, sort -o,
+//     wget -qO, curl -so); find -name F with -delete or -exec rm; and files
+//     interpreter code writes, moves or copies over (open(p, "w"),
+//     writeFileSync, File.write, file_put_contents, shutil.move, os.rename,
+//     Perl's open(F, ">p"), [IO.File]::WriteAllText). A glob that may match a protected path counts
 //     (rm .h*/state.json), and so does a path whose literal tail names one
 //     ("$ROOT/.harnish/state.json"); cd is followed. Reading or copying a
 //     protected path is allowed. Example: echo {} > .harnish/state.json.
@@ -86,7 +108,8 @@
 //     with -f and without -n; git checkout -f, git checkout . and
 //     git checkout -- . (or :/, *); git restore . without --staged (or with
 //     --worktree); git switch --discard-changes or -f; git stash clear.
-//     Examples: git clean -xdf, git restore :/. git clean -n is allowed.
+//     Examples: git clean -xdf, git restore :/, git reset --ha (an
+//     abbreviation). git clean -n and git reset --keep are allowed.
 //   - sql.drop: DROP TABLE, DROP DATABASE or DROP SCHEMA (TEMPORARY too) in
 //     any case and spacing, with comments as separators (DROP/**/TABLE),
 //     reaching a SQL client (psql, mysql, mariadb, sqlite3, duckdb, sqlcmd,
@@ -128,19 +151,34 @@
 //     disk*, rdisk*, md*, dm-*, mapper/*, loop*, nbd*, mem, kmem, port, a
 //     glob over them, or a /dev path completed at run time. Examples:
 //     dd if=x.iso of=/dev/sdb, cat /dev/urandom > /dev/nvme0n1,
-//     mkfs.ext4 /dev/sdb1. Reading a device (dd if=/dev/sda of=x.img),
+//     mkfs.ext4 /dev/sdb1. Destroying pools, volumes and namespaces counts
+//     too: zpool destroy and labelclear, zfs destroy, lvremove, vgremove,
+//     pvremove, mdadm --zero-superblock, nvme format and sanitize; and so
+//     does interpreter code that writes a device (open('/dev/sda', 'wb')).
+//     Reading a device (dd if=/dev/sda of=x.img),
 //     /dev/null, /dev/stderr, /dev/tty, /dev/shm/ and bash's /dev/tcp/ are
 //     allowed, and so are listing (fdisk -l, parted -l) and --help.
 //   - sys.fork-bomb: a shell function that calls itself in the background
-//     or in a pipeline (:(){ :|:& };:, bomb(){ bomb|bomb& }; bomb), and
-//     interpreter code that forks in a loop (perl -e 'fork while fork',
-//     python3 -c 'while True: os.fork()', ruby -e 'loop { fork }').
+//     or in a pipeline (:(){ :|:& };:, bomb(){ bomb|bomb& }; bomb); a script
+//     that runs itself in the background or a pipeline ($0 & $0, cmd's
+//     %0|%0); an endless cmd loop that starts shells (for /l %i in (0,0,1)
+//     do start cmd); and interpreter code that forks in a loop (perl -e
+//     'fork while fork', python3 -c 'while True: os.fork()', ruby -e
+//     'loop { fork }', php -r 'while(1) pcntl_fork();').
 //   - edit.secret.* (see "Edit rules"): text a command writes into a file,
-//     when the command line says what it is (a here-document or here-string
-//     that cat or tee passes on, echo's or printf's arguments redirected
-//     with > or >>), is judged by the secret rules of the edit guard, with
-//     the file's name: echo "GH_TOKEN=ghp_..." >> .env blocks before the
-//     key reaches the disk. The decision's Match is the masked secret.
+//     when the command line says what it is, is judged by the secret rules
+//     of the edit guard, with the file's name: a here-document or
+//     here-string that cat, tee, dd of=, sponge or cp /dev/stdin passes on;
+//     echo's or printf's arguments redirected with > or >>, from a block or
+//     subshell too ({ echo ...; } > f), or through a descriptor exec opened
+//     (exec 3>f; echo ... >&3); sed -i's script; what interpreter code
+//     writes; configuration commands that store a value (git config, git
+//     remote add/set-url, npm config set, aws configure set); PowerShell's
+//     Set-Content, Add-Content, Out-File, a redirected string and
+//     [IO.File]::WriteAllText. echo "GH_TOKEN=ghp_..." >> .env blocks before
+//     the key reaches the disk. A key only mentioned (a curl header, export
+//     GH_TOKEN=..., echo to the terminal) is allowed. The decision's Match
+//     is the masked secret.
 //   - shell.parse: a command line that does not parse for its shell.
 //   - shell.depth: payloads nested deeper than [CommandConfig.MaxDepth].
 //   - shell.interactive: with [CommandConfig.RefuseInteractive], a shell or
@@ -162,11 +200,15 @@
 // PHP's system, exec, shell_exec, passthru and backticks, Lua's
 // os.execute); a call given argv as a list has the list judged as argv
 // (subprocess.run(["rm", "-rf", "x"]), spawn("rm", ["-rf", "x"]),
-// execFileSync, Deno.Command, Bun.spawn, system LIST). A recursive-delete
+// execFileSync, Deno.Command, Bun.spawn, system LIST, os.execvp, os.spawnlp).
+// Module aliases are followed (import shutil as s; from shutil import
+// rmtree as nuke). ipython, tsx, ts-node and julia -e are read too, and
+// awk's program (its system() calls). A recursive-delete
 // API counts as rm -r (fs.recursive-delete): shutil.rmtree,
 // fs.rmSync/rmdirSync/rm with recursive: true, Deno.remove with
 // recursive, rimraf, fs-extra's remove, FileUtils.rm_rf/rm_r/remove_dir,
-// File::Path's rmtree and remove_tree; single-file deletes (os.remove,
+// File::Path's rmtree and remove_tree, R's unlink(recursive=TRUE), Julia's
+// rm(recursive=true); single-file deletes (os.remove,
 // fs.unlinkSync, unlink, File.delete) are judged for protected paths. A
 // shell call whose command is an expression fails closed
 // (shell.unresolved), and so does code piped in from another program
@@ -206,7 +248,8 @@
 //     pkcs12-file and kubernetes-secret-yaml rules are left out: the
 //     rules below do their work with harnish's allowances, or they need
 //     more than a line. A token in a URL ends at & # @ ? too. Allowed, as
-//     for every secret rule: placeholders and labelled examples (ghp_xxxx...,
+//     for every secret rule: test keys whose prefix says so (sk_test_,
+//     rk_test_), placeholders and labelled examples (ghp_xxxx...,
 //     AKIAIOSFODNN7EXAMPLE, sk_test_..., Slack's documented
 //     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX), and files gitleaks'
 //     allowlist exempts (lock files, go.sum, vendored trees, images).
@@ -241,7 +284,10 @@
 //     --password=..., --requirepass VALUE. The rule also takes Password=
 //     or Pwd= in a connection string (Server=db;Password=...;, even inside
 //     a string in code) and a password on a command line (sshpass -p ...,
-//     mysql -pSECRET). In source code
+//     mysql -pSECRET), and passwords in a file's own syntax: .netrc's
+//     "login USER password PW", a configuration line of the word and the
+//     value alone (requirepass PW), an XML element (<password>PW</password>),
+//     SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW', a .pgpass line. In source code
 //     (.go, .py, .ts, ...) only quoted values count; in configuration and
 //     scripts unquoted ones too. Allowed: empty values, ${VAR}, $VAR, %VAR%,
 //     {{ templates }}, <placeholders>, environment lookups (os.Getenv,

@@ -65,9 +65,16 @@ func scanSecrets(name string, lines []Line) []Secret {
 	var out []Secret
 	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
 	f.providers = secretrules.Default().File(name)
+	pgpass := path.Base(name) == ".pgpass" || path.Base(name) == "pgpass.conf"
 	for i, l := range lines {
 		if len(l.Text) < 8 {
 			continue
+		}
+		if pgpass {
+			if s, ok := pgpassLine(l.Text, l.NewLine); ok {
+				out = append(out, s)
+				continue
+			}
 		}
 		var next string
 		if i+1 < len(lines) && lines[i+1].NewLine == l.NewLine+1 {
@@ -76,6 +83,46 @@ func scanSecrets(name string, lines []Line) []Secret {
 		out = append(out, f.scanLine(l.Text, next, l.NewLine)...)
 	}
 	return out
+}
+
+// startsWithCredentialWord reports whether line, after blanks, starts with
+// one of the words lineCredential takes.
+func startsWithCredentialWord(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	for _, w := range []string{"password", "passwd", "requirepass", "masterauth", "passphrase"} {
+		if len(t) > len(w) && strings.EqualFold(t[:len(w)], w) && (t[len(w)] == ' ' || t[len(w)] == '\t') {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s holds sub, a lowercase ASCII word, in any
+// case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// pgpassLine returns the password of a .pgpass line,
+// host:port:database:user:password.
+func pgpassLine(text string, lineNo int) (Secret, bool) {
+	if strings.HasPrefix(strings.TrimSpace(text), "#") {
+		return Secret{}, false
+	}
+	fields := strings.Split(text, ":")
+	if len(fields) < 5 {
+		return Secret{}, false
+	}
+	pw := strings.Join(fields[4:], ":")
+	if !literal(pw) {
+		return Secret{}, false
+	}
+	return Secret{Rule: RuleSecretAssignment, What: "password in a .pgpass file", Line: lineNo, Masked: mask(pw)}, true
 }
 
 // scanFile is what the scan of one file knows of it.
@@ -177,7 +224,7 @@ func providerSecrets(rules *secretrules.File, text string, hits []uint64, add fu
 		blanks = urlDelims
 	}
 	rules.ScanHits(text, blanks, hits, func(m secretrules.Match) {
-		if isPlaceholder(tokenBody(m.Secret)) {
+		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) {
 			return
 		}
 		rule, what := providerRule(m.Rule.ID)
@@ -187,6 +234,17 @@ func providerSecrets(rules *secretrules.File, text string, hits []uint64, add fu
 
 // urlDelims end a token in a URL or in the markup around one.
 const urlDelims = "&#@?<>()[]{},|"
+
+// testToken reports whether a provider's token says in its prefix that it
+// is a test or sandbox key (sk_test_..., rk_test_..., FLWSECK_TEST-...),
+// which reaches no real account.
+func testToken(s string) bool {
+	p := strings.ToLower(s[:min(len(s), 16)])
+	if i := strings.LastIndexAny(p, "_-"); i > 0 {
+		p = p[:i]
+	}
+	return strings.Contains(p, "_test") || strings.Contains(p, "sandbox")
+}
 
 // tokenBody returns a token without its provider prefix (ghp_, xoxb-,
 // sk_live_, ...), the part that says whether it is a placeholder.
@@ -283,6 +341,36 @@ var (
 	})
 	jwt = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
+	})
+	// syntaxCredentials are the patterns of passwords in a file's own
+	// syntax, each with a cheap test a line must pass first.
+	syntaxCredentials = []struct {
+		may func(string) bool
+		re  func() *regexp.Regexp
+	}{
+		{startsWithCredentialWord, lineCredential},
+		{func(t string) bool { return containsFold(t, "login") }, netrcPassword},
+		{func(t string) bool { return strings.Contains(t, "</") }, xmlCredential},
+		{func(t string) bool { return strings.Contains(t, "'") }, sqlPassword},
+	}
+	// lineCredential is a configuration line of a credential word and its
+	// value, nothing else: requirepass PW, password PW.
+	lineCredential = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase)\s+([^\s=:'"#]\S{3,})\s*$`)
+	})
+	// netrcPassword is .netrc's machine HOST login USER password PW.
+	netrcPassword = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\blogin\s+\S+\s+password\s+(\S{4,})`)
+	})
+	// xmlCredential is an XML element named for a credential holding a
+	// value: <password>PW</password>, <apiKey>...</apiKey>.
+	xmlCredential = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)<[\w:.-]*(?:password|passwd|secret|token|apikey|api-key|api_key|accesskey|credentials?)>([^<>\s]{4,})</`)
+	})
+	// sqlPassword is SQL's PASSWORD 'PW' (CREATE USER, ALTER ROLE) and
+	// IDENTIFIED BY 'PW'.
+	sqlPassword = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:password|identified\s+by)\s+'([^'\s]{4,})'`)
 	})
 	// connPassword is Password= or Pwd= in a key=value; list.
 	connPassword = sync.OnceValue(func() *regexp.Regexp {
@@ -445,6 +533,30 @@ var detectors = []detector{
 		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "masterauth"},
 		find:     findAssignments,
 	},
+	{
+		// A password in a file's own syntax rather than an assignment:
+		// .netrc's "login USER password PW", a configuration line
+		// "requirepass PW" (Redis, and the like), an XML element
+		// <password>PW</password>, SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW'.
+		rule: RuleSecretAssignment, what: "literal credential",
+		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "identified", "secret>", "token>", "key>"},
+		find: func(text, _ string, _ bool) []found {
+			var out []found
+			for _, c := range syntaxCredentials {
+				if !c.may(text) {
+					continue
+				}
+				for _, m := range c.re().FindAllStringSubmatchIndex(text, -1) {
+					s, e := m[len(m)-2], m[len(m)-1]
+					if s < 0 || !literal(text[s:e]) || overlaps(out, s, e) {
+						continue
+					}
+					out = append(out, found{Secret: Secret{Masked: mask(text[s:e])}, start: s, end: e})
+				}
+			}
+			return out
+		},
+	},
 }
 
 // sourceExts are the extensions of source code, where a value counts as a
@@ -489,6 +601,8 @@ var placeholderValues = map[string]bool{
 	"mysql": true, "default": true, "string": true, "required": true, "optional": true,
 }
 
+var yamlAlias = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\*[A-Za-z_][\w-]*$`) })
+
 // isPlaceholder reports whether v is evidently not a real credential.
 func isPlaceholder(v string) bool {
 	v = strings.TrimSpace(v)
@@ -496,10 +610,15 @@ func isPlaceholder(v string) bool {
 		return true
 	}
 	switch v[0] {
-	case '$', '%', '<', '{', '[', '*', '!', '&', '@':
+	case '$', '%', '<', '{', '[', '!', '&', '@':
 		// ${VAR}, $VAR, %VAR%, <your-token>, {{ .Values.x }}, [REDACTED],
-		// YAML aliases and tags, @Value-style references.
+		// YAML anchors and tags, @Value-style references.
 		return true
+	case '*':
+		// ***, or a YAML alias (*name); not a password that starts with *.
+		if strings.Trim(v, "*") == "" || yamlAlias().MatchString(v) {
+			return true
+		}
 	}
 	lv := strings.ToLower(v)
 	if placeholderValues[lv] || strings.Contains(lv, "{{") || strings.Contains(lv, "${") {

@@ -201,22 +201,22 @@ func (r *tddRule) candidates(name string) []string {
 	for _, p := range pats {
 		names = append(names, strings.ReplaceAll(p, "{stem}", stem))
 	}
-	var out []string
+	out := make([]string, 0, len(names)*(1+len(r.roots)*(2+strings.Count(dir, "/"))))
 	add := func(d string) {
 		for _, n := range names {
-			if c := path.Join(d, n); !slices.Contains(out, c) {
+			if c := joinClean(d, n); !slices.Contains(out, c) {
 				out = append(out, c)
 			}
 		}
 	}
 	add(dir)
 	for _, root := range r.roots {
-		add(path.Join(dir, root))
+		add(joinClean(dir, root))
 	}
 	// Mirrors: tests/a/b/x, tests/b/x, tests/x for a/b/x.
 	for _, root := range r.roots {
 		for d := dir; ; {
-			add(path.Join(root, d))
+			add(joinClean(root, d))
 			i := strings.IndexByte(d, '/')
 			if d == "" {
 				break
@@ -248,6 +248,22 @@ func (r *tddRule) isTest(name string) bool {
 }
 
 // exempted reports whether name matches an exempt pattern.
+// joinClean is path.Join for the clean, relative parts candidates joins
+// (a diff's paths, test roots, patterns), without its cleaning pass; a part
+// that is not plainly clean goes through path.Join.
+func joinClean(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	case strings.Contains(a, "..") || strings.Contains(b, "..") || strings.Contains(a, "./") || strings.Contains(b, "./") ||
+		strings.HasSuffix(a, "/") || strings.HasPrefix(b, "/") || strings.Contains(b, "//") || strings.Contains(a, "//"):
+		return path.Join(a, b)
+	}
+	return a + "/" + b
+}
+
 func (r *tddRule) exempted(name string) bool {
 	return matchAny(r.exempt, name)
 }

@@ -91,6 +91,9 @@ type evaluator struct {
 	maxDepth int
 	found    []Finding
 	dir      string // the directory cd moved to, absolute; "" is the root
+	// fds are the descriptors exec opened for writing (exec 3>file): the
+	// file each writes into.
+	fds map[string]shell.Word
 }
 
 func (e *evaluator) add(rule, match, format string, args ...any) {
@@ -134,13 +137,33 @@ func shellName(sh string) string {
 
 // cmd judges one simple command.
 func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
+	execOnly := len(c.Args) == 1 && c.Args[0].Text == "exec"
 	for _, r := range c.Redirs {
-		if r.Writes() {
-			e.write(r.Target, c.Source, "redirects output into")
-			if text, ok := writtenText(c, sh); ok {
-				e.secret(r.Target, text)
+		target, writes := r.Target, r.Writes()
+		if r.Op == ">&" || r.Op == ">>&" {
+			// >&3 after exec 3>file writes into file.
+			if f, ok := e.fds[r.Target.Text]; ok {
+				target, writes = f, true
 			}
 		}
+		if !writes {
+			continue
+		}
+		if execOnly && r.Fd != "" && r.Fd != "1" && r.Fd != "2" {
+			if e.fds == nil {
+				e.fds = map[string]shell.Word{}
+			}
+			e.fds[r.Fd] = r.Target
+		}
+		if target.Text == r.Target.Text {
+			e.write(target, c.Source, "redirects output into")
+		}
+		if text, ok := writtenText(c, sh); ok {
+			e.secret(target, text)
+		}
+	}
+	if sh == PowerShell {
+		e.scriptblockDownload(c)
 	}
 	if c.Expr {
 		e.expr(c)
@@ -344,10 +367,48 @@ func (e *evaluator) secret(w shell.Word, text string) {
 	}
 }
 
+// writesFile reports whether c redirects its output into a file.
+func writesFile(c *shell.Cmd) bool {
+	for _, r := range c.Redirs {
+		if r.Writes() {
+			return true
+		}
+	}
+	return false
+}
+
+// stdinSecret judges what k writes into the file w from its standard input
+// (tee, dd of=, sponge, cp /dev/stdin), when that input is known.
+func (e *evaluator) stdinSecret(k *call, w shell.Word) {
+	if text, state, _ := stdinText(k.stdin, 0); state == inputKnown {
+		e.secret(w, text.Text)
+	}
+}
+
 // writtenText returns what c writes to its standard output when that is
 // known: echo's and printf's arguments, or the here-document, here-string
 // or echoed text cat passes on.
 func writtenText(c *shell.Cmd, sh string) (string, bool) {
+	if len(c.Args) == 0 && len(c.Inner) > 0 {
+		// A block, subshell or loop redirected: what its commands write
+		// to their standard output.
+		var b strings.Builder
+		for _, in := range c.Inner {
+			if writesFile(in) {
+				continue
+			}
+			if t, ok := writtenText(in, sh); ok {
+				b.WriteString(t)
+				b.WriteByte('\n')
+			}
+		}
+		return b.String(), b.Len() > 0
+	}
+	if c.Expr && len(c.Args) > 0 {
+		// A PowerShell expression: "text" > file.
+		w := joinPlain(c.Args)
+		return w.Text, !w.Dynamic() || strings.TrimSpace(w.Static()) != ""
+	}
 	if len(c.Args) == 0 || c.Args[0].Dynamic() {
 		return "", false
 	}

@@ -15,9 +15,14 @@ func init() {
 	handle(truncateCommand, "truncate")
 	handle(ddCommand, "dd")
 	handle(teeCommand, "tee")
+	handle(awsCommand, "aws")
+	handle(spongeCommand, "sponge")
 	handle(sedCommand, "sed")
+	handle(patchCommand, "patch")
+	handle(sortCommand, "sort")
 	handle(findCommand, "find")
 	handle(rsyncCommand, "rsync")
+	handle(rimrafCommand, "rimraf")
 	handle(downloadOutput, "curl", "wget", "invoke-webrequest", "invoke-restmethod")
 	handle(cdCommand, "cd", "pushd", "set-location")
 }
@@ -137,6 +142,44 @@ func operands(a []shell.Word, valued, long string) (opts []string, ops []shell.W
 	return opts, ops, values
 }
 
+// expandLongs puts, for each long option in opts that is a prefix of known
+// long options but none of them, the options it abbreviates, as GNU
+// getopt_long and git's parse-options read them (git reset --ha is --hard).
+// An ambiguous prefix, which the program refuses, stands for every option it
+// may mean, so the judgement fails closed.
+func expandLongs(opts []string, known []string) []string {
+	var out []string
+	for i, o := range opts {
+		name, ok := strings.CutPrefix(o, "--")
+		if !ok || name == "" || contains(known, name) {
+			if out != nil {
+				out = append(out, o)
+			}
+			continue
+		}
+		var match []string
+		for _, k := range known {
+			if strings.HasPrefix(k, name) {
+				match = append(match, "--"+k)
+			}
+		}
+		if len(match) == 0 {
+			if out != nil {
+				out = append(out, o)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(opts)+len(match)), opts[:i]...)
+		}
+		out = append(out, match...)
+	}
+	if out == nil {
+		return opts
+	}
+	return out
+}
+
 // hasShort reports whether opts has a short cluster with one of letters, or
 // one of the long options.
 func hasShort(opts []string, letters string, long ...string) bool {
@@ -154,8 +197,13 @@ func hasShort(opts []string, letters string, long ...string) bool {
 	return false
 }
 
+// rmLongs are GNU rm's long options; getopt_long takes any unique prefix
+// of one (rm --rec is rm --recursive).
+var rmLongs = longs("force interactive one-file-system no-preserve-root preserve-root recursive dir verbose help version")
+
 func rmCommand(e *evaluator, k *call) {
 	opts, ops, _ := operands(k.args, "", "")
+	opts = expandLongs(opts, rmLongs)
 	if hasShort(opts, "rR", "--recursive") {
 		e.add(RuleRecursiveDelete, k.match(), "recursive deletion (rm %s) can destroy the working tree", strings.Join(opts, " "))
 	}
@@ -196,6 +244,18 @@ func lastOperandWritten(e *evaluator, k *call) {
 	}
 	if len(ops) > 1 {
 		e.write(ops[len(ops)-1], k.match(), "overwrites")
+		if k.name == "cp" && (ops[0].Text == "/dev/stdin" || ops[0].Text == "-") {
+			e.stdinSecret(k, ops[len(ops)-1])
+		}
+	}
+}
+
+// spongeCommand judges sponge FILE: it writes its standard input there.
+func spongeCommand(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "", "")
+	for _, w := range ops {
+		e.write(w, k.match(), "overwrites")
+		e.stdinSecret(k, w)
 	}
 }
 
@@ -210,6 +270,7 @@ func ddCommand(e *evaluator, k *call) {
 	for _, w := range k.args {
 		if strings.HasPrefix(w.Text, "of=") {
 			e.write(trimWord(w, len("of=")), k.match(), "overwrites")
+			e.stdinSecret(k, trimWord(w, len("of=")))
 		}
 	}
 }
@@ -239,11 +300,99 @@ func sedCommand(e *evaluator, k *call) {
 	_, e1 := v["-e"]
 	_, e2 := v["--expression"]
 	_, f1 := v["-f"]
+	script := ""
+	for _, key := range []string{"-e", "--expression"} {
+		script += v[key].Text + "\n"
+	}
 	if !e1 && !e2 && !f1 && len(ops) > 0 {
+		script = ops[0].Text
 		ops = ops[1:] // the script
 	}
 	for _, w := range ops {
 		e.write(w, k.match(), "edits in place")
+		e.secret(w, script) // the text its script puts in
+	}
+}
+
+// configSecret judges a command that stores KEY VALUE (or KEY=VALUE) in the
+// configuration file file (npm config set, git config, aws configure set),
+// as the line KEY sep VALUE.
+func (e *evaluator) configSecret(file string, kv []shell.Word, sep string) {
+	if len(kv) == 0 {
+		return
+	}
+	line := kv[0].Text
+	if len(kv) > 1 {
+		line += sep + joinPlain(kv[1:]).Text
+	}
+	e.secret(shell.Lit(file), line)
+}
+
+// awsCommand judges aws configure set KEY VALUE, which writes
+// ~/.aws/credentials.
+func awsCommand(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "", "profile region output endpoint-url")
+	if len(ops) > 2 && ops[0].Text == "configure" && ops[1].Text == "set" {
+		e.configSecret("credentials", ops[2:], " = ")
+	}
+}
+
+// rimrafCommand judges the rimraf CLI: it deletes its operands recursively.
+func rimrafCommand(e *evaluator, k *call) {
+	opts, ops, _ := operands(k.args, "", "")
+	if hasShort(opts, "h", "--help") || hasShort(opts, "", "--version") || len(ops) == 0 {
+		return
+	}
+	e.add(RuleRecursiveDelete, k.match(), "rimraf deletes recursively")
+	for _, w := range ops {
+		e.write(w, k.match(), "deletes")
+	}
+}
+
+// perlInPlace judges perl -i (-pi, -i.bak): it rewrites its file operands.
+// interpreterCommand calls it for perl.
+func perlInPlace(e *evaluator, k *call) {
+	opts, ops, v := operands(k.args, "eEMmIlx0", "")
+	inPlace := false
+	for _, o := range opts {
+		if !strings.HasPrefix(o, "--") && strings.Contains(o[1:], "i") {
+			inPlace = true
+		}
+	}
+	if !inPlace {
+		return
+	}
+	_, e1 := v["-e"]
+	_, e2 := v["-E"]
+	if !e1 && !e2 && len(ops) > 0 {
+		ops = ops[1:] // the script
+	}
+	for _, w := range ops {
+		e.write(w, k.match(), "edits in place")
+	}
+}
+
+// patchCommand judges patch: it rewrites its file operand, or -o FILE.
+func patchCommand(e *evaluator, k *call) {
+	_, ops, v := operands(k.args, "pidFoDrBYzVgi", "strip directory fuzz output reject-file prefix basename-prefix suffix input")
+	for _, key := range []string{"-o", "--output"} {
+		if w, ok := v[key]; ok {
+			e.write(w, k.match(), "writes")
+			return
+		}
+	}
+	if len(ops) > 0 {
+		e.write(ops[0], k.match(), "patches")
+	}
+}
+
+// sortCommand judges sort -o FILE.
+func sortCommand(e *evaluator, k *call) {
+	_, _, v := operands(k.args, "okStT", "output key field-separator buffer-size temporary-directory parallel")
+	for _, key := range []string{"-o", "--output"} {
+		if w, ok := v[key]; ok {
+			e.write(w, k.match(), "writes")
+		}
 	}
 }
 
@@ -269,6 +418,15 @@ func findCommand(e *evaluator, k *call) {
 		if entry, ok := e.protected(s); ok && strings.Trim(s.Text, "./") != "" {
 			_ = entry
 			found = s
+		}
+	}
+	for j := i; j+1 < len(a); j++ {
+		// A name or path test naming a protected file: what is found is it.
+		switch a[j].Text {
+		case "-name", "-iname", "-path", "-ipath", "-wholename":
+			if _, ok := e.protected(a[j+1]); ok {
+				found = a[j+1]
+			}
 		}
 	}
 	for ; i < len(a); i++ {
@@ -311,7 +469,7 @@ func rsyncCommand(e *evaluator, k *call) {
 		return // it only reports what it would do
 	}
 	for _, o := range opts {
-		if strings.HasPrefix(o, "--delete") || o == "--remove-source-files" {
+		if strings.HasPrefix(o, "--delete") || o == "--del" || o == "--remove-source-files" {
 			e.add(RuleRecursiveDelete, k.match(), "rsync %s deletes recursively", o)
 			break
 		}
@@ -328,9 +486,9 @@ func downloadOutput(e *evaluator, k *call) {
 		var out bool
 		switch k.name {
 		case "curl":
-			out = t == "-o" || t == "--output"
+			out = t == "-o" || t == "--output" || shortLast(t, 'o')
 		case "wget":
-			out = t == "-O" || t == "--output-document"
+			out = t == "-O" || t == "--output-document" || shortLast(t, 'O')
 		default:
 			out = len(t) > 2 && strings.HasPrefix("-outfile", strings.ToLower(t))
 		}
@@ -338,6 +496,11 @@ func downloadOutput(e *evaluator, k *call) {
 			e.write(k.args[i+1], k.match(), "downloads over")
 		}
 	}
+}
+
+// shortLast reports whether t is a short-option cluster ending in c (-qO).
+func shortLast(t string, c byte) bool {
+	return len(t) > 2 && t[0] == '-' && t[1] != '-' && t[len(t)-1] == c
 }
 
 // cdCommand follows a static cd, so later relative paths resolve from there.

@@ -27,6 +27,11 @@ func FuzzWrappers(f *testing.F) {
 		"flock -c 'rm -rf x' /l", "su -lc 'rm -rf x' app", "ssh -p 22 host -- rm -rf x", "timeout -sKILL 5 ls",
 		"taskset -p 1 2", "chrt -f 10 ls", "wsl -e ls", "runuser -u a -- ls", "sg g -c ls", "nsenter -t 1 -m ls",
 		"sem -j 2 ls", "unshare --weird x rm -rf y", "echo a b | xargs -I{} rm -rf {}",
+		"npx -y rimraf dist", "npm exec -c 'rm -rf x'", "uv run --with x python -c 1", "conda run -n e rm -rf x",
+		"fd -x rm -rf {} ;", "watchexec -n -- rm -rf x", "entr -s 'rm -rf x'", "tmux -L s new -d 'rm -rf x'",
+		"tmux send-keys -t 0 'rm -rf x' Enter", "screen -dmS s rm -rf x", "bwrap --bind / / --chdir /x rm -rf y",
+		"cpulimit -l 5 -- rm -rf x", "run0 -u root rm -rf x", "lxc exec c -- rm -rf x", "vagrant ssh -c 'rm -rf x'",
+		"at now", "trap 'rm -rf x' EXIT",
 	} {
 		i := strings.IndexByte(s, ' ')
 		f.Add(s[:i], s[i+1:])
@@ -47,7 +52,9 @@ func FuzzWrappers(f *testing.F) {
 			}
 		}
 		Check(p, wrapper+" "+rest, Bash)
-		for _, w := range []string{"xargs", "parallel", "env", "flock", "su", "ssh", "watch", "sudo", "timeout"} {
+		for _, w := range []string{"xargs", "parallel", "env", "flock", "su", "ssh", "watch", "sudo", "timeout",
+			"npx", "npm exec", "uv run", "pnpm dlx", "fd", "watchexec", "entr", "at", "tmux", "screen", "bwrap",
+			"cpulimit", "lxc exec", "vagrant ssh", "trap", "git submodule foreach", "git rebase -x", "rimraf"} {
 			Check(p, w+" "+rest, Bash)
 		}
 	})
@@ -62,6 +69,9 @@ func FuzzInterpreterCode(f *testing.F) {
 		"new Deno.Command('rm', {args: ['-rf']})", "Bun.$`rm -rf x`", "system \"rm\", \"-rf\"", "qx{rm -rf x}",
 		"%x(rm -rf x)", "`rm -rf x`", "fork while fork", "f'''rm {x}'''", "r\"a\\\"b\"", "$#a # c", "/* x */ exec(",
 		"FileUtils.rm_rf 'x'", "os.execute(", "system(\"", "(((((", "'", "\"\"\"",
+		"from shutil import rmtree as r; r('x')", "os.execvp('rm', ['rm', '-rf', 'x'])", "os.spawnlp(0, 'rm', 'rm')",
+		"open('.env', 'w').write('x')", "open(F, \"rm -rf x |\")", "open(F, '-|', 'rm')", "BEGIN { system(\"rm -rf x\") }",
+		"rm(\"x\", recursive=true)", "run(`rm -rf x`)", "FileUtils.rm_rf %w[a b]", "while(1) pcntl_fork();",
 	} {
 		f.Add(s)
 	}
@@ -77,13 +87,16 @@ func FuzzInterpreterCode(f *testing.F) {
 			}
 		}
 		e := &evaluator{p: p, root: "/repo", maxDepth: DefaultMaxDepth}
-		for _, name := range []string{"python3", "node", "perl", "ruby", "php", "lua", "deno"} {
+		for _, name := range []string{"python3", "node", "perl", "ruby", "php", "lua", "deno", "julia", "awk", "tsx"} {
 			k := &call{c: &shell.Cmd{Source: name}, name: name, args: []shell.Word{shell.Lit("-e"), shell.Lit(code)}}
 			if name == "python3" {
 				k.args[0] = shell.Lit("-c")
 			}
 			if name == "deno" {
 				k.args = []shell.Word{shell.Lit("eval"), shell.Lit(code)}
+			}
+			if name == "awk" {
+				k.args = []shell.Word{shell.Lit(code)}
 			}
 			e.rules(k)
 		}

@@ -50,6 +50,9 @@ func (e *evaluator) gitConfig(k *call, kv shell.Word) {
 func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 	valued := gitValued[sub]
 	opts, ops, _ := operands(a, valued.short, valued.long)
+	if known, ok := gitLongs[sub]; ok {
+		opts = expandLongs(opts, known)
+	}
 	switch sub {
 	case "push":
 		for _, o := range opts {
@@ -118,6 +121,50 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		for _, w := range ops {
 			e.write(w, k.match(), "moves")
 		}
+	case "submodule":
+		// git submodule foreach [--recursive] CMD runs CMD through a shell in
+		// every submodule.
+		if len(ops) > 0 && ops[0].Text == "foreach" {
+			i := 0
+			for i < len(a) && a[i].Text != "foreach" {
+				i++
+			}
+			rest := a[min(i+1, len(a)):]
+			for len(rest) > 0 && strings.HasPrefix(rest[0].Text, "-") {
+				rest = rest[1:]
+			}
+			if len(rest) > 0 {
+				e.payload(k, joinPlain(rest), Bash)
+			}
+		}
+	case "rebase":
+		// git rebase -x CMD / --exec CMD runs CMD after each commit.
+		for j, w := range a {
+			switch {
+			case (w.Text == "-x" || w.Text == "--exec") && j+1 < len(a):
+				e.payload(k, a[j+1], Bash)
+			case strings.HasPrefix(w.Text, "--exec="):
+				e.payload(k, withText(w, strings.TrimPrefix(w.Text, "--exec=")), Bash)
+			case strings.HasPrefix(w.Text, "-x") && len(w.Text) > 2:
+				e.payload(k, withText(w, w.Text[2:]), Bash)
+			}
+		}
+	case "bisect":
+		// git bisect run CMD ARGS runs CMD.
+		if len(ops) > 1 && ops[0].Text == "run" {
+			e.argv(k.c, ops[1:], shell.Input{}, k.sh, k.depth)
+		}
+	case "config":
+		// git config [--global] KEY VALUE writes a configuration file.
+		if len(ops) > 1 && !strings.HasPrefix(ops[0].Text, "-") {
+			e.configSecret(".gitconfig", ops, " = ")
+		}
+	case "remote":
+		// git remote add NAME URL, set-url NAME URL: the URL lands in
+		// .git/config.
+		if len(ops) > 2 && (ops[0].Text == "add" || ops[0].Text == "set-url") {
+			e.configSecret(".git/config", append([]shell.Word{shell.Lit("url")}, ops[2:]...), " = ")
+		}
 	}
 }
 
@@ -133,6 +180,26 @@ var gitValued = map[string]struct{ short, long string }{
 	"reset":    {"", "pathspec-from-file"},
 	"rm":       {"", "pathspec-from-file"},
 	"stash":    {"m", "message pathspec-from-file"},
+}
+
+// gitLongs are, per subcommand judged, its long options: git takes any
+// unique prefix of one (git reset --ha is --hard).
+var gitLongs = map[string][]string{
+	"push": longs("all branches mirror tags follow-tags no-follow-tags atomic no-atomic dry-run porcelain delete prune " +
+		"force force-with-lease no-force-with-lease force-if-includes no-force-if-includes repo set-upstream thin no-thin " +
+		"quiet verbose progress no-progress recurse-submodules no-recurse-submodules verify no-verify push-option signed " +
+		"no-signed ipv4 ipv6 exec receive-pack"),
+	"reset": longs("soft mixed hard merge keep quiet no-quiet recurse-submodules no-recurse-submodules pathspec-from-file " +
+		"pathspec-file-nul intent-to-add no-intent-to-add refresh no-refresh patch"),
+	"clean": longs("force dry-run quiet exclude interactive"),
+	"checkout": longs("quiet progress no-progress force ours theirs track no-track guess no-guess orphan " +
+		"ignore-skip-worktree-bits merge conflict patch ignore-other-worktrees overwrite-ignore no-overwrite-ignore " +
+		"recurse-submodules no-recurse-submodules pathspec-from-file pathspec-file-nul detach overlay no-overlay"),
+	"switch": longs("create force-create detach guess no-guess discard-changes force merge conflict quiet progress " +
+		"no-progress track no-track orphan ignore-other-worktrees recurse-submodules no-recurse-submodules"),
+	"restore": longs("source patch worktree staged merge conflict ours theirs quiet progress no-progress overlay no-overlay " +
+		"ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules pathspec-from-file pathspec-file-nul"),
+	"rm": longs("force dry-run cached ignore-unmatch quiet sparse pathspec-from-file pathspec-file-nul"),
 }
 
 // checkoutPaths returns the pathspecs of git checkout: what follows "--",

@@ -90,6 +90,11 @@ func npmCommand(e *evaluator, k *call) {
 	}
 	sub := ops[0].Text
 	pkgs := ops[1:]
+	if sub == "config" && len(pkgs) > 1 && pkgs[0].Text == "set" {
+		// npm config set KEY VALUE (or KEY=VALUE) writes ~/.npmrc.
+		e.configSecret(".npmrc", pkgs[1:], "=")
+		return
+	}
 	if k.name == "yarn" && sub == "global" && len(pkgs) > 0 {
 		sub, pkgs = pkgs[0].Text, pkgs[1:]
 	}

@@ -10,7 +10,8 @@ import (
 
 func init() {
 	handle(interpreterCommand, "node", "nodejs", "perl", "ruby", "php", "deno", "lua", "luajit",
-		"osascript", "rscript")
+		"osascript", "rscript", "ipython", "ipython3", "tsx", "ts-node", "julia")
+	handle(awkCommand, "awk", "gawk", "mawk", "nawk", "busybox-awk")
 }
 
 // lang is what the scanner knows of an interpreter's language: its quoting
@@ -52,6 +53,26 @@ const (
 	// requireModule loads a module; loading one whose only use is to delete
 	// trees (rimraf, del) is judged as deleting one.
 	requireModule
+	// execArgv replaces the process with a program: its first argument is
+	// the program, then a list (os.execvp) or the arguments themselves
+	// (os.execlp) are argv.
+	execArgv
+	// spawnArgv is os.spawn*: a mode first, then as execArgv.
+	spawnArgv
+	// writeFile writes its first argument, a path; a second argument is
+	// the text written (writeFileSync, File.write, file_put_contents).
+	writeFile
+	// openFile opens its first argument; a mode second that writes (w, a,
+	// x, +) makes it a write (Python's and Ruby's open).
+	openFile
+	// moveFile moves its first argument to its second (shutil.move,
+	// os.rename, fs.renameSync): both are changed.
+	moveFile
+	// copyTarget writes its second argument.
+	copyTarget
+	// perlOpen is Perl's open: a mode or a command in its second argument
+	// ("| cmd", "cmd |", ">file"), or the mode second and the command third.
+	perlOpen
 )
 
 // treeModules are the JavaScript modules that exist to delete trees.
@@ -65,6 +86,13 @@ var pythonCalls = map[string]callKind{
 	"pty.spawn": shellLine, "sh.run": shellLine,
 	"shutil.rmtree": rmTree, "rmtree": rmTree, "dir_util.remove_tree": rmTree, "remove_tree": rmTree,
 	"os.remove": rmFile, "os.unlink": rmFile,
+	"os.execv": execArgv, "os.execve": execArgv, "os.execvp": execArgv, "os.execvpe": execArgv,
+	"os.execl": execArgv, "os.execle": execArgv, "os.execlp": execArgv, "os.execlpe": execArgv,
+	"os.spawnv": spawnArgv, "os.spawnve": spawnArgv, "os.spawnvp": spawnArgv, "os.spawnvpe": spawnArgv,
+	"os.spawnl": spawnArgv, "os.spawnle": spawnArgv, "os.spawnlp": spawnArgv, "os.spawnlpe": spawnArgv,
+	"open": openFile, "io.open": openFile, "os.truncate": writeFile,
+	"shutil.move": moveFile, "os.rename": moveFile, "os.replace": moveFile, "os.renames": moveFile,
+	"shutil.copy": copyTarget, "shutil.copyfile": copyTarget, "shutil.copy2": copyTarget,
 }
 
 var jsCalls = map[string]callKind{
@@ -78,12 +106,16 @@ var jsCalls = map[string]callKind{
 	"rmSync": rmMaybeTree, "fs.rm": rmMaybeTree, "rmdirSync": rmMaybeTree, "fs.rmdir": rmMaybeTree,
 	"promises.rm": rmMaybeTree, "promises.rmdir": rmMaybeTree, "fsp.rm": rmMaybeTree, "Deno.remove": rmMaybeTree,
 	"Deno.removeSync": rmMaybeTree, "rm": rmMaybeTree, "rmdir": rmMaybeTree, "unlinkSync": rmFile, "unlink": rmFile,
+	"writeFileSync": writeFile, "appendFileSync": writeFile, "writeFile": writeFile, "appendFile": writeFile,
+	"truncateSync": writeFile, "truncate": writeFile, "createWriteStream": writeFile, "outputFileSync": writeFile,
+	"Deno.writeTextFile": writeFile, "Deno.writeTextFileSync": writeFile, "Deno.writeFile": writeFile, "Bun.write": writeFile,
+	"renameSync": moveFile, "rename": moveFile, "copyFileSync": copyTarget, "copyFile": copyTarget,
 }
 
 var perlCalls = map[string]callKind{
 	"system": shellLine, "exec": shellLine, "readpipe": shellLine,
 	"rmtree": rmTree, "remove_tree": rmTree, "File::Path::rmtree": rmTree, "File::Path::remove_tree": rmTree,
-	"unlink": rmFile,
+	"unlink": rmFile, "open": perlOpen, "rename": moveFile, "File::Copy::move": moveFile, "move": moveFile,
 }
 
 var rubyCalls = map[string]callKind{
@@ -93,11 +125,14 @@ var rubyCalls = map[string]callKind{
 	"FileUtils.rm_rf": rmTree, "FileUtils.rm_r": rmTree, "FileUtils.remove_dir": rmTree, "FileUtils.remove_entry": rmTree,
 	"FileUtils.remove_entry_secure": rmTree, "FileUtils.rmtree": rmTree, "rm_rf": rmTree, "rm_r": rmTree,
 	"FileUtils.rm": rmFile, "File.delete": rmFile, "File.unlink": rmFile,
+	"File.write": writeFile, "IO.write": writeFile, "File.open": openFile, "File.new": openFile,
+	"File.truncate": writeFile, "FileUtils.mv": moveFile, "File.rename": moveFile, "FileUtils.cp": copyTarget,
 }
 
 var phpCalls = map[string]callKind{
 	"system": shellLine, "exec": shellLine, "shell_exec": shellLine, "passthru": shellLine, "popen": shellLine,
-	"proc_open": shellLine, "unlink": rmFile,
+	"proc_open": shellLine, "unlink": rmFile, "file_put_contents": writeFile, "fopen": openFile,
+	"rename": moveFile, "copy": copyTarget,
 }
 
 var luaCalls = map[string]callKind{"os.execute": shellLine, "io.popen": shellLine, "os.remove": rmFile}
@@ -113,7 +148,13 @@ var langs = map[string]*lang{
 	"lua":       {name: "Lua", calls: luaCalls},
 	"rscript":   {name: "R", hash: true, calls: rCalls},
 	"osascript": {name: "AppleScript"},
+	"julia":     {name: "Julia", hash: true, backticks: true, calls: juliaCalls},
+	"awk":       {name: "awk", hash: true, calls: awkCalls},
 }
+
+var juliaCalls = map[string]callKind{"rm": rmMaybeTree, "run": shellLine, "write": writeFile, "mv": moveFile}
+
+var awkCalls = map[string]callKind{"system": shellLine}
 
 // interpreterName maps a command's canonical name to its language's key in
 // langs, or "".
@@ -125,6 +166,12 @@ func interpreterName(name string) string {
 		return name
 	case "lua", "luajit":
 		return "lua"
+	case "ipython", "ipython3":
+		return "python"
+	case "tsx", "ts-node":
+		return "node"
+	case "julia":
+		return "julia"
 	}
 	if pythonName().MatchString(name) {
 		return "python"
@@ -154,6 +201,7 @@ var interpOptions = map[string]interpOpts{
 	"lua":       {code: "e", valued: "l"},
 	"rscript":   {code: "e"},
 	"osascript": {code: "e", valued: "ls"},
+	"julia":     {code: "eE", valued: "CJLOpt"},
 }
 
 // interpreterCommand judges an interpreter's own code: given by option
@@ -165,6 +213,9 @@ func interpreterCommand(e *evaluator, k *call) {
 	l := langs[key]
 	if l == nil {
 		return
+	}
+	if key == "perl" {
+		perlInPlace(e, k)
 	}
 	a := k.args
 	opts := interpOptions[key]
@@ -296,6 +347,7 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 		e.add(RuleForkBomb, k.match(), "the %s code forks in a loop: a fork bomb", l.name)
 	}
 	for _, c := range scanCalls(l, src) {
+		c.src = src
 		e.interpCall(k, l, c)
 	}
 }
@@ -310,7 +362,7 @@ func forkLoop(l *lang, src string) bool {
 }
 
 var forkLoopRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?s)\b(?:while|until|loop|for)\b.{0,40}\b(?:os\.)?fork\b|\bfork\b.{0,10}\b(?:while|until)\b|\bfork\s*\(\s*\)\s*;?\s*\}?\s*while`)
+	return regexp.MustCompile(`(?s)\b(?:while|until|loop|for)\b.{0,40}\b(?:os\.|pcntl_)?fork\b|\bfork\b.{0,10}\b(?:while|until)\b|\bfork\s*\(\s*\)\s*;?\s*\}?\s*while`)
 })
 
 // interpCall judges one call found in interpreter code.
@@ -352,6 +404,48 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 		default:
 			e.add(RuleUnresolved, match, "%s in the %s code runs a command known only at run time (%s)", c.name, l.name, first.text)
 		}
+	case execArgv, spawnArgv:
+		args := c.args
+		if c.kind == spawnArgv && len(args) > 0 {
+			args = args[1:] // the mode
+		}
+		if len(args) < 2 {
+			return
+		}
+		if args[1].kind == argList {
+			e.interpArgv(k, args[1].items) // execvp(file, [argv...])
+		} else {
+			e.interpArgv(k, args[1:]) // execlp(file, arg0, arg1, ...)
+		}
+	case writeFile, openFile:
+		if len(c.args) == 0 || c.args[0].kind != argString {
+			return
+		}
+		if c.kind == openFile && !writeMode(c.args) {
+			return
+		}
+		path := c.args[0].word()
+		e.write(path, match, "writes")
+		switch {
+		case c.kind == writeFile && len(c.args) > 1 && c.args[1].kind == argString:
+			e.secret(path, c.args[1].text)
+		case c.src != "":
+			// open(path, "w").write(text): what is written is somewhere in
+			// the code.
+			e.secret(path, c.src)
+		}
+	case moveFile:
+		for _, a := range c.args[:min(2, len(c.args))] {
+			if a.kind == argString {
+				e.write(a.word(), match, "moves")
+			}
+		}
+	case copyTarget:
+		if len(c.args) > 1 && c.args[1].kind == argString {
+			e.write(c.args[1].word(), match, "overwrites")
+		}
+	case perlOpen:
+		e.perlOpen(k, c)
 	case program:
 		if len(c.args) == 0 {
 			return
@@ -438,6 +532,80 @@ type foundCall struct {
 	kind callKind
 	args []interpArg
 	raw  string // the argument text, as written
+	src  string // the whole code the call is in
+}
+
+// writeMode reports whether open's mode argument (the second) writes:
+// "w", "a", "x" or "+", or anything not a plain string.
+func writeMode(args []interpArg) bool {
+	if len(args) < 2 {
+		return false
+	}
+	m := args[1]
+	if m.kind != argString {
+		return false
+	}
+	return strings.ContainsAny(m.text, "wax+")
+}
+
+// perlOpen judges Perl's open: open(F, "cmd |"), open(F, "| cmd") and
+// open(F, "-|", "cmd") run a shell; open(F, ">file") and open(F, ">",
+// "file") write the file.
+func (e *evaluator) perlOpen(k *call, c foundCall) {
+	if len(c.args) < 2 || c.args[1].kind != argString {
+		return
+	}
+	mode := strings.TrimSpace(c.args[1].text)
+	if len(c.args) > 2 && c.args[2].kind == argString {
+		switch mode {
+		case "-|", "|-":
+			e.payload(k, c.args[2].word(), Bash)
+		case ">", ">>", "+<", "+>":
+			e.write(c.args[2].word(), k.match(), "writes")
+		}
+		return
+	}
+	w := c.args[1]
+	switch {
+	case strings.HasSuffix(mode, "|"):
+		w.text = strings.TrimSuffix(mode, "|")
+		e.payload(k, w.word(), Bash)
+	case strings.HasPrefix(mode, "|"):
+		w.text = strings.TrimPrefix(mode, "|")
+		e.payload(k, w.word(), Bash)
+	case strings.HasPrefix(mode, ">"):
+		w.text = strings.TrimSpace(strings.TrimLeft(mode, ">"))
+		e.write(w.word(), k.match(), "writes")
+	}
+}
+
+// awkCommand judges awk's program (the first operand, or -e/--source, not
+// -f FILE): its system() calls run a shell.
+func awkCommand(e *evaluator, k *call) {
+	a := k.args
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		switch {
+		case t == "--":
+			if i+1 < len(a) {
+				e.code(k, langs["awk"], a[i+1])
+			}
+			return
+		case t == "-f" || t == "--file" || strings.HasPrefix(t, "-f") && len(t) > 2:
+			return // the program is a file, judged by its name
+		case t == "-e" || t == "--source":
+			if i+1 < len(a) {
+				e.code(k, langs["awk"], a[i+1])
+			}
+			return
+		case t == "-F" || t == "-v" || t == "--assign" || t == "--field-separator":
+			i++
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+		default:
+			e.code(k, langs["awk"], a[i])
+			return
+		}
+	}
 }
 
 // maxCalls bounds the calls judged in one piece of code.
@@ -449,12 +617,15 @@ func scanCalls(l *lang, src string) []foundCall {
 	var out []foundCall
 	s := &codeScanner{l: l, src: src}
 	if l.name == "Python" && strings.Contains(src, " as ") {
-		// import shutil as s: s.rmtree is shutil.rmtree.
+		// import shutil as s: s.rmtree is shutil.rmtree; from shutil
+		// import rmtree as nuke: nuke is shutil.rmtree.
+		s.aliases = map[string]string{}
 		for _, m := range pythonImportAs().FindAllStringSubmatch(src, 8) {
-			if s.aliases == nil {
-				s.aliases = map[string]string{}
+			if m[1] != "" {
+				s.aliases["\x00"+m[4]] = m[1] + "." + m[3]
+			} else {
+				s.aliases[m[4]] = m[3]
 			}
-			s.aliases[m[2]] = m[1]
 		}
 	}
 	for s.i < len(src) && len(out) < maxCalls {
@@ -537,7 +708,7 @@ type codeScanner struct {
 }
 
 var pythonImportAs = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\bimport\s+([A-Za-z_][\w.]*)\s+as\s+([A-Za-z_]\w*)`)
+	return regexp.MustCompile(`(?:\bfrom\s+([A-Za-z_][\w.]*)\s+)?\bimport\s+([(]?\s*)([A-Za-z_][\w.]*)\s+as\s+([A-Za-z_]\w*)`)
 })
 
 // comment skips a comment at the scanner's position and reports whether
@@ -644,6 +815,8 @@ func (s *codeScanner) call() (foundCall, bool) {
 	s.i = i
 	if prefix, rest, ok := strings.Cut(name, "."); ok && s.aliases[prefix] != "" {
 		name = s.aliases[prefix] + "." + rest
+	} else if full := s.aliases["\x00"+name]; !ok && full != "" {
+		name = full
 	}
 	kind, known := lookupCall(s.l, name)
 	if !known {
@@ -682,7 +855,7 @@ func (s *codeScanner) call() (foundCall, bool) {
 		}
 		s.i = j + 3 + end + 1
 		return foundCall{name: name, kind: kind, args: []interpArg{{kind: argList, items: items}}}, true
-	case s.l.bare && j > i && j < len(src) && strings.IndexByte(`"'[`, src[j]) >= 0,
+	case s.l.bare && j > i && j < len(src) && strings.IndexByte(`"'[%`, src[j]) >= 0,
 		s.l.bare && name == "qx":
 		args, raw, end := s.args(j, '\n')
 		s.i = end

@@ -12,6 +12,7 @@ func init() {
 	handle(posixShell, "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish")
 	handle(evalBuiltin, "eval")
 	handle(sourceBuiltin, "source", ".")
+	handle(trapBuiltin, "trap")
 	handle(pwshCommand, "pwsh", "powershell", "pwsh-preview")
 	handle(cmdCommand, "cmd")
 	handle(invokeExpression, "invoke-expression")
@@ -56,13 +57,17 @@ func (e *evaluator) stdinScript(k *call, sh string) {
 // script operand runs a file, and otherwise the shell reads standard input.
 func posixShell(e *evaluator, k *call) {
 	a := k.args
-	cflag := false
+	cflag, sflag := false, false
 	i := 0
 loop:
 	for ; i < len(a); i++ {
 		t := a[i].Text
 		switch {
-		case t == "--" || t == "-":
+		case t == "-":
+			sflag = true // the script is standard input; the rest are arguments
+			i++
+			break loop
+		case t == "--":
 			i++
 			break loop
 		case t == "--rcfile" || t == "--init-file":
@@ -73,6 +78,8 @@ loop:
 				switch c {
 				case 'c':
 					cflag = true
+				case 's':
+					sflag = true
 				case 'o', 'O':
 					i++
 				}
@@ -85,11 +92,10 @@ loop:
 	case cflag && i < len(a):
 		e.payload(k, a[i], Bash)
 	case cflag:
-	case i < len(a):
-		// A script file: judged by its name only, unless it is downloaded.
-		if d := download(a[i].Subst); d != nil {
-			e.add(RuleInstall, k.match(), "running a downloaded script (%s) installs code nobody reviewed", d.Source)
-		}
+	case i < len(a) && !sflag:
+		// A script file: judged by its name only, unless it is downloaded
+		// or a process substitution that prints it.
+		e.scriptFile(k, a[i])
 	default:
 		e.stdinScript(k, Bash)
 	}
@@ -118,10 +124,37 @@ func joinPlain(ws []shell.Word) shell.Word {
 
 func sourceBuiltin(e *evaluator, k *call) {
 	if len(k.args) > 0 {
-		if d := download(k.args[0].Subst); d != nil {
-			e.add(RuleInstall, k.match(), "sourcing a downloaded script (%s) installs code nobody reviewed", d.Source)
-		}
+		e.scriptFile(k, k.args[0])
 	}
+}
+
+// scriptFile judges the script file w a shell runs or sources: by its name
+// only, but for a process substitution, <(...), whose output is a download
+// (an install) or text echo, printf or a here-document gives (judged as the
+// script).
+func (e *evaluator) scriptFile(k *call, w shell.Word) {
+	if d := download(w.Subst); d != nil {
+		e.add(RuleInstall, k.match(), "running a downloaded script (%s) installs code nobody reviewed", d.Source)
+		return
+	}
+	if !strings.HasPrefix(w.Text, "<(") || len(w.Subst) == 0 {
+		return
+	}
+	if text, ok := writtenText(w.Subst[len(w.Subst)-1], Bash); ok {
+		e.payload(k, shell.Lit(text), Bash)
+	}
+}
+
+// trapBuiltin judges the command trap runs on a signal: trap 'cmd' EXIT.
+func trapBuiltin(e *evaluator, k *call) {
+	a := k.args
+	if len(a) > 0 && a[0].Text == "--" {
+		a = a[1:]
+	}
+	if len(a) < 2 || a[0].Text == "-" || strings.HasPrefix(a[0].Text, "-") && len(a[0].Text) == 2 {
+		return // listing, or resetting
+	}
+	e.payload(k, a[0], Bash)
 }
 
 // pwshCommand handles pwsh and powershell: -Command (the rest of the line, or

@@ -16,6 +16,7 @@ func init() {
 	handle(hdparmCommand, "hdparm")
 	handle(diskutilCommand, "diskutil")
 	handle(formatCommand, "format", "diskpart")
+	handle(volumeCommand, "zpool", "zfs", "lvremove", "vgremove", "pvremove", "mdadm", "nvme")
 }
 
 // blockDevice matches the device files of disks, partitions and memory: a
@@ -66,6 +67,11 @@ func harmlessDevice(prefix string) bool {
 // isMkfs reports whether name is a file-system maker: mkfs, mkfs.ext4,
 // mkfs_msdos, newfs_apfs, ...
 func isMkfs(name string) bool {
+	for _, ext := range []string{".sh", ".bash", ".py", ".pl", ".rb", ".js", ".ps1"} {
+		if strings.HasSuffix(name, ext) {
+			return false // a script named after it
+		}
+	}
 	for _, p := range []string{"mkfs.", "mkfs_", "newfs_", "mkfs-"} {
 		if strings.HasPrefix(name, p) && len(name) > len(p) {
 			return true
@@ -209,8 +215,56 @@ func formatCommand(e *evaluator, k *call) {
 // itself beside its caller (in the background or in a pipeline): every call
 // makes more processes until the machine stops.
 func (e *evaluator) forkBomb(c *shell.Cmd) {
-	if c.Func == "" || !c.Async || len(c.Args) == 0 || c.Args[0].Dynamic() || c.Args[0].Text != c.Func {
+	if len(c.Args) == 0 {
+		return
+	}
+	if selfScript(c) && (c.Async || c.Stdin.Kind == shell.Pipe && c.Stdin.From != nil && selfScript(c.Stdin.From)) {
+		e.add(RuleForkBomb, c.Source, "the script runs itself (%s) in the background or a pipeline: a fork bomb", c.Args[0].Text)
+		return
+	}
+	if c.Func == "" || !c.Async || c.Args[0].Dynamic() || c.Args[0].Text != c.Func {
 		return
 	}
 	e.add(RuleForkBomb, c.Source, "the function %s calls itself in the background or a pipeline: a fork bomb", c.Func)
+}
+
+// selfScript reports whether c runs the script it is in: bash's $0, cmd's
+// %0 (or %~f0 and the like).
+func selfScript(c *shell.Cmd) bool {
+	if len(c.Args) == 0 || !c.Args[0].Dynamic() {
+		return false
+	}
+	t := strings.Trim(c.Args[0].Text, `"`)
+	switch {
+	case t == "$0" || t == "${0}":
+		return true
+	case strings.HasPrefix(t, "%") && strings.HasSuffix(t, "0") && len(t) >= 2:
+		return t == "%0" || strings.HasPrefix(t, "%~")
+	}
+	return false
+}
+
+// volumeCommand judges the tools that destroy pools, volumes and RAID or
+// NVMe namespaces: zpool destroy and labelclear, zfs destroy, lvremove,
+// vgremove, pvremove, mdadm --zero-superblock, nvme format and sanitize.
+func volumeCommand(e *evaluator, k *call) {
+	if infoOnly(k.args) {
+		return
+	}
+	destroy := false
+	switch k.name {
+	case "zpool":
+		destroy = hasWord(k.args, "destroy", "labelclear")
+	case "zfs":
+		destroy = hasWord(k.args, "destroy")
+	case "lvremove", "vgremove", "pvremove":
+		destroy = true
+	case "mdadm":
+		destroy = hasWord(k.args, "--zero-superblock")
+	case "nvme":
+		destroy = hasWord(k.args, "format", "sanitize")
+	}
+	if destroy {
+		e.add(RuleDisk, k.match(), "%s destroys a storage pool, volume or namespace and the file systems on it", k.name)
+	}
 }

@@ -23,6 +23,9 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		}
 		return inner, alt, true
 	}
+	if inner, alt, ok := e.unwrapRunner(k); ok {
+		return inner, alt, true
+	}
 	switch k.name {
 	case "env":
 		return e.unwrapEnv(k)

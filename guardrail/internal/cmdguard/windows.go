@@ -7,6 +7,7 @@ import (
 )
 
 func init() {
+	handle(forEachObject, "foreach-object")
 	handle(removeItem, "remove-item")
 	handle(moveItem, "move-item", "rename-item")
 	handle(psWriter, "copy-item", "set-content", "add-content", "clear-content", "out-file", "tee-object", "new-item")
@@ -28,6 +29,34 @@ func psPaths(b *psBound, names ...string) []shell.Word {
 	return out
 }
 
+// recursiveListing reports whether in pipes a recursive Get-ChildItem.
+func recursiveListing(in shell.Input) bool {
+	from := in.From
+	return in.Kind == shell.Pipe && from != nil && len(from.Args) > 0 && !from.Args[0].Dynamic() &&
+		canonical(PowerShell, from.Args[0].Text) == "get-childitem" && psArgs(from.Args[1:], psGetChildItem).switches["recurse"]
+}
+
+// forEachObject judges ForEach-Object fed a recursive listing: a block that
+// deletes (Remove-Item and its aliases, .Delete()) deletes recursively.
+func forEachObject(e *evaluator, k *call) {
+	if !recursiveListing(k.stdin) {
+		return
+	}
+	for _, w := range k.args {
+		s, err := shell.ParsePowerShell(strings.Trim(strings.TrimSpace(w.Text), "{}"))
+		if err != nil {
+			continue
+		}
+		for _, c := range s.Cmds {
+			if len(c.Args) > 0 && !c.Args[0].Dynamic() && canonical(PowerShell, c.Args[0].Text) == "remove-item" ||
+				strings.Contains(strings.ToLower(c.Source), ".delete(") {
+				e.add(RuleRecursiveDelete, k.match(), "Get-ChildItem -Recurse piped into a ForEach-Object that deletes deletes recursively")
+				return
+			}
+		}
+	}
+}
+
 func removeItem(e *evaluator, k *call) {
 	b := psArgs(k.args, psRemoveItem)
 	if b.switches["whatif"] {
@@ -35,8 +64,7 @@ func removeItem(e *evaluator, k *call) {
 	}
 	if b.switches["recurse"] {
 		e.add(RuleRecursiveDelete, k.match(), "Remove-Item -Recurse deletes recursively")
-	} else if from := k.stdin.From; k.stdin.Kind == shell.Pipe && from != nil && len(from.Args) > 0 && !from.Args[0].Dynamic() &&
-		canonical(PowerShell, from.Args[0].Text) == "get-childitem" && psArgs(from.Args[1:], psGetChildItem).switches["recurse"] {
+	} else if recursiveListing(k.stdin) {
 		e.add(RuleRecursiveDelete, k.match(), "Get-ChildItem -Recurse piped into Remove-Item deletes recursively")
 	}
 	for _, w := range psPaths(b, "path", "literalpath") {
@@ -80,8 +108,22 @@ func psWriter(e *evaluator, k *call) {
 	if b.switches["whatif"] {
 		return
 	}
-	for _, w := range psPaths(b, params...) {
+	paths := psPaths(b, params...)
+	for _, w := range paths {
 		e.write(w, k.match(), "writes")
+	}
+	// The text written: -Value (Set-Content, Add-Content, New-Item),
+	// -InputObject, or what the pipeline gives.
+	text := ""
+	if v := b.get("value"); v != nil {
+		text = v.Text
+	} else if v := b.get("inputobject"); v != nil {
+		text = v.Text
+	} else if t, state, _ := stdinText(k.stdin, 0); state == inputKnown {
+		text = t.Text
+	}
+	for _, w := range paths {
+		e.secret(w, text)
 	}
 }
 
@@ -122,7 +164,7 @@ func cmdMove(e *evaluator, k *call) {
 
 func cmdCopy(e *evaluator, k *call) {
 	opts, ops := cmdOptions(k.args)
-	if k.name == "robocopy" && (contains(opts, "mir") || contains(opts, "purge")) {
+	if k.name == "robocopy" && (contains(opts, "mir") || contains(opts, "purge")) && !contains(opts, "l") {
 		e.add(RuleRecursiveDelete, k.match(), "robocopy /mir and /purge delete recursively")
 	}
 	if len(ops) > 1 {
@@ -133,16 +175,35 @@ func cmdCopy(e *evaluator, k *call) {
 // cmdFor handles for ... do COMMAND; with /r the command runs in every
 // directory of a tree, so a delete in it deletes recursively.
 func cmdFor(e *evaluator, k *call) {
-	recursive := false
+	recursive, counted, endless := false, false, false
 	for i, w := range k.args {
 		t := strings.ToLower(w.Text)
 		if t == "/r" {
 			recursive = true
 		}
+		if t == "/l" {
+			counted = true
+		}
 		if t != "do" {
 			continue
 		}
+		if counted {
+			// for /l %i in (start,step,end): a step of 0 never ends. The
+			// set may be split at its commas, which cmd reads as blanks.
+			var set []string
+			for j := i - 1; j >= 0 && strings.ToLower(k.args[j].Text) != "in"; j-- {
+				set = append([]string{k.args[j].Text}, set...)
+			}
+			parts := strings.FieldsFunc(strings.Trim(strings.Join(set, ","), "()"), func(r rune) bool { return r == ',' || r == ' ' })
+			endless = len(parts) == 3 && parts[1] == "0"
+		}
 		inner := k.args[i+1:]
+		if endless && len(inner) > 0 && !inner[0].Dynamic() {
+			switch canonical(Cmd, inner[0].Text) {
+			case "start", "cmd", "powershell", "pwsh":
+				e.add(RuleForkBomb, k.match(), "an endless for /l loop that starts %s: a fork bomb", inner[0].Text)
+			}
+		}
 		if recursive && len(inner) > 0 && !inner[0].Dynamic() {
 			switch canonical(Cmd, inner[0].Text) {
 			case "del", "rd":
@@ -179,10 +240,64 @@ func cmdIf(e *evaluator, k *call) {
 }
 
 // expr judges a PowerShell expression statement: .NET calls that delete.
+// containsFold reports whether s holds sub, lowercase ASCII, in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// psDownload reports whether the lowercased PowerShell text t downloads:
+// Invoke-WebRequest, Invoke-RestMethod (and their aliases), a WebClient.
+func psDownload(t string) bool {
+	for _, d := range []string{"(irm ", "(iwr ", "invoke-restmethod", "invoke-webrequest", ".downloadstring(", "(curl ", "(wget "} {
+		if strings.Contains(t, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptblockDownload judges a PowerShell command that makes a script block
+// of a download, [scriptblock]::Create((irm URL)), to run it: an install.
+func (e *evaluator) scriptblockDownload(c *shell.Cmd) {
+	if !containsFold(c.Source, "scriptblock") {
+		return
+	}
+	t := strings.ToLower(strings.ReplaceAll(c.Source, " ", ""))
+	if !strings.Contains(t, "[scriptblock]::create(") {
+		return
+	}
+	if psDownload(strings.ToLower(c.Source)) {
+		e.add(RuleInstall, c.Source, "running a downloaded script installs code nobody reviewed")
+	}
+}
+
 func (e *evaluator) expr(c *shell.Cmd) {
 	t := strings.ToLower(strings.ReplaceAll(c.Source, " ", ""))
-	if strings.Contains(t, "directory]::delete(") && strings.Contains(t, "$true") {
+	if strings.Contains(t, "directory]::delete(") && (strings.Contains(t, "$true") || strings.Contains(t, ",1)")) {
 		e.add(RuleRecursiveDelete, c.Source, "[System.IO.Directory]::Delete with recursion deletes recursively")
+	} else if strings.Contains(t, ").delete($true)") || strings.Contains(t, ").delete(1)") {
+		e.add(RuleRecursiveDelete, c.Source, "DirectoryInfo.Delete($true) deletes recursively")
+	}
+	if strings.Contains(t, "]::writealltext(") || strings.Contains(t, "]::appendalltext(") || strings.Contains(t, "]::writealllines(") {
+		// [IO.File]::WriteAllText(path, text): the text lands in path.
+		var quoted []shell.Word
+		for _, w := range c.Args {
+			for _, s := range w.Subst {
+				for _, a := range s.Args {
+					if a.Quoted {
+						quoted = append(quoted, shell.Word{Text: strings.TrimRight(a.Text, ",")})
+					}
+				}
+			}
+		}
+		if len(quoted) > 1 {
+			e.secret(quoted[0], quoted[1].Text)
+		}
 	}
 	if strings.Contains(t, "]::delete(") || strings.Contains(t, "]::writealltext(") || strings.Contains(t, "]::move(") {
 		for _, w := range c.Args {

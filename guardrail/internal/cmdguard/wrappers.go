@@ -153,6 +153,9 @@ var wrapperSpecs = map[string]*optSpec{
 	"dbus-run-session": {long: longs("config-file dbus-daemon")},
 	"systemd-run":      {valued: "pEuMHS", flags: "trPGqd", long: longs("unit property description slice uid gid nice working-directory setenv machine host on-active on-boot on-startup on-unit-active on-unit-inactive on-calendar on-timezone-change timer-property path-property socket-property service-type"), longFlags: longs("user system scope remain-after-exit send-sighup pty pipe quiet wait collect same-dir shell no-block")},
 	"firejail":         {},
+	"toybox":           {},
+	"run0": {valued: "ugD", long: longs("user group nice chdir setenv property description slice unit machine background shell-prompt-prefix"),
+		longFlags: longs("no-ask-password via-shell empower lightweight")},
 }
 
 var wrapperOptions = map[string]*optSpec{

@@ -4,7 +4,7 @@ package secretrules
 // rule order.
 func KeywordRules(s *Set, text string) []string {
 	seen := map[uint16]bool{}
-	s.kw.scan(text, func(rs []uint16) {
+	s.keywords().scan(text, func(rs []uint16) {
 		for _, r := range rs {
 			seen[r] = true
 		}
@@ -38,4 +38,27 @@ func PathMismatches(s *Set, paths []string) []string {
 		}
 	}
 	return out
+}
+
+// HeadMisses returns, for line, the rules whose regexp matches it although
+// their head filter says it cannot: what the filter would lose.
+func HeadMisses(s *Set, line string) []string {
+	var out []string
+	for _, r := range s.rules {
+		if re := r.regexp(); re != nil && r.heads != nil && !r.may(line) && re.MatchString(line) {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// Heads returns how many rules have a head filter.
+func Heads(s *Set) int {
+	n := 0
+	for _, r := range s.rules {
+		if r.regexp(); r.heads != nil {
+			n++
+		}
+	}
+	return n
 }

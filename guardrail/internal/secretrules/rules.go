@@ -92,8 +92,9 @@ type Set struct {
 	nfiles atomic.Int64
 	cfg    *Config
 	rules  []*rule
-	kw     *matcher
-	always []int // rules without keywords
+	kwOnce sync.Once
+	kw     *matcher // see keywords
+	always []int    // rules without keywords
 	global allowlist
 }
 
@@ -101,6 +102,7 @@ type rule struct {
 	*Rule
 	once  sync.Once
 	re    *regexp.Regexp
+	heads []head // what every match starts with; nil when unknown
 	path  *pathRegexp
 	allow []allowlist
 }
@@ -187,7 +189,6 @@ func New(cfg *Config, skip map[string]string) (*Set, error) {
 	if s.global, err = compileAllow(&cfg.Allowlist); err != nil {
 		return nil, fmt.Errorf("secretrules: global allowlist: %w", err)
 	}
-	var keywords [][]string
 	for i := range cfg.Rules {
 		r := &cfg.Rules[i]
 		if _, ok := skip[r.ID]; ok || r.Regex == "" {
@@ -210,10 +211,18 @@ func New(cfg *Config, skip map[string]string) (*Set, error) {
 			s.always = append(s.always, len(s.rules))
 		}
 		s.rules = append(s.rules, cr)
-		keywords = append(keywords, r.Keywords)
 	}
-	s.kw = newMatcher(keywords)
 	return s, nil
+}
+
+// keywords returns the matcher of the rules' keywords, built on first use:
+// a caller that finds them with its own matcher ([File.ScanHits]) never
+// pays for it, which matters in a process that lives for one call.
+func (s *Set) keywords() *matcher {
+	s.kwOnce.Do(func() {
+		s.kw = newMatcher(s.Keywords())
+	})
+	return s.kw
 }
 
 func compileAllow(a *Allowlist) (allowlist, error) {
@@ -259,8 +268,172 @@ func (s *Set) Check() error {
 func (r *rule) regexp() *regexp.Regexp {
 	r.once.Do(func() {
 		r.re, _ = regexp.Compile(r.Regex) // Check reports the error
+		r.heads = headsOf(r.Regex)
 	})
 	return r.re
+}
+
+// may reports whether line can hold a match of r: false only when the
+// rule's regexp starts every match with a literal (after \b, perhaps)
+// followed by at least n characters of a class, and line has no such
+// place. It is far cheaper than the regexp, which keywords as short as
+// "s." (Vault's service tokens) would run on most lines of code.
+func (r *rule) may(line string) bool {
+	r.regexp()
+	if r.heads == nil {
+		return true
+	}
+	for i := range r.heads {
+		if r.heads[i].in(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// head is how every match of one branch of a regexp starts: lit (ignoring
+// ASCII case when fold), at the start of a word when word, then at least
+// min bytes of class.
+type head struct {
+	lit   string
+	fold  bool
+	word  bool
+	class *[256]bool
+	min   int
+}
+
+// in reports whether line has a place where h starts.
+func (h *head) in(line string) bool {
+	for from := 0; from+len(h.lit) <= len(line); {
+		i := indexLit(line[from:], h.lit, h.fold)
+		if i < 0 {
+			return false
+		}
+		i += from
+		from = i + 1
+		if h.word && i > 0 && wordChar(line[i-1]) && wordChar(h.lit[0]) {
+			continue
+		}
+		n, j := 0, i+len(h.lit)
+		for n < h.min && j < len(line) && h.class[line[j]] {
+			n++
+			j++
+		}
+		if n >= h.min {
+			return true
+		}
+	}
+	return false
+}
+
+func indexLit(s, lit string, fold bool) int {
+	if !fold {
+		return strings.Index(s, lit)
+	}
+	for i := 0; i+len(lit) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(lit)], lit) {
+			return i
+		}
+	}
+	return -1
+}
+
+func wordChar(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
+}
+
+// headsOf returns how every match of expr starts, or nil when it cannot
+// tell: a regexp (in capture groups, perhaps after \b) that is one literal,
+// or an alternation whose every branch starts with one, each perhaps
+// followed by a repetition of a class.
+func headsOf(expr string) []head {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	re = re.Simplify()
+	return headsIn(re, false, 0)
+}
+
+func headsIn(re *syntax.Regexp, word bool, depth int) []head {
+	if depth > 8 {
+		return nil
+	}
+	switch re.Op {
+	case syntax.OpCapture:
+		return headsIn(re.Sub[0], word, depth+1)
+	case syntax.OpAlternate:
+		var out []head
+		for _, sub := range re.Sub {
+			hs := headsIn(sub, word, depth+1)
+			if hs == nil {
+				return nil
+			}
+			out = append(out, hs...)
+		}
+		return out
+	case syntax.OpLiteral:
+		return []head{literalHead(re, word, nil)}
+	case syntax.OpConcat:
+		subs := re.Sub
+		if len(subs) > 0 && subs[0].Op == syntax.OpWordBoundary {
+			word, subs = true, subs[1:]
+		}
+		if len(subs) == 0 {
+			return nil
+		}
+		if subs[0].Op != syntax.OpLiteral {
+			if len(subs) == 1 || subs[0].Op == syntax.OpCapture || subs[0].Op == syntax.OpAlternate {
+				return headsIn(subs[0], word, depth+1)
+			}
+			return nil
+		}
+		var next *syntax.Regexp
+		if len(subs) > 1 {
+			next = subs[1]
+		}
+		return []head{literalHead(subs[0], word, next)}
+	}
+	return nil
+}
+
+// literalHead makes the head of the literal lit, followed by next.
+func literalHead(lit *syntax.Regexp, word bool, next *syntax.Regexp) head {
+	h := head{lit: string(lit.Rune), fold: lit.Flags&syntax.FoldCase != 0, word: word, class: &[256]bool{}}
+	for _, r := range lit.Rune {
+		if r >= 0x80 {
+			return head{lit: "", class: h.class} // matches anywhere
+		}
+	}
+	for next != nil && next.Op == syntax.OpCapture {
+		next = next.Sub[0]
+	}
+	if next == nil {
+		return h
+	}
+	var class *syntax.Regexp
+	switch next.Op {
+	case syntax.OpRepeat, syntax.OpPlus:
+		if next.Sub[0].Op == syntax.OpCharClass {
+			class = next.Sub[0]
+			h.min = next.Min
+			if next.Op == syntax.OpPlus {
+				h.min = 1
+			}
+		}
+	case syntax.OpCharClass:
+		class, h.min = next, 1
+	}
+	if class == nil {
+		h.min = 0
+		return h
+	}
+	for i := 0; i+1 < len(class.Rune); i += 2 {
+		for c := class.Rune[i]; c <= class.Rune[i+1] && c < 256; c++ {
+			h.class[c] = true
+		}
+	}
+	return h
 }
 
 // PathAllowed reports whether the configuration's allowlist exempts the
@@ -354,7 +527,7 @@ func (f *File) Scan(line, blanks string, found func(Match)) {
 	if n := (len(f.set.rules) + 63) / 64; n > len(small) {
 		hits = make([]uint64, n)
 	}
-	f.set.kw.scan(line, func(rules []uint16) {
+	f.set.keywords().scan(line, func(rules []uint16) {
 		for _, i := range rules {
 			hits[i/64] |= 1 << (i % 64)
 		}
@@ -387,6 +560,9 @@ func (f *File) ScanHits(line, blanks string, hits []uint64, found func(Match)) {
 				break
 			}
 			r := s.rules[w*64+b]
+			if !r.may(line) { // blanking adds no literal and no class byte
+				continue
+			}
 			s.scanRule(r, f.path, line, found)
 			if blanks != "" && alt == "" && strings.ContainsAny(line, blanks) {
 				alt = blankOut(line, blanks)

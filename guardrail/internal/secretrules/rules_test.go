@@ -2,6 +2,7 @@ package secretrules_test
 
 import (
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -102,4 +103,41 @@ func TestPathFilters(t *testing.T) {
 	if bad := secretrules.PathMismatches(secretrules.Default(), paths); len(bad) > 0 {
 		t.Errorf("the literal filters change the answer of: %v", bad)
 	}
+}
+
+// TestHeads checks the head filters lose no match: on every line of the
+// secret corpora, and on lines the fuzzer finds (FuzzHeads).
+func TestHeads(t *testing.T) {
+	s := secretrules.Default()
+	t.Logf("%d of %d rules have a head filter", secretrules.Heads(s), s.Len())
+	n := 0
+	for _, name := range []string{"secrets.txt", "secrets-field.txt", "secrets-heldout.txt", "secrets-heldout2.txt"} {
+		data, err := os.ReadFile("../../testdata/edits/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			for _, part := range strings.Split(line, "⏎") {
+				n++
+				if bad := secretrules.HeadMisses(s, part); len(bad) > 0 {
+					t.Errorf("%s: the head filter of %v loses %q", name, bad, part)
+				}
+			}
+		}
+	}
+	if n < 300 {
+		t.Fatalf("only %d lines read", n)
+	}
+}
+
+func FuzzHeads(f *testing.F) {
+	f.Add("token hvs.CAESIJ0000000000000000000000000000000000000000000000000000000000000000000000000000000000000")
+	f.Add("s.abcdefghijklmnopqrstuvwx ")
+	f.Add("ghp_0123456789abcdefghijklmnopqrstuvwxyz")
+	s := secretrules.Default()
+	f.Fuzz(func(t *testing.T, line string) {
+		if bad := secretrules.HeadMisses(s, line); len(bad) > 0 {
+			t.Fatalf("the head filter of %v loses %q", bad, line)
+		}
+	})
 }

@@ -30,9 +30,11 @@ type bashParser struct {
 	src    string
 	script Script
 	vars   map[string]string // static values assigned so far
-	last   *Cmd              // the command added last
-	fn     string            // the function being declared, if any
-	async  int               // > 0 inside a background command or a pipeline
+	// unrolled counts the loop words whose bodies were judged one by one.
+	unrolled int
+	last     *Cmd   // the command added last
+	fn       string // the function being declared, if any
+	async    int    // > 0 inside a background command or a pipeline
 }
 
 func (p *bashParser) text(n syntax.Node) string {
@@ -58,6 +60,7 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 		p.async++
 		defer func() { p.async-- }()
 	}
+	start := len(p.script.Cmds)
 	// A redirection of standard input replaces the pipe.
 	var redirs []Redirect
 	for _, r := range s.Redirs {
@@ -75,7 +78,11 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 		case r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0"):
 			in = Input{Kind: File, Text: t}
 		}
-		redirs = append(redirs, Redirect{Op: op, Target: t})
+		rd := Redirect{Op: op, Target: t}
+		if r.N != nil {
+			rd.Fd = r.N.Value
+		}
+		redirs = append(redirs, rd)
 	}
 	switch c := s.Cmd.(type) {
 	case nil:
@@ -98,38 +105,62 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 		if pipe {
 			p.async--
 		}
-		p.redirsOnly(redirs, s)
+		p.redirsOnly(redirs, s, start)
 	case *syntax.Subshell:
 		saved := p.copyVars()
 		p.stmts(c.Stmts, in)
 		p.vars = saved
-		p.redirsOnly(redirs, s)
+		p.redirsOnly(redirs, s, start)
 	case *syntax.Block:
 		p.stmts(c.Stmts, in)
-		p.redirsOnly(redirs, s)
+		p.redirsOnly(redirs, s, start)
 	case *syntax.IfClause:
 		for ic := c; ic != nil; ic = ic.Else {
 			p.stmts(ic.Cond, in)
 			p.stmts(ic.Then, in)
 		}
-		p.redirsOnly(redirs, s)
+		p.redirsOnly(redirs, s, start)
 	case *syntax.WhileClause:
 		p.stmts(c.Cond, in)
 		p.stmts(c.Do, in)
-		p.redirsOnly(redirs, s)
+		p.redirsOnly(redirs, s, start)
 	case *syntax.ForClause:
-		p.substs(c.Loop)
-		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
-			delete(p.vars, wi.Name.Value)
+		wi, ok := c.Loop.(*syntax.WordIter)
+		if !ok || wi.Name == nil {
+			p.substs(c.Loop)
+			p.stmts(c.Do, in)
+			p.redirsOnly(redirs, s, start)
+			break
 		}
-		p.stmts(c.Do, in)
-		p.redirsOnly(redirs, s)
+		var items []Word
+		for _, w := range wi.Items {
+			items = append(items, p.words(w)...)
+		}
+		name := wi.Name.Value
+		static := len(items) > 0 && len(items) <= maxLoopItems && p.unrolled+len(items) <= maxUnrolled
+		for _, w := range items {
+			static = static && !w.Dynamic()
+		}
+		if !static {
+			delete(p.vars, name)
+			p.stmts(c.Do, in)
+			p.redirsOnly(redirs, s, start)
+			break
+		}
+		// A short list of known words: the body once per word, so each
+		// value is judged (for d in /dev/sd?; do dd of=$d ...).
+		p.unrolled += len(items)
+		for _, w := range items {
+			p.vars[name] = w.Text
+			p.stmts(c.Do, in)
+		}
+		p.redirsOnly(redirs, s, start)
 	case *syntax.CaseClause:
 		p.substs(c.Word)
 		for _, it := range c.Items {
 			p.stmts(it.Stmts, in)
 		}
-		p.redirsOnly(redirs, s)
+		p.redirsOnly(redirs, s, start)
 	case *syntax.FuncDecl:
 		// The body is judged where it is declared: calls are not followed.
 		saved, savedFn, savedAsync := p.copyVars(), p.fn, p.async
@@ -143,7 +174,7 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 		for _, a := range c.Args {
 			p.assign(a)
 		}
-		p.redirsOnly(redirs, s)
+		p.redirsOnly(redirs, s, start)
 	case *syntax.TimeClause:
 		p.stmt(c.Stmt, in)
 	case *syntax.CoprocClause:
@@ -152,16 +183,17 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 		// [[ ]], (( )), let and the like run nothing themselves but may
 		// hold substitutions.
 		p.substs(c)
-		p.redirsOnly(redirs, s)
+		p.redirsOnly(redirs, s, start)
 	}
 }
 
 // redirsOnly records the redirections of a compound command as a command of
 // its own, so writes through them are judged.
-func (p *bashParser) redirsOnly(redirs []Redirect, s *syntax.Stmt) {
+func (p *bashParser) redirsOnly(redirs []Redirect, s *syntax.Stmt, start int) {
 	for _, r := range redirs {
 		if r.Writes() {
-			p.add(&Cmd{Redirs: redirs, Source: p.stmtText(s)})
+			inner := append([]*Cmd(nil), p.script.Cmds[start:]...)
+			p.add(&Cmd{Redirs: redirs, Source: p.stmtText(s), Inner: inner})
 			return
 		}
 	}
@@ -190,7 +222,7 @@ func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect,
 		for _, a := range c.Assigns {
 			p.assign(a)
 		}
-		p.redirsOnly(redirs, s)
+		p.redirsOnly(redirs, s, len(p.script.Cmds))
 		return
 	}
 	for _, a := range c.Assigns {
@@ -205,6 +237,10 @@ func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect,
 		cmd.Args = append(cmd.Args, p.words(w)...)
 	}
 	p.add(cmd)
+	if len(cmd.Args) > 1 && cmd.Args[0].Text == "set" && cmd.Args[1].Text == "--" {
+		// set -- a b: the positional parameters, "$@".
+		p.setList("@", cmd.Args[2:])
+	}
 }
 
 func (p *bashParser) assign(a *syntax.Assign) {
@@ -214,7 +250,15 @@ func (p *bashParser) assign(a *syntax.Assign) {
 	name := a.Name.Value
 	if a.Array != nil {
 		p.substs(a.Array)
-		delete(p.vars, name)
+		var elems []Word
+		for _, el := range a.Array.Elems {
+			if el.Index != nil || el.Value == nil {
+				delete(p.vars, listKey+name)
+				return
+			}
+			elems = append(elems, p.words(el.Value)...)
+		}
+		p.setList(name, elems)
 		return
 	}
 	if a.Value == nil {
@@ -364,11 +408,32 @@ func (p *bashParser) part(b *wordBuilder, fields *[]*wordBuilder, part syntax.Wo
 	case *syntax.DblQuoted:
 		b.w.Quoted = true
 		b.started = true
+		if elems, ok := p.list(singlePart(x.Parts)); ok && fields != nil {
+			// "${A[@]}": one word per element.
+			for i, el := range elems {
+				if i > 0 {
+					b = &wordBuilder{started: true}
+					b.w.Quoted = true
+					*fields = append(*fields, b)
+				}
+				b.lit(el)
+			}
+			return
+		}
 		for _, q := range x.Parts {
 			p.part(b, nil, q, true)
 		}
 	case *syntax.ParamExp:
 		p.substs(x)
+		if elems, ok := p.list(x); ok {
+			v := strings.Join(elems, " ")
+			if quoted || fields == nil {
+				b.lit(v)
+				return
+			}
+			p.split(b, fields, v)
+			return
+		}
 		if v, ok := p.param(x); ok {
 			if quoted || fields == nil {
 				b.lit(v)
@@ -397,6 +462,71 @@ func (p *bashParser) part(b *wordBuilder, fields *[]*wordBuilder, part syntax.Wo
 	default:
 		b.dyn(p.text(part))
 	}
+}
+
+func singlePart(parts []syntax.WordPart) syntax.WordPart {
+	if len(parts) != 1 {
+		return nil
+	}
+	return parts[0]
+}
+
+// maxLoopItems bounds the words of a for loop whose body is judged once
+// per word, and maxUnrolled the words of all such loops in a script, so
+// nested loops cannot multiply the work.
+const (
+	maxLoopItems = 8
+	maxUnrolled  = 32
+)
+
+// listKey prefixes, in vars, the elements of an array (or "@", the
+// positional parameters set by set --), joined by listSep.
+const (
+	listKey = "\x00list:"
+	listSep = "\x00"
+)
+
+// setList records the array name's elements, when every one is static.
+func (p *bashParser) setList(name string, elems []Word) {
+	texts := make([]string, len(elems))
+	for i, w := range elems {
+		if w.Dynamic() {
+			delete(p.vars, listKey+name)
+			return
+		}
+		texts[i] = w.Text
+	}
+	delete(p.vars, name)
+	p.vars[listKey+name] = strings.Join(texts, listSep)
+}
+
+// list returns the elements of a plain "${NAME[@]}", "${NAME[*]}", "$@" or
+// "$*" whose values the script set.
+func (p *bashParser) list(part syntax.WordPart) ([]string, bool) {
+	x, ok := part.(*syntax.ParamExp)
+	if !ok || x.Param == nil || x.Excl || x.Length || x.Width || x.Slice != nil || x.Repl != nil ||
+		x.Names != 0 || x.Exp != nil || x.NestedParam != nil {
+		return nil, false
+	}
+	name := x.Param.Value
+	if x.Index != nil {
+		idx, ok := x.Index.(*syntax.Word)
+		if !ok || idx.Lit() != "@" && idx.Lit() != "*" {
+			return nil, false
+		}
+	} else if name != "@" && name != "*" {
+		return nil, false
+	} else {
+		name = "@"
+	}
+	v, ok := p.vars[listKey+name]
+	if !ok {
+		return nil, false
+	}
+	if v == "" {
+		return nil, true
+	}
+	return strings.Split(v, listSep), true
 }
 
 // param returns the value of a plain $NAME or ${NAME} assigned earlier in the

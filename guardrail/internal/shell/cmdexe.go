@@ -240,12 +240,30 @@ func (p *cmdParser) word2(inGroup bool) (Word, bool) {
 func (p *cmdParser) variableOr(b *wordBuilder) {
 	rest := p.src[p.i:]
 	if rest[0] == '%' || rest[0] == '!' {
-		if end := strings.IndexByte(rest[1:], rest[0]); end > 0 && !strings.ContainsAny(rest[1:1+end], " \t\"") {
+		if rest[0] == '%' && len(rest) > 1 && (rest[1] >= '0' && rest[1] <= '9' || rest[1] == '*') {
+			// A batch argument, %0 to %9 or %*: never a %NAME% (%0|%0).
+			b.dyn(rest[:2])
+			p.i += 2
+			return
+		}
+		if rest[0] == '%' && len(rest) > 2 && rest[1] == '~' {
+			// %~dp0: modifiers, then the argument's digit.
+			j := 2
+			for j < len(rest) && (rest[j] >= 'a' && rest[j] <= 'z' || rest[j] == '$' || rest[j] == ':') {
+				j++
+			}
+			if j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+				b.dyn(rest[:j+1])
+				p.i += j + 1
+				return
+			}
+		}
+		if end := strings.IndexByte(rest[1:], rest[0]); end > 0 && !strings.ContainsAny(rest[1:1+end], " \t\"|&<>") {
 			b.dyn(rest[:end+2])
 			p.i += end + 2
 			return
 		}
-		if rest[0] == '%' && len(rest) > 1 && (rest[1] >= '0' && rest[1] <= '9' || rest[1] == '*' || rest[1] == '~') {
+		if rest[0] == '%' && len(rest) > 1 && rest[1] == '~' {
 			b.dyn(rest[:2])
 			p.i += 2
 			return

@@ -10,6 +10,8 @@ import (
 // that every command it returns has a source text.
 
 var bashSeeds = []string{
+	`args=(-rf "$x" b); rm "${args[@]}"; set -- a -rf; rm "$@" $* ${args[*]}`,
+	"for d in /dev/sd? a b; do dd of=$d; done > log; exec 3>f; echo x >&3",
 	`rm -rf "$HOME/x" && echo $'\x72m' | sh`,
 	"cat <<'EOF' | bash\nrm -rf /\nEOF",
 	`X=-rf; rm $X {a,b}/c *.go ~/x`,
@@ -26,6 +28,7 @@ var psSeeds = []string{
 }
 
 var cmdSeeds = []string{
+	`%0|%0 & %~dp0x %~f0|%~ & %* %1%2%`,
 	`rd/s/q build & del /s /q "a b" || echo ^& %PATH% !X!`,
 	`(cd x && rd /s /q y) > out.txt 2>&1`,
 	`for /r %%f in (*.tmp) do del "%%f"`,

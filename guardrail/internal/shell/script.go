@@ -28,6 +28,10 @@ type Cmd struct {
 	// Async reports that the command runs beside the one that started it:
 	// in the background (&) or as a stage of a pipeline (bash).
 	Async bool
+	// Inner, for the redirections of a compound command ({ ...; } > f,
+	// ( ... ) > f, a loop), holds the commands inside it, whose output the
+	// redirections take (bash). Args is then empty.
+	Inner []*Cmd
 }
 
 // Redirect is one redirection of a [Cmd].
@@ -37,6 +41,9 @@ type Redirect struct {
 	Op string
 	// Target is the file, or the here-document or here-string body.
 	Target Word
+	// Fd is the descriptor written before the operator (3 in 3>file), or
+	// "" for the default (bash).
+	Fd string
 }
 
 // Writes reports whether the redirection writes to a file named by Target
