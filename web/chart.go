@@ -77,14 +77,14 @@ func (h *spendHistory) add(s spendStep) {
 
 // chartView is the spend chart, drawn as SVG paths on the server.
 type chartView struct {
-	Points                         int
-	W, H, X0, X1, Y0, Y1           int
-	LabelY, LegendX                int
-	TokensLine, TokensArea         string
-	CostLine                       string
-	From, To                       string
-	CostLabel, TokensLabel         string
-	Folded                         bool
+	Points                 int
+	W, H, X0, X1, Y0, Y1   int
+	LabelY, LegendX        int
+	TokensLine, TokensArea string
+	CostLine               string
+	From, To               string
+	CostLabel, TokensLabel string
+	Folded                 bool
 }
 
 // maxChartPoints bounds the points drawn: the steps are sampled down.

@@ -149,18 +149,18 @@ func renderCard(c cardView) template.HTML {
 
 // summaryView is the header: the run, its spend, what runs, the gate.
 type summaryView struct {
-	Plan, Run, Branch    string
-	Status, StatusClass  string
-	Reason, SharedCause  string
-	Err                  string
-	Counts               []statusCount
-	Cycles               int
-	Elapsed              time.Duration
-	Tokens, Cost         string
-	Updated, UpdatedISO  string
-	Running              []runningView
-	Queue                []string
-	Gate                 *gateView
+	Plan, Run, Branch   string
+	Status, StatusClass string
+	Reason, SharedCause string
+	Err                 string
+	Counts              []statusCount
+	Cycles              int
+	Elapsed             time.Duration
+	Tokens, Cost        string
+	Updated, UpdatedISO string
+	Running             []runningView
+	Queue               []string
+	Gate                *gateView
 }
 
 type statusCount struct {

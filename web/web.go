@@ -348,4 +348,3 @@ func sameStat(a, b os.FileInfo) bool {
 	}
 	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && os.SameFile(a, b)
 }
-
