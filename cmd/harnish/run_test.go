@@ -324,7 +324,7 @@ func TestProgressLive(t *testing.T) {
 			t.Errorf("live %v: the log lacks its lines:\n%q", live, out)
 		}
 		block := strings.Contains(out, "▸ T1           attempt 1: checks pass, joining the branch\n  ▸ T2           attempt 1: the agent works\n")
-		erased := strings.Count(out, "\x1b[2A\x1b[J")
+		erased := strings.Count(out, "\x1b[3A\x1b[J")
 		if live != block || live != (erased == 2) || !live && strings.Contains(out, "\x1b[") {
 			t.Errorf("live %v: block %v, erased %d times:\n%q", live, block, erased, out)
 		}
