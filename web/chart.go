@@ -91,7 +91,7 @@ type chartView struct {
 const maxChartPoints = 400
 
 func (h *spendHistory) chart(now time.Time) chartView {
-	c := chartView{W: 800, H: 170, X0: 8, Y1: 40}
+	c := chartView{W: 1200, H: 170, X0: 8, Y1: 40}
 	c.X1, c.Y0, c.LabelY, c.LegendX = c.W-8, c.H-22, c.H-6, c.W-8
 	if h == nil || (len(h.steps) == 0 && h.baseTokens == 0 && h.baseCost == 0) {
 		return c
