@@ -202,4 +202,3 @@ func shot(t *testing.T, ctx context.Context, path string) {
 		os.WriteFile(filepath.Join(d, filepath.Base(path)), png, 0o644)
 	}
 }
-
