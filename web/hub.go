@@ -292,11 +292,18 @@ func (h *hub) page() pageView {
 	for _, pl := range h.ix.phases {
 		pv := phaseView{ID: pl.ph.ID, Title: pl.ph.Title, Count: len(pl.ph.Tasks), Parallel: h.ix.plan.Parallelism(pl.ph)}
 		for _, layer := range pl.layers {
-			cards := make([]template.HTML, len(layer))
-			for i, t := range layer {
-				cards[i] = h.cards[t.ID]
+			// One value per layer: the template sees tens of values, not
+			// one per task, and each card is copied once.
+			n := 0
+			for _, t := range layer {
+				n += len(h.cards[t.ID])
 			}
-			pv.Layers = append(pv.Layers, cards)
+			var b strings.Builder
+			b.Grow(n)
+			for _, t := range layer {
+				b.WriteString(string(h.cards[t.ID]))
+			}
+			pv.Layers = append(pv.Layers, template.HTML(b.String()))
 		}
 		v.Phases = append(v.Phases, pv)
 	}

@@ -277,7 +277,7 @@ type phaseView struct {
 	ID, Title string
 	Count     int
 	Parallel  int
-	Layers    [][]template.HTML
+	Layers    []template.HTML // each layer's cards, rendered
 }
 
 func count(n int64) string {
