@@ -269,10 +269,19 @@ func (h *hub) renderSummary() string {
 
 func (h *hub) renderSpend() string {
 	var b strings.Builder
-	if err := tmpl.ExecuteTemplate(&b, "spend", h.spend.chart(h.now())); err != nil {
+	if err := tmpl.ExecuteTemplate(&b, "spend", h.spend.chart(h.chartEnd())); err != nil {
 		panic(err)
 	}
 	return b.String()
+}
+
+// chartEnd is where the spend chart's time axis ends: now while the run
+// goes on, its last change once it has ended.
+func (h *hub) chartEnd() time.Time {
+	if h.st != nil && h.st.Outcome != "" {
+		return h.st.Updated
+	}
+	return h.now()
 }
 
 // page fills the page's view; the caller holds h.mu for reading while it
@@ -285,7 +294,7 @@ func (h *hub) page() pageView {
 	}
 	v.Seq = h.cursor(seq)
 	v.Summary = newSummary(h.ix, h.st, h.queue, h.canApprove, h.errMsg)
-	v.Spend = h.spend.chart(h.now())
+	v.Spend = h.spend.chart(h.chartEnd())
 	if h.st == nil || h.st.Run == "" {
 		return v
 	}
