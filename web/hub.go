@@ -151,15 +151,17 @@ func (h *hub) setQueue(q []string) {
 	h.publishSummary()
 }
 
-// setErr shows a problem of the follower (empty: none).
-func (h *hub) setErr(msg string) {
+// setErr shows a problem of the follower (empty: none), and reports
+// whether it is news.
+func (h *hub) setErr(msg string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.errMsg == msg {
-		return
+		return false
 	}
 	h.errMsg = msg
 	h.publishSummary()
+	return true
 }
 
 func (h *hub) publishSummary() {

@@ -281,8 +281,9 @@ func (f *dirFollower) run(ctx context.Context) {
 		case <-tick.C:
 		}
 		if err := f.poll(); err != nil {
-			f.h.log.Warn("web: following the run", "dir", f.h.cfg.Dir, "err", err)
-			f.h.hub.setErr(err.Error())
+			if f.h.hub.setErr(err.Error()) { // once per problem, not per tick
+				f.h.log.Warn("web: following the run", "dir", f.h.cfg.Dir, "err", err)
+			}
 			f.j = &journal{dir: f.h.cfg.Dir} // start over at the next tick
 			continue
 		}
