@@ -214,3 +214,29 @@ func TestRunningSideBySide(t *testing.T) {
 		return strings.Contains(get(t, srv.URL+"/"), `<a class="chip" href="#t-B">B</a> → <a class="chip" href="#t-A">A</a>`)
 	})
 }
+
+// TestPageWithoutPlan: a run whose plan is not kept beside its state shows
+// its state and says why its tasks do not show.
+func TestPageWithoutPlan(t *testing.T) {
+	dir := t.TempDir()
+	store, err := loop.OpenDir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if err := store.Commit(context.Background(), policy.Transition{Kind: policy.TransRunStarted, Time: time.Now(), Run: "r1", Plan: "lost"}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.New(web.Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	for _, want := range []string{"<h1>lost</h1>", "run r1", "The run's plan could not be read"} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("the page lacks %q:\n%s", want, rec.Body.String())
+		}
+	}
+}
