@@ -10,8 +10,10 @@
 //	    Carry a plan out in the working tree DIR; state under DIR/.harnish/.
 //	resume [--dir DIR] [--yes] [--approve] [--json]
 //	    Continue the run recorded in DIR/.harnish/.
-//	status [--dir DIR] [--json]
-//	    Show where the recorded run stands.
+//	status [--dir DIR] [--json] [--watch]
+//	    Show where the recorded run stands; --watch follows it to its end.
+//	serve [--dir DIR] [--addr 127.0.0.1:PORT] [--approve]
+//	    Serve a live status page of the run.
 //	validate FILE [--strict] [--json]
 //	    Check a plan and print every problem as "file:line:col: field: message".
 //	import [--format auto|progress|steps|plansmd] [--plan NAME] [-o FILE] PATH
@@ -93,6 +95,7 @@ var commands = []*command{
 	resumeCommand,
 	statusCommand,
 	stopCommand,
+	serveCommand,
 	validateCommand,
 	importCommand,
 	planCommand,

@@ -15,8 +15,9 @@ const usageText = `Usage: harnish <command> [arguments]
 Commands:
   run [--plan FILE] [--dir DIR] [--yes] [--json] [flags]         carry a plan out in a working tree
   resume [--dir DIR] [--plan FILE] [--yes] [--approve] [--json]  continue the run recorded in a working tree
-  status [--dir DIR] [--json]                                    show where the recorded run stands
+  status [--dir DIR] [--json] [--watch]                          show where the recorded run stands
   stop [--dir DIR] [--wait DURATION]                             stop the run going on in a working tree, to resume later
+  serve [--dir DIR] [--addr 127.0.0.1:PORT] [--approve]          serve a live status page of the run in a working tree
   validate FILE [--strict] [--json]                              check a plan file and print its problems
   import [flags] PATH                                            convert a peer tool's plan or progress into a harnish plan
   plan --prd FILE [flags]                                        draft a plan from a PRD with an agent, validate it, write it once approved

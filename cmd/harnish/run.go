@@ -78,11 +78,17 @@ exit status are those of "harnish run".
 
 var statusCommand = &command{
 	name:    "status",
-	args:    "[--dir DIR] [--json]",
+	args:    "[--dir DIR] [--json] [--watch]",
 	summary: "show where the recorded run stands",
 	help: `Status prints the run recorded in DIR/.harnish/: its outcome, each task's
 status and attempts, and what it spent. --json prints the state itself.
 It reads without locking, so it works while a run is going.
+
+--watch then follows the run from another shell, printing its progress as
+the run itself does (on a terminal, one line per task running side by
+side and the spend, rewritten in place) as its journal grows, and ends
+when the run ends, with the run's exit status (see "harnish help run");
+it waits for a run to start when none is recorded yet.
 `,
 	run: runStatus,
 }
@@ -101,6 +107,11 @@ type runFlags struct {
 	runID           string        // for a new run
 	branch          string        // for a new run in a git tree
 	noCommit        bool          // the tree was dirty at the start
+	// opened, when set, is told whether the run opened (serve's approvals).
+	opened func(error)
+	// noPrompt: gates are not asked on a terminal (the run ends awaiting
+	// approval), for a run driven from the status page.
+	noPrompt bool
 }
 
 func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Writer) (*runFlags, int, bool) {
@@ -255,7 +266,7 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	switch {
 	case f.yes:
 		opts.Gate = loop.AutoApprove{}
-	case isTerminal(os.Stdin):
+	case isTerminal(os.Stdin) && !f.noPrompt:
 		opts.Gate = &loop.TerminalGate{In: os.Stdin, Out: stderr}
 	}
 	var prog *progress
@@ -270,6 +281,9 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		opts.Observer = observers(opts.Observer, f.observe)
 	}
 	r, err := harnish.Open(cmdContext(), plan, opts)
+	if f.opened != nil {
+		f.opened(err)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError
@@ -445,6 +459,8 @@ func (p *progress) draw() {
 		fmt.Fprintf(p.w, "  ▸ %-12s %s\n", id, p.running[id])
 		p.shown++
 	}
+	fmt.Fprintf(p.w, "  %d running · spent so far: %d tokens, $%.2f\n", len(p.running), p.tokens, p.cost)
+	p.shown++
 }
 
 func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
@@ -452,8 +468,12 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", ".", "the working tree")
 	asJSON := fs.Bool("json", false, "print the state as JSON")
+	watch := fs.Bool("watch", false, "follow the run until it ends")
 	if code, ok := c.parse(fs, args, stdout, stderr, nil); !ok {
 		return code
+	}
+	if *watch {
+		return watchStatus(*dir, stdout, stderr)
 	}
 	st, err := loop.ReadState(filepath.Join(*dir, loop.StateDir))
 	if err != nil {
@@ -466,6 +486,12 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 		enc.Encode(st)
 		return exitOK
 	}
+	printStatus(stdout, *dir, st)
+	return exitOK
+}
+
+// printStatus prints where the run st of the working tree dir stands.
+func printStatus(stdout io.Writer, dir string, st *policy.RunState) {
 	fmt.Fprintf(stdout, "run %s of plan %s: %s\n", st.Run, st.Plan, statusWord(st))
 	if st.Reason != "" {
 		fmt.Fprintf(stdout, "  %s\n", st.Reason)
@@ -474,9 +500,9 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 	if st.SharedCause != "" {
 		fmt.Fprintf(stdout, "stopped together: %s\n", st.SharedCause)
 	}
-	plan, _ := loop.LoadKeptPlan(filepath.Join(*dir, loop.StateDir))
+	plan, _ := loop.LoadKeptPlan(filepath.Join(dir, loop.StateDir))
 	if plan == nil {
-		return exitOK
+		return
 	}
 	var running []string
 	for _, pt := range plan.Tasks() {
@@ -486,12 +512,12 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 	}
 	if len(running) > 0 && st.Outcome == "" {
 		fmt.Fprintf(stdout, "running: %s\n", strings.Join(running, ", "))
-		if q, _ := loop.ReadQueue(filepath.Join(*dir, loop.StateDir)); len(q) > 0 {
+		if q, _ := loop.ReadQueue(filepath.Join(dir, loop.StateDir)); len(q) > 0 {
 			fmt.Fprintf(stdout, "merge queue: %s\n", strings.Join(q, ", "))
 		}
 	}
-	if gitx.InRepo(*dir) {
-		forks, _ := (&loop.GitWorkspace{Dir: *dir}).Forks(cmdContext())
+	if gitx.InRepo(dir) {
+		forks, _ := (&loop.GitWorkspace{Dir: dir}).Forks(cmdContext())
 		for _, f := range forks {
 			if id, ok := strings.CutPrefix(f.Name, st.Run+"-"); ok {
 				fmt.Fprintf(stdout, "working copy of task %s: %s (branch %s)\n", id, f.Dir, f.Branch)
@@ -506,7 +532,6 @@ func runStatus(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  %-10s %-12s %-10s %d attempts, %d tokens, $%.2f\n",
 			pt.Phase.ID, pt.Task.ID, ts.Status, ts.Attempts, ts.Tokens, ts.CostUSD)
 	}
-	return exitOK
 }
 
 func statusWord(st *policy.RunState) string {

@@ -323,8 +323,8 @@ func TestProgressLive(t *testing.T) {
 		if strings.Count(out, "T1 attempt 1") == 0 || strings.Count(out, "T1 done") != 1 {
 			t.Errorf("live %v: the log lacks its lines:\n%q", live, out)
 		}
-		block := strings.Contains(out, "▸ T1           attempt 1: checks pass, joining the branch\n  ▸ T2           attempt 1: the agent works\n")
-		erased := strings.Count(out, "\x1b[2A\x1b[J")
+		block := strings.Contains(out, "▸ T1           attempt 1: checks pass, joining the branch\n  ▸ T2           attempt 1: the agent works\n  2 running · spent so far: 0 tokens, $0.00\n")
+		erased := strings.Count(out, "\x1b[3A\x1b[J")
 		if live != block || live != (erased == 2) || !live && strings.Contains(out, "\x1b[") {
 			t.Errorf("live %v: block %v, erased %d times:\n%q", live, block, erased, out)
 		}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/web"
+)
+
+// watchStatus prints the run's status, then follows it from its journal,
+// with the progress a run prints (on a terminal, one live line per task
+// running and the spend), until the run ends; it returns the run's exit
+// status, or 130 when interrupted.
+func watchStatus(dir string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return watch(ctx, dir, 0, stdout, stderr)
+}
+
+// watch follows the run in dir until it ends or ctx does; every is the
+// journal's poll interval (zero: the default).
+func watch(ctx context.Context, dir string, every time.Duration, stdout, stderr io.Writer) int {
+	tty, ok := stdout.(*os.File)
+	p := &progress{w: stdout, live: ok && isTerminal(tty)}
+	var st *policy.RunState
+	stateDir := filepath.Join(dir, loop.StateDir)
+	if _, err := loop.ReadState(stateDir); errors.Is(err, loop.ErrNoState) {
+		fmt.Fprintf(stdout, "no run recorded in %s yet: waiting for one to start\n", stateDir)
+	}
+	for c, err := range web.Follow(ctx, stateDir, &web.FollowOptions{PollInterval: every}) {
+		if err != nil {
+			p.erase()
+			fmt.Fprintf(stderr, "harnish status: %v\n", err)
+			return exitError
+		}
+		if c.State != nil {
+			p.erase()
+			if st != nil {
+				fmt.Fprintln(stdout, "(the state was read anew)")
+			}
+			st = c.State
+			printStatus(stdout, dir, st)
+			// The times and the spend of the lines that follow are the run's.
+			p.start, p.tokens, p.cost = st.Started, st.Tokens, st.CostUSD
+			p.running = map[string]string{}
+			for id, ts := range st.Tasks {
+				if ts.Status == policy.StatusRunning && st.Outcome == "" {
+					p.running[id] = fmt.Sprintf("attempt %d", ts.Attempts)
+				}
+			}
+			p.draw()
+		}
+		for _, t := range c.Transitions {
+			if err := st.Apply(t); err != nil {
+				fmt.Fprintf(stderr, "harnish status: %v\n", err)
+				return exitError
+			}
+			for _, e := range eventsOf(st.Run, t) {
+				p.Observe(e)
+			}
+		}
+		if st != nil && st.Outcome != "" {
+			p.erase()
+			fmt.Fprintf(stdout, "%s", st.Outcome)
+			if st.Reason != "" {
+				fmt.Fprintf(stdout, ": %s", st.Reason)
+			}
+			fmt.Fprintln(stdout)
+			return st.Outcome.ExitCode()
+		}
+	}
+	p.erase()
+	return 130
+}
+
+// eventsOf returns the events of the run's stream a committed transition
+// stands for, as the loop reports them to its observers, for a follower in
+// another process to print what the run would have printed.
+func eventsOf(run string, t policy.Transition) []loop.Event {
+	e := loop.Event{Time: t.Time, Run: run, Phase: t.Phase, Task: t.Task, Attempt: t.Attempt, Message: t.Reason}
+	switch t.Kind {
+	case policy.TransAttemptStarted:
+		e.Type = loop.AttemptStarted
+	case policy.TransAttemptFinished:
+		e.Type, e.Tokens, e.CostUSD = loop.AttemptFinished, t.Tokens, t.CostUSD
+		if f := t.Failure; f != nil {
+			// The run prints a failed check on a line of its own, with its
+			// fingerprint; the journal records it with the attempt.
+			e.Fingerprint, e.Message = f.Fingerprint, string(f.Kind)+" failure"
+			if f.Reason != "" {
+				e.Message += ": " + f.Why()
+			}
+		}
+	case policy.TransAttemptVoided:
+		e.Type, e.Message = loop.AttemptFinished, "voided: "+t.Reason
+	case policy.TransDebuggerFinished:
+		if t.NoDebugger {
+			return nil
+		}
+		e.Type, e.Message = loop.DebuggerInvoked, "root cause found"
+		if !t.Found {
+			e.Message = "no root cause"
+		}
+	case policy.TransTaskFinished:
+		e.Type = map[policy.TaskStatus]loop.EventType{policy.StatusDone: loop.TaskDone, policy.StatusEscalated: loop.TaskEscalated,
+			policy.StatusHalted: loop.TaskHalted, policy.StatusBlocked: loop.TaskBlocked}[t.Status]
+	case policy.TransGateReached:
+		e.Type = loop.MilestoneReached
+	case policy.TransGateApproved:
+		e.Type = loop.MilestoneApproved
+	default:
+		return nil
+	}
+	return []loop.Event{e}
+}
