@@ -49,7 +49,7 @@ func (c *Command) Execute(ctx context.Context, req *Request) (*Result, error) {
 	if err := os.WriteFile(promptFile, []byte(req.Prompt), 0o600); err != nil {
 		return nil, &Error{Kind: KindUnavailable, Err: err}
 	}
-	env := append(sortedEnv(c.Env),
+	env := append(append(sortedEnv(c.Env), sortedEnv(req.Env)...),
 		EnvTaskID+"="+req.Task.ID,
 		EnvPhaseID+"="+req.PhaseID,
 		EnvAttempt+"="+strconv.Itoa(req.Attempt),
@@ -168,7 +168,7 @@ func (d *CommandDebugger) Debug(ctx context.Context, req *DebugRequest) (*Diagno
 		return nil, &Error{Kind: KindUnavailable, Err: err}
 	}
 	stdout := &capped{max: maxAnswer}
-	res, err := proc.Run(ctx, proc.Spec{Stage: "debug", Argv: d.Argv, Root: req.WorkDir, Env: sortedEnv(d.Env),
+	res, err := proc.Run(ctx, proc.Spec{Stage: "debug", Argv: d.Argv, Root: req.WorkDir, Env: append(sortedEnv(d.Env), sortedEnv(req.Env)...),
 		Stdin: bytes.NewReader(in), Stdout: stdout})
 	if err != nil {
 		kind := KindCrashed

@@ -102,12 +102,14 @@ echo '{"summary":"added divide","files_changed":["calc.go"],"usage":{"input_toke
 func TestCommandEnvAndPrompt(t *testing.T) {
 	dir := t.TempDir()
 	prog := script(t, dir, "agent.sh", `cat > "$HARNISH_WORKDIR/prompt.copy"
-printf '%s %s %s %s' "$HARNISH_TASK_ID" "$HARNISH_PHASE_ID" "$HARNISH_ATTEMPT" "$EXTRA" > "$HARNISH_WORKDIR/env.copy"`)
-	c := &executor.Command{Argv: []string{prog}, Env: map[string]string{"EXTRA": "x"}}
-	if _, err := c.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 2, WorkDir: dir, Prompt: "do it\n"}); err != nil {
+printf '%s %s %s %s %s %s' "$HARNISH_TASK_ID" "$HARNISH_PHASE_ID" "$HARNISH_ATTEMPT" "$EXTRA" "$SHARED" "$TRACEPARENT" > "$HARNISH_WORKDIR/env.copy"`)
+	c := &executor.Command{Argv: []string{prog}, Env: map[string]string{"EXTRA": "x", "SHARED": "plan"}}
+	// The request's Env wins over the plan's, and not over HARNISH_*.
+	reqEnv := map[string]string{"SHARED": "host", "TRACEPARENT": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "HARNISH_ATTEMPT": "9"}
+	if _, err := c.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 2, WorkDir: dir, Prompt: "do it\n", Env: reqEnv}); err != nil {
 		t.Fatal(err)
 	}
-	for file, want := range map[string]string{"prompt.copy": "do it\n", "env.copy": "T1 p1 2 x"} {
+	for file, want := range map[string]string{"prompt.copy": "do it\n", "env.copy": "T1 p1 2 x host 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"} {
 		b, err := os.ReadFile(filepath.Join(dir, file))
 		if err != nil {
 			t.Fatal(err)

@@ -32,6 +32,12 @@ type Request struct {
 	Parts PromptParts
 	// Limits bounds the attempt. The zero value sets no limit beyond ctx.
 	Limits Limits
+	// Env holds variables the host adds to the agent's environment for this
+	// attempt, such as TRACEPARENT and TRACESTATE naming the attempt's span
+	// (see package telemetry), so a host that traces its agent sees one
+	// trace. They win over the executor's own Env and lose to the HARNISH_*
+	// variables. Nil: none.
+	Env map[string]string
 }
 
 // Limits bounds one attempt. The context passed to Execute carries the same
