@@ -1,0 +1,240 @@
+package telemetry
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+// The components, as the harnish.component attribute names them.
+const (
+	componentExecutor = "executor"
+	componentVerifier = "verifier"
+	componentReviewer = "reviewer"
+	componentDebugger = "debugger"
+)
+
+// The environment variables that carry the trace context to a program, as
+// the W3C Trace Context names its headers.
+const (
+	EnvTraceParent = "TRACEPARENT"
+	EnvTraceState  = "TRACESTATE"
+)
+
+// call is one component's call: its span and when it began.
+type call struct {
+	d     *drive
+	span  trace.Span
+	start time.Time
+	what  string
+}
+
+func (d *drive) begin(ctx context.Context, name, what, task string, attempt int, attrs ...attribute.KeyValue) (context.Context, *call) {
+	c := &call{d: d, start: time.Now(), what: what}
+	ctx, c.span = d.t.tracer.Start(d.parent(ctx, task, attempt), name, trace.WithTimestamp(c.start), trace.WithAttributes(attrs...))
+	return ctx, c
+}
+
+// finish ends the call's span and records its duration, with result the
+// word for how it went ("error" when err is not nil).
+func (c *call) finish(result string, err error) {
+	now := time.Now()
+	if err != nil {
+		result = "error"
+		c.span.RecordError(err, trace.WithTimestamp(now))
+		c.span.SetStatus(codes.Error, bound(err.Error()))
+	}
+	c.span.End(trace.WithTimestamp(now))
+	c.d.t.m.componentTime.Record(context.Background(), now.Sub(c.start).Seconds(),
+		metric.WithAttributes(keyPlan.String(c.d.plan), keyComponent.String(c.what), keyResult.String(result)))
+}
+
+// recovered ends the call's span when the component panics, then panics
+// on: the loop recovers it.
+func (c *call) recovered() {
+	if p := recover(); p != nil {
+		c.finish("", errors.New("panic"))
+		panic(p)
+	}
+}
+
+// withTraceContext returns env with the trace context of ctx's span added,
+// or env itself when ctx has no span worth naming.
+func (d *drive) withTraceContext(ctx context.Context, env map[string]string) map[string]string {
+	if !d.t.tracing || !trace.SpanContextFromContext(ctx).IsValid() {
+		return env
+	}
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	out := make(map[string]string, len(env)+2)
+	maps.Copy(out, env)
+	if v := carrier.Get("traceparent"); v != "" {
+		out[EnvTraceParent] = v
+	}
+	if v := carrier.Get("tracestate"); v != "" {
+		out[EnvTraceState] = v
+	}
+	return out
+}
+
+type tracedExecutor struct {
+	next executor.Executor
+	d    *drive
+}
+
+func (x *tracedExecutor) Execute(ctx context.Context, req *executor.Request) (res *executor.Result, err error) {
+	ctx, c := x.d.begin(ctx, "harnish.execute", componentExecutor, taskID(req.Task), req.Attempt)
+	defer c.recovered()
+	r := *req
+	r.Env = x.d.withTraceContext(ctx, req.Env)
+	res, err = x.next.Execute(ctx, &r)
+	result := ""
+	switch {
+	case err != nil:
+		if ee, ok := errors.AsType[*executor.Error](err); ok {
+			c.span.SetAttributes(keyClass.String(string(ee.Kind)))
+			usage(c.span, ee.Usage)
+		}
+	case res != nil:
+		result = string(res.Status)
+		c.span.SetAttributes(keyClaim.String(string(res.Status)))
+		usage(c.span, res.Usage)
+	}
+	c.finish(result, err)
+	return res, err
+}
+
+func usage(span trace.Span, u executor.Usage) {
+	if u != (executor.Usage{}) {
+		span.SetAttributes(keyTokens.Int64(u.Tokens()), keyCost.Float64(u.CostUSD))
+	}
+}
+
+type tracedVerifier struct {
+	next verify.Verifier
+	d    *drive
+}
+
+func (v *tracedVerifier) Verify(ctx context.Context, req *verify.Request) (rep *verify.Report, err error) {
+	ctx, c := v.d.begin(ctx, "harnish.verify", componentVerifier, taskID(req.Task), req.Attempt)
+	defer c.recovered()
+	rep, err = v.next.Verify(ctx, req)
+	result := ""
+	if err == nil && rep != nil {
+		result = "failed"
+		if rep.Passed {
+			result = "passed"
+		} else {
+			c.span.SetAttributes(keyFingerprint.String(bound(rep.Fingerprint.String())), keyClass.String(string(rep.Fingerprint.Class)))
+		}
+		c.span.SetAttributes(keyPassed.Bool(rep.Passed))
+		v.checks(ctx, c.start, rep.Checks)
+	}
+	c.finish(result, err)
+	return rep, err
+}
+
+// checks makes a span of each check, laid end to end from the
+// verification's start: a report gives each check's duration, not its start.
+func (v *tracedVerifier) checks(ctx context.Context, at time.Time, cs []verify.CheckResult) {
+	m := &v.d.t.m
+	for i := range cs {
+		ch := &cs[i]
+		end := at.Add(ch.Duration)
+		attrs := []attribute.KeyValue{keyCheck.String(bound(ch.Name)), keyPassed.Bool(ch.Passed), keyExitCode.Int(ch.ExitCode)}
+		if ch.Stage != "" {
+			attrs = append(attrs, keyStage.String(bound(ch.Stage)))
+		}
+		if ch.TestsRun != 0 || ch.TestsFailed != 0 {
+			attrs = append(attrs, keyTestsRun.Int(ch.TestsRun), keyTestsFailed.Int(ch.TestsFailed))
+		}
+		_, span := v.d.t.tracer.Start(ctx, "harnish.check", trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+		if !ch.Passed {
+			span.SetStatus(codes.Error, "the check failed")
+		}
+		span.End(trace.WithTimestamp(end))
+		m.checkTime.Record(context.Background(), ch.Duration.Seconds(),
+			metric.WithAttributes(keyPlan.String(v.d.plan), keyPassed.Bool(ch.Passed)))
+		at = end
+	}
+}
+
+type tracedReviewer struct {
+	next verify.Reviewer
+	d    *drive
+}
+
+func (r *tracedReviewer) Review(ctx context.Context, req *verify.ReviewRequest) (rev *verify.Review, err error) {
+	ctx, c := r.d.begin(ctx, "harnish.review", componentReviewer, taskID(req.Task), req.Attempt)
+	defer c.recovered()
+	rev, err = r.next.Review(ctx, req)
+	result := ""
+	if err == nil {
+		n, crit := 0, 0
+		if rev != nil {
+			n, crit = len(rev.Findings), len(rev.Critical())
+		}
+		result = "clean"
+		if crit > 0 {
+			result = "critical"
+		}
+		c.span.SetAttributes(keyFindings.Int(n), keyCritical.Int(crit))
+	}
+	c.finish(result, err)
+	return rev, err
+}
+
+type tracedDebugger struct {
+	next executor.Debugger
+	d    *drive
+}
+
+func (g *tracedDebugger) Debug(ctx context.Context, req *executor.DebugRequest) (diag *executor.Diagnosis, err error) {
+	ctx, c := g.d.begin(ctx, "harnish.debug", componentDebugger, taskID(req.Task), 0)
+	defer c.recovered()
+	r := *req
+	r.Env = g.d.withTraceContext(ctx, req.Env)
+	diag, err = g.next.Debug(ctx, &r)
+	u := executor.Usage{}
+	result := ""
+	switch {
+	case err != nil:
+		if ee, ok := errors.AsType[*executor.Error](err); ok {
+			u = ee.Usage
+		}
+	case diag != nil:
+		u = diag.Usage
+		result = "no-root-cause"
+		if diag.Found {
+			result = "root-cause"
+		}
+		c.span.SetAttributes(keyFound.Bool(diag.Found))
+	}
+	usage(c.span, u)
+	if tok := u.Tokens(); tok != 0 {
+		g.d.t.m.tokens.Add(context.Background(), tok, metric.WithAttributes(keyPlan.String(g.d.plan), keyComponent.String(componentDebugger)))
+	}
+	if u.CostUSD != 0 {
+		g.d.t.m.cost.Add(context.Background(), u.CostUSD, metric.WithAttributes(keyPlan.String(g.d.plan), keyComponent.String(componentDebugger)))
+	}
+	c.finish(result, err)
+	return diag, err
+}
+
+func taskID(t *task.Task) string {
+	if t == nil {
+		return ""
+	}
+	return t.ID
+}
