@@ -8,7 +8,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
@@ -57,7 +56,7 @@ func (c *call) finish(result string, err error) {
 	}
 	c.span.End(trace.WithTimestamp(now))
 	c.d.t.m.componentTime.Record(context.Background(), now.Sub(c.start).Seconds(),
-		metric.WithAttributes(keyPlan.String(c.d.plan), keyComponent.String(c.what), keyResult.String(result)))
+		c.d.opt(keyComponent, c.what, keyResult, result))
 }
 
 // recovered ends the call's span when the component panics, then panics
@@ -165,7 +164,7 @@ func (v *tracedVerifier) checks(ctx context.Context, at time.Time, cs []verify.C
 		}
 		span.End(trace.WithTimestamp(end))
 		m.checkTime.Record(context.Background(), ch.Duration.Seconds(),
-			metric.WithAttributes(keyPlan.String(v.d.plan), keyPassed.Bool(ch.Passed)))
+			v.d.checkOpt[b2i(ch.Passed)])
 		at = end
 	}
 }
@@ -223,10 +222,10 @@ func (g *tracedDebugger) Debug(ctx context.Context, req *executor.DebugRequest) 
 	}
 	usage(c.span, u)
 	if tok := u.Tokens(); tok != 0 {
-		g.d.t.m.tokens.Add(context.Background(), tok, metric.WithAttributes(keyPlan.String(g.d.plan), keyComponent.String(componentDebugger)))
+		g.d.t.m.tokens.Add(context.Background(), tok, g.d.opt(keyComponent, componentDebugger, "", ""))
 	}
 	if u.CostUSD != 0 {
-		g.d.t.m.cost.Add(context.Background(), u.CostUSD, metric.WithAttributes(keyPlan.String(g.d.plan), keyComponent.String(componentDebugger)))
+		g.d.t.m.cost.Add(context.Background(), u.CostUSD, g.d.opt(keyComponent, componentDebugger, "", ""))
 	}
 	c.finish(result, err)
 	return diag, err
@@ -237,4 +236,11 @@ func taskID(t *task.Task) string {
 		return ""
 	}
 	return t.ID
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -23,6 +23,12 @@ type drive struct {
 	plan    string
 	phaseOf map[string]string // task ID -> phase ID, from the plan
 
+	// optMu guards opts: the metrics' attribute sets, made once each.
+	optMu sync.Mutex
+	opts  map[optKey]metric.MeasurementOption
+	// checkOpt are the check metric's sets: failed, passed.
+	checkOpt [2]metric.MeasurementOption
+
 	mu     sync.Mutex
 	runCtx context.Context
 	run    trace.Span
@@ -35,6 +41,27 @@ type drive struct {
 	tasks    map[string]*node
 	attempts map[attemptKey]*node
 	gates    map[string]*node
+}
+
+type optKey struct{ k1, v1, k2, v2 string }
+
+// opt returns the measurement option of the plan's name and one or two
+// more attributes (k2 empty: one). The sets are few (the attributes come
+// from fixed lists), so each is made once per drive.
+func (d *drive) opt(k1 attribute.Key, v1 string, k2 attribute.Key, v2 string) metric.MeasurementOption {
+	key := optKey{string(k1), v1, string(k2), v2}
+	d.optMu.Lock()
+	defer d.optMu.Unlock()
+	if o, ok := d.opts[key]; ok {
+		return o
+	}
+	kv := []attribute.KeyValue{keyPlan.String(d.plan), k1.String(v1)}
+	if k2 != "" {
+		kv = append(kv, k2.String(v2))
+	}
+	o := metric.WithAttributeSet(attribute.NewSet(kv...))
+	d.opts[key] = o
+	return o
 }
 
 type attemptKey struct {
@@ -55,12 +82,15 @@ type node struct {
 
 func newDrive(t *Telemetry, cfg loop.Config) *drive {
 	d := &drive{t: t, phaseOf: map[string]string{}, phases: map[string]*node{}, tasks: map[string]*node{},
-		attempts: map[attemptKey]*node{}, gates: map[string]*node{}, runID: cfg.RunID}
+		attempts: map[attemptKey]*node{}, gates: map[string]*node{}, runID: cfg.RunID, opts: map[optKey]metric.MeasurementOption{}}
 	if cfg.Plan != nil {
 		d.plan = cfg.Plan.Name
 		for _, pt := range cfg.Plan.Tasks() {
 			d.phaseOf[pt.Task.ID] = pt.Phase.ID
 		}
+	}
+	for i, passed := range []bool{false, true} {
+		d.checkOpt[i] = metric.WithAttributeSet(attribute.NewSet(keyPlan.String(d.plan), keyPassed.Bool(passed)))
 	}
 	return d
 }
@@ -194,16 +224,16 @@ func (d *drive) attemptFinished(e loop.Event, now time.Time) {
 
 	ctx := context.Background()
 	m := &d.t.m
-	set := metric.WithAttributes(keyPlan.String(d.plan), keyOutcome.String(outcome), keyClass.String(class))
+	set := d.opt(keyOutcome, outcome, keyClass, class)
 	m.attempts.Add(ctx, 1, set)
 	if n.seen {
 		m.attemptTime.Record(ctx, now.Sub(n.start).Seconds(), set)
 	}
 	if e.Tokens != 0 {
-		m.tokens.Add(ctx, e.Tokens, metric.WithAttributes(keyPlan.String(d.plan), keyComponent.String(componentExecutor)))
+		m.tokens.Add(ctx, e.Tokens, d.opt(keyComponent, componentExecutor, "", ""))
 	}
 	if e.CostUSD != 0 {
-		m.cost.Add(ctx, e.CostUSD, metric.WithAttributes(keyPlan.String(d.plan), keyComponent.String(componentExecutor)))
+		m.cost.Add(ctx, e.CostUSD, d.opt(keyComponent, componentExecutor, "", ""))
 	}
 }
 
@@ -274,8 +304,7 @@ func (d *drive) guardrail(e loop.Event, now time.Time) {
 	default:
 		d.run.AddEvent("harnish.guardrail", trace.WithTimestamp(now), attrs)
 	}
-	d.t.m.guardrail.Add(context.Background(), 1, metric.WithAttributes(keyPlan.String(d.plan),
-		keyGuardLevel.String(e.Level), keyGuardRule.String(bound(e.Rule))))
+	d.t.m.guardrail.Add(context.Background(), 1, d.opt(keyGuardLevel, e.Level, keyGuardRule, bound(e.Rule)))
 }
 
 func (d *drive) taskFinished(e loop.Event, now time.Time) {
@@ -287,7 +316,7 @@ func (d *drive) taskFinished(e loop.Event, now time.Time) {
 		n.span.SetStatus(codes.Error, bound(e.Message))
 	}
 	n.span.End(trace.WithTimestamp(now))
-	set := metric.WithAttributes(keyPlan.String(d.plan), keyStatus.String(status))
+	set := d.opt(keyStatus, status, "", "")
 	d.t.m.tasks.Add(context.Background(), 1, set)
 	if n.seen {
 		d.t.m.taskTime.Record(context.Background(), now.Sub(n.start).Seconds(), set)
@@ -323,7 +352,7 @@ func (d *drive) gateFinished(phase, verdict string, now time.Time) {
 	n.span.End(trace.WithTimestamp(now))
 	if n.seen {
 		d.t.m.gateWait.Record(context.Background(), now.Sub(n.start).Seconds(),
-			metric.WithAttributes(keyPlan.String(d.plan), keyVerdict.String(verdict)))
+			d.opt(keyVerdict, verdict, "", ""))
 	}
 }
 
@@ -352,7 +381,7 @@ func (d *drive) runFinished(outcome policy.Outcome, reason string, now time.Time
 	}
 	d.run.End(trace.WithTimestamp(now))
 	d.ended = true
-	d.t.m.runs.Add(context.Background(), 1, metric.WithAttributes(keyPlan.String(d.plan), keyRunOutcome.String(string(outcome))))
+	d.t.m.runs.Add(context.Background(), 1, d.opt(keyRunOutcome, string(outcome), "", ""))
 }
 
 // end is the drive's End: a run that ended without its run.finished (the
