@@ -2,13 +2,13 @@ package telemetry
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"maps"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/harnish/harnish/executor"
@@ -68,21 +68,27 @@ func (c *call) recovered() {
 	}
 }
 
-// withTraceContext returns env with the trace context of ctx's span added,
-// or env itself when ctx has no span worth naming.
+// withTraceContext returns env with the trace context of ctx's span added
+// (W3C Trace Context: version 00, trace ID, span ID, flags), or env itself
+// when ctx has no span worth naming.
 func (d *drive) withTraceContext(ctx context.Context, env map[string]string) map[string]string {
-	if !d.t.tracing || !trace.SpanContextFromContext(ctx).IsValid() {
+	sc := trace.SpanContextFromContext(ctx)
+	if !d.t.tracing || !sc.IsValid() {
 		return env
 	}
-	carrier := propagation.MapCarrier{}
-	propagation.TraceContext{}.Inject(ctx, carrier)
 	out := make(map[string]string, len(env)+2)
 	maps.Copy(out, env)
-	if v := carrier.Get("traceparent"); v != "" {
-		out[EnvTraceParent] = v
-	}
-	if v := carrier.Get("tracestate"); v != "" {
-		out[EnvTraceState] = v
+	tid, sid := sc.TraceID(), sc.SpanID()
+	var b [55]byte
+	copy(b[:], "00-")
+	hex.Encode(b[3:35], tid[:])
+	b[35] = '-'
+	hex.Encode(b[36:52], sid[:])
+	b[52] = '-'
+	hex.Encode(b[53:55], []byte{byte(sc.TraceFlags())})
+	out[EnvTraceParent] = string(b[:])
+	if ts := sc.TraceState(); ts.Len() > 0 {
+		out[EnvTraceState] = ts.String()
 	}
 	return out
 }
