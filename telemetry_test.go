@@ -16,7 +16,7 @@ import (
 
 // TestOpenTelemetry runs the two-task plan with a tracer provider inside a
 // span of the host's: the run's span is its child, and each attempt's
-// program ran with TRACEPARENT naming that attempt's harnish.execute span.
+// program ran with TRACEPARENT naming that attempt's harnish.attempt span.
 func TestOpenTelemetry(t *testing.T) {
 	dir, plan := tree(t, false, map[string]string{})
 	seen := t.TempDir()
@@ -47,9 +47,9 @@ func TestOpenTelemetry(t *testing.T) {
 		t.Fatalf("want one harnish.run, a child of the host's span; got %d runs, %d host spans", len(run), len(hostSpan))
 	}
 	want := map[string]bool{}
-	for _, s := range byName["harnish.execute"] {
+	for _, s := range byName["harnish.attempt"] {
 		if s.SpanContext.TraceID() != hostSpan[0].SpanContext.TraceID() {
-			t.Errorf("harnish.execute in trace %s, want the host's %s", s.SpanContext.TraceID(), hostSpan[0].SpanContext.TraceID())
+			t.Errorf("harnish.attempt in trace %s, want the host's %s", s.SpanContext.TraceID(), hostSpan[0].SpanContext.TraceID())
 		}
 		want["00-"+s.SpanContext.TraceID().String()+"-"+s.SpanContext.SpanID().String()+"-01"] = true
 	}
@@ -59,7 +59,7 @@ func TestOpenTelemetry(t *testing.T) {
 			t.Fatal(err)
 		}
 		if tp := strings.TrimSpace(string(b)); !want[tp] {
-			t.Errorf("%s's agent ran with TRACEPARENT %q, want one of its harnish.execute spans %v", id, tp, want)
+			t.Errorf("%s's agent ran with TRACEPARENT %q, want one of its harnish.attempt spans %v", id, tp, want)
 		}
 	}
 }

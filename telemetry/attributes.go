@@ -33,7 +33,7 @@ const (
 	keyComponent   = attribute.Key("harnish.component")
 	keyResult      = attribute.Key("harnish.component.result")
 	keyClaim       = attribute.Key("harnish.executor.claim")
-	keyPassed      = attribute.Key("harnish.verify.passed")
+	keyPassed      = attribute.Key("harnish.check.passed")
 	keyCheck       = attribute.Key("harnish.check.name")
 	keyStage       = attribute.Key("harnish.check.stage")
 	keyExitCode    = attribute.Key("harnish.check.exit_code")

@@ -35,26 +35,42 @@ const (
 type call struct {
 	d     *drive
 	span  trace.Span
+	own   bool // the span is the call's, not its attempt's
 	start time.Time
 	what  string
 }
 
-func (d *drive) begin(ctx context.Context, name, what, task string, attempt int, attrs ...attribute.KeyValue) (context.Context, *call) {
-	c := &call{d: d, start: time.Now(), what: what}
-	ctx, c.span = d.t.tracer.Start(d.parent(ctx, task, attempt), name, trace.WithTimestamp(c.start), trace.WithAttributes(attrs...))
+// begin starts a call of a component: a span of its own named name, or,
+// with name empty, none: the executor's and the verifier's calls are most
+// of their attempt's span, which carries what they report (the checks get
+// spans of their own), so a span each would double the spans of a run and
+// tell little more.
+func (d *drive) begin(ctx context.Context, name, what, task string, attempt int) (context.Context, *call) {
+	c := &call{d: d, start: time.Now(), what: what, own: name != ""}
+	ctx = d.parent(ctx, task, attempt)
+	if c.own {
+		ctx, c.span = d.t.tracer.Start(ctx, name, trace.WithTimestamp(c.start))
+	} else {
+		c.span = trace.SpanFromContext(ctx)
+	}
 	return ctx, c
 }
 
-// finish ends the call's span and records its duration, with result the
-// word for how it went ("error" when err is not nil).
+// finish ends the call's own span and records its duration, with result
+// the word for how it went ("error" when err is not nil, recorded on the
+// span).
 func (c *call) finish(result string, err error) {
 	now := time.Now()
 	if err != nil {
 		result = "error"
-		c.span.RecordError(err, trace.WithTimestamp(now))
-		c.span.SetStatus(codes.Error, bound(err.Error()))
+		c.span.RecordError(err, trace.WithTimestamp(now), trace.WithAttributes(keyComponent.String(c.what)))
+		if c.own {
+			c.span.SetStatus(codes.Error, bound(err.Error()))
+		}
 	}
-	c.span.End(trace.WithTimestamp(now))
+	if c.own {
+		c.span.End(trace.WithTimestamp(now))
+	}
 	c.d.t.m.componentTime.Record(context.Background(), now.Sub(c.start).Seconds(),
 		c.d.opt(keyComponent, c.what, keyResult, result))
 }
@@ -99,22 +115,16 @@ type tracedExecutor struct {
 }
 
 func (x *tracedExecutor) Execute(ctx context.Context, req *executor.Request) (res *executor.Result, err error) {
-	ctx, c := x.d.begin(ctx, "harnish.execute", componentExecutor, taskID(req.Task), req.Attempt)
+	ctx, c := x.d.begin(ctx, "", componentExecutor, taskID(req.Task), req.Attempt)
 	defer c.recovered()
 	r := *req
 	r.Env = x.d.withTraceContext(ctx, req.Env)
 	res, err = x.next.Execute(ctx, &r)
 	result := ""
-	switch {
-	case err != nil:
-		if ee, ok := errors.AsType[*executor.Error](err); ok {
-			c.span.SetAttributes(keyClass.String(string(ee.Kind)))
-			usage(c.span, ee.Usage)
-		}
-	case res != nil:
+	if err == nil && res != nil {
+		// The attempt's span gets the spend from the loop's report.
 		result = string(res.Status)
 		c.span.SetAttributes(keyClaim.String(string(res.Status)))
-		usage(c.span, res.Usage)
 	}
 	c.finish(result, err)
 	return res, err
@@ -132,7 +142,7 @@ type tracedVerifier struct {
 }
 
 func (v *tracedVerifier) Verify(ctx context.Context, req *verify.Request) (rep *verify.Report, err error) {
-	ctx, c := v.d.begin(ctx, "harnish.verify", componentVerifier, taskID(req.Task), req.Attempt)
+	ctx, c := v.d.begin(ctx, "", componentVerifier, taskID(req.Task), req.Attempt)
 	defer c.recovered()
 	rep, err = v.next.Verify(ctx, req)
 	result := ""
@@ -140,18 +150,16 @@ func (v *tracedVerifier) Verify(ctx context.Context, req *verify.Request) (rep *
 		result = "failed"
 		if rep.Passed {
 			result = "passed"
-		} else {
-			c.span.SetAttributes(keyFingerprint.String(bound(rep.Fingerprint.String())), keyClass.String(string(rep.Fingerprint.Class)))
 		}
-		c.span.SetAttributes(keyPassed.Bool(rep.Passed))
 		v.checks(ctx, c.start, rep.Checks)
 	}
 	c.finish(result, err)
 	return rep, err
 }
 
-// checks makes a span of each check, laid end to end from the
-// verification's start: a report gives each check's duration, not its start.
+// checks makes a span of each check, under the attempt's, laid end to end
+// from the verification's start: a report gives each check's duration, not
+// its start.
 func (v *tracedVerifier) checks(ctx context.Context, at time.Time, cs []verify.CheckResult) {
 	m := &v.d.t.m
 	for i := range cs {

@@ -10,24 +10,30 @@
 // The loop itself knows nothing of OpenTelemetry: an observer of its event
 // stream makes the spans of the run, its phases, tasks, attempts and
 // milestone gates, and wrappers around the executor, verifier, reviewer and
-// debugger make a span of each call, under its attempt (or, for the
-// debugger, its task):
+// debugger find the span of their attempt (or, for the debugger, their
+// task) by the task's ID and the attempt's number, and put theirs under it:
 //
 //	harnish.run           harnish.run.id, harnish.plan.name, harnish.run.outcome
 //	  harnish.phase       harnish.phase.id
 //	    harnish.task      harnish.task.id, harnish.task.status
 //	      harnish.attempt harnish.attempt.number, harnish.attempt.outcome,
 //	                      harnish.failure.class, harnish.failure.fingerprint,
-//	                      harnish.usage.tokens, harnish.usage.cost_usd;
-//	                      a harnish.guardrail event per guardrail decision
-//	                      (harnish.guardrail.level, harnish.guardrail.rule)
-//	        harnish.execute harnish.executor.claim, usage
-//	        harnish.verify  harnish.verify.passed, the fingerprint
-//	          harnish.check harnish.check.name, exit code, tests; one per
-//	                        check of the report, laid end to end
-//	        harnish.review  harnish.review.findings, harnish.review.critical
+//	                      harnish.usage.tokens, harnish.usage.cost_usd,
+//	                      harnish.executor.claim; a harnish.guardrail event
+//	                      per guardrail decision (harnish.guardrail.level,
+//	                      harnish.guardrail.rule), an exception event when
+//	                      the executor or verifier failed to run
+//	        harnish.check harnish.check.name, harnish.check.passed, exit
+//	                      code, tests; one per check of the verifier's
+//	                      report, laid end to end from the verification's start
+//	        harnish.review harnish.review.findings, harnish.review.critical
 //	      harnish.debug   harnish.debugger.found
 //	  harnish.gate        harnish.phase.id, harnish.gate.verdict
+//
+// The agent's work is the attempt's span itself (the executor's call is
+// most of it, and the agent's own spans go under it), so the executor and
+// the verifier have no span of their own: that would double the spans of a
+// run and tell little more. Their durations are in harnish.component.duration.
 //
 // Attribute values are bounded: IDs come from a validated plan, outcomes and
 // statuses from fixed lists, and free text is cut at 256 bytes. A failed
@@ -36,8 +42,9 @@
 // or attempt that a resumed drive took over from an earlier one starts
 // when the drive first hears of it, marked harnish.resumed.
 //
-// The executor and the debugger get their span's trace context in their
-// request's Env, as TRACEPARENT and TRACESTATE (W3C Trace Context): the
+// The executor gets its attempt's trace context, and the debugger its own
+// span's, in their request's Env, as TRACEPARENT and TRACESTATE (W3C Trace
+// Context): the
 // command executor, the agent executors (Codex, Claude Code, ACP agents) and
 // the command debugger put it in the program's environment, so a host that
 // traces its agent sees one trace.
@@ -53,7 +60,7 @@
 //	harnish.usage.cost          {USD}      by harnish.component
 //	harnish.guardrail.decisions {decision} by harnish.guardrail.level, harnish.guardrail.rule
 //	harnish.component.duration  s          by harnish.component, harnish.component.result
-//	harnish.check.duration      s          by harnish.verify.passed
+//	harnish.check.duration      s          by harnish.check.passed
 //	harnish.gate.wait           s          by harnish.gate.verdict
 //
 // No metric carries a task ID or a fingerprint, so the number of series

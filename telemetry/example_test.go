@@ -46,9 +46,7 @@ func Example() {
 		fmt.Println(s.Name)
 	}
 	// Output:
-	// harnish.execute
 	// harnish.check
-	// harnish.verify
 	// harnish.attempt
 	// harnish.task
 	// harnish.phase

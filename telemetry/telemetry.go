@@ -86,9 +86,10 @@ func noEnd(error) {}
 // Instrument prepares one drive of a loop (one [loop.Loop.Run] or
 // [loop.Loop.Resume]): it returns ctx with the run's span in it, to pass to
 // Run or Resume; cfg with its components wrapped (the executor, verifier,
-// reviewer and debugger, each call a span under its attempt or task, the
-// executor's and debugger's with TRACEPARENT in their request's Env) and an
-// observer of its own after cfg's; and the End to call with Run's or
+// reviewer and debugger, timed and traced under their attempt or task, the
+// executor and debugger with TRACEPARENT in their request's Env; see the
+// package doc) and an observer of its own after cfg's; and the End to call
+// with Run's or
 // Resume's error when it returns, which ends the spans the drive left open.
 //
 // The run's span is a child of the span ctx holds, if any: a host that

@@ -87,43 +87,29 @@ func TestSpanTree(t *testing.T) {
 	want := `harnish.run plan.name=demo run.id=r1 run.outcome=completed
   harnish.phase phase.id=p1 plan.name=demo
     harnish.task phase.id=p1 plan.name=demo task.id=T1 task.status=done
-      harnish.attempt attempt.number=1 attempt.outcome=verify failure.class=test failure.fingerprint=test:aaa phase.id=p1 plan.name=demo task.id=T1 [error]
-        harnish.execute executor.claim=done
-        harnish.verify failure.class=test failure.fingerprint=test:aaa verify.passed=false
-          harnish.check check.exit_code=1 check.name=scripted verify.passed=false [error]
-      harnish.attempt attempt.number=2 attempt.outcome=passed phase.id=p1 plan.name=demo task.id=T1
-        harnish.execute executor.claim=done
-        harnish.verify verify.passed=true
-          harnish.check check.exit_code=0 check.name=scripted verify.passed=true
+      harnish.attempt attempt.number=1 attempt.outcome=verify executor.claim=done failure.class=test failure.fingerprint=test:aaa phase.id=p1 plan.name=demo task.id=T1 [error]
+        harnish.check check.exit_code=1 check.name=scripted check.passed=false [error]
+      harnish.attempt attempt.number=2 attempt.outcome=passed executor.claim=done phase.id=p1 plan.name=demo task.id=T1
+        harnish.check check.exit_code=0 check.name=scripted check.passed=true
         harnish.review review.critical=0 review.findings=0
     harnish.task phase.id=p1 plan.name=demo task.id=T2 task.status=done
-      harnish.attempt attempt.number=1 attempt.outcome=verify failure.class=test failure.fingerprint=test:bbb phase.id=p1 plan.name=demo task.id=T2 usage.cost_usd=0.5 usage.tokens=120 [error]
+      harnish.attempt attempt.number=1 attempt.outcome=verify executor.claim=done failure.class=test failure.fingerprint=test:bbb phase.id=p1 plan.name=demo task.id=T2 usage.cost_usd=0.5 usage.tokens=120 [error]
         event harnish.guardrail guardrail.level=soft guardrail.rule=scope
-        harnish.execute executor.claim=done usage.cost_usd=0.5 usage.tokens=120
-        harnish.verify failure.class=test failure.fingerprint=test:bbb verify.passed=false
-          harnish.check check.exit_code=1 check.name=scripted verify.passed=false [error]
-      harnish.attempt attempt.number=2 attempt.outcome=verify failure.class=test failure.fingerprint=test:bbb phase.id=p1 plan.name=demo task.id=T2 [error]
-        harnish.execute executor.claim=done
-        harnish.verify failure.class=test failure.fingerprint=test:bbb verify.passed=false
-          harnish.check check.exit_code=1 check.name=scripted verify.passed=false [error]
+        harnish.check check.exit_code=1 check.name=scripted check.passed=false [error]
+      harnish.attempt attempt.number=2 attempt.outcome=verify executor.claim=done failure.class=test failure.fingerprint=test:bbb phase.id=p1 plan.name=demo task.id=T2 [error]
+        harnish.check check.exit_code=1 check.name=scripted check.passed=false [error]
       harnish.debug debugger.found=true
-      harnish.attempt attempt.number=3 attempt.outcome=passed phase.id=p1 plan.name=demo task.id=T2
-        harnish.execute executor.claim=done
-        harnish.verify verify.passed=true
-          harnish.check check.exit_code=0 check.name=scripted verify.passed=true
+      harnish.attempt attempt.number=3 attempt.outcome=passed executor.claim=done phase.id=p1 plan.name=demo task.id=T2
+        harnish.check check.exit_code=0 check.name=scripted check.passed=true
         harnish.review review.critical=0 review.findings=0
   harnish.gate gate.verdict=approved phase.id=p1 plan.name=demo
   harnish.phase phase.id=p2 plan.name=demo
     harnish.task phase.id=p2 plan.name=demo task.id=T3 task.status=done
-      harnish.attempt attempt.number=1 attempt.outcome=review phase.id=p2 plan.name=demo task.id=T3 [error]
-        harnish.execute executor.claim=done
-        harnish.verify verify.passed=true
-          harnish.check check.exit_code=0 check.name=scripted verify.passed=true
+      harnish.attempt attempt.number=1 attempt.outcome=review executor.claim=done phase.id=p2 plan.name=demo task.id=T3 [error]
+        harnish.check check.exit_code=0 check.name=scripted check.passed=true
         harnish.review review.critical=1 review.findings=1
-      harnish.attempt attempt.number=2 attempt.outcome=passed phase.id=p2 plan.name=demo task.id=T3
-        harnish.execute executor.claim=done
-        harnish.verify verify.passed=true
-          harnish.check check.exit_code=0 check.name=scripted verify.passed=true
+      harnish.attempt attempt.number=2 attempt.outcome=passed executor.claim=done phase.id=p2 plan.name=demo task.id=T3
+        harnish.check check.exit_code=0 check.name=scripted check.passed=true
         harnish.review review.critical=0 review.findings=0
 `
 	if diff := cmp.Diff(strings.Split(want, "\n"), strings.Split(got, "\n")); diff != "" {
@@ -131,18 +117,12 @@ func TestSpanTree(t *testing.T) {
 	}
 
 	// Every attempt's executor ran with the trace context of its own span.
-	ids := map[string]string{} // task#attempt -> traceparent of its harnish.execute span
-	byID := map[string]tracetest.SpanStub{}
+	ids := map[string]string{} // task#attempt -> traceparent of its harnish.attempt span
 	for _, s := range spans.GetSpans() {
-		byID[s.SpanContext.SpanID().String()] = s
-	}
-	for _, s := range spans.GetSpans() {
-		if s.Name != "harnish.execute" {
-			continue
+		if s.Name == "harnish.attempt" {
+			key := fmt.Sprintf("%s#%d", attr(s.Attributes, "harnish.task.id").AsString(), attr(s.Attributes, "harnish.attempt.number").AsInt64())
+			ids[key] = fmt.Sprintf("00-%s-%s-01", s.SpanContext.TraceID(), s.SpanContext.SpanID())
 		}
-		a := byID[s.Parent.SpanID().String()]
-		key := fmt.Sprintf("%s#%d", attr(a.Attributes, "harnish.task.id").AsString(), attr(a.Attributes, "harnish.attempt.number").AsInt64())
-		ids[key] = fmt.Sprintf("00-%s-%s-01", s.SpanContext.TraceID(), s.SpanContext.SpanID())
 	}
 	reqs := exec.Requests()
 	if len(reqs) != 7 {
@@ -151,7 +131,7 @@ func TestSpanTree(t *testing.T) {
 	for _, r := range reqs {
 		key := fmt.Sprintf("%s#%d", r.Task.ID, r.Attempt)
 		if got, want := r.Env[telemetry.EnvTraceParent], ids[key]; got != want || want == "" {
-			t.Errorf("attempt %s ran with TRACEPARENT %q, want %q (its harnish.execute span)", key, got, want)
+			t.Errorf("attempt %s ran with TRACEPARENT %q, want %q (its harnish.attempt span)", key, got, want)
 		}
 	}
 
@@ -180,8 +160,8 @@ func TestSpanTree(t *testing.T) {
 		"harnish.component.duration{component=reviewer,component.result=clean,plan.name=demo}#":      3,
 		"harnish.component.duration{component=reviewer,component.result=critical,plan.name=demo}#":   1,
 		"harnish.component.duration{component=debugger,component.result=root-cause,plan.name=demo}#": 1,
-		"harnish.check.duration{plan.name=demo,verify.passed=true}#":                                 4,
-		"harnish.check.duration{plan.name=demo,verify.passed=false}#":                                3,
+		"harnish.check.duration{check.passed=true,plan.name=demo}#":                                  4,
+		"harnish.check.duration{check.passed=false,plan.name=demo}#":                                 3,
 		"harnish.gate.wait{gate.verdict=approved,plan.name=demo}#":                                   1,
 	}
 	if diff := cmp.Diff(wantM, gotM); diff != "" {
