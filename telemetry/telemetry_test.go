@@ -285,3 +285,76 @@ func TestOff(t *testing.T) {
 		t.Errorf("off: Instrument allocates %v times", n)
 	}
 }
+
+// TestResume: a run that waits at its gate, then a resume that approves
+// it: each drive is a trace of its own, the second picking up where the
+// first stopped (the gate approved by the resume, the next phase's task).
+func TestResume(t *testing.T) {
+	tp, spans, _, _ := providers(t)
+	tel, err := telemetry.New(telemetry.Config{TracerProvider: tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := looptest.NewStore()
+	base := loop.Config{Plan: demoPlan(), RunID: "r1", WorkDir: t.TempDir(), Store: store,
+		Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{}}
+	drive := func(resume bool) string {
+		spans.Reset()
+		ctx, cfg, end := tel.Instrument(context.Background(), base)
+		l, err := loop.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resume {
+			_, err = l.Resume(ctx, loop.ResumeOptions{Approve: true})
+		} else {
+			_, err = l.Run(ctx)
+		}
+		end(err)
+		return tree(spans.GetSpans())
+	}
+	first := `harnish.run plan.name=demo run.id=r1 run.outcome=awaiting-approval
+  harnish.phase phase.id=p1 plan.name=demo
+    harnish.task phase.id=p1 plan.name=demo task.id=T1 task.status=done
+      harnish.attempt attempt.number=1 attempt.outcome=passed executor.claim=done phase.id=p1 plan.name=demo task.id=T1
+        harnish.check check.exit_code=0 check.name=scripted check.passed=true
+    harnish.task phase.id=p1 plan.name=demo task.id=T2 task.status=done
+      harnish.attempt attempt.number=1 attempt.outcome=passed executor.claim=done phase.id=p1 plan.name=demo task.id=T2
+        harnish.check check.exit_code=0 check.name=scripted check.passed=true
+  harnish.gate gate.verdict=awaiting-approval phase.id=p1 plan.name=demo
+`
+	second := `harnish.run plan.name=demo run.id=r1 run.outcome=completed
+  harnish.gate gate.verdict=approved phase.id=p1 plan.name=demo
+  harnish.phase phase.id=p2 plan.name=demo
+    harnish.task phase.id=p2 plan.name=demo task.id=T3 task.status=done
+      harnish.attempt attempt.number=1 attempt.outcome=passed executor.claim=done phase.id=p2 plan.name=demo task.id=T3
+        harnish.check check.exit_code=0 check.name=scripted check.passed=true
+`
+	for i, want := range []string{first, second} {
+		if diff := cmp.Diff(strings.Split(want, "\n"), strings.Split(drive(i == 1), "\n")); diff != "" {
+			t.Errorf("drive %d: span tree (-want +got):\n%s", i+1, diff)
+		}
+	}
+}
+
+// TestPanic: a reviewer that panics ends the run with an error, and its
+// span and the run's end with error statuses rather than stay open.
+func TestPanic(t *testing.T) {
+	tp, spans, _, _ := providers(t)
+	tel, err := telemetry.New(telemetry.Config{TracerProvider: tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := loop.Config{Plan: demoPlan(), RunID: "r1", WorkDir: t.TempDir(), Executor: &looptest.Executor{},
+		Verifier: &looptest.Verifier{}, Reviewer: &looptest.Reviewer{Panic: true}}
+	_, cfg, end := tel.Instrument(context.Background(), cfg)
+	_, _, err = looptest.Run(t, cfg)
+	end(err)
+	got := tree(spans.GetSpans())
+	for _, want := range []string{"harnish.run plan.name=demo run.id=r1 run.outcome=error [error]",
+		"harnish.review [error]", "event exception component=reviewer exception.message=panic"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("span tree lacks %q:\n%s", want, got)
+		}
+	}
+}
