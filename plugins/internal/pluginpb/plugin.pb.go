@@ -2130,14 +2130,17 @@ func (x *Limits) GetCostUsd() float64 {
 }
 
 type ExecuteRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Task          *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
-	PhaseId       string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
-	Attempt       int64                  `protobuf:"varint,3,opt,name=attempt,proto3" json:"attempt,omitempty"`
-	WorkDir       string                 `protobuf:"bytes,4,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
-	Prompt        string                 `protobuf:"bytes,5,opt,name=prompt,proto3" json:"prompt,omitempty"`
-	Parts         *PromptParts           `protobuf:"bytes,6,opt,name=parts,proto3" json:"parts,omitempty"`
-	Limits        *Limits                `protobuf:"bytes,7,opt,name=limits,proto3" json:"limits,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Task    *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
+	PhaseId string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
+	Attempt int64                  `protobuf:"varint,3,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	WorkDir string                 `protobuf:"bytes,4,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
+	Prompt  string                 `protobuf:"bytes,5,opt,name=prompt,proto3" json:"prompt,omitempty"`
+	Parts   *PromptParts           `protobuf:"bytes,6,opt,name=parts,proto3" json:"parts,omitempty"`
+	Limits  *Limits                `protobuf:"bytes,7,opt,name=limits,proto3" json:"limits,omitempty"`
+	// env holds variables the host adds to the agent's environment for this
+	// attempt, such as TRACEPARENT (executor.Request.Env).
+	Env           map[string]string `protobuf:"bytes,8,rep,name=env,proto3" json:"env,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2217,6 +2220,13 @@ func (x *ExecuteRequest) GetParts() *PromptParts {
 func (x *ExecuteRequest) GetLimits() *Limits {
 	if x != nil {
 		return x.Limits
+	}
+	return nil
+}
+
+func (x *ExecuteRequest) GetEnv() map[string]string {
+	if x != nil {
+		return x.Env
 	}
 	return nil
 }
@@ -2589,7 +2599,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06Limits\x12(\n" +
 	"\x10deadline_unix_ns\x18\x01 \x01(\x03R\x0edeadlineUnixNs\x12\x16\n" +
 	"\x06tokens\x18\x02 \x01(\x03R\x06tokens\x12\x19\n" +
-	"\bcost_usd\x18\x03 \x01(\x01R\acostUsd\"\x8e\x02\n" +
+	"\bcost_usd\x18\x03 \x01(\x01R\acostUsd\"\x84\x03\n" +
 	"\x0eExecuteRequest\x12+\n" +
 	"\x04task\x18\x01 \x01(\v2\x17.harnish.plugin.v1.TaskR\x04task\x12\x19\n" +
 	"\bphase_id\x18\x02 \x01(\tR\aphaseId\x12\x18\n" +
@@ -2597,7 +2607,11 @@ const file_plugin_proto_rawDesc = "" +
 	"\bwork_dir\x18\x04 \x01(\tR\aworkDir\x12\x16\n" +
 	"\x06prompt\x18\x05 \x01(\tR\x06prompt\x124\n" +
 	"\x05parts\x18\x06 \x01(\v2\x1e.harnish.plugin.v1.PromptPartsR\x05parts\x121\n" +
-	"\x06limits\x18\a \x01(\v2\x19.harnish.plugin.v1.LimitsR\x06limits\"\xf3\x02\n" +
+	"\x06limits\x18\a \x01(\v2\x19.harnish.plugin.v1.LimitsR\x06limits\x12<\n" +
+	"\x03env\x18\b \x03(\v2*.harnish.plugin.v1.ExecuteRequest.EnvEntryR\x03env\x1a6\n" +
+	"\bEnvEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xf3\x02\n" +
 	"\x0fExecuteResponse\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x18\n" +
@@ -2642,7 +2656,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 	return file_plugin_proto_rawDescData
 }
 
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_plugin_proto_goTypes = []any{
 	(*Diagnostic)(nil),       // 0: harnish.plugin.v1.Diagnostic
 	(*DescribeRequest)(nil),  // 1: harnish.plugin.v1.DescribeRequest
@@ -2676,6 +2690,7 @@ var file_plugin_proto_goTypes = []any{
 	(*ExecuteResponse)(nil),  // 29: harnish.plugin.v1.ExecuteResponse
 	(*Violation)(nil),        // 30: harnish.plugin.v1.Violation
 	nil,                      // 31: harnish.plugin.v1.DescribeRequest.SettingsEntry
+	nil,                      // 32: harnish.plugin.v1.ExecuteRequest.EnvEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	19, // 0: harnish.plugin.v1.Diagnostic.usage:type_name -> harnish.plugin.v1.Usage
@@ -2707,24 +2722,25 @@ var file_plugin_proto_depIdxs = []int32{
 	3,  // 26: harnish.plugin.v1.ExecuteRequest.task:type_name -> harnish.plugin.v1.Task
 	26, // 27: harnish.plugin.v1.ExecuteRequest.parts:type_name -> harnish.plugin.v1.PromptParts
 	27, // 28: harnish.plugin.v1.ExecuteRequest.limits:type_name -> harnish.plugin.v1.Limits
-	19, // 29: harnish.plugin.v1.ExecuteResponse.usage:type_name -> harnish.plugin.v1.Usage
-	0,  // 30: harnish.plugin.v1.ExecuteResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
-	30, // 31: harnish.plugin.v1.ExecuteResponse.violations:type_name -> harnish.plugin.v1.Violation
-	1,  // 32: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
-	9,  // 33: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
-	13, // 34: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
-	17, // 35: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
-	28, // 36: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
-	2,  // 37: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
-	12, // 38: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
-	15, // 39: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
-	18, // 40: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
-	29, // 41: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
-	37, // [37:42] is the sub-list for method output_type
-	32, // [32:37] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	32, // 29: harnish.plugin.v1.ExecuteRequest.env:type_name -> harnish.plugin.v1.ExecuteRequest.EnvEntry
+	19, // 30: harnish.plugin.v1.ExecuteResponse.usage:type_name -> harnish.plugin.v1.Usage
+	0,  // 31: harnish.plugin.v1.ExecuteResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	30, // 32: harnish.plugin.v1.ExecuteResponse.violations:type_name -> harnish.plugin.v1.Violation
+	1,  // 33: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
+	9,  // 34: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
+	13, // 35: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
+	17, // 36: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
+	28, // 37: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
+	2,  // 38: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
+	12, // 39: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
+	15, // 40: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
+	18, // 41: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
+	29, // 42: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
+	38, // [38:43] is the sub-list for method output_type
+	33, // [33:38] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -2738,7 +2754,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   32,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   5,
 		},
