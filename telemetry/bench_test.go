@@ -31,9 +31,10 @@ import (
 // reader. It reports the medians of the per-iteration ratios to the run
 // with no telemetry: off/none (the bar: 1.0) and on/none (the bar: at most
 // 1.2), of the wall time and of the process's CPU time (user and system,
-// every thread: the collector's work included). On a machine others share,
-// the CPU time is the steadier of the two: a run that waits for a core
-// is not charged for it.
+// every thread: the collector's work included), and of the heap
+// allocations. On a machine others share, the CPU time is the steadier of
+// the times (a run that waits for a core is not charged for it), and the
+// allocations do not depend on the machine at all.
 //
 // "tasks=1000" is a thousand tasks done at their first attempt;
 // "tasks=100" a hundred tasks whose checks fail nine times, each time a new
@@ -70,9 +71,11 @@ func BenchmarkOverhead(b *testing.B) {
 			}
 			var off *telemetry.Telemetry
 			dir := b.TempDir()
-			run := func(tel *telemetry.Telemetry) (wall, cpu time.Duration) {
+			run := func(tel *telemetry.Telemetry) (wall, cpu time.Duration, allocs uint64) {
 				cfg := loop.Config{Plan: plan, WorkDir: dir, Store: looptest.NewStore(), RunID: "bench",
 					Executor: &looptest.Executor{}, Verifier: &looptest.Verifier{Script: script}}
+				var m0, m1 runtime.MemStats
+				runtime.ReadMemStats(&m0)
 				cpu0, start := cpuTime(b), time.Now()
 				ctx, cfg, end := tel.Instrument(context.Background(), cfg)
 				l, err := loop.New(cfg)
@@ -85,32 +88,39 @@ func BenchmarkOverhead(b *testing.B) {
 					tp.ForceFlush(ctx)
 				}
 				wall, cpu = time.Since(start), cpuTime(b)-cpu0
+				runtime.ReadMemStats(&m1)
+				allocs = m1.Mallocs - m0.Mallocs
 				if err != nil || res.Outcome != policy.Completed || res.State.Cycles != shape.tasks*shape.attempts {
 					b.Fatalf("run: %v, %v", res, err)
 				}
-				return wall, cpu
+				return wall, cpu, allocs
 			}
-			var offWall, onWall, offCPU, onCPU []float64
+			var offWall, onWall, offCPU, onCPU, offAllocs, onAllocs []float64
 			i := 0
 			for b.Loop() {
 				// Each run starts from a collected heap, with the spans
 				// of the last one gone, and the three take turns at going
 				// first: what one leaves behind is not charged to another.
 				var wall, cpu [3]time.Duration
+				var allocs [3]uint64
 				for k := range 3 {
 					j := (i + k) % 3
 					spans.Reset()
 					runtime.GC()
-					wall[j], cpu[j] = run([]*telemetry.Telemetry{nil, off, on}[j])
+					wall[j], cpu[j], allocs[j] = run([]*telemetry.Telemetry{nil, off, on}[j])
 				}
 				i++
 				offWall, onWall = append(offWall, ratio(wall[1], wall[0])), append(onWall, ratio(wall[2], wall[0]))
 				offCPU, onCPU = append(offCPU, ratio(cpu[1], cpu[0])), append(onCPU, ratio(cpu[2], cpu[0]))
+				offAllocs = append(offAllocs, float64(allocs[1])/float64(allocs[0]))
+				onAllocs = append(onAllocs, float64(allocs[2])/float64(allocs[0]))
 			}
 			b.ReportMetric(median(offWall), "off/none-wall")
 			b.ReportMetric(median(onWall), "on/none-wall")
 			b.ReportMetric(median(offCPU), "off/none-cpu")
 			b.ReportMetric(median(onCPU), "on/none-cpu")
+			b.ReportMetric(median(offAllocs), "off/none-allocs")
+			b.ReportMetric(median(onAllocs), "on/none-allocs")
 		})
 	}
 }
