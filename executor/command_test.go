@@ -157,7 +157,7 @@ func TestCommandCancelled(t *testing.T) {
 func TestCommandDebugger(t *testing.T) {
 	req := &executor.DebugRequest{Task: &task.Task{ID: "T1", Title: "t"}, PhaseID: "p1",
 		Failures: []executor.Failure{{Attempt: 1, Fingerprint: "test:a"}, {Attempt: 2, Fingerprint: "test:a"}},
-		Diff:     "--- a/x\n+++ b/x\n"}
+		Diff:     "--- a/x\n+++ b/x\n", Env: map[string]string{"TRACEPARENT": "00-tp"}}
 	for _, tc := range []struct {
 		name     string
 		body     string
@@ -166,7 +166,7 @@ func TestCommandDebugger(t *testing.T) {
 	}{
 		{"root cause, from the failures and the diff", `tee in.json | grep -q '"fingerprint":"test:a"' && grep -q '"diff":"--- a/x' in.json && echo '{"found": true, "root_cause": "off by one", "fix": "use <="}'`,
 			&executor.Diagnosis{Found: true, RootCause: "off by one", Fix: "use <="}, ""},
-		{"none", `cat >/dev/null; echo '{"found": false, "five_whys": ["w1"]}'`,
+		{"none, with the request's Env", `cat >/dev/null; test "$TRACEPARENT" = 00-tp && echo '{"found": false, "five_whys": ["w1"]}'`,
 			&executor.Diagnosis{FiveWhys: []string{"w1"}}, ""},
 		{"not JSON", `cat >/dev/null; echo 'I think it is a race'`, nil, executor.KindProtocol},
 		{"found but no fix", `cat >/dev/null; echo '{"found": true, "root_cause": "x"}'`, nil, executor.KindProtocol},
