@@ -30,6 +30,8 @@
 //     queries before an attempt and records to after a task.
 //   - [github.com/harnish/harnish/plugins]: out-of-process components over
 //     go-plugin.
+//   - [github.com/harnish/harnish/telemetry]: OpenTelemetry spans and
+//     metrics of a run, to the providers in [Options] (off by default).
 //
 // The rules of the loop, in short: a task with no acceptance criteria never
 // starts (it escalates); each task gets a budget of attempts (default 3) and

@@ -3,6 +3,9 @@ package harnish
 import (
 	"log/slog"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/harnish/harnish/loop"
 )
 
@@ -29,6 +32,15 @@ type Options struct {
 	// and its events as log records, what Open did at Info (processes ended,
 	// assets imported), and the plugins' output. Nil: silence.
 	Logger *slog.Logger
+	// TracerProvider receives a span of the run, each phase, task, attempt,
+	// check, review, debugger call and milestone gate, and MeterProvider the
+	// run's metrics (see package telemetry for both); a Run or Resume whose
+	// ctx holds a span makes the run's span its child, and each agent gets
+	// its attempt's span as TRACEPARENT. harnish sets no global provider.
+	// Nil, or a no-op provider: none, at no cost. [Components] ignores both:
+	// a host that drives its own loop instruments it with telemetry.New.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
 
 	// RunID names a new run; a run the state already holds keeps its own.
 	// Empty: one made from the time of Open.

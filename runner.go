@@ -15,6 +15,7 @@ import (
 	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/telemetry"
 )
 
 // Runner drives one working tree's run of a plan with everything [Open]
@@ -26,6 +27,7 @@ import (
 // concurrent use.
 type Runner struct {
 	cfg    loop.Config
+	tel    *telemetry.Telemetry // nil: off
 	opened Opened
 	// closers release what Open opened, in the order it opened them; Close
 	// calls them last to first.
@@ -120,6 +122,9 @@ func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err er
 	}
 	r.closers = append(r.closers, host)
 	r.cfg = cfg
+	if r.tel, err = telemetry.New(telemetry.Config{TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider}); err != nil {
+		return nil, err
+	}
 	r.cfg.Store, r.cfg.RecordsDir, r.cfg.RunID = store, stateDir, runID
 
 	if !opts.NoAssets {
@@ -183,29 +188,31 @@ func (r *Runner) Opened() Opened {
 // drives it until it ends; see loop.Loop.Run for its result and errors.
 // Cancelling ctx ends the run cancelled, in a state Resume continues.
 func (r *Runner) Run(ctx context.Context) (*loop.Result, error) {
-	l, err := r.loop()
-	if err != nil {
-		return nil, err
-	}
-	return l.Run(ctx)
+	return r.drive(ctx, (*loop.Loop).Run)
 }
 
 // Resume reopens the run the state holds after any stop or crash and
 // drives it on, as opts say (opts.Approve approves the milestone gate it
 // waits at). See loop.Loop.Resume.
 func (r *Runner) Resume(ctx context.Context, opts loop.ResumeOptions) (*loop.Result, error) {
-	l, err := r.loop()
-	if err != nil {
-		return nil, err
-	}
-	return l.Resume(ctx, opts)
+	return r.drive(ctx, func(l *loop.Loop, ctx context.Context) (*loop.Result, error) { return l.Resume(ctx, opts) })
 }
 
-func (r *Runner) loop() (*loop.Loop, error) {
+// drive builds a loop of the configuration, instrumented when the options
+// asked for telemetry, and drives it with f.
+func (r *Runner) drive(ctx context.Context, f func(*loop.Loop, context.Context) (*loop.Result, error)) (*loop.Result, error) {
 	if r.closed {
 		return nil, errors.New("harnish: the Runner is closed")
 	}
-	return loop.New(r.cfg)
+	ctx, cfg, end := r.tel.Instrument(ctx, r.cfg)
+	l, err := loop.New(cfg)
+	if err != nil {
+		end(err)
+		return nil, err
+	}
+	res, err := f(l, ctx)
+	end(err)
+	return res, err
 }
 
 // Close releases what Open opened: the experience store, the process mark,

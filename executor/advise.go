@@ -74,7 +74,7 @@ type adviceInput struct {
 func (a *CommandAdvisor) Advise(ctx context.Context, req *AdviceRequest) (*Advice, error) {
 	var adv Advice
 	in := adviceInput{Task: req.Task, Phase: req.PhaseID, Point: req.Point, Failures: req.Failures}
-	tail, err := runJSON(ctx, "advisor", a.Argv, a.Env, req.WorkDir, in, &adv)
+	tail, err := runJSON(ctx, "advisor", a.Argv, sortedEnv(a.Env), req.WorkDir, in, &adv)
 	if err != nil {
 		return nil, err
 	}

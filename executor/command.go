@@ -49,7 +49,7 @@ func (c *Command) Execute(ctx context.Context, req *Request) (*Result, error) {
 	if err := os.WriteFile(promptFile, []byte(req.Prompt), 0o600); err != nil {
 		return nil, &Error{Kind: KindUnavailable, Err: err}
 	}
-	env := append(sortedEnv(c.Env),
+	env := append(append(sortedEnv(c.Env), sortedEnv(req.Env)...),
 		EnvTaskID+"="+req.Task.ID,
 		EnvPhaseID+"="+req.PhaseID,
 		EnvAttempt+"="+strconv.Itoa(req.Attempt),
@@ -165,7 +165,7 @@ type debugInput struct {
 func (d *CommandDebugger) Debug(ctx context.Context, req *DebugRequest) (*Diagnosis, error) {
 	var diag Diagnosis
 	in := debugInput{Task: req.Task, Phase: req.PhaseID, Failures: req.Failures, Diff: req.Diff}
-	tail, err := runJSON(ctx, "debugger", d.Argv, d.Env, req.WorkDir, in, &diag)
+	tail, err := runJSON(ctx, "debugger", d.Argv, append(sortedEnv(d.Env), sortedEnv(req.Env)...), req.WorkDir, in, &diag)
 	if err != nil {
 		return nil, err
 	}
@@ -180,13 +180,13 @@ func (d *CommandDebugger) Debug(ctx context.Context, req *DebugRequest) (*Diagno
 // strictly. It returns the program's output tail, for the errors its
 // caller adds, and an [*Error] for a program that does not start, fails or
 // answers what does not parse.
-func runJSON(ctx context.Context, who string, argv []string, env map[string]string, dir string, in, out any) (string, error) {
+func runJSON(ctx context.Context, who string, argv []string, env []string, dir string, in, out any) (string, error) {
 	input, err := json.Marshal(in)
 	if err != nil {
 		return "", &Error{Kind: KindUnavailable, Err: err}
 	}
 	stdout := &capped{max: maxAnswer}
-	res, err := proc.Run(ctx, proc.Spec{Stage: who, Argv: argv, Root: dir, Env: sortedEnv(env),
+	res, err := proc.Run(ctx, proc.Spec{Stage: who, Argv: argv, Root: dir, Env: env,
 		Stdin: bytes.NewReader(input), Stdout: stdout})
 	if err != nil {
 		kind := KindCrashed

@@ -103,12 +103,14 @@ echo '{"summary":"added divide","files_changed":["calc.go"],"usage":{"input_toke
 func TestCommandEnvAndPrompt(t *testing.T) {
 	dir := t.TempDir()
 	prog := script(t, dir, "agent.sh", `cat > "$HARNISH_WORKDIR/prompt.copy"
-printf '%s %s %s %s' "$HARNISH_TASK_ID" "$HARNISH_PHASE_ID" "$HARNISH_ATTEMPT" "$EXTRA" > "$HARNISH_WORKDIR/env.copy"`)
-	c := &executor.Command{Argv: []string{prog}, Env: map[string]string{"EXTRA": "x"}}
-	if _, err := c.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 2, WorkDir: dir, Prompt: "do it\n"}); err != nil {
+printf '%s %s %s %s %s %s' "$HARNISH_TASK_ID" "$HARNISH_PHASE_ID" "$HARNISH_ATTEMPT" "$EXTRA" "$SHARED" "$TRACEPARENT" > "$HARNISH_WORKDIR/env.copy"`)
+	c := &executor.Command{Argv: []string{prog}, Env: map[string]string{"EXTRA": "x", "SHARED": "plan"}}
+	// The request's Env wins over the plan's, and not over HARNISH_*.
+	reqEnv := map[string]string{"SHARED": "host", "TRACEPARENT": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "HARNISH_ATTEMPT": "9"}
+	if _, err := c.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 2, WorkDir: dir, Prompt: "do it\n", Env: reqEnv}); err != nil {
 		t.Fatal(err)
 	}
-	for file, want := range map[string]string{"prompt.copy": "do it\n", "env.copy": "T1 p1 2 x"} {
+	for file, want := range map[string]string{"prompt.copy": "do it\n", "env.copy": "T1 p1 2 x host 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"} {
 		b, err := os.ReadFile(filepath.Join(dir, file))
 		if err != nil {
 			t.Fatal(err)
@@ -156,7 +158,7 @@ func TestCommandCancelled(t *testing.T) {
 func TestCommandDebugger(t *testing.T) {
 	req := &executor.DebugRequest{Task: &task.Task{ID: "T1", Title: "t"}, PhaseID: "p1",
 		Failures: []executor.Failure{{Attempt: 1, Fingerprint: "test:a"}, {Attempt: 2, Fingerprint: "test:a"}},
-		Diff:     "--- a/x\n+++ b/x\n"}
+		Diff:     "--- a/x\n+++ b/x\n", Env: map[string]string{"TRACEPARENT": "00-tp"}}
 	for _, tc := range []struct {
 		name     string
 		body     string
@@ -165,7 +167,7 @@ func TestCommandDebugger(t *testing.T) {
 	}{
 		{"root cause, from the failures and the diff", `tee in.json | grep -q '"fingerprint":"test:a"' && grep -q '"diff":"--- a/x' in.json && echo '{"found": true, "root_cause": "off by one", "fix": "use <="}'`,
 			&executor.Diagnosis{Found: true, RootCause: "off by one", Fix: "use <="}, ""},
-		{"none", `cat >/dev/null; echo '{"found": false, "five_whys": ["w1"]}'`,
+		{"none, with the request's Env", `cat >/dev/null; test "$TRACEPARENT" = 00-tp && echo '{"found": false, "five_whys": ["w1"]}'`,
 			&executor.Diagnosis{FiveWhys: []string{"w1"}}, ""},
 		{"not JSON", `cat >/dev/null; echo 'I think it is a race'`, nil, executor.KindProtocol},
 		{"found but no fix", `cat >/dev/null; echo '{"found": true, "root_cause": "x"}'`, nil, executor.KindProtocol},

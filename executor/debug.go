@@ -22,6 +22,9 @@ type DebugRequest struct {
 	// changed between two attempts that failed the same way. Empty when the
 	// working tree is not a git tree or the two trees are the same.
 	Diff string
+	// Env holds variables the host adds to the debugger's environment for
+	// this call, as [Request.Env] does for an attempt. Nil: none.
+	Env map[string]string
 }
 
 // Diagnosis is a [Debugger]'s answer; see [schema.Diagnosis].

@@ -38,6 +38,12 @@ type Request struct {
 	// round in circles and ends the attempt (through ctx) when it is. It is
 	// safe to call from any goroutine and returns at once.
 	Watch func(Activity)
+	// Env holds variables the host adds to the agent's environment for this
+	// attempt, such as TRACEPARENT and TRACESTATE naming the attempt's span
+	// (see package telemetry), so a host that traces its agent sees one
+	// trace. They win over the executor's own Env and lose to the HARNISH_*
+	// variables. Nil: none.
+	Env map[string]string
 }
 
 // Activity is one thing an agent did within an attempt, as its executor

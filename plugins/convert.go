@@ -330,6 +330,7 @@ func executeRequestToPB(r *executor.Request) *pluginpb.ExecuteRequest {
 		Prompt:  r.Prompt,
 		Parts:   parts,
 		Limits:  limits,
+		Env:     r.Env,
 	}
 }
 
@@ -340,6 +341,7 @@ func executeRequestFromPB(p *pluginpb.ExecuteRequest) *executor.Request {
 		Attempt: int(p.GetAttempt()),
 		WorkDir: p.GetWorkDir(),
 		Prompt:  p.GetPrompt(),
+		Env:     p.GetEnv(),
 	}
 	pp := p.GetParts()
 	r.Parts.Spec = pp.GetSpec()

@@ -138,6 +138,7 @@ func TestExecutorRoundTrip(t *testing.T) {
 			Done:         []executor.TaskSummary{{TaskID: "T0", Title: "zero", Line: "did it"}},
 		},
 		Limits: executor.Limits{Deadline: time.Unix(1700000000, 123), Tokens: 1000, CostUSD: 1.5},
+		Env:    map[string]string{"TRACEPARENT": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"},
 	}
 	for _, want := range []*executor.Request{req, {Task: fullTask, Attempt: 1}} {
 		got := executeRequestFromPB(wire(t, executeRequestToPB(want)))
@@ -191,7 +192,7 @@ func TestConvertersKnowEveryField(t *testing.T) {
 		{verify.Request{}, 5}, {verify.Report{}, 3}, {verify.CheckResult{}, 12}, {verify.Fingerprint{}, 3},
 		{verify.ReviewRequest{}, 6}, {verify.Finding{}, 5},
 		{guardrail.Action{}, 8}, {guardrail.Decision{}, 4},
-		{executor.Request{}, 8}, {executor.PromptParts{}, 12}, {executor.ContextFile{}, 2}, {executor.TaskSummary{}, 3}, {executor.Limits{}, 3}, {executor.Result{}, 8}, {executor.Violation{}, 4},
+		{executor.Request{}, 9}, {executor.PromptParts{}, 12}, {executor.ContextFile{}, 2}, {executor.TaskSummary{}, 3}, {executor.Limits{}, 3}, {executor.Result{}, 8}, {executor.Violation{}, 4},
 		{executor.Usage{}, 3}, {executor.Diagnosis{}, 5}, {executor.Finding{}, 5},
 		// A prompt failure's Kind travels folded into its summary; its Keys,
 		// Findings and Warnings travel as the parts' own lists.

@@ -280,6 +280,13 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	if f.observe != nil {
 		opts.Observer = observers(opts.Observer, f.observe)
 	}
+	tel, err := telemetryFromEnv(cmdContext(), os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish: OpenTelemetry: %v\n", err)
+		return exitError
+	}
+	defer tel.shutdown(cmdContext(), stderr) // after the Runner's Close: the last spans are in
+	tel.apply(&opts)
 	r, err := harnish.Open(cmdContext(), plan, opts)
 	if f.opened != nil {
 		f.opened(err)
@@ -308,7 +315,7 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	os.Remove(filepath.Join(root, loop.StateDir, stopFile)) // an old request is not this run's
 	ctx, stop := stopContext(filepath.Join(root, loop.StateDir))
 	defer stop()
-	res, err := start(ctx, r)
+	res, err := start(tel.parent(ctx), r)
 	if res == nil {
 		fmt.Fprintf(stderr, "harnish: %v\n", err)
 		return exitError

@@ -161,8 +161,9 @@ func TestCheck(t *testing.T) {
 }
 
 func TestEnv(t *testing.T) {
-	req := &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p", Attempt: 2, WorkDir: "/w"}
-	want := []string{"HARNISH_TASK_ID=T1", "HARNISH_PHASE_ID=p", "HARNISH_ATTEMPT=2", "HARNISH_WORKDIR=/w", "HARNISH_HOOK_LOG=/l"}
+	req := &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p", Attempt: 2, WorkDir: "/w",
+		Env: map[string]string{"TRACESTATE": "k=v", "TRACEPARENT": "00-x"}}
+	want := []string{"TRACEPARENT=00-x", "TRACESTATE=k=v", "HARNISH_TASK_ID=T1", "HARNISH_PHASE_ID=p", "HARNISH_ATTEMPT=2", "HARNISH_WORKDIR=/w", "HARNISH_HOOK_LOG=/l"}
 	if diff := cmp.Diff(want, agent.Env(req, "/l")); diff != "" {
 		t.Errorf("Env (-want +got):\n%s", diff)
 	}

@@ -2354,14 +2354,17 @@ func (x *Limits) GetCostUsd() float64 {
 }
 
 type ExecuteRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Task          *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
-	PhaseId       string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
-	Attempt       int64                  `protobuf:"varint,3,opt,name=attempt,proto3" json:"attempt,omitempty"`
-	WorkDir       string                 `protobuf:"bytes,4,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
-	Prompt        string                 `protobuf:"bytes,5,opt,name=prompt,proto3" json:"prompt,omitempty"`
-	Parts         *PromptParts           `protobuf:"bytes,6,opt,name=parts,proto3" json:"parts,omitempty"`
-	Limits        *Limits                `protobuf:"bytes,7,opt,name=limits,proto3" json:"limits,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Task    *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
+	PhaseId string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
+	Attempt int64                  `protobuf:"varint,3,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	WorkDir string                 `protobuf:"bytes,4,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
+	Prompt  string                 `protobuf:"bytes,5,opt,name=prompt,proto3" json:"prompt,omitempty"`
+	Parts   *PromptParts           `protobuf:"bytes,6,opt,name=parts,proto3" json:"parts,omitempty"`
+	Limits  *Limits                `protobuf:"bytes,7,opt,name=limits,proto3" json:"limits,omitempty"`
+	// env holds variables the host adds to the agent's environment for this
+	// attempt, such as TRACEPARENT (executor.Request.Env).
+	Env           map[string]string `protobuf:"bytes,8,rep,name=env,proto3" json:"env,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2441,6 +2444,13 @@ func (x *ExecuteRequest) GetParts() *PromptParts {
 func (x *ExecuteRequest) GetLimits() *Limits {
 	if x != nil {
 		return x.Limits
+	}
+	return nil
+}
+
+func (x *ExecuteRequest) GetEnv() map[string]string {
+	if x != nil {
+		return x.Env
 	}
 	return nil
 }
@@ -2832,7 +2842,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06Limits\x12(\n" +
 	"\x10deadline_unix_ns\x18\x01 \x01(\x03R\x0edeadlineUnixNs\x12\x16\n" +
 	"\x06tokens\x18\x02 \x01(\x03R\x06tokens\x12\x19\n" +
-	"\bcost_usd\x18\x03 \x01(\x01R\acostUsd\"\x8e\x02\n" +
+	"\bcost_usd\x18\x03 \x01(\x01R\acostUsd\"\x84\x03\n" +
 	"\x0eExecuteRequest\x12+\n" +
 	"\x04task\x18\x01 \x01(\v2\x17.harnish.plugin.v1.TaskR\x04task\x12\x19\n" +
 	"\bphase_id\x18\x02 \x01(\tR\aphaseId\x12\x18\n" +
@@ -2840,7 +2850,11 @@ const file_plugin_proto_rawDesc = "" +
 	"\bwork_dir\x18\x04 \x01(\tR\aworkDir\x12\x16\n" +
 	"\x06prompt\x18\x05 \x01(\tR\x06prompt\x124\n" +
 	"\x05parts\x18\x06 \x01(\v2\x1e.harnish.plugin.v1.PromptPartsR\x05parts\x121\n" +
-	"\x06limits\x18\a \x01(\v2\x19.harnish.plugin.v1.LimitsR\x06limits\"\xf3\x02\n" +
+	"\x06limits\x18\a \x01(\v2\x19.harnish.plugin.v1.LimitsR\x06limits\x12<\n" +
+	"\x03env\x18\b \x03(\v2*.harnish.plugin.v1.ExecuteRequest.EnvEntryR\x03env\x1a6\n" +
+	"\bEnvEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xf3\x02\n" +
 	"\x0fExecuteResponse\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x18\n" +
@@ -2885,7 +2899,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 	return file_plugin_proto_rawDescData
 }
 
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_plugin_proto_goTypes = []any{
 	(*Diagnostic)(nil),       // 0: harnish.plugin.v1.Diagnostic
 	(*DescribeRequest)(nil),  // 1: harnish.plugin.v1.DescribeRequest
@@ -2922,6 +2936,7 @@ var file_plugin_proto_goTypes = []any{
 	(*ExecuteResponse)(nil),  // 32: harnish.plugin.v1.ExecuteResponse
 	(*Violation)(nil),        // 33: harnish.plugin.v1.Violation
 	nil,                      // 34: harnish.plugin.v1.DescribeRequest.SettingsEntry
+	nil,                      // 35: harnish.plugin.v1.ExecuteRequest.EnvEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	19, // 0: harnish.plugin.v1.Diagnostic.usage:type_name -> harnish.plugin.v1.Usage
@@ -2956,24 +2971,25 @@ var file_plugin_proto_depIdxs = []int32{
 	3,  // 29: harnish.plugin.v1.ExecuteRequest.task:type_name -> harnish.plugin.v1.Task
 	26, // 30: harnish.plugin.v1.ExecuteRequest.parts:type_name -> harnish.plugin.v1.PromptParts
 	30, // 31: harnish.plugin.v1.ExecuteRequest.limits:type_name -> harnish.plugin.v1.Limits
-	19, // 32: harnish.plugin.v1.ExecuteResponse.usage:type_name -> harnish.plugin.v1.Usage
-	0,  // 33: harnish.plugin.v1.ExecuteResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
-	33, // 34: harnish.plugin.v1.ExecuteResponse.violations:type_name -> harnish.plugin.v1.Violation
-	1,  // 35: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
-	9,  // 36: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
-	13, // 37: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
-	17, // 38: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
-	31, // 39: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
-	2,  // 40: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
-	12, // 41: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
-	15, // 42: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
-	18, // 43: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
-	32, // 44: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
-	40, // [40:45] is the sub-list for method output_type
-	35, // [35:40] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	35, // 32: harnish.plugin.v1.ExecuteRequest.env:type_name -> harnish.plugin.v1.ExecuteRequest.EnvEntry
+	19, // 33: harnish.plugin.v1.ExecuteResponse.usage:type_name -> harnish.plugin.v1.Usage
+	0,  // 34: harnish.plugin.v1.ExecuteResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	33, // 35: harnish.plugin.v1.ExecuteResponse.violations:type_name -> harnish.plugin.v1.Violation
+	1,  // 36: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
+	9,  // 37: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
+	13, // 38: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
+	17, // 39: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
+	31, // 40: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
+	2,  // 41: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
+	12, // 42: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
+	15, // 43: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
+	18, // 44: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
+	32, // 45: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
+	41, // [41:46] is the sub-list for method output_type
+	36, // [36:41] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -2987,7 +3003,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   35,
+			NumMessages:   36,
 			NumExtensions: 0,
 			NumServices:   5,
 		},
