@@ -22,7 +22,7 @@ func (l *Loop) commit(ctx context.Context, ts []policy.Transition) error {
 		if err := l.st.Apply(t); err != nil {
 			return err // the store accepted what the state rejects: a store bug
 		}
-		for _, e := range eventsOf(l.st.Run, t) {
+		for _, e := range EventsOf(l.st.Run, t) {
 			l.emit(e)
 		}
 		if t.Kind == policy.TransTaskFinished && t.Status == policy.StatusDone && l.commits() && l.st.Tasks[t.Task].Attempts > 0 {
@@ -180,8 +180,11 @@ func (l *Loop) emit(e Event) {
 	}
 }
 
-// eventsOf returns the events a transition stands for.
-func eventsOf(run string, t policy.Transition) []Event {
+// EventsOf returns the events of the run's stream that a committed
+// transition stands for, as the loop reports them to its observer: for a
+// follower in another process (a watch, a status page) to tell what the run
+// tells.
+func EventsOf(run string, t policy.Transition) []Event {
 	e := Event{Time: t.Time, Run: run, Phase: t.Phase, Task: t.Task, Attempt: t.Attempt, Message: t.Reason}
 	switch t.Kind {
 	case policy.TransRunStarted:

@@ -64,7 +64,7 @@ func watch(ctx context.Context, dir string, every time.Duration, stdout, stderr 
 				fmt.Fprintf(stderr, "harnish status: %v\n", err)
 				return exitError
 			}
-			for _, e := range eventsOf(st.Run, t) {
+			for _, e := range loop.EventsOf(st.Run, t) {
 				p.Observe(e)
 			}
 		}
@@ -80,45 +80,4 @@ func watch(ctx context.Context, dir string, every time.Duration, stdout, stderr 
 	}
 	p.erase()
 	return 130
-}
-
-// eventsOf returns the events of the run's stream a committed transition
-// stands for, as the loop reports them to its observers, for a follower in
-// another process to print what the run would have printed.
-func eventsOf(run string, t policy.Transition) []loop.Event {
-	e := loop.Event{Time: t.Time, Run: run, Phase: t.Phase, Task: t.Task, Attempt: t.Attempt, Message: t.Reason}
-	switch t.Kind {
-	case policy.TransAttemptStarted:
-		e.Type = loop.AttemptStarted
-	case policy.TransAttemptFinished:
-		e.Type, e.Tokens, e.CostUSD = loop.AttemptFinished, t.Tokens, t.CostUSD
-		if f := t.Failure; f != nil {
-			// The run prints a failed check on a line of its own, with its
-			// fingerprint; the journal records it with the attempt.
-			e.Fingerprint, e.Message = f.Fingerprint, string(f.Kind)+" failure"
-			if f.Reason != "" {
-				e.Message += ": " + f.Why()
-			}
-		}
-	case policy.TransAttemptVoided:
-		e.Type, e.Message = loop.AttemptFinished, "voided: "+t.Reason
-	case policy.TransDebuggerFinished:
-		if t.NoDebugger {
-			return nil
-		}
-		e.Type, e.Message = loop.DebuggerInvoked, "root cause found"
-		if !t.Found {
-			e.Message = "no root cause"
-		}
-	case policy.TransTaskFinished:
-		e.Type = map[policy.TaskStatus]loop.EventType{policy.StatusDone: loop.TaskDone, policy.StatusEscalated: loop.TaskEscalated,
-			policy.StatusHalted: loop.TaskHalted, policy.StatusBlocked: loop.TaskBlocked}[t.Status]
-	case policy.TransGateReached:
-		e.Type = loop.MilestoneReached
-	case policy.TransGateApproved:
-		e.Type = loop.MilestoneApproved
-	default:
-		return nil
-	}
-	return []loop.Event{e}
 }
