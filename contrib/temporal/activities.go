@@ -253,13 +253,13 @@ type ExecuteOutput struct {
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
 	// Void says a fault of the harness cut the attempt short.
-	Void    string                 `json:"void,omitempty"`
-	Failure *policy.Failure        `json:"failure,omitempty"`
-	Stop    *policy.GuardrailStop  `json:"stop,omitempty"`
-	Usage   executor.Usage         `json:"usage"`
-	Soft    []executor.Violation   `json:"soft,omitempty"`
-	Summary string                 `json:"summary,omitempty"`
-	Files   []string               `json:"files,omitempty"`
+	Void    string                `json:"void,omitempty"`
+	Failure *policy.Failure       `json:"failure,omitempty"`
+	Stop    *policy.GuardrailStop `json:"stop,omitempty"`
+	Usage   executor.Usage        `json:"usage"`
+	Soft    []executor.Violation  `json:"soft,omitempty"`
+	Summary string                `json:"summary,omitempty"`
+	Files   []string              `json:"files,omitempty"`
 	// Transcript is where the agent's transcript is kept, on the worker.
 	Transcript string `json:"transcript,omitempty"`
 }

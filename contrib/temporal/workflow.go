@@ -640,4 +640,3 @@ func (r *runner) checklistOf(phase string) *Checklist {
 	c.Summary = b.String()
 	return c
 }
-

@@ -12,9 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/mock"
-	sdktemporal "go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
+	sdktemporal "go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
