@@ -1,0 +1,80 @@
+package temporal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.temporal.io/sdk/client"
+	sdktemporal "go.temporal.io/sdk/temporal"
+
+	"github.com/harnish/harnish/loop/policy"
+)
+
+// Start starts a run of in.Plan as the workflow id on the task queue, after
+// checking the plan as the CLI does. The run's activities go to
+// in.ActivityQueue, or queue when it is empty.
+func Start(ctx context.Context, c client.Client, id, queue string, in RunInput) (client.WorkflowRun, error) {
+	switch {
+	case in.Plan == nil:
+		return nil, errors.New("temporal: no plan")
+	case in.Dir == "":
+		return nil, errors.New("temporal: no working tree (RunInput.Dir)")
+	}
+	if err := in.Plan.Validate().Err(); err != nil {
+		return nil, fmt.Errorf("temporal: the plan does not validate: %w", err)
+	}
+	return c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, WorkflowName, in)
+}
+
+// Wait waits for the run to end, following it as it continues as new, and
+// returns how it ended; a cancelled run is a result with outcome
+// cancelled, not an error.
+func Wait(ctx context.Context, c client.Client, id string) (*RunResult, error) {
+	var res RunResult
+	err := c.GetWorkflow(ctx, id, "").Get(ctx, &res)
+	if sdktemporal.IsCanceledError(err) {
+		st, qerr := Status(ctx, c, id)
+		if qerr != nil {
+			st = nil
+		}
+		return &RunResult{Outcome: policy.Cancelled, Reason: "the workflow was cancelled", ExitCode: policy.Cancelled.ExitCode(), State: st}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// Status asks the run's workflow for its state: the document
+// "harnish status --json" prints.
+func Status(ctx context.Context, c client.Client, id string) (*policy.RunState, error) {
+	v, err := c.QueryWorkflow(ctx, id, "", QueryStatus)
+	if err != nil {
+		return nil, err
+	}
+	st := &policy.RunState{}
+	if err := v.Get(st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// WaitingChecklist asks the run's workflow for the milestone gate it waits
+// at; nil when it waits at none.
+func WaitingChecklist(ctx context.Context, c client.Client, id string) (*Checklist, error) {
+	v, err := c.QueryWorkflow(ctx, id, "", QueryChecklist)
+	if err != nil {
+		return nil, err
+	}
+	var cl *Checklist
+	if err := v.Get(&cl); err != nil {
+		return nil, err
+	}
+	return cl, nil
+}
+
+// Approve answers the milestone gate of the run's workflow.
+func Approve(ctx context.Context, c client.Client, id string, a Approval) error {
+	return c.SignalWorkflow(ctx, id, "", SignalApprove, a)
+}
