@@ -232,7 +232,9 @@ func (r *runner) handlers(ctx workflow.Context) error {
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for {
 			var a Approval
-			ch.Receive(ctx, &a)
+			if more := ch.Receive(ctx, &a); !more || ctx.Err() != nil {
+				return
+			}
 			phase := cmp.Or(a.Phase, r.st.AwaitingGate)
 			if phase == "" {
 				workflow.GetLogger(ctx).Warn("temporal: an approval came while no gate waits; it is dropped")
