@@ -2,6 +2,8 @@ package temporal_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,10 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/harnish/harnish"
 	temporal "github.com/harnish/harnish/contrib/temporal"
+	"github.com/harnish/harnish/contrib/temporal/internal/host"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
@@ -353,5 +357,82 @@ func TestServerGate(t *testing.T) {
 	res := waitRun(t, addr, queue, 2*time.Minute)
 	if res.Outcome != policy.Completed || !slices.Equal(res.State.Approved, []string{"p1"}) || res.State.Cycles != 3 {
 		t.Fatalf("outcome %s (%s), approved %v", res.Outcome, res.Reason, res.State.Approved)
+	}
+}
+
+const hostedPlan = `version: 1
+name: hosted
+executor: {kind: command, argv: [sh, -c, "echo hi > out.txt"]}
+phases:
+  - id: p1
+    title: one
+    tasks:
+      - id: T1
+        title: write out.txt
+        files: [out.txt]
+        acceptance:
+          - run: [test, -f, out.txt]
+  - id: p2
+    title: two
+    tasks:
+      - id: T2
+        title: fail
+        budget: {attempts: 2}
+        acceptance:
+          - run: ["false"]
+`
+
+// TestServerHost: the harnish-temporal command runs a plan file as the CLI
+// would (same plan, same exit code), and its status --json prints the
+// state the CLI's status prints, field for field where the two runs agree.
+func TestServerHost(t *testing.T) {
+	addr := sharedServer(t)
+	dir := t.TempDir()
+	planFile := filepath.Join(dir, "harnish.yaml")
+	if err := os.WriteFile(planFile, []byte(hostedPlan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree, cliTree := filepath.Join(dir, "tree"), filepath.Join(dir, "cli")
+	os.MkdirAll(tree, 0o755)
+	os.MkdirAll(cliTree, 0o755)
+	id := uniq(t)
+	var stdout, stderr strings.Builder
+	code := host.Main(context.Background(), []string{"run", "--address", addr, "--task-queue", id, "--worker", "--yes",
+		"--dir", tree, "--id", id, planFile}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "halted") {
+		t.Fatalf("run: exit %d, want 2 (halted)\n%s%s", code, stdout.String(), stderr.String())
+	}
+	// A query needs a worker; the one of run --worker has stopped.
+	startWorker(t, addr, id)
+	stdout.Reset()
+	if code := host.Main(context.Background(), []string{"status", "--address", addr, "--json", id}, &stdout, &stderr); code != 0 {
+		t.Fatalf("status: exit %d\n%s", code, stderr.String())
+	}
+	var got policy.RunState
+	if err := json.Unmarshal([]byte(stdout.String()), &got); err != nil {
+		t.Fatalf("status --json: %v\n%s", err, stdout.String())
+	}
+	plan, err := task.Load(planFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := harnish.Open(context.Background(), plan, harnish.Options{Dir: cliTree, Gate: loop.AutoApprove{}, NoAssets: true, Unmarked: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, runErr := r.Run(context.Background())
+	r.Close()
+	if !errors.Is(runErr, policy.ErrHalted) {
+		t.Fatalf("the CLI's run: %v", runErr)
+	}
+	want, err := loop.ReadState(filepath.Join(cliTree, loop.StateDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(viewOf(want), viewOf(&got)); diff != "" {
+		t.Errorf("harnish-temporal status --json differs from the CLI's state (-cli +temporal):\n%s", diff)
+	}
+	if got.Tasks["T2"].Attempts != 2 || !slices.Equal(got.Approved, []string{"p1"}) {
+		t.Errorf("T2 %+v, approved %v", got.Tasks["T2"], got.Approved)
 	}
 }
