@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -435,4 +436,84 @@ func TestServerHost(t *testing.T) {
 	if got.Tasks["T2"].Attempts != 2 || !slices.Equal(got.Approved, []string{"p1"}) {
 		t.Errorf("T2 %+v, approved %v", got.Tasks["T2"], got.Approved)
 	}
+}
+
+// BenchmarkServerAttempt measures what an attempt costs on a real server
+// against the CLI's loop on the same plan (one task, an agent that does
+// nothing), the two interleaved in each iteration; it reports the medians
+// and their ratio.
+//
+//	HARNISH_TEMPORAL_DEVSERVER=<binary> go test -run '^$' -bench ServerAttempt -benchtime 20x .
+func BenchmarkServerAttempt(b *testing.B) {
+	bin := os.Getenv(envDevServer)
+	addr := os.Getenv(envAddress)
+	if addr == "" && bin == "" {
+		b.Skipf("no Temporal server: set %s or %s", envAddress, envDevServer)
+	}
+	if addr == "" {
+		dir := b.TempDir()
+		s, err := startServer(bin, dir, freeAddrB(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.stop()
+		addr = s.addr
+	}
+	plan := &task.Plan{Version: "1", Name: "bench",
+		Executor: &task.Component{Kind: task.KindCommand, Argv: []string{"true"}},
+		Phases:   []task.Phase{{ID: "p1", Tasks: []task.Task{{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}}}}}}}
+	c, err := dial(addr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	queue := fmt.Sprintf("bench-%d", time.Now().UnixNano())
+	a := &temporal.Activities{Build: temporal.Harnish("")}
+	a.AddPlan(plan)
+	w := worker.New(c, queue, worker.Options{DeadlockDetectionTimeout: 20 * time.Second})
+	temporal.Register(w, a)
+	if err := w.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer w.Stop()
+	root := b.TempDir()
+	var wf, cli []int64
+	b.ResetTimer()
+	for i := range b.N {
+		tree := filepath.Join(root, strconv.Itoa(i))
+		os.MkdirAll(filepath.Join(tree, "cli"), 0o755)
+		t0 := time.Now()
+		id := fmt.Sprintf("%s-%d", queue, i)
+		if _, err := temporal.Start(context.Background(), c, id, queue, temporal.RunInput{Plan: plan, Dir: tree}); err != nil {
+			b.Fatal(err)
+		}
+		if res, err := temporal.Wait(context.Background(), c, id); err != nil || res.Outcome != policy.Completed {
+			b.Fatalf("run %s: %v %+v", id, err, res)
+		}
+		wf = append(wf, int64(time.Since(t0)))
+		t0 = time.Now()
+		r, err := harnish.Open(context.Background(), plan, harnish.Options{Dir: filepath.Join(tree, "cli"), Gate: loop.AutoApprove{}, NoAssets: true, Unmarked: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Run(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		r.Close()
+		cli = append(cli, int64(time.Since(t0)))
+	}
+	b.StopTimer()
+	mw, mc := median(wf), median(cli)
+	b.ReportMetric(float64(mw)/1e6, "workflow-ms/attempt")
+	b.ReportMetric(float64(mc)/1e6, "cli-ms/attempt")
+	b.ReportMetric(float64(mw)/float64(max(mc, 1)), "ratio")
+}
+
+func freeAddrB(b *testing.B) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }

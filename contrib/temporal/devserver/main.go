@@ -2,12 +2,13 @@
 // development and for harnish's integration tests: every service in one
 // process, listening on 127.0.0.1, its state in one SQLite file.
 //
-//	go run github.com/harnish/harnish/contrib/temporal/devserver -dir .temporal
+//	cd contrib/temporal/devserver && go run . -dir ~/.harnish-temporal
 //
-// starts it on 127.0.0.1:7233 with the namespace "default". The directory
-// holds the database (temporal.db), the pid file (devserver.pid) and, with
-// -log, nothing else: the log goes to stderr. A second server on the same
-// directory refuses to start while the first holds the pid file's lock.
+// starts it on 127.0.0.1:7233 (-addr) with the namespace "default"
+// (-namespace); SIGINT or SIGTERM stops it. The directory holds the
+// database (temporal.db) and the pid file (devserver.pid); the log goes to
+// stderr (-log-level). A second server on the same directory refuses to
+// start while the first holds the pid file's lock.
 //
 // A server killed without a chance to stop (SIGKILL, a crash, a reboot)
 // leaves its cluster membership rows behind; the next start on the same
