@@ -38,12 +38,42 @@ func Wait(ctx context.Context, c client.Client, id string) (*RunResult, error) {
 		if qerr != nil {
 			st = nil
 		}
-		return &RunResult{Outcome: policy.Cancelled, Reason: "the workflow was cancelled", ExitCode: policy.Cancelled.ExitCode(), State: st}, nil
+		res := &RunResult{Outcome: policy.Cancelled, Reason: "the workflow was cancelled", ExitCode: policy.Cancelled.ExitCode(), State: st}
+		if st != nil {
+			res.Carry = &Carry{State: st} // the tasks' memos went with the workflow: no handoffs
+		}
+		return res, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	return &res, nil
+}
+
+// Resume reopens the run that ended as the workflow id (escalated, halted,
+// blocked, awaiting approval, cancelled) as a new run of the same ID, with
+// plan (the run's, or one changed since): each task that did not get done
+// gets a fresh budget, and approveGate approves the gate it waits at, as
+// "harnish resume [--approve]" does. in gives the options (Dir, Approve,
+// queues); its Plan, Carry and Resume are set here. The run must have
+// ended: Resume waits for its result.
+func Resume(ctx context.Context, c client.Client, id, queue string, in RunInput, approveGate bool) (client.WorkflowRun, error) {
+	d, err := c.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return nil, err
+	}
+	if d.WorkflowExecutionInfo.CloseTime == nil {
+		return nil, fmt.Errorf("temporal: run %s is still going", id)
+	}
+	prev, err := Wait(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	if prev.Carry == nil {
+		return nil, fmt.Errorf("temporal: run %s left no state to resume from", id)
+	}
+	in.Carry, in.Resume, in.ApproveGate = prev.Carry, true, approveGate
+	return Start(ctx, c, id, queue, in)
 }
 
 // Status asks the run's workflow for its state: the document

@@ -517,3 +517,51 @@ func freeAddrB(b *testing.B) string {
 	defer l.Close()
 	return l.Addr().String()
 }
+
+// TestServerHostResume: a run that escalated is resumed with
+// harnish-temporal resume, as with harnish resume: a fresh budget, the
+// attempts numbered on, and the run completes.
+func TestServerHostResume(t *testing.T) {
+	addr := sharedServer(t)
+	dir := t.TempDir()
+	planFile := filepath.Join(dir, "harnish.yaml")
+	plan := `version: 1
+name: resumed
+budget: {attempts: 1}
+executor: {kind: command, argv: [sh, -c, 'if [ "$HARNISH_ATTEMPT" -ge 2 ]; then echo ok > ok.txt; fi']}
+phases:
+  - id: p1
+    tasks:
+      - id: T1
+        title: write ok.txt, at the second attempt
+        files: [ok.txt]
+        acceptance:
+          - run: [test, -f, ok.txt]
+`
+	if err := os.WriteFile(planFile, []byte(plan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree := filepath.Join(dir, "tree")
+	os.MkdirAll(tree, 0o755)
+	id := uniq(t)
+	common := []string{"--address", addr, "--task-queue", id, "--worker", "--dir", tree}
+	var stdout, stderr strings.Builder
+	if code := host.Main(context.Background(), append(append([]string{"run"}, common...), "--id", id, planFile), &stdout, &stderr); code != 2 {
+		t.Fatalf("run: exit %d, want 2\n%s", code, stderr.String())
+	}
+	if code := host.Main(context.Background(), append(append([]string{"resume"}, common...), id, planFile), &stdout, &stderr); code != 0 {
+		t.Fatalf("resume: exit %d, want 0\n%s", code, stderr.String())
+	}
+	c, err := dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := temporal.Wait(context.Background(), c, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if t1 := res.State.Tasks["T1"]; res.Outcome != policy.Completed || t1.Attempts != 2 || t1.Base != 1 {
+		t.Fatalf("outcome %s (%s), T1 %+v", res.Outcome, res.Reason, t1)
+	}
+}

@@ -96,6 +96,16 @@ type RunInput struct {
 	// Carry is what a run that continued as new carries over; nil for a
 	// new run.
 	Carry *Carry `json:"carry,omitempty"`
+	// Resume reopens the carried run, which ended without completing
+	// (escalated, halted, blocked, awaiting approval, cancelled), as
+	// "harnish resume" does: each task that did not get done gets a fresh
+	// budget, Approve approves the gate the run waits at, and a plan that
+	// changed since is recorded. It needs Carry, from the ended run's
+	// [RunResult].
+	Resume bool `json:"resume,omitempty"`
+	// ApproveGate, with Resume, approves the gate the carried run waits
+	// at, as "harnish resume --approve" does.
+	ApproveGate bool `json:"approve_gate,omitempty"`
 }
 
 // Carry is a run's state across continue-as-new.
@@ -145,6 +155,8 @@ type RunResult struct {
 	Task     string           `json:"task,omitempty"` // the first task not done, when the run did not complete
 	ExitCode int              `json:"exit_code"`
 	State    *policy.RunState `json:"state"`
+	// Carry is what a resumed run needs ([RunInput.Resume]).
+	Carry *Carry `json:"carry,omitempty"`
 }
 
 // Run is the workflow: it drives the plan with the decision core
@@ -182,6 +194,11 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 			return nil, err
 		}
 	}
+	if in.Resume {
+		if err := r.resume(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if err := r.handlers(ctx); err != nil {
 		return nil, err
 	}
@@ -189,7 +206,8 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &RunResult{Outcome: step.Outcome, Reason: step.Reason, ExitCode: step.Outcome.ExitCode(), State: r.st}
+	res := &RunResult{Outcome: step.Outcome, Reason: step.Reason, ExitCode: step.Outcome.ExitCode(), State: r.st,
+		Carry: &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals}}
 	if step.Outcome != policy.Completed {
 		for _, pt := range r.plan.Tasks() {
 			if ts := r.st.Tasks[pt.Task.ID]; ts != nil && ts.Status != policy.StatusDone {
@@ -202,6 +220,29 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 		return res, sdktemporal.NewCanceledError(res)
 	}
 	return res, nil
+}
+
+// resume reopens the carried run as policy.Resume says.
+func (r *runner) resume(ctx workflow.Context) error {
+	if r.in.Carry == nil || r.in.Carry.State == nil {
+		return sdktemporal.NewNonRetryableApplicationError("temporal: RunInput.Resume needs the ended run's Carry", "harnish.input", nil)
+	}
+	if r.st.Outcome == policy.Completed {
+		return sdktemporal.NewNonRetryableApplicationError("temporal: the run completed; there is nothing to resume", "harnish.input", nil)
+	}
+	if r.st.Plan != r.plan.Name {
+		return sdktemporal.NewNonRetryableApplicationError(fmt.Sprintf("temporal: run %s is of plan %q, not %q", r.st.Run, r.st.Plan, r.plan.Name), "harnish.input", nil)
+	}
+	now := workflow.Now(ctx)
+	ts, err := r.p.Resume(r.st, r.in.Approve || r.in.ApproveGate, now)
+	if err != nil {
+		return sdktemporal.NewNonRetryableApplicationError(err.Error(), "harnish.state", err)
+	}
+	if r.st.PlanDigest != r.digest {
+		ts = append(ts, policy.Transition{Kind: policy.TransPlanChanged, Time: now, PlanDigest: r.digest})
+	}
+	r.in.Resume = false // a run that continues as new goes on; it does not resume again
+	return r.commit(ctx, ts)
 }
 
 type runner struct {

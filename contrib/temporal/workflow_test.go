@@ -509,3 +509,51 @@ func TestSideBySide(t *testing.T) {
 		}
 	}
 }
+
+// TestResume: a run that ended escalated is resumed as "harnish resume"
+// does: the task gets a fresh budget, its attempts go on being numbered,
+// and the run ends as the decision core says.
+func TestResume(t *testing.T) {
+	plan := twoPhases()
+	plan.Phases[0].Tasks[0].Budget.Attempts = 1
+	sc := script{tries: map[string][]try{"T1": {{fp: "a", tokens: 3}, {tokens: 4}}}}
+	c := &components{sc: sc}
+	res, _, err := runIn(t, c, temporal.RunInput{Plan: plan, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != policy.Escalated || res.Carry == nil {
+		t.Fatalf("first run: %s (%s)", res.Outcome, res.Reason)
+	}
+	res, _, err = runIn(t, c, temporal.RunInput{Plan: plan, Dir: t.TempDir(), Carry: res.Carry, Resume: true, Approve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The decision core alone: the same script, the same resume.
+	p := policy.Policy{}
+	h := &looptest.Host{Policy: &p, Tries: map[string][]looptest.Try{"T1": {{Fingerprint: "test:a", Tokens: 3}, {Tokens: 4}}},
+		Verdicts: []policy.Verdict{policy.Approve}, MaxSteps: 100}
+	_, st, err := h.Drive(context.Background(), plan, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := p.Resume(st, true, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range ts {
+		if err := st.Apply(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, st, err = h.Drive(context.Background(), plan, st); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(viewOf(st), viewOf(res.State)); diff != "" || res.Outcome != policy.Completed {
+		t.Fatalf("outcome %s (%s); (-policy +workflow):\n%s", res.Outcome, res.Reason, diff)
+	}
+	if got := res.State.Tasks["T1"]; got.Attempts != 2 || got.Tokens != 7 {
+		t.Fatalf("T1 %+v", got)
+	}
+}

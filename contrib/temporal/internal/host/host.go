@@ -73,6 +73,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = workerCmd(ctx, args[1:], stderr)
 	case "run":
 		code, err = runCmd(ctx, args[1:], stdout, stderr)
+	case "resume":
+		code, err = resumeCmd(ctx, args[1:], stdout, stderr)
 	case "approve":
 		err = approveCmd(ctx, args[1:], stdout, stderr)
 	case "status":
@@ -191,6 +193,12 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if *detach {
 		return 0, nil
 	}
+	return wait(ctx, c, wid, stderr)
+}
+
+// wait waits for the run and says how it ended; the exit status is the
+// CLI's for its outcome.
+func wait(ctx context.Context, c client.Client, wid string, stderr io.Writer) (int, error) {
 	res, err := temporal.Wait(ctx, c, wid)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -205,6 +213,48 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	fmt.Fprintln(stderr)
 	return res.ExitCode, nil
+}
+
+func resumeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("resume", flag.ContinueOnError)
+	var cn conn
+	cn.flags(fs)
+	dir := fs.String("dir", ".", "the working tree, as the workers see it")
+	approve := fs.Bool("approve", false, "approve the milestone gate the run waits at")
+	yes := fs.Bool("yes", false, "approve every milestone gate")
+	inProcess := fs.Bool("worker", false, "run a worker in this process too")
+	hook := fs.String("hook", "", "with --worker: the program the agents' hooks run")
+	rest, err := parse(fs, args, stderr, 2)
+	if err != nil {
+		return 1, err
+	}
+	plan, err := task.Load(rest[1])
+	if err != nil {
+		return 1, err
+	}
+	abs, err := filepath.Abs(*dir)
+	if err != nil {
+		return 1, err
+	}
+	c, err := cn.dial(stderr)
+	if err != nil {
+		return 1, err
+	}
+	defer c.Close()
+	if *inProcess {
+		w, a := newWorker(c, &cn, *hook, stderr)
+		a.AddPlan(plan)
+		defer a.Close()
+		if err := w.Start(); err != nil {
+			return 1, err
+		}
+		defer w.Stop()
+	}
+	if _, err := temporal.Resume(ctx, c, rest[0], cn.queue, temporal.RunInput{Plan: plan, Dir: abs, Approve: *yes}, *approve); err != nil {
+		return 1, err
+	}
+	fmt.Fprintln(stdout, rest[0])
+	return wait(ctx, c, rest[0], stderr)
 }
 
 func approveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
