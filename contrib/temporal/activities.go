@@ -1,0 +1,639 @@
+package temporal
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	sdktemporal "go.temporal.io/sdk/temporal"
+
+	"github.com/harnish/harnish"
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/task"
+	"github.com/harnish/harnish/verify"
+)
+
+// Components are what a run's activities work with, built from its plan
+// for the working tree the worker serves. Executor and Verifier are
+// required; the others are optional, as in [loop.Config].
+type Components struct {
+	Executor  executor.Executor
+	Verifier  verify.Verifier
+	Reviewer  verify.Reviewer
+	Debugger  executor.Debugger
+	Guardrail guardrail.Guardrail
+	// Workspace reads the tree for the guardrail's audit, the reviewer's
+	// and the debugger's diffs and the rollback.
+	Workspace loop.Workspace
+	// Closer, when set, is closed when the worker drops the components.
+	Closer io.Closer
+}
+
+// Build makes the [Components] of plan for the working tree dir.
+type Build func(ctx context.Context, plan *task.Plan, dir string) (*Components, error)
+
+// Harnish builds the components as the harnish CLI does ([harnish.Components]):
+// the executor, reviewer and debugger the plan names, the tasks' own
+// acceptance checks, the plan's edit guardrail, and the tree's workspace.
+func Harnish(hookProgram string) Build {
+	return func(ctx context.Context, plan *task.Plan, dir string) (*Components, error) {
+		cfg, closer, err := harnish.Components(ctx, plan, harnish.Options{Dir: dir, HookProgram: hookProgram})
+		if err != nil {
+			return nil, err
+		}
+		ws := cfg.Workspace
+		if ws == nil {
+			ws = &loop.GitWorkspace{Dir: cfg.WorkDir}
+		}
+		return &Components{Executor: cfg.Executor, Verifier: cfg.Verifier, Reviewer: cfg.Reviewer, Debugger: cfg.Debugger,
+			Guardrail: cfg.Guardrail, Workspace: ws, Closer: closer}, nil
+	}
+}
+
+// Activities carry a run's steps out on a worker: the attempt's execution
+// (with the audit of its change), its verification, its review, the
+// debugger, and the rollback of a failed attempt. Register it with
+// worker.RegisterActivity. Its methods are safe for concurrent use.
+//
+// Activities find a run's plan by its digest: in the plans added with
+// [Activities.AddPlan], else by asking the run's workflow (the query
+// [QueryPlan]) through the worker's client. What they return is bounded
+// (output tails, findings, summaries), so a run's history grows by a
+// bounded amount per attempt whatever the agent prints.
+type Activities struct {
+	// Build makes a run's components. Nil: [Harnish]("").
+	Build Build
+	// HeartbeatEvery is how often a long activity tells the server it is
+	// alive. Zero: 5s. The workflow's heartbeat timeout must be longer.
+	HeartbeatEvery time.Duration
+	// Logger receives what the activities could not report otherwise. Nil:
+	// silence.
+	Logger *slog.Logger
+
+	mu    sync.Mutex
+	plans map[string]*task.Plan
+	built map[string]*Components // by run, plan digest and dir
+}
+
+// AddPlan makes plan known to the activities, so they need not ask the
+// workflow for it.
+func (a *Activities) AddPlan(plan *task.Plan) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.plans == nil {
+		a.plans = map[string]*task.Plan{}
+	}
+	a.plans[policy.PlanDigest(plan)] = plan
+}
+
+// Close closes the components the activities built.
+func (a *Activities) Close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var errs []error
+	for k, c := range a.built {
+		if c.Closer != nil {
+			errs = append(errs, c.Closer.Close())
+		}
+		delete(a.built, k)
+	}
+	return errors.Join(errs...)
+}
+
+// Ref names what an activity works on: the run, its plan, the tree, the
+// task and the attempt.
+type Ref struct {
+	Run        string `json:"run"`
+	PlanDigest string `json:"plan_digest"`
+	Dir        string `json:"dir"`
+	Phase      string `json:"phase,omitempty"`
+	Task       string `json:"task,omitempty"`
+	Attempt    int    `json:"attempt,omitempty"`
+}
+
+// components returns the run's components and its task, building them once
+// per run, plan and tree.
+func (a *Activities) components(ctx context.Context, ref Ref) (*Components, *task.Plan, *task.Task, error) {
+	plan, err := a.plan(ctx, ref.PlanDigest)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	key := ref.Run + "\x00" + ref.PlanDigest + "\x00" + ref.Dir
+	a.mu.Lock()
+	c := a.built[key]
+	a.mu.Unlock()
+	if c == nil {
+		build := a.Build
+		if build == nil {
+			build = Harnish("")
+		}
+		if c, err = build(ctx, plan, ref.Dir); err != nil {
+			return nil, nil, nil, nonRetryable(fmt.Errorf("temporal: the components of plan %s: %w", plan.Name, err))
+		}
+		a.mu.Lock()
+		if a.built == nil {
+			a.built = map[string]*Components{}
+		}
+		if old := a.built[key]; old != nil {
+			if c.Closer != nil {
+				c.Closer.Close()
+			}
+			c = old
+		} else {
+			a.built[key] = c
+		}
+		a.mu.Unlock()
+	}
+	var t *task.Task
+	for _, pt := range plan.Tasks() {
+		if pt.Task.ID == ref.Task {
+			t = pt.Task
+		}
+	}
+	if t == nil && ref.Task != "" {
+		return nil, nil, nil, nonRetryable(fmt.Errorf("temporal: plan %s has no task %q", plan.Name, ref.Task))
+	}
+	return c, plan, t, nil
+}
+
+func (a *Activities) plan(ctx context.Context, digest string) (*task.Plan, error) {
+	a.mu.Lock()
+	p := a.plans[digest]
+	a.mu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+	info := activity.GetInfo(ctx)
+	v, err := activity.GetClient(ctx).QueryWorkflow(ctx, info.WorkflowExecution.ID, info.WorkflowExecution.RunID, QueryPlan)
+	if err != nil {
+		return nil, fmt.Errorf("temporal: ask workflow %s for its plan: %w", info.WorkflowExecution.ID, err)
+	}
+	p = &task.Plan{}
+	if err := v.Get(p); err != nil {
+		return nil, fmt.Errorf("temporal: the plan of workflow %s: %w", info.WorkflowExecution.ID, err)
+	}
+	if got := policy.PlanDigest(p); got != digest {
+		return nil, nonRetryable(fmt.Errorf("temporal: workflow %s holds plan %s, not %s", info.WorkflowExecution.ID, got, digest))
+	}
+	a.AddPlan(p)
+	return p, nil
+}
+
+// heartbeat records a heartbeat now and every HeartbeatEvery until the
+// returned stop is called.
+func (a *Activities) heartbeat(ctx context.Context) (stop func()) {
+	activity.RecordHeartbeat(ctx)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(cmp.Or(a.HeartbeatEvery, 5*time.Second))
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+func (a *Activities) log() *slog.Logger {
+	if a.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return a.Logger
+}
+
+// Bounds on what an activity returns, so that history grows by a bounded
+// amount per attempt.
+const (
+	maxTail     = 4 << 10
+	maxText     = 2 << 10
+	maxFindings = 50
+	maxFiles    = 200
+)
+
+// ExecuteInput is one attempt's execution.
+type ExecuteInput struct {
+	Ref
+	// Deadline is when the task's time runs out.
+	Deadline time.Time `json:"deadline"`
+	// TokensLeft and CostLeft are the run's budgets left; zero: no cap.
+	TokensLeft int64   `json:"tokens_left,omitempty"`
+	CostLeft   float64 `json:"cost_left,omitempty"`
+	// Parts are the prompt's parts the workflow knows (failures, findings,
+	// warnings, the diagnosis, handoffs); the worker adds the task's spec
+	// and the plan's prohibitions.
+	Parts executor.PromptParts `json:"parts"`
+	// Snapshot says the tree is read before and after the agent runs (for
+	// the audit, the diffs and the rollback).
+	Snapshot bool `json:"snapshot,omitempty"`
+}
+
+// ExecuteOutput is what came of the execution. Exactly one of Void,
+// Failure and Stop is set when the attempt did not claim done with a
+// change the guardrails let through; with none set the checks come next.
+type ExecuteOutput struct {
+	// Before and After are the tree's snapshots around the agent; empty
+	// when not read.
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+	// Void says a fault of the harness cut the attempt short.
+	Void    string                `json:"void,omitempty"`
+	Failure *policy.Failure       `json:"failure,omitempty"`
+	Stop    *policy.GuardrailStop `json:"stop,omitempty"`
+	Usage   executor.Usage        `json:"usage"`
+	Soft    []executor.Violation  `json:"soft,omitempty"`
+	Summary string                `json:"summary,omitempty"`
+	Files   []string              `json:"files,omitempty"`
+	// Transcript is where the agent's transcript is kept, on the worker.
+	Transcript string `json:"transcript,omitempty"`
+}
+
+// Execute runs the executor on the task, between two snapshots of the tree,
+// and audits the change with the guardrail; it heartbeats while the agent
+// works. The task's time running out ends the agent (a failed attempt, as
+// in the CLI). An error is a fault of the worker: the components cannot be
+// built or the tree cannot be read.
+func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutput, error) {
+	c, plan, t, err := a.components(ctx, in.Ref)
+	if err != nil {
+		return nil, err
+	}
+	defer a.heartbeat(ctx)()
+	actx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
+	defer cancel()
+	parts := in.Parts
+	parts.Spec, parts.Prohibitions = executor.Spec(t), executor.Prohibitions(plan.Guardrails)
+	req := &executor.Request{Task: t, PhaseID: in.Phase, Attempt: in.Attempt, WorkDir: in.Dir, Parts: parts,
+		Prompt: executor.RenderWithin(parts, executor.DefaultPromptBudget)}
+	req.Limits.Deadline, req.Limits.Tokens, req.Limits.CostUSD = in.Deadline, in.TokensLeft, in.CostLeft
+	out := &ExecuteOutput{}
+	snap := in.Snapshot && c.Workspace != nil
+	if snap {
+		if out.Before, err = c.Workspace.Snapshot(ctx); err != nil {
+			return nil, fmt.Errorf("temporal: read the tree before attempt %d of %s: %w", in.Attempt, in.Task, err)
+		}
+	}
+	res, err := guard(func() (*executor.Result, error) { return c.Executor.Execute(actx, req) })
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // cancelled: the workflow counts the attempt as cut off
+	}
+	if snap {
+		var serr error
+		if out.After, serr = c.Workspace.Snapshot(ctx); serr != nil {
+			return nil, fmt.Errorf("temporal: read the tree after attempt %d of %s: %w", in.Attempt, in.Task, serr)
+		}
+	}
+	if snap && c.Guardrail != nil && out.Before != out.After {
+		diff, derr := c.Workspace.Diff(ctx, out.Before, out.After)
+		if derr != nil {
+			return nil, fmt.Errorf("temporal: diff of attempt %d of %s: %w", in.Attempt, in.Task, derr)
+		}
+		for _, d := range guardrail.EvaluateAll(ctx, c.Guardrail, guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: in.Task}) {
+			switch {
+			case d.Level == guardrail.Soft:
+				out.Soft = append(out.Soft, executor.Violation{Rule: d.Rule, Reason: d.Reason})
+			case out.Stop == nil:
+				out.Stop = &policy.GuardrailStop{Rule: d.Rule, Reason: d.Reason}
+			}
+		}
+	}
+	// What the agent's hooks decided during the attempt.
+	var vs []executor.Violation
+	if ee, ok := errors.AsType[*executor.Error](err); ok {
+		vs = ee.Violations
+	} else if err == nil && res != nil {
+		vs = res.Violations
+	}
+	for _, v := range vs {
+		switch {
+		case !v.Hard:
+			out.Soft = append(out.Soft, v)
+		case out.Stop == nil:
+			out.Stop = &policy.GuardrailStop{Rule: v.Rule, Reason: v.Reason}
+		}
+	}
+	switch {
+	case out.Stop != nil:
+		if res != nil {
+			out.Usage = res.Usage
+		}
+	case err != nil:
+		var ee *executor.Error
+		kind := executor.KindCrashed
+		if errors.As(err, &ee) {
+			out.Usage, kind = ee.Usage, ee.Kind
+		}
+		if !executor.IsRetryable(err) && actx.Err() == nil {
+			out.Void = bound(err.Error(), maxText) // the executor cannot run at all
+			break
+		}
+		if errors.Is(context.Cause(actx), loop.ErrTaskTimeout) {
+			kind = executor.KindTimeout
+		}
+		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:" + string(kind),
+			Class: string(kind), Reason: bound(err.Error(), maxText)}
+		if ee != nil {
+			out.Failure.OutputTail = tail(ee.Tail, maxTail)
+		}
+	case res == nil || !res.Status.Valid():
+		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:protocol",
+			Class: string(executor.KindProtocol), Reason: "the executor claimed no valid status"}
+	case res.Status == executor.StatusBlocked:
+		out.Usage = res.Usage
+		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailBlocked, Reason: bound(res.Reason, maxText)}
+	default:
+		out.Usage = res.Usage
+	}
+	if res != nil {
+		out.Summary, out.Transcript = bound(res.Summary, maxText), res.Transcript
+		out.Files = res.FilesChanged[:min(len(res.FilesChanged), maxFiles)]
+	}
+	return out, nil
+}
+
+// CheckInput is a verification or review of an attempt.
+type CheckInput struct {
+	Ref
+	Deadline time.Time `json:"deadline"`
+	// Base and After are the snapshots of the tree before the task's first
+	// attempt and after this one, for the reviewer's diff; empty: none.
+	Base  string `json:"base,omitempty"`
+	After string `json:"after,omitempty"`
+	// Files are the files the executor says it changed, for a tree with no
+	// snapshots.
+	Files []string `json:"files,omitempty"`
+}
+
+// CheckOutput is what a verification or review found. Void says the
+// checks could not run (a fault of the harness, not of the change).
+type CheckOutput struct {
+	Failure *policy.Failure `json:"failure,omitempty"`
+	Void    string          `json:"void,omitempty"`
+	// Passed names the checks that passed.
+	Passed []string `json:"passed,omitempty"`
+	// Files are the files the task's change touches; Minor, the review's
+	// findings below critical, for the handoff.
+	Files []string `json:"files,omitempty"`
+	Minor []string `json:"minor,omitempty"`
+}
+
+// Verify runs the task's checks, trying a check that could not run (its
+// error says it may be tried again) up to three times, as the CLI does.
+func (a *Activities) Verify(ctx context.Context, in CheckInput) (*CheckOutput, error) {
+	c, _, t, err := a.components(ctx, in.Ref)
+	if err != nil {
+		return nil, err
+	}
+	defer a.heartbeat(ctx)()
+	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
+	defer cancel()
+	rep, err := retry(ctx, func() (*verify.Report, error) {
+		return c.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Attempt: in.Attempt})
+	})
+	if errors.Is(err, verify.ErrNoChecks) && hasManual(t) {
+		rep, err = &verify.Report{Passed: true}, nil // only a person can check it, at the gate
+	}
+	out := &CheckOutput{}
+	switch {
+	case err != nil:
+		out.Void = bound(fmt.Sprintf("verify task %s: %v", t.ID, err), maxText)
+		return out, nil
+	case rep == nil:
+		out.Void = fmt.Sprintf("verify task %s: the verifier returned no report", t.ID)
+		return out, nil
+	case !rep.Passed:
+		fp := rep.Fingerprint
+		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailVerify, Fingerprint: fp.String(), Class: string(fp.Class),
+			Reason: bound(fp.Summary, maxText)}
+		for _, ch := range rep.Checks {
+			if !ch.Passed {
+				out.Failure.OutputTail = tail(ch.OutputTail, maxTail)
+				break
+			}
+		}
+		return out, nil
+	}
+	for _, ch := range rep.Checks {
+		out.Passed = append(out.Passed, ch.Name)
+	}
+	return out, nil
+}
+
+// Review has the reviewer look at the task's change so far (from the tree
+// before its first attempt to the tree after this one); a critical finding
+// fails the attempt.
+func (a *Activities) Review(ctx context.Context, in CheckInput) (*CheckOutput, error) {
+	c, _, t, err := a.components(ctx, in.Ref)
+	if err != nil {
+		return nil, err
+	}
+	defer a.heartbeat(ctx)()
+	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
+	defer cancel()
+	diff, files := a.diff(ctx, c.Workspace, in.Base, in.After)
+	if files == nil {
+		files = in.Files // no snapshots: the executor's word is all there is
+	}
+	out := &CheckOutput{Files: files[:min(len(files), maxFiles)]}
+	if c.Reviewer == nil {
+		return out, nil
+	}
+	req := &verify.ReviewRequest{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Attempt: in.Attempt, Diff: diff, Files: files}
+	rev, err := retry(ctx, func() (*verify.Review, error) { return c.Reviewer.Review(ctx, req) })
+	if err != nil {
+		out.Void = bound(fmt.Sprintf("review task %s: %v", t.ID, err), maxText)
+		return out, nil
+	}
+	if rev == nil {
+		return out, nil
+	}
+	for _, f := range rev.Findings {
+		if f.Severity != verify.SeverityCritical && len(out.Minor) < maxFindings {
+			out.Minor = append(out.Minor, bound(fmt.Sprintf("[%s] %s:%d %s", f.Severity, f.File, f.Line, f.Message), 300))
+		}
+	}
+	if crit := rev.Critical(); len(crit) > 0 {
+		kept := crit[:min(len(crit), maxFindings)]
+		for i := range kept {
+			kept[i].Message = bound(kept[i].Message, 500)
+		}
+		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailReview, Keys: verify.Keys(crit),
+			Reason: fmt.Sprintf("%d critical review findings", len(crit)), Findings: kept}
+	}
+	return out, nil
+}
+
+// DebugInput asks the debugger about a repeated failure.
+type DebugInput struct {
+	Ref
+	Deadline time.Time        `json:"deadline"`
+	Failures []policy.Failure `json:"failures"`
+	// From and To are the trees the two failed attempts left.
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+}
+
+// Debug asks the debugger for a root cause. A debugger that fails found
+// none, and what it spent before it failed still counts; with no debugger,
+// NoDebugger is set.
+func (a *Activities) Debug(ctx context.Context, in DebugInput) (*DebugOutput, error) {
+	c, _, t, err := a.components(ctx, in.Ref)
+	if err != nil {
+		return nil, err
+	}
+	if c.Debugger == nil {
+		return &DebugOutput{NoDebugger: true}, nil
+	}
+	defer a.heartbeat(ctx)()
+	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
+	defer cancel()
+	req := &executor.DebugRequest{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Failures: in.Failures}
+	req.Diff, _ = a.diff(ctx, c.Workspace, in.From, in.To)
+	out := &DebugOutput{}
+	diag, err := guard(func() (*executor.Diagnosis, error) { return c.Debugger.Debug(ctx, req) })
+	switch {
+	case err != nil:
+		a.log().Warn("temporal: the debugger failed; treating it as no root cause", "task", t.ID, "err", err)
+		if ee, ok := errors.AsType[*executor.Error](err); ok {
+			out.Diagnosis.Usage = ee.Usage
+		}
+	case diag != nil:
+		out.Diagnosis = *diag
+		out.Diagnosis.RootCause = bound(diag.RootCause, maxText)
+		out.Diagnosis.Fix = bound(diag.Fix, maxText)
+	}
+	return out, nil
+}
+
+// DebugOutput is the debugger's answer.
+type DebugOutput struct {
+	Diagnosis  policy.Diagnosis `json:"diagnosis"`
+	NoDebugger bool             `json:"no_debugger,omitempty"`
+}
+
+// RestoreInput puts the tree back as it was before a failed attempt.
+type RestoreInput struct {
+	Ref
+	Before string `json:"before"`
+}
+
+// Restore rolls a failed attempt's change back. A failure to is logged, as
+// in the CLI: the next attempt then starts from the tree as it is.
+func (a *Activities) Restore(ctx context.Context, in RestoreInput) error {
+	c, _, _, err := a.components(ctx, in.Ref)
+	if err != nil {
+		return err
+	}
+	if c.Workspace == nil || in.Before == "" {
+		return nil
+	}
+	after, err := c.Workspace.Snapshot(ctx)
+	if err == nil && after != in.Before {
+		err = c.Workspace.Restore(ctx, in.Before, after)
+	}
+	if err != nil {
+		a.log().Warn("temporal: roll back a failed attempt", "task", in.Task, "attempt", in.Attempt, "err", err)
+	}
+	return nil
+}
+
+// diff returns the change between two snapshots and the paths it touches;
+// empty when either is unknown or reading it fails.
+func (a *Activities) diff(ctx context.Context, ws loop.Workspace, from, to string) (string, []string) {
+	if ws == nil || from == "" || to == "" || from == to {
+		return "", nil
+	}
+	d, err := ws.Diff(ctx, from, to)
+	if err != nil {
+		a.log().Warn("temporal: diff", "err", err)
+		return "", nil
+	}
+	fds, _ := guardrail.ParseDiff(d)
+	files := make([]string, 0, len(fds))
+	for _, f := range fds {
+		files = append(files, f.Path)
+	}
+	return d, files
+}
+
+// retry runs a check again while its error says it may succeed: three
+// tries, 100ms then 200ms apart, as the CLI's loop does.
+func retry[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	wait := 100 * time.Millisecond
+	for try := 1; ; try++ {
+		v, err := guard(f)
+		if err == nil || try == 3 || !verify.IsRetryable(err) {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+}
+
+// guard calls a component and turns its panic into an error.
+func guard[T any](f func() (T, error)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &loop.PanicError{Value: p}
+		}
+	}()
+	return f()
+}
+
+func nonRetryable(err error) error {
+	return sdktemporal.NewNonRetryableApplicationError(err.Error(), "harnish.config", err)
+}
+
+func hasManual(t *task.Task) bool {
+	for _, c := range t.Acceptance {
+		if c.Manual != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// bound cuts s to at most n bytes, on a rune boundary.
+func bound(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8Start(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// tail keeps the last n bytes of s, on a rune boundary.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8Start(s[i]) {
+		i++
+	}
+	return "…" + s[i:]
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
