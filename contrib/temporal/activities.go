@@ -18,6 +18,7 @@ import (
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -26,10 +27,12 @@ import (
 // for the working tree the worker serves. Executor and Verifier are
 // required; the others are optional, as in [loop.Config].
 type Components struct {
-	Executor  executor.Executor
-	Verifier  verify.Verifier
-	Reviewer  verify.Reviewer
-	Debugger  executor.Debugger
+	Executor executor.Executor
+	Verifier verify.Verifier
+	Reviewer verify.Reviewer
+	Debugger executor.Debugger
+	// Advisor is consulted where the plan's advisor settings say; nil: none.
+	Advisor   executor.Advisor
 	Guardrail guardrail.Guardrail
 	// Workspace reads the tree for the guardrail's audit, the reviewer's
 	// and the debugger's diffs and the rollback.
@@ -55,7 +58,7 @@ func Harnish(hookProgram string) Build {
 			ws = &loop.GitWorkspace{Dir: cfg.WorkDir}
 		}
 		return &Components{Executor: cfg.Executor, Verifier: cfg.Verifier, Reviewer: cfg.Reviewer, Debugger: cfg.Debugger,
-			Guardrail: cfg.Guardrail, Workspace: ws, Closer: closer}, nil
+			Advisor: cfg.Advisor, Guardrail: cfg.Guardrail, Workspace: ws, Closer: closer}, nil
 	}
 }
 
@@ -525,6 +528,44 @@ func (a *Activities) Debug(ctx context.Context, in DebugInput) (*DebugOutput, er
 type DebugOutput struct {
 	Diagnosis  policy.Diagnosis `json:"diagnosis"`
 	NoDebugger bool             `json:"no_debugger,omitempty"`
+}
+
+// AdviseInput asks the advisor about a task at a point.
+type AdviseInput struct {
+	Ref
+	Deadline time.Time          `json:"deadline"`
+	Point    schema.AdvicePoint `json:"point"`
+	Failures []policy.Failure   `json:"failures"`
+}
+
+// AdviseOutput is the advisor's answer; nil for none.
+type AdviseOutput struct {
+	Advice *schema.Advice `json:"advice,omitempty"`
+}
+
+// Advise asks the advisor. No advisor, one that fails, or an answer not to
+// act on is no answer, as in the CLI's loop.
+func (a *Activities) Advise(ctx context.Context, in AdviseInput) (*AdviseOutput, error) {
+	c, _, t, err := a.components(ctx, in.Ref)
+	if err != nil {
+		return nil, err
+	}
+	if c.Advisor == nil {
+		return &AdviseOutput{}, nil
+	}
+	defer a.heartbeat(ctx)()
+	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
+	defer cancel()
+	req := &executor.AdviceRequest{Task: t, PhaseID: in.Phase, Point: in.Point, WorkDir: in.Dir, Failures: in.Failures}
+	adv, err := guard(func() (*executor.Advice, error) { return c.Advisor.Advise(ctx, req) })
+	switch {
+	case err != nil:
+		a.log().Warn("temporal: the advisor failed; going on without advice", "task", t.ID, "err", err)
+		return &AdviseOutput{}, nil
+	case adv == nil || adv.Check() != nil:
+		return &AdviseOutput{}, nil
+	}
+	return &AdviseOutput{Advice: adv}, nil
 }
 
 // RestoreInput puts the tree back as it was before a failed attempt.

@@ -41,6 +41,7 @@ const (
 	ActivityVerify  = "harnish.verify"
 	ActivityReview  = "harnish.review"
 	ActivityDebug   = "harnish.debug"
+	ActivityAdvise  = "harnish.advise"
 	ActivityRestore = "harnish.restore"
 )
 
@@ -51,6 +52,7 @@ func Register(r worker.Registry, a *Activities) {
 	r.RegisterActivityWithOptions(a.Verify, activity.RegisterOptions{Name: ActivityVerify})
 	r.RegisterActivityWithOptions(a.Review, activity.RegisterOptions{Name: ActivityReview})
 	r.RegisterActivityWithOptions(a.Debug, activity.RegisterOptions{Name: ActivityDebug})
+	r.RegisterActivityWithOptions(a.Advise, activity.RegisterOptions{Name: ActivityAdvise})
 	r.RegisterActivityWithOptions(a.Restore, activity.RegisterOptions{Name: ActivityRestore})
 }
 
@@ -451,6 +453,8 @@ func (r *runner) take(ctx workflow.Context, s policy.Step) ([]policy.Transition,
 		return r.attempt(ctx, s)
 	case policy.StepDebug:
 		return r.debug(ctx, s)
+	case policy.StepAdvise:
+		return r.advise(ctx, s)
 	case policy.StepGate:
 		return r.gate(ctx, s)
 	}
@@ -602,6 +606,18 @@ func (r *runner) debug(ctx workflow.Context, s policy.Step) ([]policy.Transition
 		return r.p.ObserveNoDebugger(r.st, s.Task, workflow.Now(ctx))
 	}
 	return r.p.ObserveDiagnosis(r.st, s.Task, out.Diagnosis, workflow.Now(ctx))
+}
+
+// advise asks the advisor at the step's point; no advisor, or one that
+// fails, is no answer.
+func (r *runner) advise(ctx workflow.Context, s policy.Step) ([]policy.Transition, error) {
+	in := AdviseInput{Ref: r.ref(s), Deadline: workflow.Now(ctx).Add(s.TimeLeft), Point: s.Point,
+		Failures: slices.Clone(r.st.Tasks[s.Task].Failures)}
+	var out AdviseOutput
+	if err := workflow.ExecuteActivity(r.options(ctx, s.TimeLeft, 3), ActivityAdvise, in).Get(ctx, &out); err != nil {
+		return nil, err
+	}
+	return r.p.ObserveAdvice(r.st, s, out.Advice, workflow.Now(ctx))
 }
 
 // gate waits at a milestone for an [Approval] (or approves at once with
