@@ -113,6 +113,13 @@ func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err er
 			return nil, fmt.Errorf("end what run %s left behind: %w", r.opened.Run, err)
 		}
 		r.closers = append(r.closers, m)
+		// The agents' hooks ask the run; without the socket (a path too
+		// long for one, say) each judges its call itself, the same way.
+		if hs, err := serveHooks(ctx, stateDir, opts.Logger); err != nil {
+			r.info("harnish: the agents' hooks judge each call in a process of their own", "err", err)
+		} else {
+			r.closers = append(r.closers, hs)
+		}
 	}
 	cfg, host, err := components(ctx, plan, opts)
 	if err != nil {
