@@ -24,6 +24,8 @@ import (
 //   - pre-tool-use/socket: inside a run (an open harnish.Runner answers
 //     over its socket), the case of every tool call of an agent harnish runs
 //
+//   - pre-tool-use/socket,cgo=0: the same, harnish-hook built with
+//     CGO_ENABLED=0 (statically linked)
 //   - pre-tool-use/alone: outside a run, the hook judges the call itself
 //
 //   - stop: the task's one check (test -f a.txt) passes
@@ -44,8 +46,13 @@ func BenchmarkHook(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build noop: %v\n%s", err, out)
 	}
-	hookBin := filepath.Join(bin, "harnish-hook")
+	hookBin, staticBin := filepath.Join(bin, "harnish-hook"), filepath.Join(bin, "harnish-hook-static")
 	if out, err := exec.Command("go", "build", "-o", hookBin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build harnish-hook: %v\n%s", err, out)
+	}
+	build = exec.Command("go", "build", "-o", staticBin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build harnish-hook: %v\n%s", err, out)
 	}
 
@@ -67,6 +74,12 @@ func BenchmarkHook(b *testing.B) {
 	b.Run("pre-tool-use/socket", func(b *testing.B) {
 		sock, _ := openRun(b)
 		benchHook(b, bash, noop, hookBin, "pre-tool-use --agent codex", call, append(env, hooksock.EnvSocket+"="+sock), 0)
+	})
+	// The same built without cgo: what linking os/user (through
+	// mvdan.cc/sh/v3/expand) costs each hook, the dynamic loader and libc.
+	b.Run("pre-tool-use/socket,cgo=0", func(b *testing.B) {
+		sock, _ := openRun(b)
+		benchHook(b, bash, noop, staticBin, "pre-tool-use --agent codex", call, append(env, hooksock.EnvSocket+"="+sock), 0)
 	})
 	b.Run("pre-tool-use/alone", func(b *testing.B) {
 		benchHook(b, bash, noop, hookBin, "pre-tool-use --agent codex", call, env, 0)
