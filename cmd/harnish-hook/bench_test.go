@@ -26,6 +26,7 @@ import (
 //
 //   - pre-tool-use/socket,cgo=0: the same, harnish-hook built with
 //     CGO_ENABLED=0 (statically linked)
+//
 //   - pre-tool-use/alone: outside a run, the hook judges the call itself
 //
 //   - stop: the task's one check (test -f a.txt) passes
