@@ -23,15 +23,14 @@ import (
 //
 //   - pre-tool-use/socket: inside a run (an open harnish.Runner answers
 //     over its socket), the case of every tool call of an agent harnish runs
-//
 //   - pre-tool-use/socket,cgo=0: the same, harnish-hook built with
 //     CGO_ENABLED=0 (statically linked)
-//
 //   - pre-tool-use/alone: outside a run, the hook judges the call itself
-//
 //   - stop: the task's one check (test -f a.txt) passes
 //
-//     go test -run '^$' -bench Hook -benchtime 200x ./cmd/harnish-hook
+// Run it with:
+//
+//	go test -run '^$' -bench Hook -benchtime 200x ./cmd/harnish-hook
 func BenchmarkHook(b *testing.B) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
