@@ -17,15 +17,16 @@ import (
 // agent starts one (bash -c with the hook's command line), against the
 // floor measured in the same loop: the same bash -c command line with a
 // static no-op program, built here, in place of harnish-hook. Each
-// iteration runs both, interleaved, the order alternating; the benchmark
-// reports the medians of each and the median of the per-iteration ratios
-// (hook/floor).
+// iteration runs the floor and every case once, the order rotating, so
+// load that comes and goes hits them alike; the benchmark reports the
+// median time of each and, for each case, the median of the per-iteration
+// ratios case/floor.
 //
-//   - pre-tool-use/socket: inside a run (an open harnish.Runner answers
-//     over its socket), the case of every tool call of an agent harnish runs
-//   - pre-tool-use/socket,cgo=0: the same, harnish-hook built with
-//     CGO_ENABLED=0 (statically linked)
-//   - pre-tool-use/alone: outside a run, the hook judges the call itself
+//   - pre: pre-tool-use inside a run (an open harnish.Runner answers over
+//     its socket), the case of every tool call of an agent harnish runs
+//   - pre-cgo0: the same, harnish-hook built with CGO_ENABLED=0
+//     (statically linked; the default build links libc through os/user)
+//   - pre-alone: pre-tool-use outside a run: the hook judges the call itself
 //   - stop: the task's one check (test -f a.txt) passes
 //
 // Run it with:
@@ -70,69 +71,60 @@ func BenchmarkHook(b *testing.B) {
 			env = append(env, kv)
 		}
 	}
+	sock, judged := openRun(b)
+	inRun := append(slices.Clip(env), hooksock.EnvSocket+"="+sock)
 
-	b.Run("pre-tool-use/socket", func(b *testing.B) {
-		sock, _ := openRun(b)
-		benchHook(b, bash, noop, hookBin, "pre-tool-use --agent codex", call, append(env, hooksock.EnvSocket+"="+sock), 0)
-	})
-	// The same built without cgo: what linking os/user (through
-	// mvdan.cc/sh/v3/expand) costs each hook, the dynamic loader and libc.
-	b.Run("pre-tool-use/socket,cgo=0", func(b *testing.B) {
-		sock, _ := openRun(b)
-		benchHook(b, bash, noop, staticBin, "pre-tool-use --agent codex", call, append(env, hooksock.EnvSocket+"="+sock), 0)
-	})
-	b.Run("pre-tool-use/alone", func(b *testing.B) {
-		benchHook(b, bash, noop, hookBin, "pre-tool-use --agent codex", call, env, 0)
-	})
-	b.Run("stop", func(b *testing.B) {
-		benchHook(b, bash, noop, hookBin, "stop --agent codex", `{"hook_event_name":"Stop"}`, env, 0)
-	})
+	type hookCase struct {
+		name, prog, args, stdin string
+		env                     []string
+	}
+	cases := []hookCase{
+		{"floor", noop, "pre-tool-use --agent codex", call, inRun},
+		{"pre", hookBin, "pre-tool-use --agent codex", call, inRun},
+		{"pre-cgo0", staticBin, "pre-tool-use --agent codex", call, inRun},
+		{"pre-alone", hookBin, "pre-tool-use --agent codex", call, env},
+		{"stop", hookBin, "stop --agent codex", `{"hook_event_name":"Stop"}`, env},
+	}
+	run := func(c hookCase) time.Duration {
+		cmd := exec.Command(bash, "-c", c.prog+" hook "+c.args)
+		cmd.Env, cmd.Stdin = c.env, strings.NewReader(c.stdin)
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		d := time.Since(start)
+		if err != nil {
+			b.Fatalf("%s: %v\n%s", c.name, err, out)
+		}
+		return d
+	}
+	times := make([][]time.Duration, len(cases))
+	ratios := make([][]float64, len(cases))
+	i := 0
+	for b.Loop() {
+		got := make([]time.Duration, len(cases))
+		for k := range cases {
+			j := (k + i) % len(cases)
+			got[j] = run(cases[j])
+		}
+		i++
+		for k := range cases {
+			times[k] = append(times[k], got[k])
+			ratios[k] = append(ratios[k], float64(got[k])/float64(got[0]))
+		}
+	}
+	if want := int64(2 * i); judged.Load() != want {
+		b.Fatalf("the run judged %d calls, want %d (pre and pre-cgo0 each iteration)", judged.Load(), want)
+	}
+	for k, c := range cases {
+		b.ReportMetric(float64(medianOf(times[k]))/1e6, c.name+"-ms")
+		if k > 0 {
+			b.ReportMetric(medianOf(ratios[k]), c.name+"/floor")
+		}
+	}
 	fi, err := os.Stat(hookBin)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("harnish-hook: %d bytes", fi.Size())
-}
-
-// benchHook times `bash -c "PROG hook ARGS"` with stdin as its input, PROG
-// harnish-hook and the no-op floor by turns, and wants exit status want
-// from the hook.
-func benchHook(b *testing.B, bash, noop, hookBin, args, stdin string, env []string, want int) {
-	run := func(prog string) time.Duration {
-		cmd := exec.Command(bash, "-c", prog+" hook "+args)
-		cmd.Env, cmd.Stdin = env, strings.NewReader(stdin)
-		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		d := time.Since(start)
-		code := 0
-		if err != nil {
-			ee, ok := err.(*exec.ExitError)
-			if !ok {
-				b.Fatalf("%s: %v", prog, err)
-			}
-			code = ee.ExitCode()
-		}
-		if prog != noop && code != want {
-			b.Fatalf("%s hook %s: exit %d, want %d; output:\n%s", prog, args, code, want, out)
-		}
-		return d
-	}
-	var floors, hooks []time.Duration
-	var ratios []float64
-	i := 0
-	for b.Loop() {
-		var f, h time.Duration
-		if i%2 == 0 {
-			f, h = run(noop), run(hookBin)
-		} else {
-			h, f = run(hookBin), run(noop)
-		}
-		i++
-		floors, hooks, ratios = append(floors, f), append(hooks, h), append(ratios, float64(h)/float64(f))
-	}
-	b.ReportMetric(float64(medianOf(floors)), "floor-ns/median")
-	b.ReportMetric(float64(medianOf(hooks)), "hook-ns/median")
-	b.ReportMetric(medianOf(ratios), "hook/floor")
+	b.ReportMetric(float64(fi.Size())/(1<<20), "hook-MiB")
 }
 
 func medianOf[T time.Duration | float64](xs []T) T {
