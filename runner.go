@@ -51,7 +51,8 @@ type Opened struct {
 
 // Open builds the components plan names (see [Components]), opens the run's
 // state in opts.Dir/.harnish and locks it, ends what a stopped host of the
-// run left running (see Options.Unmarked), opens the experience store, and
+// run left running and starts answering its agents' pre-tool-use hooks over
+// a socket (see Options.Unmarked), opens the experience store, and
 // returns a Runner whose loop writes its records to the state directory.
 // It checks the whole configuration as loop.New does, so a plan or an
 // option that cannot run is an error here rather than at Run.
