@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/hook"
 	"github.com/harnish/harnish/internal/hooksock"
 	"github.com/harnish/harnish/internal/hooksock/hooksrv"
@@ -43,7 +44,7 @@ func serveHooks(ctx context.Context, stateDir string, logger *slog.Logger) (*hoo
 		l.Close()
 		return nil, err
 	}
-	p := &plans{loaded: map[string]*loadedPlan{}}
+	p := &plans{loaded: map[string]*loadedPlan{}, guards: map[guardKey]guardrail.Guardrail{}}
 	s.srv = hooksrv.Serve(context.WithoutCancel(ctx), l, func(ctx context.Context, r *hooksock.Request) *hooksock.Answer {
 		a := p.judgeHook(ctx, r)
 		if logger != nil {
@@ -56,9 +57,9 @@ func serveHooks(ctx context.Context, stateDir string, logger *slog.Logger) (*hoo
 
 // judgeHook answers one pre-tool-use call as "harnish hook pre-tool-use"
 // would in a process of its own: the zero hook.Handler, but for the plans,
-// which plans keeps loaded.
+// which plans keeps loaded, and the guardrails built from them.
 func (p *plans) judgeHook(ctx context.Context, r *hooksock.Request) *hooksock.Answer {
-	h := hook.Handler{Plan: p.find}
+	h := hook.Handler{Plan: p.find, Guardrail: p.guard}
 	a := h.PreToolUse(ctx, &hook.Request{Agent: hook.Agent(r.Agent), Input: bytes.NewReader(r.Input),
 		PlanFile: r.PlanFile, TaskID: r.TaskID, WorkDir: r.WorkDir, HookLog: r.HookLog})
 	return &hooksock.Answer{Code: a.Code, Message: a.Message}
@@ -87,7 +88,47 @@ func (s *hookServer) Close() error {
 type plans struct {
 	mu     sync.Mutex
 	loaded map[string]*loadedPlan // by file
+	guards map[guardKey]guardrail.Guardrail
 }
+
+// guardKey is what hook.Builtin builds a guardrail from: the call's plan,
+// working tree and agent. A plan loaded again is another key.
+type guardKey struct {
+	plan  *task.Plan
+	root  string
+	agent hook.Agent
+}
+
+// guard is hook.Builtin, built once per plan, tree and agent: it reads
+// nothing else, and what it builds is safe for concurrent use and reads
+// the tree only when it judges.
+func (p *plans) guard(ctx context.Context, c *hook.Call) (guardrail.Guardrail, error) {
+	if c.Plan == nil {
+		return hook.Builtin(ctx, c)
+	}
+	key := guardKey{c.Plan, c.Root, c.Agent}
+	p.mu.Lock()
+	g := p.guards[key]
+	p.mu.Unlock()
+	if g != nil {
+		return g, nil
+	}
+	g, err := hook.Builtin(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if len(p.guards) >= maxGuards {
+		clear(p.guards)
+	}
+	p.guards[key] = g
+	p.mu.Unlock()
+	return g, nil
+}
+
+// maxGuards bounds the guardrails kept: a plan's, for each working copy
+// and agent of the run.
+const maxGuards = 64
 
 // loadedPlan is a plan as loaded from a file in the state st describes.
 type loadedPlan struct {

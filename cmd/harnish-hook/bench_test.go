@@ -27,6 +27,9 @@ import (
 //   - pre-cgo0: the same, harnish-hook built with CGO_ENABLED=0
 //     (statically linked; the default build links libc through os/user)
 //   - pre-alone: pre-tool-use outside a run: the hook judges the call itself
+//   - pre-big, pre-big-alone: the same two with a plan of 2,000 tasks
+//     (--plan), which the run keeps loaded and the hook alone parses at
+//     each call
 //   - stop: the task's one check (test -f a.txt) passes
 //
 // Run it with:
@@ -71,6 +74,15 @@ func BenchmarkHook(b *testing.B) {
 			env = append(env, kv)
 		}
 	}
+	var big strings.Builder
+	big.WriteString("version: 1\nname: big\nphases:\n  - id: p1\n    tasks:\n")
+	for i := range 2000 {
+		fmt.Fprintf(&big, "      - id: T%d\n        title: task %d\n        files: [f%d.go]\n        acceptance: [{run: [go, test, ./...]}]\n", i, i, i)
+	}
+	bigPlan := filepath.Join(work, "big.yaml")
+	if err := os.WriteFile(bigPlan, []byte(big.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
 	sock, judged := openRun(b)
 	inRun := append(slices.Clip(env), hooksock.EnvSocket+"="+sock)
 
@@ -83,6 +95,8 @@ func BenchmarkHook(b *testing.B) {
 		{"pre", hookBin, "pre-tool-use --agent codex", call, inRun},
 		{"pre-cgo0", staticBin, "pre-tool-use --agent codex", call, inRun},
 		{"pre-alone", hookBin, "pre-tool-use --agent codex", call, env},
+		{"pre-big", hookBin, "pre-tool-use --agent codex --plan " + bigPlan, call, inRun},
+		{"pre-big-alone", hookBin, "pre-tool-use --agent codex --plan " + bigPlan, call, env},
 		{"stop", hookBin, "stop --agent codex", `{"hook_event_name":"Stop"}`, env},
 	}
 	run := func(c hookCase) time.Duration {
@@ -111,8 +125,8 @@ func BenchmarkHook(b *testing.B) {
 			ratios[k] = append(ratios[k], float64(got[k])/float64(got[0]))
 		}
 	}
-	if want := int64(2 * i); judged.Load() != want {
-		b.Fatalf("the run judged %d calls, want %d (pre and pre-cgo0 each iteration)", judged.Load(), want)
+	if want := int64(3 * i); judged.Load() != want {
+		b.Fatalf("the run judged %d calls, want %d (pre, pre-cgo0 and pre-big each iteration)", judged.Load(), want)
 	}
 	for k, c := range cases {
 		b.ReportMetric(float64(medianOf(times[k]))/1e6, c.name+"-ms")
