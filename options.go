@@ -94,6 +94,9 @@ type Options struct {
 	// attempt), then marks this process, and so every process the run
 	// starts, with HARNISH_RUN=<state directory>#<run ID>; Close takes the
 	// mark away. One process holds one mark: while another Runner of this
-	// process holds it, Open fails unless Unmarked is set.
+	// process holds it, Open fails unless Unmarked is set. The marked
+	// Runner also answers its agents' pre-tool-use hooks over a socket in
+	// Dir/.harnish/hook/, named to them by HARNISH_HOOK_SOCKET; an Unmarked
+	// one leaves each hook to judge its call itself, with the same answers.
 	Unmarked bool
 }

@@ -53,7 +53,8 @@ type Opened struct {
 
 // Open builds the components plan names (see [Components]), opens the run's
 // state in opts.Dir/.harnish and locks it, ends what a stopped host of the
-// run left running (see Options.Unmarked), opens the experience store, and
+// run left running and starts answering its agents' pre-tool-use hooks over
+// a socket (see Options.Unmarked), opens the experience store, and
 // returns a Runner whose loop writes its records to the state directory.
 // It checks the whole configuration as loop.New does, so a plan or an
 // option that cannot run is an error here rather than at Run.
@@ -115,6 +116,13 @@ func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err er
 			return nil, fmt.Errorf("end what run %s left behind: %w", r.opened.Run, err)
 		}
 		r.closers = append(r.closers, m)
+		// The agents' hooks ask the run; without the socket (a path too
+		// long for one, say) each judges its call itself, the same way.
+		if hs, err := serveHooks(ctx, stateDir, opts.Logger); err != nil {
+			r.info("harnish: the agents' hooks judge each call in a process of their own", "err", err)
+		} else {
+			r.closers = append(r.closers, hs)
+		}
 	}
 	cfg, host, err := components(ctx, plan, opts)
 	if err != nil {

@@ -245,7 +245,7 @@ func (s *FileStore) catchUp(complete bool) error {
 			s.idx.grow(bytes.Count(buf, []byte{'\n'}))
 		}
 		n, lines, err := decodeSpans(buf, s.offset, s.path, s.lines+1, complete, s.idx.put)
-		s.crc = crc32.Update(s.crc, castagnoli, buf[:n])
+		s.crc = crc32.Update(s.crc, castagnoli(), buf[:n])
 		s.offset += int64(n)
 		s.lines += lines
 		s.unsaved += int64(n)
@@ -425,7 +425,7 @@ func (s *FileStore) appendRecords(recs []*Asset) error {
 		s.idx.put(r, metaOf(r), span{off: s.offset + int64(start), n: ends[i] - start - 1, line: s.lines + 1 + i})
 		start = ends[i]
 	}
-	s.crc = crc32.Update(s.crc, castagnoli, buf)
+	s.crc = crc32.Update(s.crc, castagnoli(), buf)
 	s.offset += int64(len(buf))
 	s.lines += len(recs)
 	return nil

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/loop/policy"
@@ -43,7 +44,9 @@ const stateSchema = 1
 // minCompactBytes is the smallest journal worth folding into a snapshot.
 const minCompactBytes = 64 << 10
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made at first use rather than at the
+// start of every program that links loop (the agents' hook among them).
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // DirOptions configures [OpenDir]. The zero value is ready to use.
 type DirOptions struct {
@@ -247,7 +250,7 @@ func appendLine(buf []byte, seq uint64, body []byte) []byte {
 	buf = append(buf, `{"seq":`...)
 	buf = strconv.AppendUint(buf, seq, 10)
 	buf = append(buf, `,"crc32c":`...)
-	buf = strconv.AppendUint(buf, uint64(crc32.Checksum(body, castagnoli)), 10)
+	buf = strconv.AppendUint(buf, uint64(crc32.Checksum(body, castagnoli())), 10)
 	buf = append(buf, `,"t":`...)
 	buf = append(buf, body...)
 	return append(buf, "}\n"...)
@@ -480,7 +483,7 @@ func decodeLine(b []byte) (uint64, policy.Transition, error) {
 	if jl.Seq == 0 || jl.CRC32C == nil || len(jl.T) == 0 {
 		return 0, policy.Transition{}, errors.New("missing seq, crc32c or t")
 	}
-	if sum := crc32.Checksum(jl.T, castagnoli); sum != *jl.CRC32C {
+	if sum := crc32.Checksum(jl.T, castagnoli()); sum != *jl.CRC32C {
 		return 0, policy.Transition{}, fmt.Errorf("checksum mismatch (recorded %d, computed %d)", *jl.CRC32C, sum)
 	}
 	var t policy.Transition
@@ -500,7 +503,7 @@ type snapshotFile struct {
 
 func encodeSnapshot(gen, seq uint64, state []byte) []byte {
 	b := fmt.Appendf(nil, `{"schema":%d,"generation":%d,"seq":%d,"crc32c":%d,"state":`,
-		stateSchema, gen, seq, crc32.Checksum(state, castagnoli))
+		stateSchema, gen, seq, crc32.Checksum(state, castagnoli()))
 	b = append(b, state...)
 	return append(b, "}\n"...)
 }
@@ -529,7 +532,7 @@ func decodeSnapshot(path string, data []byte) (uint64, *policy.RunState, *StateE
 	if f.CRC32C == nil || len(f.State) == 0 {
 		return 0, nil, bad("missing crc32c or state")
 	}
-	if sum := crc32.Checksum(f.State, castagnoli); sum != *f.CRC32C {
+	if sum := crc32.Checksum(f.State, castagnoli()); sum != *f.CRC32C {
 		return 0, nil, bad("checksum mismatch (recorded %d, computed %d)", *f.CRC32C, sum)
 	}
 	st := &policy.RunState{}

@@ -153,11 +153,12 @@ type records struct {
 	dir      string
 	handoffs map[string]*Handoff
 	audits   map[string]*AuditLog
-	dirty    []*AuditLog
+	dirty    []*AuditLog        // in the order they were marked
+	isDirty  map[*AuditLog]bool // the same, to look up: a repair marks every task's log
 }
 
 func newRecords(dir string) *records {
-	return &records{dir: dir, handoffs: map[string]*Handoff{}, audits: map[string]*AuditLog{}}
+	return &records{dir: dir, handoffs: map[string]*Handoff{}, audits: map[string]*AuditLog{}, isDirty: map[*AuditLog]bool{}}
 }
 
 // audit returns the task's log, read back from disk after a resume.
@@ -221,7 +222,8 @@ func (r *records) sweep() {
 
 // saveAudit marks a's log to be written at the next flush.
 func (r *records) saveAudit(a *AuditLog) error {
-	if !slices.Contains(r.dirty, a) {
+	if !r.isDirty[a] {
+		r.isDirty[a] = true
 		r.dirty = append(r.dirty, a)
 	}
 	return nil
@@ -234,6 +236,7 @@ func (r *records) flush() error {
 		err = errors.Join(err, r.write(r.auditPath(a.Plan, a.Task), a))
 	}
 	r.dirty = r.dirty[:0]
+	clear(r.isDirty)
 	return err
 }
 

@@ -2,7 +2,9 @@
 // as "harnish hook" does, in a binary that links only what the hooks need.
 // Claude Code and Codex start a hook before every tool call; without the
 // plugin host (gRPC, protobuf, go-plugin) to load and initialise, this one
-// starts in about half the time of harnish.
+// starts in about half the time of harnish. Inside a run, it sends a
+// pre-tool-use call to the run (see "harnish help hook"), which has the
+// plan loaded, and only writes back the answer.
 //
 // Usage:
 //

@@ -2,18 +2,24 @@ package main_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/harnish/harnish"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/hooksock"
+	"github.com/harnish/harnish/task"
 )
 
 const plan = `version: 1
@@ -35,7 +41,10 @@ type answer struct {
 
 // TestSameAsHarnishHook runs harnish-hook, as "harnish-hook hook ARGS" and
 // "harnish-hook ARGS", and "harnish hook ARGS", as processes on the same
-// input, and wants the same exit status, output and hook log from each.
+// input, and wants the same exit status, output and hook log from each;
+// and the same again from harnish-hook inside a run, which sends a
+// pre-tool-use call to the run's socket (the run judges it), and from
+// harnish-hook given a socket that is gone (it judges itself).
 func TestSameAsHarnishHook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds harnish and harnish-hook")
@@ -76,7 +85,7 @@ func TestSameAsHarnishHook(t *testing.T) {
 		wantErr  string // a prefix of standard error
 	}{
 		{name: "blocked command", args: []string{"pre-tool-use", "--agent", "claude"},
-			stdin: call("Bash", "rm -rf /", failing), wantCode: 2,
+			stdin: call("Bash", "rm -rf /", failing), workdir: failing, wantCode: 2,
 			wantErr: "harnish guardrail fs.recursive-delete blocked this: "},
 		{name: "bare shell for codex", args: []string{"pre-tool-use", "--agent", "codex"},
 			stdin: call("Bash", "bash", failing), wantCode: 2,
@@ -84,9 +93,19 @@ func TestSameAsHarnishHook(t *testing.T) {
 		{name: "allowed patch", args: []string{"pre-tool-use", "--agent", "codex", "--plan", filepath.Join(failing, "harnish.yaml")},
 			stdin: call("apply_patch", patch, failing), workdir: failing},
 		{name: "allowed command", args: []string{"pre-tool-use", "--agent", "claude"},
+			stdin: call("Bash", "go test ./...", passing), workdir: passing},
+		{name: "allowed, outside any working tree", args: []string{"pre-tool-use", "--agent", "claude"},
 			stdin: call("Bash", "go test ./...", passing)},
-		{name: "undecodable input", args: []string{"pre-tool-use", "--agent", "claude"}, stdin: "{", wantCode: 2,
+		{name: "undecodable input", args: []string{"pre-tool-use", "--agent", "claude"}, stdin: "{", workdir: failing, wantCode: 2,
 			wantErr: "harnish: cannot judge the tool call: decoding the hook input: "},
+		{name: "unknown agent", args: []string{"pre-tool-use", "--agent", "gemini"}, stdin: call("Bash", "ls", failing), workdir: failing,
+			wantCode: 2, wantErr: "harnish: hook pre-tool-use: --agent \"gemini\": want claude or codex"},
+		{name: "plan that does not load", args: []string{"pre-tool-use", "--agent", "codex", "--plan", filepath.Join(failing, "nothing.yaml")},
+			stdin: call("Bash", "ls", failing), workdir: failing, wantCode: 2, wantErr: "harnish: cannot judge the tool call: the plan does not load: "},
+		{name: "flags of another shape", args: []string{"pre-tool-use", "--plan=" + filepath.Join(failing, "harnish.yaml"), "-agent", "codex"},
+			stdin: call("Bash", "git push --force", failing), workdir: failing, wantCode: 2, wantErr: "harnish guardrail git.force-push blocked this: "},
+		{name: "relative plan file", args: []string{"pre-tool-use", "--agent", "codex", "--plan", "harnish.yaml"},
+			stdin: call("Bash", "ls", failing), workdir: failing, wantCode: 2, wantErr: "harnish: cannot judge the tool call: the plan does not load: "},
 		{name: "stop while the checks fail", args: []string{"stop", "--agent", "codex", "--task", "T1"},
 			stdin: `{"hook_event_name":"Stop"}`, workdir: failing, wantCode: 2,
 			wantErr: "harnish: task T1 is not done: its checks fail"},
@@ -97,6 +116,8 @@ func TestSameAsHarnishHook(t *testing.T) {
 		{name: "no event", stdin: "{}", wantCode: 2, wantErr: "harnish hook: want pre-tool-use or stop\n"},
 		{name: "help", args: []string{"--help"}},
 	}
+	sock, judged := openRun(t)
+	gone := filepath.Join(t.TempDir(), "gone.sock")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			runs := map[string][]string{
@@ -112,6 +133,19 @@ func TestSameAsHarnishHook(t *testing.T) {
 				if diff := cmp.Diff(want, answerOf(t, runs[name], tt.stdin, tt.workdir)); diff != "" {
 					t.Errorf("%s answers otherwise than harnish hook (-harnish hook +%s):\n%s", name, name, diff)
 				}
+			}
+			before := judged.Load()
+			if diff := cmp.Diff(want, answerOf(t, runs["harnish-hook"], tt.stdin, tt.workdir, hooksock.EnvSocket+"="+sock)); diff != "" {
+				t.Errorf("harnish-hook in a run answers otherwise than harnish hook (-harnish hook +in a run):\n%s", diff)
+			}
+			// Every pre-tool-use call with the working tree set, as the
+			// executors set it, and arguments the run can read is the run's.
+			wantJudged := len(tt.args) > 0 && tt.args[0] == "pre-tool-use" && tt.workdir != "" && tt.name != "relative plan file"
+			if got := judged.Load() - before; got != map[bool]int64{true: 1}[wantJudged] {
+				t.Errorf("the run judged %d calls, want the run to judge it: %v", got, wantJudged)
+			}
+			if diff := cmp.Diff(want, answerOf(t, runs["harnish-hook"], tt.stdin, tt.workdir, hooksock.EnvSocket+"="+gone)); diff != "" {
+				t.Errorf("harnish-hook with its socket gone answers otherwise than harnish hook (-harnish hook +socket gone):\n%s", diff)
 			}
 		})
 	}
@@ -130,7 +164,7 @@ func TestSameAsHarnishHook(t *testing.T) {
 
 // answerOf runs argv on stdin in an environment of its own, with a fresh
 // hook log and $HARNISH_WORKDIR set to workdir.
-func answerOf(t *testing.T, argv []string, stdin, workdir string) answer {
+func answerOf(t *testing.T, argv []string, stdin, workdir string, env ...string) answer {
 	t.Helper()
 	logPath := filepath.Join(t.TempDir(), "hooks.jsonl")
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -141,6 +175,7 @@ func answerOf(t *testing.T, argv []string, stdin, workdir string) answer {
 		}
 	}
 	cmd.Env = append(cmd.Env, guardrail.EnvHookLog+"="+logPath, "HARNISH_WORKDIR="+workdir)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -165,3 +200,35 @@ func answerOf(t *testing.T, argv []string, stdin, workdir string) answer {
 	}
 	return a
 }
+
+// openRun opens a run, as "harnish run" does, in a directory of its own,
+// and returns its hook socket and the count of the calls it judged.
+func openRun(t testing.TB) (string, *atomic.Int64) {
+	judged := new(atomic.Int64)
+	logger := slog.New(handlerFunc(func(r slog.Record) {
+		if r.Message == "harnish: answered a pre-tool-use hook" {
+			judged.Add(1)
+		}
+	}))
+	p := &task.Plan{Version: "1", Name: "run", Executor: &task.Component{Kind: task.KindCommand, Argv: []string{"true"}},
+		Phases: []task.Phase{{ID: "p", Tasks: []task.Task{{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}}}}}}}
+	r, err := harnish.Open(t.Context(), p, harnish.Options{Dir: t.TempDir(), NoAssets: true, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	sock := os.Getenv(hooksock.EnvSocket)
+	if sock == "" {
+		t.Fatal("the open run names no hook socket")
+	}
+	return sock, judged
+}
+
+// handlerFunc is a slog.Handler of every level that hands each record to
+// its func.
+type handlerFunc func(slog.Record)
+
+func (h handlerFunc) Enabled(context.Context, slog.Level) bool      { return true }
+func (h handlerFunc) Handle(_ context.Context, r slog.Record) error { h(r); return nil }
+func (h handlerFunc) WithAttrs([]slog.Attr) slog.Handler            { return h }
+func (h handlerFunc) WithGroup(string) slog.Handler                 { return h }

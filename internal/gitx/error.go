@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnish/harnish/internal/proc"
 )
@@ -49,7 +50,9 @@ func (e *Error) Is(target error) bool { return target == ErrLocked && e.Lock != 
 
 // lockMessage is how git says a lock file is already there (for the index, a
 // ref, packed-refs or config alike). Only git's English is recognised.
-var lockMessage = regexp.MustCompile(`Unable to create '([^'\n]+\.lock)': File exists`)
+var lockMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`Unable to create '([^'\n]+\.lock)': File exists`)
+}) // compiled at first use, not at every start of a program that links gitx
 
 // newError wraps a failed run of git, whose first argument after its -c
 // options is op.
@@ -58,7 +61,7 @@ func newError(op string, err error) error {
 	var pe *proc.Error
 	if errors.As(err, &pe) {
 		e.Stderr = tail(pe.Stderr, MaxStderr)
-		if m := lockMessage.FindStringSubmatch(pe.Stderr); m != nil {
+		if m := lockMessage().FindStringSubmatch(pe.Stderr); m != nil {
 			e.Lock = m[1]
 		}
 	}

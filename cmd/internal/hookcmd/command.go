@@ -55,6 +55,12 @@ judged as run there (cd CWD && ...), and relative edit paths resolve from
 the cwd; paths are protected relative to the working tree. With no plan,
 the defaults: only .harnish/ is protected and no package may be installed.
 
+Inside a run, a pre-tool-use call goes to the run that started the agent
+($HARNISH_HOOK_SOCKET, a socket under .harnish/), which judges it as this
+command would, with the plan already loaded; when the socket is gone the
+command judges the call itself, and when the run does not answer in 10s
+the call is blocked.
+
 Exit status 0 allows the call (soft decisions are written to standard error
 as warnings); 2 blocks it, with the reason on standard error, which the
 agent shows the model. Guardrails fail closed: input that does not decode,
@@ -68,7 +74,10 @@ func Usage(w io.Writer) {
 
 // Run is "harnish hook ARGS": args start with pre-tool-use or stop. It
 // answers with the built-in guardrails (the zero [hook.Handler]) and
-// returns the exit status.
+// returns the exit status. A pre-tool-use call made inside a run that
+// listens on a hook socket ($HARNISH_HOOK_SOCKET) is sent there and judged
+// by the run, with the same handler, so the answer is the same; a socket
+// that is there and fails blocks the call (see [AskTimeout]).
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		Usage(stdout)
@@ -77,6 +86,15 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "pre-tool-use" && args[0] != "stop" {
 		fmt.Fprintf(stderr, "harnish hook: want pre-tool-use or stop\nUsage: harnish hook %s\n", Synopsis)
 		return hook.ExitBlock
+	}
+	if args[0] == "pre-tool-use" {
+		// Inside a run, the run judges the call: it has the guardrails
+		// loaded, and this process need not build them.
+		code, ok, in := ask(args[1:], stdin, stderr)
+		if ok {
+			return code
+		}
+		stdin = in
 	}
 	ctx := context.Background()
 	if args[0] == "stop" {

@@ -1,0 +1,3 @@
+package hookcmd
+
+var SimpleArgs = simpleArgs
