@@ -32,6 +32,14 @@ type Request struct {
 	Parts PromptParts
 	// Limits bounds the attempt. The zero value sets no limit beyond ctx.
 	Limits Limits
+	// Transcript is the file the host wants the attempt's transcript in:
+	// JSON lines, the agent's own stream line by line (a line that is not
+	// JSON wrapped as {"harnish":"stdout","line":...}), bounded in size,
+	// and a last line {"harnish":"exit","exit_code":N,"stderr":...}. An
+	// executor that keeps transcripts writes there (and names it in
+	// Result.Transcript) in place of its own directory; one that keeps none
+	// ignores it. Empty: the executor's own setting.
+	Transcript string
 }
 
 // Limits bounds one attempt. The context passed to Execute carries the same
