@@ -297,15 +297,34 @@ func (l *Loop) sessionNotes(ctx context.Context, text string) string {
 		l.log.Warn("loop: session notes: not saved, the path is not in the working tree", "path", path)
 		return ""
 	}
-	full := filepath.Join(root, path)
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err == nil {
-		err = fsx.ReplaceFile(full, []byte(text), 0o644)
-	}
-	if err != nil {
-		l.log.Warn("loop: session notes", "path", full, "err", err)
+	if err := saveWithin(root, path, []byte(text)); err != nil {
+		l.log.Warn("loop: session notes", "path", filepath.Join(root, path), "err", err)
 		return ""
 	}
 	return filepath.ToSlash(path)
+}
+
+// saveWithin replaces the file at path, relative to root, with data: a
+// temporary file renamed over it, all through os.Root, so no symbolic link
+// takes the write out of root.
+func saveWithin(root, path string, data []byte) error {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if err := r.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".harnish-tmp"
+	if err := r.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := r.Rename(tmp, path); err != nil {
+		r.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // repairRecords writes what a crash kept the records from holding: records

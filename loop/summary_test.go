@@ -138,12 +138,17 @@ func TestSessionNotesHook(t *testing.T) {
 		{"outside the tree", answer("../escape.md", nil), ""},
 		{"into the state directory", answer(".harnish/notes.md", nil), ""},
 		{"a panic", func(context.Context, *loop.SessionNotesRequest) (string, error) { panic("host bug") }, ""},
+		{"through a link out of the tree", answer("out/x.md", nil), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tree := filepath.Join(dir, "tree")
 			os.Mkdir(tree, 0o755)
+			os.Mkdir(filepath.Join(dir, "elsewhere"), 0o755)
+			if err := os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(tree, "out")); err != nil {
+				t.Fatal(err)
+			}
 			if _, _, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1")), WorkDir: tree,
 				RecordsDir: filepath.Join(tree, loop.StateDir), SessionNotes: tt.hook}); err != nil {
 				t.Fatal(err)
