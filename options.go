@@ -80,6 +80,18 @@ type Options struct {
 	// like, or the plan a "harnish run" keeps in .harnish/).
 	PlanFile string
 
+	// SessionNotes is asked, once when the run completes, whether and where
+	// to save the completion summary in the working tree (see
+	// loop.SessionNotes; loop.SaveSessionNotes saves it as
+	// docs/session-DATE.md without asking). Nil: the summary stays in
+	// Dir/.harnish/summary.md alone.
+	SessionNotes loop.SessionNotes
+	// NoTranscripts keeps no transcripts. Default false: each attempt's
+	// transcript (the agent's raw stream, its exit code and stderr) is kept
+	// as Dir/.harnish/transcripts/<task>-<attempt>.jsonl and named in the
+	// task's audit log (see loop.Config.TranscriptDir).
+	NoTranscripts bool
+
 	// NoAssets runs without an experience store. Default false: Open opens
 	// Dir/.harnish/harnish-assets.jsonl, the store the harnish engine keeps
 	// too (or Dir/.harnish/assets.jsonl, harnish's older store, when only

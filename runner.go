@@ -134,6 +134,10 @@ func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err er
 		return nil, err
 	}
 	r.cfg.Store, r.cfg.RecordsDir, r.cfg.RunID = store, stateDir, runID
+	r.cfg.SessionNotes = opts.SessionNotes
+	if !opts.NoTranscripts {
+		r.cfg.TranscriptDir = filepath.Join(dir, loop.TranscriptsDir)
+	}
 
 	if !opts.NoAssets {
 		if err := r.openAssets(ctx, stateDir); err != nil {

@@ -31,7 +31,10 @@
 // (marked "summary_of", never folded again); Purge removes assets by
 // selectors, or by age per type ([DefaultRetention]: decisions 365 days,
 // failures 90, snippets 180, patterns and guardrails never). Both support a
-// dry run. A FileStore appends what they remove to its archive file (the
+// dry run. [Export] turns a query's result into a skill (SKILL.md) or an
+// AGENTS.md section a person reviews and commits (the engine's
+// "skillify"); [Check] reports the weak records (no body, no tags, a
+// duplicate title, stale), the engine's quality gate. A FileStore appends what they remove to its archive file (the
 // engine's harnish-assets-archive.jsonl) and rewrites its file
 // crash-safely under the same lock appends take; other stores on the file,
 // in other processes too, notice the new file and reindex. The engine

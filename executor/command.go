@@ -16,6 +16,7 @@ import (
 
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/proc"
+	"github.com/harnish/harnish/internal/transcript"
 )
 
 // Command is the executor of kind "command": it runs a program in the
@@ -57,8 +58,26 @@ func (c *Command) Execute(ctx context.Context, req *Request) (*Result, error) {
 		EnvPromptFile+"="+promptFile,
 		EnvResultFile+"="+resultFile,
 	)
+	var stdout io.Writer
+	var tw *transcript.Writer
+	if req.Transcript != "" {
+		if tw, err = transcript.Create(req.Transcript, transcript.Header{Agent: "command", Task: req.Task.ID, Attempt: req.Attempt}, 0); err != nil {
+			return nil, &Error{Kind: KindUnavailable, Err: fmt.Errorf("command executor: %w", err)}
+		}
+		stdout = tw
+	}
 	res, err := proc.Run(ctx, proc.Spec{Stage: "execute", Argv: c.Argv, Root: req.WorkDir, Env: env,
-		Stdin: strings.NewReader(req.Prompt)})
+		Stdin: strings.NewReader(req.Prompt), Stdout: stdout})
+	if tw != nil {
+		var end transcript.End
+		if res != nil {
+			end.ExitCode, end.Stderr = &res.ExitCode, res.Stderr
+		}
+		if err != nil {
+			end.Err = err.Error()
+		}
+		tw.Close(end)
+	}
 	var pe *proc.Error
 	switch {
 	case err == nil:
@@ -67,7 +86,7 @@ func (c *Command) Execute(ctx context.Context, req *Request) (*Result, error) {
 		if rerr != nil {
 			return nil, rerr
 		}
-		out.Status, out.Reason = StatusBlocked, strings.TrimSpace(res.Stderr)
+		out.Status, out.Reason, out.Transcript = StatusBlocked, strings.TrimSpace(res.Stderr), req.Transcript
 		if out.Reason == "" {
 			out.Reason = "the program exited 2 (blocked) and gave no reason on stderr"
 		}
@@ -85,7 +104,7 @@ func (c *Command) Execute(ctx context.Context, req *Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Status = StatusDone
+	out.Status, out.Transcript = StatusDone, req.Transcript
 	return out, nil
 }
 

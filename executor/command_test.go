@@ -235,3 +235,43 @@ func TestCommandAdvisor(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandTranscript: with a transcript asked for, the program's stdout,
+// its exit code and its stderr are kept in it, for a failed attempt too.
+func TestCommandTranscript(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string // after the header
+	}{
+		{"done", `echo '{"event":"edit"}'; echo working; echo warn >&2`,
+			[]string{`{"event":"edit"}`, `{"harnish":"stdout","line":"working"}`, `{"harnish":"exit","exit_code":0,"stderr":"warn\n"}`}},
+		{"crashed", `echo half; echo 'it broke' >&2; exit 7`,
+			[]string{`{"harnish":"stdout","line":"half"}`, `{"harnish":"exit","exit_code":7,"stderr":"it broke\n","error":"proc: execute: "}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c := &executor.Command{Argv: []string{script(t, dir, "agent.sh", tt.body)}}
+			path := filepath.Join(dir, ".harnish", "transcripts", "T1-3.jsonl")
+			res, _ := c.Execute(context.Background(), &executor.Request{Task: &task.Task{ID: "T1"}, Attempt: 3, WorkDir: dir, Transcript: path})
+			if res != nil && res.Transcript != path {
+				t.Errorf("Result.Transcript %q, want %q", res.Transcript, path)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			if !strings.HasPrefix(lines[0], `{"harnish":"attempt","agent":"command","task":"T1","attempt":3,`) {
+				t.Errorf("header %s", lines[0])
+			}
+			// The error names the program's temporary path: its start will do.
+			if last := lines[len(lines)-1]; strings.HasPrefix(last, strings.TrimSuffix(tt.want[len(tt.want)-1], `"}`)) {
+				lines[len(lines)-1] = tt.want[len(tt.want)-1]
+			}
+			if diff := cmp.Diff(tt.want, lines[1:]); diff != "" {
+				t.Errorf("transcript (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -44,6 +44,14 @@ type Request struct {
 	// trace. They win over the executor's own Env and lose to the HARNISH_*
 	// variables. Nil: none.
 	Env map[string]string
+	// Transcript is the file the host wants the attempt's transcript in:
+	// JSON lines, the agent's own stream line by line (a line that is not
+	// JSON wrapped as {"harnish":"stdout","line":...}), bounded in size,
+	// and a last line {"harnish":"exit","exit_code":N,"stderr":...}. An
+	// executor that keeps transcripts writes there (and names it in
+	// Result.Transcript) in place of its own directory; one that keeps none
+	// ignores it. Empty: the executor's own setting.
+	Transcript string
 }
 
 // Activity is one thing an agent did within an attempt, as its executor

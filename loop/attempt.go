@@ -45,6 +45,9 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	parts.Context, _ = executor.ReadContext(os.DirFS(a.dir), l.cfg.Plan.Context)
 	req := &executor.Request{Task: t, PhaseID: step.Phase, Attempt: step.Attempt, WorkDir: a.dir,
 		Prompt: executor.RenderWithin(parts, cmp.Or(l.cfg.PromptBudget, executor.DefaultPromptBudget)), Parts: parts}
+	if l.cfg.TranscriptDir != "" {
+		req.Transcript = TranscriptPath(l.cfg.TranscriptDir, t.ID, step.Attempt)
+	}
 	a.tr.minor, a.tr.last = nil, nil // this attempt's own come from check
 	if dl, ok := actx.Deadline(); ok {
 		req.Limits.Deadline = dl
@@ -329,8 +332,9 @@ func (l *Loop) check(ctx context.Context, t *task.Task, a *attemptCtx, after str
 	}
 	// The task's change so far: from the tree before its first attempt.
 	diff, files := l.diff(ctx, a.ws, a.tr.base, after)
+	a.tr.filesFrom = "diff"
 	if files == nil && a.tr.last != nil {
-		files = a.tr.last.FilesChanged // no git: the executor's word is all there is
+		files, a.tr.filesFrom = a.tr.last.FilesChanged, "executor" // no git: the executor's word is all there is
 	}
 	a.tr.files = files
 	if l.cfg.Reviewer == nil {

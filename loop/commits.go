@@ -149,6 +149,9 @@ func (l *Loop) commitRecords(ctx context.Context) (string, error) {
 			paths = append(paths, filepath.ToSlash(r))
 		}
 	}
+	if l.rec.notes != "" {
+		paths = append(paths, l.rec.notes) // the session notes the host saved in the tree
+	}
 	o := l.st.Outcome
 	msg := fmt.Sprintf("chore(harnish): records of run %s (%s)\n\nHarnish-Run: %s\nHarnish-Outcome: %s\n", l.st.Run, o, l.st.Run, o)
 	hash, err := l.hist.Commit(ctx, &CommitRequest{Message: msg, Paths: paths})

@@ -29,10 +29,10 @@ import (
 // Dir is required.
 //
 // Snapshots leave out every ".git" directory, the store itself (and the
-// default store, StateDir/snapshots) and what is neither a regular file nor
-// a symbolic link. The rest of the state directory is in them, as in a
-// [GitWorkspace], so an agent's writes there are judged; [DirWorkspace.Restore]
-// leaves it alone.
+// default store, StateDir/snapshots), the transcripts (TranscriptsDir)
+// and what is neither a regular file nor a symbolic link. The rest of the
+// state directory is in them, as in a [GitWorkspace], so an agent's writes
+// there are judged; [DirWorkspace.Restore] leaves it alone.
 // Empty directories are not recorded, as in git. A file's mode is recorded
 // as git does: executable or not, or a symbolic link (its target, not
 // followed).
@@ -144,7 +144,7 @@ func (w *DirWorkspace) Snapshot(ctx context.Context) (string, error) {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if d.Name() == ".git" || path == skipStore || rel == defaultStore {
+			if d.Name() == ".git" || path == skipStore || rel == defaultStore || rel == TranscriptsDir {
 				return filepath.SkipDir
 			}
 			return nil

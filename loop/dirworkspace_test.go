@@ -251,13 +251,14 @@ func TestDirWorkspaceIgnoresGitAndStore(t *testing.T) {
 	ws := &loop.DirWorkspace{Dir: dir}
 	first := dwSnapshot(t, ws)
 	for p, data := range map[string]string{
-		".git/config":   "[core]",
-		"dir/.git/HEAD": "ref",
+		".git/config":                       "[core]",
+		"dir/.git/HEAD":                     "ref",
+		loop.TranscriptsDir + "/T1-1.jsonl": "{}", // harnish's own, written while the agent works
 	} {
 		dwWrite(t, dir, dwTree{p: {Content: data}})
 	}
 	if got := dwSnapshot(t, ws); got != first {
-		t.Errorf("snapshot changed with the .git directories: %s, want %s", got, first)
+		t.Errorf("snapshot changed with the .git directories and the transcripts: %s, want %s", got, first)
 	}
 	other := &loop.DirWorkspace{Dir: dir, Store: filepath.Join(dir, "store")}
 	if got := dwSnapshot(t, other); got != first {

@@ -27,9 +27,10 @@ type GitWorkspace struct {
 }
 
 // Snapshot writes the tree, untracked files and the state directory
-// included, as a git tree object and returns its hash.
+// included (but for TranscriptsDir, harnish's own), as a git tree object
+// and returns its hash.
 func (g *GitWorkspace) Snapshot(ctx context.Context) (string, error) {
-	return gitx.Snapshot(ctx, g.Dir, StateDir)
+	return gitx.SnapshotExcept(ctx, g.Dir, []string{StateDir}, []string{TranscriptsDir})
 }
 
 // Diff returns git diff between two snapshots.

@@ -113,6 +113,17 @@ type Config struct {
 	// state directory). Empty: nothing is written; handoffs still reach the
 	// prompts of later tasks.
 	RecordsDir string
+	// TranscriptDir keeps each attempt's transcript (the agent's raw
+	// stream, its exit code and stderr) as <task>-<attempt>.jsonl
+	// ([TranscriptPath]): the loop names the file in the executor's request
+	// (executor.Request.Transcript), and the audit log names it too. Empty:
+	// the loop asks for none.
+	TranscriptDir string
+	// SessionNotes is asked, once when the run completes, whether and where
+	// to save its completion summary in the working tree (see
+	// [SaveSessionNotes]); it needs RecordsDir. Nil: the summary stays in
+	// RecordsDir alone.
+	SessionNotes SessionNotes
 	// PromptBudget is the size in bytes each prompt is trimmed to (see
 	// executor.RenderWithin). Zero means executor.DefaultPromptBudget;
 	// negative, no limit.
@@ -229,6 +240,8 @@ type taskRun struct {
 	files  []string         // the files the task's change touches, as of its last check
 	minor  []string         // review findings below critical, last round
 	fork   *Fork            // the task's working copy, when it runs beside others
+
+	filesFrom string // where files came from: "diff", or "executor"
 }
 
 // runOf returns the task's taskRun, made anew at its first attempt. l.mu
@@ -330,7 +343,7 @@ func (l *Loop) drive(ctx context.Context) (*Result, error) {
 	if fk, ok := l.ws.(Forker); ok && l.commits() {
 		l.forker, l.cfg.Policy.MaxParallel = fk, l.maxParallel
 	}
-	l.repairRecords()
+	l.repairRecords(ctx)
 	if l.cfg.RecordsDir != "" {
 		os.Remove(filepath.Join(l.cfg.RecordsDir, QueueFile)) // a crash's; the queue is empty at the start
 	}

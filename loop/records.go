@@ -2,6 +2,7 @@ package loop
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,13 +27,23 @@ type Handoff struct {
 	Status  policy.TaskStatus `json:"status"`
 	Summary string            `json:"summary,omitempty"`
 	// FilesChanged are the files the task changed: read from git when the
-	// working tree is a git tree, else as the executor reports them.
+	// working tree is a git tree (the task's commit, once it is made, else
+	// the diff of its attempts), else as the executor reports them.
 	FilesChanged []string `json:"files_changed,omitempty"`
+	// FilesFrom says where FilesChanged was read: "commit", "diff" or
+	// "executor" (the agent's word alone); empty when there were none.
+	FilesFrom string `json:"files_from,omitempty"`
 	// Checks are the names of the checks that passed.
 	Checks []string `json:"checks,omitempty"`
 	// Findings are the review findings below critical, left for later.
 	Findings []string `json:"findings,omitempty"`
 	Attempts int      `json:"attempts"`
+	// Decisions, OpenQuestions and Blocker are what the executor reported
+	// of its own: the choices it made, what it left for a person to answer,
+	// and what stands in a later task's way. Empty when it reported none.
+	Decisions     []string `json:"decisions,omitempty"`
+	OpenQuestions []string `json:"open_questions,omitempty"`
+	Blocker       string   `json:"blocker,omitempty"`
 }
 
 // Text renders the handoff for a prompt.
@@ -50,12 +62,26 @@ func (h *Handoff) Text() string {
 	for _, f := range h.Findings {
 		fmt.Fprintf(&b, "Open finding: %s\n", f)
 	}
+	for _, d := range h.Decisions {
+		fmt.Fprintf(&b, "Decision: %s\n", d)
+	}
+	for _, q := range h.OpenQuestions {
+		fmt.Fprintf(&b, "Open question: %s\n", q)
+	}
+	if h.Blocker != "" {
+		fmt.Fprintf(&b, "Blocker: %s\n", h.Blocker)
+	}
 	return b.String()
 }
 
 // AuditLog is a task's record for people: every attempt and how it ended,
 // the debugger's answer, the review findings, and how the task ended. The
 // loop writes it to logs/<plan>/task-<id>.json after every attempt.
+//
+// Besides harnish's own fields it has every field of Ralph Implement's task
+// log (started_at through escalated), derived from the attempts and the end
+// each time the log is written, so a log repaired after a crash says the
+// same as one written as the run went.
 type AuditLog struct {
 	Plan     string            `json:"plan"`
 	Run      string            `json:"run"`
@@ -72,6 +98,117 @@ type AuditLog struct {
 	// Findings are every review finding of the task, by attempt.
 	Findings  []string `json:"findings,omitempty"`
 	Escalated bool     `json:"escalated"`
+
+	// StartedAt is when the task's first attempt started, EndedAt when the
+	// task ended (zero while it has not, or when a crash lost when).
+	StartedAt time.Time `json:"started_at,omitzero"`
+	EndedAt   time.Time `json:"ended_at,omitzero"`
+	// Retries counts the attempts after the first; voided ones are not
+	// counted.
+	Retries int `json:"retries"`
+	// Passed says the task is done: its checks passed.
+	Passed bool `json:"passed"`
+	// FinalCheck is the task's acceptance checks, as commands.
+	FinalCheck string `json:"final_check,omitempty"`
+	// FinalResult says how the last attempt ended: passed, or its failure
+	// and the end of the failing output.
+	FinalResult string `json:"final_result,omitempty"`
+	// FailureModes are the attempts' failure modes (fingerprint, else kind),
+	// each once, in the order they first appeared.
+	FailureModes []string `json:"failure_modes"`
+	// CodeReviewerFindings sums up Findings in a line.
+	CodeReviewerFindings string `json:"code_reviewer_findings"`
+	// DebuggerInvoked says the debugger was consulted; FiveWhysInvoked, that
+	// it found no root cause and left a five-whys record.
+	DebuggerInvoked bool `json:"debugger_invoked"`
+	FiveWhysInvoked bool `json:"five_whys_invoked"`
+}
+
+// put records at, replacing the record of the same attempt: a transition
+// recorded again (a repair, a resume) does not double it.
+func (a *AuditLog) put(at AuditAttempt) {
+	i, found := slices.BinarySearchFunc(a.Attempts, at.Attempt, func(x AuditAttempt, n int) int { return x.Attempt - n })
+	if found {
+		a.Attempts[i] = at
+		return
+	}
+	a.Attempts = slices.Insert(a.Attempts, i, at)
+}
+
+// putFindings records the review findings of an attempt: the critical ones
+// of its failure, and those below critical.
+func (a *AuditLog) putFindings(attempt int, f *policy.Failure, minor []string) {
+	prefix := fmt.Sprintf("attempt %d: ", attempt)
+	a.Findings = slices.DeleteFunc(a.Findings, func(s string) bool { return strings.HasPrefix(s, prefix) })
+	if f != nil {
+		for _, c := range f.Findings {
+			a.Findings = append(a.Findings, fmt.Sprintf("%s[%s] %s:%d %s", prefix, c.Severity, c.File, c.Line, c.Message))
+		}
+	}
+	for _, m := range minor {
+		a.Findings = append(a.Findings, prefix+m)
+	}
+}
+
+// finalResultTail bounds the failing output FinalResult keeps.
+const finalResultTail = 1024
+
+// derive sets the fields that follow from the attempts, the debugger's
+// answer and the status.
+func (a *AuditLog) derive() {
+	a.Passed = a.Status == policy.StatusDone
+	a.Retries, a.FailureModes = 0, []string{}
+	counted, critical, rounds := 0, 0, 0
+	seen := map[string]bool{}
+	var last *AuditAttempt
+	for i := range a.Attempts {
+		at := &a.Attempts[i]
+		if at.Voided != "" {
+			continue
+		}
+		counted++
+		last = at
+		if a.StartedAt.IsZero() && !at.Ended.IsZero() {
+			a.StartedAt = at.Ended.Add(-at.Elapsed)
+		}
+		f := at.Failure
+		if f == nil {
+			continue
+		}
+		if f.Kind == policy.FailReview {
+			rounds++
+			critical += len(f.Findings)
+		}
+		mode := f.Fingerprint
+		if mode == "" {
+			mode = strings.TrimSuffix(string(f.Kind)+":"+f.Class, ":")
+		}
+		if !seen[mode] {
+			seen[mode] = true
+			a.FailureModes = append(a.FailureModes, mode)
+		}
+	}
+	a.Retries = max(0, counted-1)
+	switch {
+	case last == nil:
+		a.FinalResult = ""
+	case last.Failure == nil:
+		a.FinalResult = fmt.Sprintf("passed at attempt %d", last.Attempt)
+	default:
+		a.FinalResult = fmt.Sprintf("attempt %d: %s", last.Attempt, last.Failure.Describe())
+		if tail := strings.TrimSpace(last.Failure.OutputTail); tail != "" {
+			if len(tail) > finalResultTail {
+				tail = "…" + strings.ToValidUTF8(tail[len(tail)-finalResultTail:], "")
+			}
+			a.FinalResult += "\n" + tail
+		}
+	}
+	a.CodeReviewerFindings = "none"
+	if n := len(a.Findings); n > 0 {
+		a.CodeReviewerFindings = fmt.Sprintf("%d finding(s), %d critical, %d review round(s) sent back; see findings", n, critical, rounds)
+	}
+	a.DebuggerInvoked = a.Debugger != nil
+	a.FiveWhysInvoked = a.Debugger != nil && !a.Debugger.Found && len(a.Debugger.FiveWhys) > 0
 }
 
 // repair adds what the task's state knows and the log lacks, after a crash
@@ -95,17 +232,32 @@ func (a *AuditLog) repair(ts *policy.TaskState) bool {
 		if at.Failure == nil && (n != ts.Finished || ts.Status != policy.StatusDone) {
 			at.Voided = "a crash kept this attempt's record from the log"
 		}
-		a.Attempts = append(a.Attempts, at)
+		a.put(at)
+		if at.Failure != nil && len(at.Failure.Findings) > 0 {
+			a.putFindings(n, at.Failure, nil)
+		}
 		changed = true
 	}
-	if changed {
-		slices.SortFunc(a.Attempts, func(x, y AuditAttempt) int { return x.Attempt - y.Attempt })
+	if a.Debugger == nil && ts.DebuggedAt > 0 && !ts.NoDebugger {
+		a.Debugger = debuggerOf(ts)
+		changed = true
 	}
 	if ts.Status.Terminal() && a.Status != ts.Status {
 		a.Status, a.Reason, a.Escalated = ts.Status, ts.Reason, ts.Status != policy.StatusDone
 		changed = true
 	}
 	return changed
+}
+
+// debuggerOf is the debugger's answer as the task's state holds it.
+func debuggerOf(ts *policy.TaskState) *AuditDebugger {
+	d := &AuditDebugger{AfterAttempt: ts.DebuggedAt, Found: ts.RootCause}
+	if diag := ts.Diagnosis; diag != nil && ts.RootCause {
+		d.RootCause, d.Fix = diag.RootCause, diag.Fix
+	} else if diag != nil {
+		d.FiveWhys = diag.FiveWhys
+	}
+	return d
 }
 
 // AuditAttempt is one attempt in an [AuditLog].
@@ -118,6 +270,12 @@ type AuditAttempt struct {
 	Failure *policy.Failure `json:"failure,omitempty"`
 	// Voided says why a fault of the harness voided the attempt.
 	Voided string `json:"voided,omitempty"`
+	// Ended is when the attempt ended; zero when a crash lost it.
+	Ended time.Time `json:"ended_at,omitzero"`
+	// Transcript is the attempt's transcript (the agent's stream, its exit
+	// code and stderr), relative to the records directory when it lies
+	// within; empty when none was kept.
+	Transcript string `json:"transcript,omitempty"`
 }
 
 // AuditDebugger is the debugger's part of an [AuditLog].
@@ -155,6 +313,9 @@ type records struct {
 	audits   map[string]*AuditLog
 	dirty    []*AuditLog        // in the order they were marked
 	isDirty  map[*AuditLog]bool // the same, to look up: a repair marks every task's log
+	// notes is the session notes the run's completion saved, relative to
+	// the working tree's root: its records commit takes them in.
+	notes string
 }
 
 func newRecords(dir string) *records {
@@ -233,6 +394,7 @@ func (r *records) saveAudit(a *AuditLog) error {
 func (r *records) flush() error {
 	var err error
 	for _, a := range r.dirty {
+		a.derive()
 		err = errors.Join(err, r.write(r.auditPath(a.Plan, a.Task), a))
 	}
 	r.dirty = r.dirty[:0]
@@ -309,33 +471,149 @@ func escalationReport(st *policy.RunState, a *AuditLog) string {
 	return b.String()
 }
 
-// completionSummary is written once when a run completes.
-func completionSummary(st *policy.RunState, hs []*Handoff) string {
+// completionSummary is the run's completion summary: what each task did
+// and changed, the decisions made, and what to do next. It is linear in the
+// plan's size. title names a task.
+func completionSummary(st *policy.RunState, hs []*Handoff, title func(id string) string, decisions []string) string {
 	var b strings.Builder
+	b.Grow(256 * (len(hs) + 1)) // what a task takes, about: growing by doubling would copy the text over and over
 	fmt.Fprintf(&b, "# Run %s of plan %s completed\n\n", st.Run, st.Plan)
 	fmt.Fprintf(&b, "%d tasks in %d attempts, %s of attempt time, %d tokens, $%.2f.\n\n",
 		len(hs), st.Cycles, st.Elapsed.Round(time.Second), st.Tokens, st.CostUSD)
-	var files, open []string
+	var files, open, questions, blockers []string
 	seen := map[string]bool{} // of files; a search of the list would be O(n²) in a big run
-	b.WriteString("## Tasks\n\n")
+	b.WriteString("## Tasks\n")
 	for _, h := range hs {
-		fmt.Fprintf(&b, "- %s: %s\n", h.Task, cmp.Or(h.Summary, string(h.Status)))
+		fmt.Fprintf(&b, "\n### %s: %s\n\n", h.Task, title(h.Task))
+		fmt.Fprintf(&b, "%s after %d attempt(s).", cmp.Or(string(h.Status), "done"), h.Attempts)
+		if h.Summary != "" {
+			fmt.Fprintf(&b, " %s", oneLine(h.Summary))
+		}
+		b.WriteString("\n")
+		if len(h.FilesChanged) > 0 {
+			from := map[string]string{"commit": " (from its commit)", "diff": " (from its diff)", "executor": " (as the agent reported them)"}[h.FilesFrom]
+			fmt.Fprintf(&b, "Files%s: %s\n", from, strings.Join(h.FilesChanged, ", "))
+		}
 		for _, f := range h.FilesChanged {
 			if !seen[f] {
 				seen[f] = true
 				files = append(files, f)
 			}
 		}
-		open = append(open, h.Findings...)
+		for _, d := range h.Decisions {
+			decisions = append(decisions, h.Task+": "+oneLine(d))
+		}
+		for _, q := range h.OpenQuestions {
+			questions = append(questions, h.Task+": "+oneLine(q))
+		}
+		if h.Blocker != "" {
+			blockers = append(blockers, h.Task+": "+oneLine(h.Blocker))
+		}
+		for _, f := range h.Findings {
+			open = append(open, h.Task+": "+f)
+		}
 	}
-	if len(files) > 0 {
-		fmt.Fprintf(&b, "\n## Files changed\n\n%s\n", "- "+strings.Join(files, "\n- "))
+	list := func(items []string) {
+		for _, it := range items {
+			b.WriteString("- " + it + "\n")
+		}
+	}
+	for _, sec := range []struct {
+		heading string
+		items   []string
+	}{{"Files changed", files}, {"Key decisions", decisions}, {"Open questions", questions}} {
+		if len(sec.items) > 0 {
+			fmt.Fprintf(&b, "\n## %s\n\n", sec.heading)
+			list(sec.items)
+		}
 	}
 	b.WriteString("\n## Suggested next step\n\n")
-	if len(open) > 0 {
-		fmt.Fprintf(&b, "Address the %d open review findings:\n- %s\n", len(open), strings.Join(open, "\n- "))
-	} else {
+	switch {
+	case len(blockers) > 0:
+		b.WriteString("Clear what the tasks left in the way of later work:\n")
+		list(blockers)
+	case len(questions) > 0:
+		fmt.Fprintf(&b, "Answer the %d open question(s) above before building on this run.\n", len(questions))
+	case len(open) > 0:
+		fmt.Fprintf(&b, "Address the %d open review findings:\n", len(open))
+		list(open)
+	case st.Branch != "":
+		fmt.Fprintf(&b, "Review the changes on branch %s and merge them (or open a pull request).\n", st.Branch)
+	default:
 		b.WriteString("Review the changes and merge them.\n")
 	}
 	return b.String()
+}
+
+// oneLine is s's first line.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i]) + " …"
+	}
+	return s
+}
+
+// SessionNotes is asked, once when a run completes, whether to save the
+// run's completion summary into the working tree as session notes, and
+// where: it returns the path (relative to the working tree's root, or
+// absolute within it), usually req.Path, or "" to save nothing. An error,
+// or a path outside the tree, saves nothing and is logged. It is a host's
+// chance to ask a person first; [SaveSessionNotes] saves without asking.
+type SessionNotes func(ctx context.Context, req *SessionNotesRequest) (path string, err error)
+
+// SessionNotesRequest is what a [SessionNotes] is asked about.
+type SessionNotesRequest struct {
+	Run  string
+	Plan string
+	// Text is the completion summary, as the records' summary.md holds it.
+	Text string
+	// Path is where the loop suggests saving it: docs/session-DATE.md, DATE
+	// the day the run completed (UTC), or docs/session-DATE-N.md when
+	// another run's notes hold that name.
+	Path string
+}
+
+// SaveSessionNotes saves the notes where the loop suggests.
+func SaveSessionNotes(_ context.Context, req *SessionNotesRequest) (string, error) {
+	return req.Path, nil
+}
+
+// notesLine is the line summary.md ends with when the notes were saved:
+// how a resume after a crash finds them for the records commit.
+const notesLine = "Session notes: "
+
+// sessionNotesPath suggests where the notes of a run completed at day go:
+// the first name that is free or already holds text (a resume after a
+// crash writes it again).
+func sessionNotesPath(root string, day time.Time, text string) string {
+	base := "docs/session-" + day.UTC().Format("2006-01-02")
+	for n := 1; n < 100; n++ {
+		name := base + ".md"
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d.md", base, n)
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil || string(data) == text {
+			return name
+		}
+	}
+	return base + "-" + strconv.FormatInt(day.Unix(), 10) + ".md"
+}
+
+// summaryOf reports whether path is the summary of run, and the session
+// notes it names.
+func summaryOf(path, run string) (ok bool, notes string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false, ""
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	if !strings.HasPrefix(first, "# Run "+run+" ") {
+		return false, ""
+	}
+	if i := strings.LastIndex(string(data), "\n"+notesLine); i >= 0 {
+		notes, _, _ = strings.Cut(string(data[i+1+len(notesLine):]), "\n")
+	}
+	return true, strings.TrimSpace(notes)
 }

@@ -182,7 +182,8 @@ func TestDecodeErrorsNameTheField(t *testing.T) {
 
 // The converters copy fields one by one; a field added to one of these
 // types must be added to the protocol and the converters too. (A request's
-// Watch stays on the host: a plugin's agent activity is its own.)
+// Watch and Transcript stay on the host: a plugin's agent activity and
+// transcript are its own.)
 func TestConvertersKnowEveryField(t *testing.T) {
 	for _, tc := range []struct {
 		v    any
@@ -192,7 +193,7 @@ func TestConvertersKnowEveryField(t *testing.T) {
 		{verify.Request{}, 5}, {verify.Report{}, 3}, {verify.CheckResult{}, 12}, {verify.Fingerprint{}, 3},
 		{verify.ReviewRequest{}, 6}, {verify.Finding{}, 5},
 		{guardrail.Action{}, 8}, {guardrail.Decision{}, 4},
-		{executor.Request{}, 9}, {executor.PromptParts{}, 12}, {executor.ContextFile{}, 2}, {executor.TaskSummary{}, 3}, {executor.Limits{}, 3}, {executor.Result{}, 8}, {executor.Violation{}, 4},
+		{executor.Request{}, 10}, {executor.PromptParts{}, 12}, {executor.ContextFile{}, 2}, {executor.TaskSummary{}, 3}, {executor.Limits{}, 3}, {executor.Result{}, 8}, {executor.Violation{}, 4},
 		{executor.Usage{}, 3}, {executor.Diagnosis{}, 5}, {executor.Finding{}, 5},
 		// A prompt failure's Kind travels folded into its summary; its Keys,
 		// Findings and Warnings travel as the parts' own lists.

@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/internal/flagx"
@@ -18,7 +20,7 @@ import (
 
 var assetsCommand = &command{
 	name:    "assets",
-	args:    "query|record|compress|purge|stats|import [flags]",
+	args:    "query|record|export|check|compress|purge|stats|import",
 	summary: "query and record the experience the loop learns from",
 	help: `Assets reads and writes the experience store of the working tree DIR
 (--dir, default the current directory): DIR/.harnish/harnish-assets.jsonl,
@@ -42,13 +44,27 @@ DIR/.harnish/assets.jsonl, where harnish kept it before, if only that exists).
       archive.
   harnish assets stats [--json]
       Count the assets by type and by tag.
+  harnish assets export [--format skill|agents] [--tags a,b] [--type T] [--name N] [--out FILE]
+      Turn the assets of the tags (every asset without --tags) into text a
+      person reviews and commits for agents to read: a skill (SKILL.md with
+      name and description front matter, as Claude Code's skills have it;
+      save it as .claude/skills/NAME/SKILL.md) or, with --format agents, a
+      section for AGENTS.md. Guardrails come first, then failures and how
+      they were resolved, patterns, decisions, snippets. --out writes FILE
+      instead of stdout. No asset to export is an error.
+  harnish assets check [--tags a,b] [--stale-days N] [--json]
+      Report the weak records: no body, no tags (no query finds them), a
+      title another asset has, or stale (neither recorded nor used for N
+      days, default 180; 0: never stale). Exit status 3 when there are any,
+      so a script can gate on it; --json prints them as a JSON array.
   harnish assets import FILE
       Bring in another history (such as another project's
       .harnish/harnish-assets.jsonl). A bad record is an error naming file and
       line, and then nothing is recorded. "harnish run" imports
       DIR/harnish-assets.jsonl by itself into a new store.
 
-Exit status 0 on success, 1 on a usage error or a store that cannot be read.
+Exit status 0 on success, 1 on a usage error or a store that cannot be read;
+check exits 3 when it found weak records.
 `,
 	run: runAssets,
 }
@@ -94,6 +110,28 @@ func runAssets(c *command, args []string, stdout, stderr io.Writer) int {
 	case "stats":
 		asJSON := fs.Bool("json", false, "print the counts as JSON")
 		run = func() int { return assetsStats(*dir, *asJSON, stdout, stderr) }
+	case "export":
+		format := fs.String("format", "skill", "skill or agents")
+		name := fs.String("name", "", "the skill's name")
+		out := fs.String("out", "", "write to this file instead of stdout")
+		run = func() int {
+			return assetsExport(*dir, asset.Query{Tags: splitTags(*tags), Type: asset.Type(*typ)},
+				asset.ExportRequest{Format: asset.ExportFormat(*format), Tags: splitTags(*tags), Name: *name}, *out, stdout, stderr)
+		}
+	case "check":
+		days := fs.Int("stale-days", 180, "days unrecorded and unused before an asset is stale; 0: never")
+		asJSON := fs.Bool("json", false, "print the weak records as a JSON array")
+		run = func() int {
+			if *days < 0 {
+				fmt.Fprintf(stderr, "harnish assets check: --stale-days %d: want 0 or more\n", *days)
+				return exitError
+			}
+			req := asset.CheckRequest{StaleAfter: time.Duration(*days) * 24 * time.Hour}
+			if *days == 0 {
+				req.StaleAfter = -1
+			}
+			return assetsCheck(*dir, asset.Query{Tags: splitTags(*tags), Type: asset.Type(*typ)}, req, *asJSON, stdout, stderr)
+		}
 	case "import":
 		run = nil // needs the positional FILE; see below
 	case "-h", "-help", "--help", "help":
@@ -270,5 +308,72 @@ func assetsRecord(dir string, a *asset.Asset, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	fmt.Fprintf(stdout, "recorded %s %q\n", a.Type, a.Title)
+	return exitOK
+}
+
+func assetsExport(dir string, q asset.Query, req asset.ExportRequest, out string, stdout, stderr io.Writer) int {
+	store, ok := openAssets("export", dir, stderr)
+	if !ok {
+		return exitError
+	}
+	defer store.Close()
+	found, err := store.Query(cmdContext(), q)
+	if err == nil && len(found) == 0 {
+		err = errors.New("no asset matches")
+	}
+	var text []byte
+	if err == nil {
+		text, err = asset.Export(found, req)
+	}
+	if err == nil && out != "" {
+		if err = os.MkdirAll(filepath.Dir(out), 0o755); err == nil {
+			err = os.WriteFile(out, text, 0o644)
+		}
+	} else if err == nil {
+		_, err = stdout.Write(text)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish assets export: %v\n", err)
+		return exitError
+	}
+	if out != "" {
+		fmt.Fprintf(stdout, "exported %d assets to %s; review it before committing\n", len(found), out)
+	}
+	return exitOK
+}
+
+// exitWeak is the exit status of an assets check that found weak records.
+const exitWeak = 3
+
+func assetsCheck(dir string, q asset.Query, req asset.CheckRequest, asJSON bool, stdout, stderr io.Writer) int {
+	store, ok := openAssets("check", dir, stderr)
+	if !ok {
+		return exitError
+	}
+	defer store.Close()
+	found, err := store.Query(cmdContext(), q)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish assets check: %v\n", err)
+		return exitError
+	}
+	weak := asset.Check(found, req)
+	if asJSON {
+		if weak == nil {
+			weak = []asset.Weakness{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(weak)
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		for _, w := range weak {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", w.Problem, w.Type, w.Slug, w.Title, w.Detail)
+		}
+		tw.Flush()
+		fmt.Fprintf(stdout, "%d weak record(s) among %d assets\n", len(weak), len(found))
+	}
+	if len(weak) > 0 {
+		return exitWeak
+	}
 	return exitOK
 }

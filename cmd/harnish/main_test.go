@@ -22,7 +22,7 @@ Commands:
   import [flags] PATH                                            convert a peer tool's plan or progress into a harnish plan
   plan --prd FILE [flags]                                        draft a plan from a PRD with an agent, validate it, write it once approved
   preflight [--plan FILE] [--dir DIR] [--json]                   check a plan and a working tree before a run
-  assets query|record|compress|purge|stats|import [flags]        query and record the experience the loop learns from
+  assets query|record|export|check|compress|purge|stats|import   query and record the experience the loop learns from
   guard check|diff [flags]                                       judge a command or a diff by the guardrails
   hook pre-tool-use|stop --agent claude|codex                    answer an agent's hook: guardrails before a tool call, checks before a stop
   plugins list|check [--manifest FILE] [--dir DIR] [--json]      show the plugins of the manifest, or start them and check each

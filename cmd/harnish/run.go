@@ -40,6 +40,13 @@ left out only when the plan records that one done. --cycles N caps the
 attempts in all (harness-loop's "at most N cycles"), for run and resume.
 --push pushes the run's branch to origin when the run completes: once,
 never forced; a failure is reported (exit 1), the run staying completed.
+When the run completes, .harnish/summary.md says what each task changed and
+decided and what to do next; --session-notes also saves it in the tree as
+docs/session-DATE.md (committed with the run's records), once.
+Each attempt's transcript (the agent's raw stream, its exit code and the
+end of its stderr, at most 16 MiB) is kept as
+.harnish/transcripts/<task>-<attempt>.jsonl and named in the task's audit
+log (.harnish/logs/<plan>/task-<id>.json); --no-transcripts keeps none.
 --plan defaults to the first of harnish.yaml, harnish.yml,
 harnish.json, plan.yaml, plan.yml, plan.json in DIR. --plan may name a peer
 tool's plan or progress (see "harnish help import"): it is imported, its
@@ -103,6 +110,8 @@ type runFlags struct {
 	tasks           string        // run only these tasks (--tasks)
 	cycles          int           // the host's cap on attempts in all (--cycles)
 	push            bool          // push the run's branch when it completes
+	sessionNotes    bool          // save the completion summary as docs/session-DATE.md
+	noTranscripts   bool          // keep no transcripts
 	observe         loop.Observer // also observes the run: the peer's write-back
 	runID           string        // for a new run
 	branch          string        // for a new run in a git tree
@@ -132,6 +141,8 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 	fs.BoolVar(&f.yes, "yes", false, "approve every milestone gate")
 	fs.BoolVar(&f.json, "json", false, "print events as JSON lines")
 	fs.BoolVar(&f.rollback, "rollback", false, "undo a failed attempt's changes before the next")
+	fs.BoolVar(&f.sessionNotes, "session-notes", false, "save the completion summary in the tree as docs/session-DATE.md")
+	fs.BoolVar(&f.noTranscripts, "no-transcripts", false, "keep no transcripts of the attempts")
 	if code, ok := c.parse(fs, args, stdout, stderr, nil); !ok {
 		return nil, code, false
 	}
@@ -261,6 +272,10 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	}
 	opts := options(root)
 	opts.RunID, opts.Branch, opts.CommitTasks, opts.Rollback = f.runID, f.branch, !f.noCommit, f.rollback
+	opts.NoTranscripts = f.noTranscripts
+	if f.sessionNotes {
+		opts.SessionNotes = loop.SaveSessionNotes
+	}
 	// Warnings (a record or a commit that failed) reach the person running it.
 	opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	switch {

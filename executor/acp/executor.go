@@ -195,13 +195,13 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	defer closeTranscript()
 	a.transcript = out
 	a.tree, a.guard, a.prof = tree, g, prof
 	if e.Logger != nil {
 		e.Logger.Debug("acp: starting", "agent", name, "task", req.Task.ID, "attempt", req.Attempt, "dir", root)
 	}
 	res, err := a.run(ctx)
+	closeTranscript(agent.EndOf(nil, err)) // the agent's process is the session's: no exit code to tell
 	if res != nil {
 		res.Transcript = transcript
 	}

@@ -140,12 +140,12 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
-	defer closeTranscript()
 	if e.Logger != nil {
 		e.Logger.Debug("claude: starting", "task", req.Task.ID, "attempt", req.Attempt, "dir", root)
 	}
 	run, runErr := proc.Run(ctx, proc.Spec{Stage: "execute", Argv: argv, Root: root, Env: env,
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
+	closeTranscript(agent.EndOf(run, runErr))
 	st.Close()
 	snap := st.snapshot()
 

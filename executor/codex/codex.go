@@ -148,9 +148,9 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if err != nil {
 		return nil, &executor.Error{Kind: executor.KindUnavailable, Err: err}
 	}
-	defer closeTranscript()
 	res, runErr := proc.Run(runCtx, proc.Spec{Stage: "codex", Argv: argv, Root: workDir, Env: env,
 		Stdin: strings.NewReader(agent.WithBlockedInstruction(req.Prompt)), Stdout: out})
+	closeTranscript(agent.EndOf(res, runErr))
 	lines.Flush()
 	var sandboxErr *SandboxError
 	if check != nil {

@@ -243,8 +243,9 @@ func TestExecuteInvocation(t *testing.T) {
 	}
 	if filepath.Dir(res.Transcript) != ex.TranscriptDir || !strings.HasPrefix(filepath.Base(res.Transcript), "codex-T1-2-") {
 		t.Errorf("transcript at %q", res.Transcript)
-	} else if b, _ := os.ReadFile(res.Transcript); string(b) != started+message("ok")+turnDone {
-		t.Errorf("transcript:\n%s", b)
+	} else if b, _ := os.ReadFile(res.Transcript); !strings.HasPrefix(string(b), `{"harnish":"attempt","agent":"codex","task":"T1","attempt":2,`) ||
+		!strings.HasSuffix(string(b), "\n"+started+message("ok")+turnDone+`{"harnish":"exit","exit_code":0}`+"\n") {
+		t.Errorf("transcript (the stream between harnish's first and last lines):\n%s", b)
 	}
 }
 

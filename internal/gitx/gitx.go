@@ -62,6 +62,12 @@ func readPrefix(path string, n int) ([]byte, error) {
 // it is now: tracked and untracked files, minus ignored ones, plus the force
 // paths (e.g. the state directory) even when ignored.
 func Snapshot(ctx context.Context, dir string, force ...string) (string, error) {
+	return SnapshotExcept(ctx, dir, force, nil)
+}
+
+// SnapshotExcept is [Snapshot] with the except paths (directories or files,
+// relative to dir) left out, forced or not.
+func SnapshotExcept(ctx context.Context, dir string, force, except []string) (string, error) {
 	gitDir, err := output(ctx, dir, nil, "rev-parse", "--absolute-git-dir")
 	if err != nil {
 		return "", err
@@ -97,6 +103,17 @@ func Snapshot(ctx context.Context, dir string, force ...string) (string, error) 
 			if _, err := output(ctx, dir, env, "add", "-A", "-f", "--", p); err != nil {
 				return "", err
 			}
+		}
+	}
+	// Taken out of the index after adding, not left out of the adds: a
+	// pathspec that names an ignored path makes git add fail.
+	if len(except) > 0 {
+		args := []string{"rm", "-r", "-q", "--cached", "--ignore-unmatch", "--"}
+		for _, p := range except {
+			args = append(args, ":(literal)"+filepath.ToSlash(p))
+		}
+		if _, err := output(ctx, dir, env, args...); err != nil {
+			return "", err
 		}
 	}
 	tree, err := output(ctx, dir, env, "write-tree")

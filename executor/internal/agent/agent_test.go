@@ -16,6 +16,7 @@ import (
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/executor/internal/agent"
 	"github.com/harnish/harnish/guardrail"
+	"github.com/harnish/harnish/internal/transcript"
 	"github.com/harnish/harnish/task"
 )
 
@@ -229,8 +230,9 @@ func TestHookTimeout(t *testing.T) {
 	}
 }
 
-// The transcript is named after the agent, task and attempt, and a
-// transcript that stops working does not cut the stream.
+// The transcript is named after the agent, task and attempt, or is the
+// file the request names; a transcript that stops working does not cut the
+// stream.
 func TestTranscript(t *testing.T) {
 	req := &executor.Request{Task: &task.Task{ID: "a/b*c"}, Attempt: 2}
 	var stream strings.Builder
@@ -241,16 +243,27 @@ func TestTranscript(t *testing.T) {
 	if ok, _ := filepath.Match("codex-a_b_c-2-*.jsonl", filepath.Base(name)); !ok {
 		t.Errorf("transcript %q", name)
 	}
-	io.WriteString(out, "one\n")
-	closeIt() // writing the file fails from now on
+	io.WriteString(out, `{"type":"one"}`+"\n")
+	code := 3
+	closeIt(transcript.End{ExitCode: &code, Stderr: "oops"}) // writing the file fails from now on
 	if _, err := io.WriteString(out, "two\n"); err != nil {
 		t.Errorf("a failed transcript failed the stream: %v", err)
 	}
-	if b, _ := os.ReadFile(name); string(b) != "one\n" || stream.String() != "one\ntwo\n" {
-		t.Errorf("transcript %q, stream %q", b, stream.String())
+	b, _ := os.ReadFile(name)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], `{"harnish":"attempt","agent":"codex","task":"a/b*c","attempt":2,`) ||
+		lines[1] != `{"type":"one"}` || lines[2] != `{"harnish":"exit","exit_code":3,"stderr":"oops"}` || stream.String() != "{\"type\":\"one\"}\ntwo\n" {
+		t.Errorf("transcript:\n%s\nstream %q", b, stream.String())
 	}
 	if out, name, _, err := agent.Transcript("", "codex", req, &stream); out != io.Writer(&stream) || name != "" || err != nil {
 		t.Errorf("no transcript dir: %v %q %v", out, name, err)
+	}
+	// The host names the file: it is that one, whatever the directory.
+	req.Transcript = filepath.Join(t.TempDir(), "T-2.jsonl")
+	if _, name, closeIt, err := agent.Transcript(filepath.Join(t.TempDir(), "other"), "codex", req, &stream); err != nil || name != req.Transcript {
+		t.Errorf("named transcript: %q, %v", name, err)
+	} else {
+		closeIt(transcript.End{})
 	}
 }
 

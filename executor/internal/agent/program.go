@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/internal/proc"
+	"github.com/harnish/harnish/internal/transcript"
 )
 
 // LookPath finds prog (def when prog is empty) as exec.LookPath does and
@@ -57,29 +59,53 @@ func HookTimeout(ctx context.Context, deadline time.Time) int {
 	return max(1, int(math.Ceil(d.Seconds())))
 }
 
-// Transcript starts the attempt's transcript in dir ("": none) as
+// Transcript starts the attempt's transcript (see internal/transcript):
+// at req.Transcript when the host names one, else in dir ("": none) as
 // "<agent>-<task>-<attempt>-*.jsonl", the task ID made safe for a file
-// name. It returns where the agent's stream goes: stream, and the file as
-// long as writing it works (a transcript that fails, a full disk say, must
-// not cut the stream), the file's path, and the func that closes it.
-func Transcript(dir, agentName string, req *executor.Request, stream io.Writer) (io.Writer, string, func(), error) {
-	if dir == "" {
-		return stream, "", func() {}, nil
+// name. It returns where the agent's stream goes: stream, and the
+// transcript as long as writing it works (a transcript that fails, a full
+// disk say, must not cut the stream), the file's path, and the func that
+// ends it with how the attempt ended.
+func Transcript(dir, agentName string, req *executor.Request, stream io.Writer) (io.Writer, string, func(transcript.End), error) {
+	path := req.Transcript
+	if path == "" && dir == "" {
+		return stream, "", func(transcript.End) {}, nil
 	}
-	id := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == '*' || r < ' ' {
-			return '_'
+	if path == "" {
+		id := strings.Map(func(r rune) rune {
+			if r == '/' || r == '\\' || r == '*' || r < ' ' {
+				return '_'
+			}
+			return r
+		}, req.Task.ID)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, "", nil, fmt.Errorf("%s: transcript: %w", agentName, err)
 		}
-		return r
-	}, req.Task.ID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, "", nil, fmt.Errorf("%s: transcript: %w", agentName, err)
+		f, err := os.CreateTemp(dir, fmt.Sprintf("%s-%s-%s-*.jsonl", agentName, id, strconv.Itoa(req.Attempt)))
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("%s: transcript: %w", agentName, err)
+		}
+		path = f.Name()
+		f.Close()
 	}
-	f, err := os.CreateTemp(dir, fmt.Sprintf("%s-%s-%s-*.jsonl", agentName, id, strconv.Itoa(req.Attempt)))
+	w, err := transcript.Create(path, transcript.Header{Agent: agentName, Task: req.Task.ID, Attempt: req.Attempt}, 0)
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("%s: transcript: %w", agentName, err)
 	}
-	return &keepGoing{primary: stream, extra: f}, f.Name(), func() { f.Close() }, nil
+	return &keepGoing{primary: stream, extra: w}, path, func(e transcript.End) { w.Close(e) }, nil
+}
+
+// EndOf is how a process run ended, for its transcript.
+func EndOf(res *proc.Result, err error) transcript.End {
+	var e transcript.End
+	if res != nil {
+		code := res.ExitCode
+		e.ExitCode, e.Stderr = &code, res.Stderr
+	}
+	if err != nil {
+		e.Err = err.Error()
+	}
+	return e
 }
 
 // keepGoing writes to primary, and to extra until extra fails.
