@@ -83,13 +83,24 @@ func SnapshotExcept(ctx context.Context, dir string, force, except []string) (st
 	// empty file as a broken index.
 	src, err := os.Open(filepath.Join(strings.TrimSpace(gitDir), "index"))
 	if err == nil {
+		st, serr := src.Stat()
 		_, err = io.Copy(tmp, src)
 		src.Close()
-		if err != nil {
-			tmp.Close()
-			return "", err
+		if err == nil {
+			err = serr
 		}
 		tmp.Close()
+		if err == nil {
+			// The copy keeps the index's time: git trusts an entry's stat
+			// data only when the file is older than the index was written
+			// (its racy-git rule), and a copy dated now would make a file
+			// changed in the index's last second, at the same size, look
+			// unchanged.
+			err = os.Chtimes(index, st.ModTime(), st.ModTime())
+		}
+		if err != nil {
+			return "", err
+		}
 	} else {
 		tmp.Close()
 		os.Remove(index)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/gitx"
@@ -236,6 +237,52 @@ func TestInRepo(t *testing.T) {
 	for dir, want := range map[string]bool{repo: true, sub: true, linked: true, fake: false, filepath.Join(fake, ".git"): false} {
 		if got := gitx.InRepo(dir); got != want {
 			t.Errorf("InRepo(%s) = %t, want %t", dir, got, want)
+		}
+	}
+}
+
+// A file rewritten at the same size within the second the index was
+// written is seen as changed: the snapshot's copy of the index keeps the
+// index's time, or git's racy-git rule would trust the stale stat data.
+func TestSnapshotSeesRacyRewrites(t *testing.T) {
+	for i := range 3 {
+		dir := t.TempDir()
+		git := func(args ...string) {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		git("init", "-q")
+		file := filepath.Join(dir, "a.txt")
+		if err := os.WriteFile(file, []byte("one\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", "-A")
+		git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "init")
+		// The file keeps the index's second, as a quick edit would.
+		idx, err := os.Stat(filepath.Join(dir, ".git", "index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := gitx.Snapshot(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Until(idx.ModTime().Truncate(time.Second).Add(time.Second))) // the next second
+		if err := os.WriteFile(file, []byte("two\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(file, idx.ModTime(), idx.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		after, err := gitx.Snapshot(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before == after {
+			t.Fatalf("round %d: the rewrite of a.txt at the same size in the index's second is not seen", i)
 		}
 	}
 }
