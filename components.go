@@ -85,6 +85,12 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 			named = append(named, c.Plugin)
 		}
 	}
+	checks := checkPlugins(plan)
+	for _, name := range checks {
+		if !slices.Contains(named, name) {
+			named = append(named, name)
+		}
+	}
 	host, err := openPlugins(ctx, cmp.Or(opts.PluginManifest, filepath.Join(dir, guardrail.PluginManifest)), named, opts)
 	if err != nil {
 		return cfg, nil, err
@@ -112,6 +118,15 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 	default:
 		return fail(fmt.Errorf("executor kind %q is not available in this harnish", c.Kind))
 	}
+	if len(checks) > 0 {
+		acc := verify.Acceptance{Plugins: map[string]verify.Verifier{}}
+		for _, name := range checks {
+			if acc.Plugins[name], err = host.Verifier(name); err != nil {
+				return fail(err)
+			}
+		}
+		cfg.Verifier = acc
+	}
 	if c := plan.Debugger; c != nil {
 		cfg.Debugger = &executor.CommandDebugger{Argv: c.Argv, Env: c.Env}
 	}
@@ -131,6 +146,20 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 	}
 	history(&cfg, opts)
 	return cfg, host, nil
+}
+
+// checkPlugins returns the verifier plugins the plan's checks name, once
+// each, in plan order.
+func checkPlugins(plan *task.Plan) []string {
+	var out []string
+	for _, pt := range plan.Tasks() {
+		for _, c := range pt.Task.Acceptance {
+			if c.Plugin != "" && !slices.Contains(out, c.Plugin) {
+				out = append(out, c.Plugin)
+			}
+		}
+	}
+	return out
 }
 
 // history maps the options that need a history (commits, the branch) onto

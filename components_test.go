@@ -34,7 +34,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testPlugin serves an executor and a reviewer that say who they are.
+// testPlugin serves an executor, a reviewer and a verifier that say who
+// they are.
 var testPlugin = plugins.Plugin{
 	Name:    "tp",
 	Version: "1.2.3",
@@ -44,6 +45,15 @@ var testPlugin = plugins.Plugin{
 	Reviewer: reviewerFunc(func(ctx context.Context, req *verify.ReviewRequest) (*verify.Review, error) {
 		return &verify.Review{Findings: []verify.Finding{{Severity: verify.SeverityLow, Message: "the plugin reviewed " + req.Task.ID}}}, nil
 	}),
+	Verifier: verifierFunc(func(ctx context.Context, req *verify.Request) (*verify.Report, error) {
+		return &verify.Report{Passed: true, Checks: []verify.CheckResult{{Name: "the plugin verified " + req.Task.ID + " in " + filepath.Base(req.WorkDir), Passed: true}}}, nil
+	}),
+}
+
+type verifierFunc func(context.Context, *verify.Request) (*verify.Report, error)
+
+func (f verifierFunc) Verify(ctx context.Context, req *verify.Request) (*verify.Report, error) {
+	return f(ctx, req)
 }
 
 type reviewerFunc func(context.Context, *verify.ReviewRequest) (*verify.Review, error)
@@ -287,5 +297,41 @@ func TestComponentsPlugins(t *testing.T) {
 	}
 	if err := closer.Close(); err != nil {
 		t.Errorf("Close: %v", err)
+	}
+}
+
+// A check of kind plugin runs the verifier plugin the manifest lists, in
+// the check's directory, after the task's other checks; the plan's other
+// components stay as they are.
+func TestComponentsPluginCheck(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, guardrail.PluginManifest), []byte(pluginManifest(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dir, "native"), 0o755)
+	tk := task.Task{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}, {Plugin: "tp", Dir: "native"}}}
+	plan := &task.Plan{Version: "1", Name: "p", Executor: &task.Component{Kind: task.KindCommand, Argv: []string{"true"}},
+		Phases: []task.Phase{{ID: "a", Title: "A", Tasks: []task.Task{tk}}}}
+	cfg, closer, err := harnish.Components(t.Context(), plan, harnish.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer.Close()
+	rep, err := cfg.Verifier.Verify(t.Context(), &verify.Request{Task: &tk, WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range rep.Checks {
+		names = append(names, c.Name)
+	}
+	if !rep.Passed || len(names) != 2 || names[1] != "the plugin verified T1 in native" {
+		t.Errorf("report %+v: checks %q", rep, names)
+	}
+
+	// A plugin the manifest does not list is an error before anything runs.
+	tk.Acceptance[1].Plugin = "absent"
+	if _, _, err := harnish.Components(t.Context(), plan, harnish.Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), `plugin "absent"`) {
+		t.Errorf("Components with an unlisted plugin check: %v", err)
 	}
 }

@@ -50,6 +50,8 @@ func Spec(t *task.Task) string {
 				b.WriteString("- cmake: configure, build and ctest (at least one test must run)\n")
 			case "manual":
 				fmt.Fprintf(&b, "- a person checks: %s\n", c.Manual)
+			case "plugin":
+				fmt.Fprintf(&b, "- the %s verifier checks the tree (its build and tests)\n", c.Plugin)
 			default:
 				fmt.Fprintf(&b, "- %s check\n", c.Kind())
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -96,7 +97,13 @@ func (h *Handler) Stop(ctx context.Context, req *Request) *Answer {
 	if t == nil {
 		return s.log("")
 	}
-	rep, err := h.verify(ctx, &verify.Request{Task: t, PhaseID: phaseOf(c.Plan, t.ID), WorkDir: root})
+	vreq := &verify.Request{Task: t, PhaseID: phaseOf(c.Plan, t.ID), WorkDir: root}
+	if h.Verifier == nil {
+		// A plugin check runs in the loop's host, which started the plugin;
+		// the hook runs the rest, and the loop all of them after the attempt.
+		vreq.Checks = slices.DeleteFunc(slices.Clone(t.Acceptance), func(c task.Check) bool { return c.Kind() == "plugin" })
+	}
+	rep, err := h.verify(ctx, vreq)
 	if errors.Is(err, verify.ErrNoChecks) {
 		return s.log("") // only manual checks: a person decides, at the milestone
 	}

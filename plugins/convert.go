@@ -70,7 +70,7 @@ func taskFromPB(p *pluginpb.Task) *task.Task {
 func checksToPB(cs []task.Check) []*pluginpb.Check {
 	var out []*pluginpb.Check
 	for _, c := range cs {
-		pc := &pluginpb.Check{Run: c.Run, Sh: c.Sh, Manual: c.Manual, Dir: c.Dir, TimeoutNs: int64(c.Timeout)}
+		pc := &pluginpb.Check{Run: c.Run, Sh: c.Sh, Manual: c.Manual, Dir: c.Dir, TimeoutNs: int64(c.Timeout), Plugin: c.Plugin}
 		if g := c.GoTest; g != nil {
 			pc.Gotest = &pluginpb.GoTestCheck{Packages: g.Packages, Flags: g.Flags, MinTests: int64(g.MinTests)}
 		}
@@ -85,7 +85,7 @@ func checksToPB(cs []task.Check) []*pluginpb.Check {
 func checksFromPB(ps []*pluginpb.Check) []task.Check {
 	var out []task.Check
 	for _, p := range ps {
-		c := task.Check{Run: p.GetRun(), Sh: p.GetSh(), Manual: p.GetManual(), Dir: p.GetDir(), Timeout: task.Duration(p.GetTimeoutNs())}
+		c := task.Check{Run: p.GetRun(), Sh: p.GetSh(), Manual: p.GetManual(), Dir: p.GetDir(), Timeout: task.Duration(p.GetTimeoutNs()), Plugin: p.GetPlugin()}
 		if g := p.GetGotest(); g != nil {
 			c.GoTest = &task.GoTestCheck{Packages: g.GetPackages(), Flags: g.GetFlags(), MinTests: int(g.GetMinTests())}
 		}

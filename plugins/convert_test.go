@@ -43,6 +43,7 @@ var fullTask = &task.Task{
 		{GoTest: &task.GoTestCheck{Packages: []string{"./calc/..."}, Flags: []string{"-race"}, MinTests: 2}},
 		{CMake: &task.CMakeCheck{Preset: "dev"}},
 		{Manual: "looks right"},
+		{Plugin: "msvc", Dir: "native"},
 	},
 	Tags: []string{"calc"}, Budget: task.Budget{Attempts: 5, TaskTimeout: task.Duration(10 * time.Minute)}, Status: task.StatusDoing, Risk: task.RiskHigh,
 }
@@ -189,7 +190,7 @@ func TestConvertersKnowEveryField(t *testing.T) {
 		v    any
 		want int
 	}{
-		{task.Task{}, 10}, {task.Check{}, 7}, {task.GoTestCheck{}, 3}, {task.CMakeCheck{}, 4}, {task.Budget{}, 6},
+		{task.Task{}, 10}, {task.Check{}, 8}, {task.GoTestCheck{}, 3}, {task.CMakeCheck{}, 4}, {task.Budget{}, 6},
 		{verify.Request{}, 5}, {verify.Report{}, 3}, {verify.CheckResult{}, 12}, {verify.Fingerprint{}, 3},
 		{verify.ReviewRequest{}, 6}, {verify.Finding{}, 5},
 		{guardrail.Action{}, 8}, {guardrail.Decision{}, 4},

@@ -64,9 +64,9 @@ func TestCheckKindsValidation(t *testing.T) {
 		check string
 		want  []string // messages after "plan.yaml:7:COL: "
 	}{
-		{"gotest and run", "{gotest: {}, run: [make]}", []string{"phases[0].tasks[0].acceptance[0]: a check has exactly one of run, sh, manual, gotest, cmake; this one has run and gotest"}},
-		{"cmake and gotest", "{gotest: {}, cmake: {}}", []string{"phases[0].tasks[0].acceptance[0]: a check has exactly one of run, sh, manual, gotest, cmake; this one has gotest and cmake"}},
-		{"gotest null is no check", "{gotest: null}", []string{"phases[0].tasks[0].acceptance[0]: a check needs one of run, sh, manual, gotest, cmake"}},
+		{"gotest and run", "{gotest: {}, run: [make]}", []string{"phases[0].tasks[0].acceptance[0]: a check has exactly one of run, sh, manual, gotest, cmake, plugin; this one has run and gotest"}},
+		{"cmake and gotest", "{gotest: {}, cmake: {}}", []string{"phases[0].tasks[0].acceptance[0]: a check has exactly one of run, sh, manual, gotest, cmake, plugin; this one has gotest and cmake"}},
+		{"gotest null is no check", "{gotest: null}", []string{"phases[0].tasks[0].acceptance[0]: a check needs one of run, sh, manual, gotest, cmake, plugin"}},
 		{"flag as a package", "{gotest: {packages: [-race, '']}}", []string{
 			`phases[0].tasks[0].acceptance[0].gotest.packages[0]: "-race" is not a package pattern such as ./...; flags go in flags`,
 			`phases[0].tasks[0].acceptance[0].gotest.packages[1]: "" is not a package pattern such as ./...; flags go in flags`,

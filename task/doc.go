@@ -123,8 +123,10 @@
 //
 // A check ([Check]) has exactly one of run (an argv, run without a shell),
 // sh (a script for "sh -c"), manual (an item a person confirms; it never
-// runs), gotest or cmake, and for all but manual optionally dir (relative to
-// the working tree) and timeout (a duration, 1s..24h; absent: the verifier's
+// runs), gotest, cmake or plugin (the name of a verifier plugin in the
+// plugin manifest, started for the run, that checks the tree its own way:
+// plugin: msvc), and for all but manual optionally dir (relative to the
+// working tree) and timeout (a duration, 1s..24h; absent: the verifier's
 // default).
 //
 // gotest ([GoTestCheck]) runs go test -json in dir and counts the tests; it

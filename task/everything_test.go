@@ -77,7 +77,7 @@ phases:
 				`plan.yaml:4:38: budget.attempts: expected an integer, got string "x"`,
 				`plan.yaml:10:16: phases[0].tasks[0].title: expected a string, got integer 2024 (quote it)`,
 				`plan.yaml:11:9: phases[0].tasks[0].acceptence: unknown field (did you mean "acceptance"?)`,
-				`plan.yaml:14:23: phases[0].tasks[1].acceptance[0].cmd: unknown field (valid fields: cmake, dir, gotest, manual, run, sh, timeout)`,
+				`plan.yaml:14:23: phases[0].tasks[1].acceptance[0].cmd: unknown field (valid fields: cmake, dir, gotest, manual, plugin, run, sh, timeout)`,
 			},
 			is: []error{task.ErrSchema},
 		},

@@ -88,7 +88,7 @@ func TestParseSchemaErrors(t *testing.T) {
           - run: [make]
             cwd: sub
 `,
-			want: []string{`plan.yaml:11:13: phases[0].tasks[0].acceptance[0].cwd: unknown field (valid fields: cmake, dir, gotest, manual, run, sh, timeout)`},
+			want: []string{`plan.yaml:11:13: phases[0].tasks[0].acceptance[0].cwd: unknown field (valid fields: cmake, dir, gotest, manual, plugin, run, sh, timeout)`},
 		},
 		{
 			name: "unknown field in budget",

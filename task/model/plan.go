@@ -144,8 +144,8 @@ const (
 	StatusDone  Status = "done"
 )
 
-// Check is one acceptance criterion. Exactly one of Run, Sh, Manual, GoTest
-// or CMake is set.
+// Check is one acceptance criterion. Exactly one of Run, Sh, Manual, GoTest,
+// CMake or Plugin is set.
 type Check struct {
 	// Run is an argv run without a shell (key "run").
 	Run []string `json:"run,omitempty"`
@@ -158,6 +158,10 @@ type Check struct {
 	// CMake configures and builds a CMake project and runs its CTest tests
 	// (key "cmake").
 	CMake *CMakeCheck `json:"cmake,omitempty"`
+	// Plugin names a verifier plugin of the plugin manifest that checks the
+	// working tree its own way (key "plugin"), such as msvc, which builds
+	// and tests an MSBuild or CMake project with the MSVC toolchain.
+	Plugin string `json:"plugin,omitempty"`
 	// Dir is the working directory, relative to the working tree's root.
 	Dir string `json:"dir,omitempty"`
 	// Timeout bounds the check; zero means the verifier's default.
@@ -165,7 +169,7 @@ type Check struct {
 }
 
 // Kind names the kind of the check: "run", "sh", "manual", "gotest",
-// "cmake", or "" when none is set.
+// "cmake", "plugin", or "" when none is set.
 func (c Check) Kind() string {
 	switch {
 	case len(c.Run) > 0:
@@ -178,6 +182,8 @@ func (c Check) Kind() string {
 		return "gotest"
 	case c.CMake != nil:
 		return "cmake"
+	case c.Plugin != "":
+		return "plugin"
 	}
 	return ""
 }

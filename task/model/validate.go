@@ -542,17 +542,23 @@ func (v *validator) check(field string, c Check) {
 	if c.CMake != nil {
 		kinds = append(kinds, "cmake")
 	}
+	if c.Plugin != "" {
+		kinds = append(kinds, "plugin")
+	}
 	switch len(kinds) {
 	case 0:
-		v.missing(field, false, ErrSchema, "a check needs one of run, sh, manual, gotest, cmake")
+		v.missing(field, false, ErrSchema, "a check needs one of run, sh, manual, gotest, cmake, plugin")
 		return
 	case 1:
 	default:
-		v.errorf(field, "a check has exactly one of run, sh, manual, gotest, cmake; this one has %s", strings.Join(kinds, " and "))
+		v.errorf(field, "a check has exactly one of run, sh, manual, gotest, cmake, plugin; this one has %s", strings.Join(kinds, " and "))
 		return
 	}
 	v.goTest(field+".gotest", c.GoTest)
 	v.cmake(field+".cmake", c.CMake)
+	if c.Plugin != "" {
+		v.id(field+".plugin", c.Plugin)
+	}
 	switch {
 	case c.Run != nil && (len(c.Run) == 0 || c.Run[0] == ""):
 		v.errorf(field+".run", "needs a program: an argv such as [go, test, ./...]")

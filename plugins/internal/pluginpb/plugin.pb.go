@@ -394,7 +394,7 @@ func (x *Task) GetRisk() string {
 	return ""
 }
 
-// Check mirrors task.Check: exactly one of run, sh, manual, gotest, cmake.
+// Check mirrors task.Check: exactly one of run, sh, manual, gotest, cmake, plugin.
 type Check struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Run           []string               `protobuf:"bytes,1,rep,name=run,proto3" json:"run,omitempty"`
@@ -404,6 +404,7 @@ type Check struct {
 	Cmake         *CMakeCheck            `protobuf:"bytes,5,opt,name=cmake,proto3" json:"cmake,omitempty"`
 	Dir           string                 `protobuf:"bytes,6,opt,name=dir,proto3" json:"dir,omitempty"`
 	TimeoutNs     int64                  `protobuf:"varint,7,opt,name=timeout_ns,json=timeoutNs,proto3" json:"timeout_ns,omitempty"`
+	Plugin        string                 `protobuf:"bytes,8,opt,name=plugin,proto3" json:"plugin,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -485,6 +486,13 @@ func (x *Check) GetTimeoutNs() int64 {
 		return x.TimeoutNs
 	}
 	return 0
+}
+
+func (x *Check) GetPlugin() string {
+	if x != nil {
+		return x.Plugin
+	}
+	return ""
 }
 
 type GoTestCheck struct {
@@ -2678,7 +2686,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06budget\x18\b \x01(\v2\x19.harnish.plugin.v1.BudgetR\x06budget\x12\x16\n" +
 	"\x06status\x18\t \x01(\tR\x06status\x12\x12\n" +
 	"\x04risk\x18\n" +
-	" \x01(\tR\x04risk\"\xdf\x01\n" +
+	" \x01(\tR\x04risk\"\xf7\x01\n" +
 	"\x05Check\x12\x10\n" +
 	"\x03run\x18\x01 \x03(\tR\x03run\x12\x0e\n" +
 	"\x02sh\x18\x02 \x01(\tR\x02sh\x12\x16\n" +
@@ -2687,7 +2695,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\x05cmake\x18\x05 \x01(\v2\x1d.harnish.plugin.v1.CMakeCheckR\x05cmake\x12\x10\n" +
 	"\x03dir\x18\x06 \x01(\tR\x03dir\x12\x1d\n" +
 	"\n" +
-	"timeout_ns\x18\a \x01(\x03R\ttimeoutNs\"\\\n" +
+	"timeout_ns\x18\a \x01(\x03R\ttimeoutNs\x12\x16\n" +
+	"\x06plugin\x18\b \x01(\tR\x06plugin\"\\\n" +
 	"\vGoTestCheck\x12\x1a\n" +
 	"\bpackages\x18\x01 \x03(\tR\bpackages\x12\x14\n" +
 	"\x05flags\x18\x02 \x03(\tR\x05flags\x12\x1b\n" +
