@@ -107,14 +107,16 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 			return fail(err)
 		}
 	case task.KindCodex:
-		cfg.Executor = &codex.Executor{Harnish: opts.HookProgram, PlanFile: opts.PlanFile, Model: c.Model, Env: c.Env}
+		cfg.Executor = &codex.Executor{Harnish: opts.HookProgram, PlanFile: opts.PlanFile, Model: c.Model, Env: c.Env,
+			Sandbox: c.Sandbox, Args: c.Args}
 	case task.KindClaude:
-		cfg.Executor = &claude.Executor{Harnish: opts.HookProgram, PlanFile: opts.PlanFile, Model: c.Model, Env: c.Env}
+		cfg.Executor = &claude.Executor{Harnish: opts.HookProgram, PlanFile: opts.PlanFile, Model: c.Model, Env: c.Env,
+			PermissionMode: c.PermissionMode, AllowedTools: c.AllowedTools, Args: c.Args}
 	case task.KindACP:
 		if _, ok := acp.Lookup(c.Agent); c.Agent != "" && !ok {
 			return fail(fmt.Errorf("executor agent %q: want one of %s, or argv alone for another ACP agent", c.Agent, strings.Join(acp.Agents(), ", ")))
 		}
-		cfg.Executor = &acp.Executor{Agent: c.Agent, Command: c.Argv, Model: c.Model, Env: c.Env, Plan: plan}
+		cfg.Executor = &acp.Executor{Agent: c.Agent, Command: c.Argv, Model: c.Model, Args: c.Args, Env: c.Env, Plan: plan}
 	default:
 		return fail(fmt.Errorf("executor kind %q is not available in this harnish", c.Kind))
 	}

@@ -121,6 +121,18 @@ func TestComponents(t *testing.T) {
 			want:     built{Executor: &claude.Executor{Model: "m2"}, Verifier: verify.Acceptance{}},
 		},
 		{
+			name:     "the agents' settings from the plan",
+			executor: &task.Component{Kind: task.KindCodex, Sandbox: "danger-full-access", Args: []string{"-c", "model_reasoning_effort=high"}},
+			want: built{Executor: &codex.Executor{Sandbox: "danger-full-access", Args: []string{"-c", "model_reasoning_effort=high"}},
+				Verifier: verify.Acceptance{}},
+		},
+		{
+			name:     "claude's permission mode and tools from the plan",
+			executor: &task.Component{Kind: task.KindClaude, PermissionMode: "acceptEdits", AllowedTools: []string{"Edit", "Bash(go test:*)"}, Args: []string{"--verbose"}},
+			want: built{Executor: &claude.Executor{PermissionMode: "acceptEdits", AllowedTools: []string{"Edit", "Bash(go test:*)"}, Args: []string{"--verbose"}},
+				Verifier: verify.Acceptance{}},
+		},
+		{
 			name:     "command reviewer and debugger",
 			executor: command,
 			reviewer: &task.Component{Kind: task.KindCommand, Argv: []string{"./review"}, Env: map[string]string{"A": "1"}},

@@ -45,7 +45,11 @@
 //   - name (required): the plan's name, an ID (see below); used in log paths.
 //   - budget: run-wide limits, a [Budget] (below).
 //   - executor: the [Component] that carries out tasks: kind codex, claude,
-//     command or plugin. Absent: the host chooses.
+//     acp, command or plugin. Absent: the host chooses. An agent CLI takes
+//     model, args (more arguments; none that turn its guards off, such as
+//     --dangerously-…), for codex sandbox (workspace-write, the default, or
+//     danger-full-access), and for claude permission_mode (default,
+//     acceptEdits, plan, bypassPermissions) and allowed_tools.
 //   - debugger: a [Component] of kind command or plugin that investigates a
 //     failure that repeated. Absent: no debugger.
 //   - reviewer: a [Component] of kind command or plugin that reviews each

@@ -152,6 +152,18 @@ func TestParseValidationErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "agent settings, each for its kind",
+			src: head + "executor: {kind: codex, sandbox: read-write, permission_mode: plan, args: [--full-auto, --dangerously-bypass-approvals-and-sandbox]}\n" +
+				"reviewer: {kind: command, argv: [r], allowed_tools: [Edit], args: [x]}\n" + phase(`{id: T1, title: One, acceptance: [{run: [make]}]}`)[len(head):],
+			want: []string{
+				`plan.yaml:3:34: executor.sandbox: "read-write" is not one of workspace-write, danger-full-access`,
+				`plan.yaml:3:63: executor.permission_mode: only for kind "claude"`,
+				`plan.yaml:3:89: executor.args[1]: "--dangerously-bypass-approvals-and-sandbox" turns the agent's guards off; harnish keeps them (a host that is a sandbox sets it in code)`,
+				`plan.yaml:4:53: reviewer.allowed_tools: only for kind "claude"`,
+				`plan.yaml:4:67: reviewer.args: only for kinds "codex", "claude" and "acp"`,
+			},
+		},
+		{
 			name: "stuck thresholds out of range",
 			src:  head + "executor: {kind: command, argv: [x]}\nstuck: {no_progress: 1, alternation: 2, repeated_command: 5000, silent_turns: 3}\n" + phase(`{id: T1, title: One, acceptance: [{run: [make]}]}`)[len(head):],
 			want: []string{

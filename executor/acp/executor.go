@@ -63,6 +63,8 @@ type Executor struct {
 	Command []string
 	// Model selects the agent's model; empty means its default.
 	Model string
+	// Args are more arguments for the agent, after all the others.
+	Args []string
 	// Env adds variables to the agent's environment (API keys, base URLs).
 	// HOME is always a fresh, empty directory of the attempt's.
 	Env map[string]string
@@ -143,6 +145,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 			argv = append(argv, prof.ModelArgs(e.Model)...)
 		}
 	}
+	argv = append(argv, e.Args...)
 	prog, err := agent.LookPath(argv[0], "")
 	if err != nil {
 		return nil, unavailable(fmt.Errorf("acp: %w", err))

@@ -245,7 +245,30 @@ type Component struct {
 	Plugin string `json:"plugin,omitempty"`
 	// Model selects the model of an agent CLI; empty means the CLI's default.
 	Model string `json:"model,omitempty"`
+	// Sandbox is Codex's sandbox for the commands the model runs (key
+	// "sandbox", kind codex only): workspace-write (the default: the agent
+	// writes in the working tree only) or danger-full-access (for a host
+	// that is a sandbox itself).
+	Sandbox string `json:"sandbox,omitempty"`
+	// PermissionMode is Claude Code's --permission-mode (key
+	// "permission_mode", kind claude only): default, acceptEdits, plan or
+	// bypassPermissions.
+	PermissionMode string `json:"permission_mode,omitempty"`
+	// AllowedTools are the tools Claude Code may use without asking (key
+	// "allowed_tools", kind claude only), such as Bash(go test:*) or Edit;
+	// absent: harnish's defaults.
+	AllowedTools []string `json:"allowed_tools,omitempty"`
+	// Args are more arguments for the agent CLI (key "args", kinds codex,
+	// claude and acp), put before the ones harnish sets; none may turn its
+	// guards off (--dangerously-…).
+	Args []string `json:"args,omitempty"`
 }
+
+// The Codex sandboxes and Claude Code permission modes a plan may name.
+var (
+	CodexSandboxes        = []string{"workspace-write", "danger-full-access"}
+	ClaudePermissionModes = []string{"default", "acceptEdits", "plan", "bypassPermissions"}
+)
 
 // Advisor configures the advisor: its program (kind command or plugin, as
 // a debugger's) and the points at which the loop consults it.

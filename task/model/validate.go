@@ -231,9 +231,42 @@ func (v *validator) component(field string, c *Component, kinds ...string) {
 	if c.Model != "" && c.Kind != KindCodex && c.Kind != KindClaude && c.Kind != KindACP {
 		v.errorf(field+".model", "only for kinds %q, %q and %q", KindCodex, KindClaude, KindACP)
 	}
+	v.agentSettings(field, c)
 	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
 		if name == "" || strings.ContainsAny(name, "=\x00") {
 			v.errorf(source.Join(field+".env", name), "invalid variable name %s", quote.String(name))
+		}
+	}
+}
+
+// agentSettings checks the settings of an agent CLI: each for its kinds.
+func (v *validator) agentSettings(field string, c *Component) {
+	switch {
+	case c.Sandbox != "" && c.Kind != KindCodex:
+		v.errorf(field+".sandbox", "only for kind %q", KindCodex)
+	case c.Sandbox != "" && !slices.Contains(CodexSandboxes, c.Sandbox):
+		v.errorf(field+".sandbox", "%s is not one of %s", quote.String(c.Sandbox), strings.Join(CodexSandboxes, ", "))
+	}
+	switch {
+	case c.PermissionMode != "" && c.Kind != KindClaude:
+		v.errorf(field+".permission_mode", "only for kind %q", KindClaude)
+	case c.PermissionMode != "" && !slices.Contains(ClaudePermissionModes, c.PermissionMode):
+		v.errorf(field+".permission_mode", "%s is not one of %s", quote.String(c.PermissionMode), strings.Join(ClaudePermissionModes, ", "))
+	}
+	if c.AllowedTools != nil && c.Kind != KindClaude {
+		v.errorf(field+".allowed_tools", "only for kind %q", KindClaude)
+	}
+	for i, t := range c.AllowedTools {
+		if strings.TrimSpace(t) == "" {
+			v.errorf(fmt.Sprintf("%s.allowed_tools[%d]", field, i), "empty tool name")
+		}
+	}
+	if c.Args != nil && c.Kind != KindCodex && c.Kind != KindClaude && c.Kind != KindACP {
+		v.errorf(field+".args", "only for kinds %q, %q and %q", KindCodex, KindClaude, KindACP)
+	}
+	for i, a := range c.Args {
+		if strings.HasPrefix(a, "--dangerously") {
+			v.errorf(fmt.Sprintf("%s.args[%d]", field, i), "%s turns the agent's guards off; harnish keeps them (a host that is a sandbox sets it in code)", quote.String(a))
 		}
 	}
 }
