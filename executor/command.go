@@ -23,8 +23,9 @@ import (
 // working tree with the prompt on stdin and the HARNISH_* variables set
 // (see [EnvTaskID] and the others). Exit 0 claims done, exit 2 claims blocked
 // with the reason on stderr, anything else is a failed attempt. The program
-// may write a JSON result (summary, files_changed, usage, generalizable) to the file named
-// by HARNISH_RESULT_FILE.
+// may write a JSON result (summary, files_changed, usage, generalizable, and
+// for the tasks after it decisions, open_questions and blocker) to the file
+// named by HARNISH_RESULT_FILE.
 //
 // Its zero value is not usable: Argv is required. A Command is safe for
 // concurrent use.
@@ -108,6 +109,9 @@ func (c *Command) Execute(ctx context.Context, req *Request) (*Result, error) {
 	return out, nil
 }
 
+// maxNotes bounds the decisions and the open questions of a result.
+const maxNotes = 100
+
 // commandResult is the JSON a command executor may write to its result file.
 type commandResult struct {
 	Summary      string   `json:"summary"`
@@ -115,6 +119,10 @@ type commandResult struct {
 	Usage        Usage    `json:"usage"`
 	// Generalizable marks a first-try success as a pattern worth keeping.
 	Generalizable bool `json:"generalizable"`
+	// The handoff to the tasks after this one.
+	Decisions     []string `json:"decisions"`
+	OpenQuestions []string `json:"open_questions"`
+	Blocker       string   `json:"blocker"`
 }
 
 // readResult reads the optional result file; a file that does not parse is
@@ -142,7 +150,12 @@ func readResult(path string, run *proc.Result) (*Result, error) {
 		return nil, &Error{Kind: KindProtocol, Tail: run.Output,
 			Err: fmt.Errorf("result file %s: negative usage", filepath.Base(path))}
 	}
-	return &Result{Summary: cr.Summary, FilesChanged: cr.FilesChanged, Usage: cr.Usage, Generalizable: cr.Generalizable}, nil
+	if len(cr.Decisions) > maxNotes || len(cr.OpenQuestions) > maxNotes {
+		return nil, &Error{Kind: KindProtocol, Tail: run.Output,
+			Err: fmt.Errorf("result file %s: more than %d decisions or open questions", filepath.Base(path), maxNotes)}
+	}
+	return &Result{Summary: cr.Summary, FilesChanged: cr.FilesChanged, Usage: cr.Usage, Generalizable: cr.Generalizable,
+		Decisions: cr.Decisions, OpenQuestions: cr.OpenQuestions, Blocker: cr.Blocker}, nil
 }
 
 func lastLine(s string) string {

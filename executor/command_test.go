@@ -51,6 +51,11 @@ echo '{"summary":"added divide","files_changed":["calc.go"],"usage":{"input_toke
 			want: &executor.Result{Status: executor.StatusDone, Summary: "table test", Generalizable: true},
 		},
 		{
+			name: "a result may leave the next tasks decisions, questions and a blocker",
+			body: `echo '{"summary":"s","decisions":["kept floats"],"open_questions":["rename?"],"blocker":"no key"}' > "$HARNISH_RESULT_FILE"`,
+			want: &executor.Result{Status: executor.StatusDone, Summary: "s", Decisions: []string{"kept floats"}, OpenQuestions: []string{"rename?"}, Blocker: "no key"},
+		},
+		{
 			name: "exit 0 without a result file: the last line of stdout is the summary",
 			body: "echo working\necho all done\n",
 			want: &executor.Result{Status: executor.StatusDone, Summary: "all done"},

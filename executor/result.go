@@ -33,6 +33,13 @@ type Result struct {
 	// Generalizable marks a success as a reusable pattern. When the attempt is
 	// the task's first and its checks pass, the loop records a pattern asset.
 	Generalizable bool
+	// Decisions, OpenQuestions and Blocker are what the agent leaves the
+	// tasks after this one (implement_plan_micro's handoff): the choices it
+	// made and why, what it left open, and what stands in the way of what
+	// comes next. The loop keeps them in the task's handoff. Optional.
+	Decisions     []string
+	OpenQuestions []string
+	Blocker       string
 }
 
 // Status is the claim an attempt ends with.

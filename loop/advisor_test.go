@@ -145,3 +145,26 @@ func TestLoopPromptCarriesProgressAndContext(t *testing.T) {
 		t.Errorf("prompt lacks the context:\n%s", last.Prompt)
 	}
 }
+
+// What an agent leaves the tasks after it (decisions, open questions, a
+// blocker) is kept in its handoff and told to the next task.
+func TestLoopHandoffCarriesNotes(t *testing.T) {
+	var prompts []string
+	ex := executor.Func(func(_ context.Context, req *executor.Request) (*executor.Result, error) {
+		prompts = append(prompts, req.Prompt)
+		res := &executor.Result{Status: executor.StatusDone, Summary: "did " + req.Task.ID}
+		if req.Task.ID == "T1" {
+			res.Decisions, res.OpenQuestions, res.Blocker = []string{"kept the float API"}, []string{"rename Div?"}, "the CI key expires"
+		}
+		return res, nil
+	})
+	_, _, err := looptest.Run(t, loop.Config{Plan: onePhase(check("T1"), check("T2")), Executor: ex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Decision: kept the float API", "Open question: rename Div?", "Blocker: the CI key expires"} {
+		if !strings.Contains(prompts[1], want) {
+			t.Errorf("T2's prompt lacks %q:\n%s", want, prompts[1])
+		}
+	}
+}

@@ -99,6 +99,7 @@ func (l *Loop) record(ctx context.Context, t policy.Transition) error {
 		}
 		if tr.last != nil {
 			h.Summary = tr.last.Summary
+			h.Decisions, h.OpenQuestions, h.Blocker = tr.last.Decisions, tr.last.OpenQuestions, tr.last.Blocker
 		}
 		delete(l.runs, t.Task)
 		return l.rec.saveHandoff(h)

@@ -398,6 +398,9 @@ func resultToPB(r *executor.Result) *pluginpb.ExecuteResponse {
 		Usage:         usageToPB(r.Usage),
 		Violations:    violationsToPB(r.Violations),
 		Generalizable: r.Generalizable,
+		Decisions:     r.Decisions,
+		OpenQuestions: r.OpenQuestions,
+		Blocker:       r.Blocker,
 	}
 }
 
@@ -413,6 +416,9 @@ func resultFromPB(p *pluginpb.ExecuteResponse) *executor.Result {
 		Usage:         usageFromPB(p.GetUsage()),
 		Violations:    violationsFromPB(p.GetViolations()),
 		Generalizable: p.GetGeneralizable(),
+		Decisions:     p.GetDecisions(),
+		OpenQuestions: p.GetOpenQuestions(),
+		Blocker:       p.GetBlocker(),
 	}
 }
 

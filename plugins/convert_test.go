@@ -148,7 +148,8 @@ func TestExecutorRoundTrip(t *testing.T) {
 		}
 	}
 	for _, want := range []*executor.Result{
-		{Status: executor.StatusDone, Summary: "s", FilesChanged: []string{"a"}, Transcript: "/t", Usage: executor.Usage{InputTokens: 1, OutputTokens: 2, CostUSD: 0.5}, Generalizable: true},
+		{Status: executor.StatusDone, Summary: "s", FilesChanged: []string{"a"}, Transcript: "/t", Usage: executor.Usage{InputTokens: 1, OutputTokens: 2, CostUSD: 0.5}, Generalizable: true,
+			Decisions: []string{"kept the old API"}, OpenQuestions: []string{"rename it?"}, Blocker: "the CI key"},
 		{Status: executor.StatusBlocked, Reason: "need a key", Violations: []executor.Violation{{Hard: true, Rule: "r", Reason: "why", Action: "rm"}, {Rule: "s"}}},
 		{Status: "bogus"},
 	} {
@@ -194,7 +195,7 @@ func TestConvertersKnowEveryField(t *testing.T) {
 		{verify.Request{}, 5}, {verify.Report{}, 3}, {verify.CheckResult{}, 12}, {verify.Fingerprint{}, 3},
 		{verify.ReviewRequest{}, 6}, {verify.Finding{}, 5},
 		{guardrail.Action{}, 8}, {guardrail.Decision{}, 4},
-		{executor.Request{}, 10}, {executor.PromptParts{}, 12}, {executor.ContextFile{}, 2}, {executor.TaskSummary{}, 3}, {executor.Limits{}, 3}, {executor.Result{}, 8}, {executor.Violation{}, 4},
+		{executor.Request{}, 10}, {executor.PromptParts{}, 12}, {executor.ContextFile{}, 2}, {executor.TaskSummary{}, 3}, {executor.Limits{}, 3}, {executor.Result{}, 11}, {executor.Violation{}, 4},
 		{executor.Usage{}, 3}, {executor.Diagnosis{}, 5}, {executor.Finding{}, 5},
 		// A prompt failure's Kind travels folded into its summary; its Keys,
 		// Findings and Warnings travel as the parts' own lists.

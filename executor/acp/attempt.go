@@ -251,6 +251,7 @@ func (a *attempt) done(t turn, violations []executor.Violation, usage executor.U
 	final, summary := s.summary()
 	res := &executor.Result{Status: executor.StatusDone, Summary: summary, FilesChanged: s.filesChanged(),
 		Usage: usage, Violations: violations}
+	res.Decisions, res.OpenQuestions, res.Blocker = agent.Notes(final)
 	if reason, ok := agent.Blocked(final); ok {
 		res.Status, res.Reason = executor.StatusBlocked, reason
 	}

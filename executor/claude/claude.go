@@ -182,6 +182,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	}
 	res := &executor.Result{Status: executor.StatusDone, Summary: strings.TrimSpace(snap.result.Result),
 		FilesChanged: snap.filesChanged(root), Transcript: transcript, Usage: snap.usage, Violations: violations}
+	res.Decisions, res.OpenQuestions, res.Blocker = agent.Notes(snap.result.Result)
 	if reason, ok := agent.Blocked(snap.result.Result); ok {
 		res.Status, res.Reason = executor.StatusBlocked, reason
 	}

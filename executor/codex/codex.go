@@ -201,6 +201,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	}
 	result := &executor.Result{Status: executor.StatusDone, Summary: strings.TrimSpace(st.final),
 		FilesChanged: st.filesChanged(), Transcript: transcript, Usage: st.usage, Violations: violations}
+	result.Decisions, result.OpenQuestions, result.Blocker = agent.Notes(st.final)
 	if reason, ok := agent.Blocked(st.final); ok {
 		result.Status, result.Reason = executor.StatusBlocked, reason
 	}

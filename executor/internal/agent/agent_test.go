@@ -300,3 +300,20 @@ func TestCheckLog(t *testing.T) {
 		t.Errorf("bad log: %+v", got)
 	}
 }
+
+func TestNotes(t *testing.T) {
+	final := "Done.\n\nHARNISH-DECISION: kept the float API\n`HARNISH-QUESTION: rename Div?`\nHARNISH-DECISION:   \nHARNISH-BLOCKER: the CI key expires\nHARNISH-BLOCKER: no CI runner for arm64\n"
+	d, q, b := agent.Notes(final)
+	if diff := cmp.Diff([]string{"kept the float API"}, d); diff != "" {
+		t.Errorf("decisions (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"rename Div?"}, q); diff != "" {
+		t.Errorf("questions (-want +got):\n%s", diff)
+	}
+	if b != "no CI runner for arm64" {
+		t.Errorf("blocker %q", b)
+	}
+	if d, q, b := agent.Notes("no notes here"); d != nil || q != nil || b != "" {
+		t.Errorf("notes from a plain message: %v %v %q", d, q, b)
+	}
+}

@@ -2474,6 +2474,10 @@ type ExecuteResponse struct {
 	Generalizable bool                   `protobuf:"varint,7,opt,name=generalizable,proto3" json:"generalizable,omitempty"`
 	Diagnostic    *Diagnostic            `protobuf:"bytes,8,opt,name=diagnostic,proto3" json:"diagnostic,omitempty"`
 	Violations    []*Violation           `protobuf:"bytes,9,rep,name=violations,proto3" json:"violations,omitempty"`
+	// The handoff to the tasks after this one.
+	Decisions     []string `protobuf:"bytes,10,rep,name=decisions,proto3" json:"decisions,omitempty"`
+	OpenQuestions []string `protobuf:"bytes,11,rep,name=open_questions,json=openQuestions,proto3" json:"open_questions,omitempty"`
+	Blocker       string   `protobuf:"bytes,12,opt,name=blocker,proto3" json:"blocker,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2569,6 +2573,27 @@ func (x *ExecuteResponse) GetViolations() []*Violation {
 		return x.Violations
 	}
 	return nil
+}
+
+func (x *ExecuteResponse) GetDecisions() []string {
+	if x != nil {
+		return x.Decisions
+	}
+	return nil
+}
+
+func (x *ExecuteResponse) GetOpenQuestions() []string {
+	if x != nil {
+		return x.OpenQuestions
+	}
+	return nil
+}
+
+func (x *ExecuteResponse) GetBlocker() string {
+	if x != nil {
+		return x.Blocker
+	}
+	return ""
 }
 
 // Violation is a guardrail decision made while an attempt ran.
@@ -2863,7 +2888,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x03env\x18\b \x03(\v2*.harnish.plugin.v1.ExecuteRequest.EnvEntryR\x03env\x1a6\n" +
 	"\bEnvEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xf3\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd2\x03\n" +
 	"\x0fExecuteResponse\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x18\n" +
@@ -2879,7 +2904,11 @@ const file_plugin_proto_rawDesc = "" +
 	"diagnostic\x12<\n" +
 	"\n" +
 	"violations\x18\t \x03(\v2\x1c.harnish.plugin.v1.ViolationR\n" +
-	"violations\"c\n" +
+	"violations\x12\x1c\n" +
+	"\tdecisions\x18\n" +
+	" \x03(\tR\tdecisions\x12%\n" +
+	"\x0eopen_questions\x18\v \x03(\tR\ropenQuestions\x12\x18\n" +
+	"\ablocker\x18\f \x01(\tR\ablocker\"c\n" +
 	"\tViolation\x12\x12\n" +
 	"\x04hard\x18\x01 \x01(\bR\x04hard\x12\x12\n" +
 	"\x04rule\x18\x02 \x01(\tR\x04rule\x12\x16\n" +
