@@ -344,6 +344,20 @@ func (r *records) auditPath(plan, id string) string {
 	return filepath.Join(r.dir, logsDir, plan, "task-"+id+".json")
 }
 
+// present reports whether a task's audit log, and with handoff its
+// handoff, are on disk, without reading them.
+func (r *records) present(plan, id string, handoff bool) bool {
+	if _, err := os.Stat(r.auditPath(plan, id)); err != nil {
+		return false
+	}
+	if handoff {
+		if _, err := os.Stat(filepath.Join(r.dir, handoffsDir, id+".json")); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // handoff returns a finished task's handoff, read back from disk after a resume.
 func (r *records) handoff(id string) *Handoff {
 	if h := r.handoffs[id]; h != nil {
