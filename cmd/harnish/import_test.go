@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/harnish/harnish/internal/testkit"
+	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/task/importer"
 )
@@ -142,8 +143,14 @@ func TestRunPeerPlanInAGitTree(t *testing.T) {
 }
 
 // TestResumePeerPlan: a run started from a peer's file stops at its
-// milestone; resumed, it goes on writing back to the same file.
+// milestone; resumed, with its plan as it was or changed, it goes on
+// writing back to the same file.
 func TestResumePeerPlan(t *testing.T) {
+	t.Run("kept plan", func(t *testing.T) { resumePeerPlan(t, false) })
+	t.Run("changed plan", func(t *testing.T) { resumePeerPlan(t, true) })
+}
+
+func resumePeerPlan(t *testing.T, changed bool) {
 	plans := "# Plans\n\n## Phase 1: A\n\n- [ ] 1.1: Make a `cc:TODO`\n  - DoD: `test -f a.txt`\n\n" +
 		"## Phase 2: B\n\n- [ ] 2.1: Make b `cc:TODO` depends:1.1\n  - DoD: `test -f b.txt`\n"
 	dir := testkit.WriteTree(t, map[string]string{"Plans.md": plans,
@@ -164,7 +171,24 @@ func TestResumePeerPlan(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	if code := run([]string{"resume", "--dir", dir, "--approve"}, &out, &errb); code != 0 {
+	args := []string{"resume", "--dir", dir, "--approve"}
+	if changed {
+		// A person changes the run's plan (a task's title) and resumes with it.
+		kept, err := os.ReadFile(loop.KeptPlanFile(filepath.Join(dir, loop.StateDir)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.Replace(string(kept), "Make b", "Make b, then stop", 1)
+		if edited == string(kept) {
+			t.Fatalf("the kept plan has no task titled Make b:\n%s", kept)
+		}
+		changedPlan := filepath.Join(t.TempDir(), "changed.yaml")
+		if err := os.WriteFile(changedPlan, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--plan", changedPlan)
+	}
+	if code := run(args, &out, &errb); code != 0 {
 		t.Fatalf("resume: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	if got := read(); !strings.Contains(got, "- [x] 2.1: Make b `cc:完了` depends:1.1\n") {

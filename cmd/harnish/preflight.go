@@ -106,17 +106,17 @@ func preflightSkip(dir, file string) []string {
 
 // runPreflight runs the checks at the start of a run: blocking findings
 // stop it before anything happens; the others are said.
-func preflightRun(plan *task.Plan, dir, file string, stderr io.Writer) bool {
+func preflightRun(name string, plan *task.Plan, dir, file string, stderr io.Writer) bool {
 	r, err := preflight.Run(cmdContext(), preflight.Config{Plan: plan, Dir: dir, Skip: preflightSkip(dir, file)})
 	if err != nil {
-		fmt.Fprintf(stderr, "harnish run: preflight: %v\n", err)
+		fmt.Fprintf(stderr, "harnish %s: preflight: %v\n", name, err)
 		return false
 	}
 	for _, f := range r.Findings {
 		if f.Kind == preflight.KindTree {
 			continue // run's own check decides
 		}
-		fmt.Fprintf(stderr, "harnish run: preflight: %s\n", strings.ReplaceAll(f.String(), "\n", "\n  "))
+		fmt.Fprintf(stderr, "harnish %s: preflight: %s\n", name, strings.ReplaceAll(f.String(), "\n", "\n  "))
 	}
 	return !r.Blocking()
 }

@@ -56,3 +56,43 @@ func TestPreflightCommand(t *testing.T) {
 		t.Errorf("preflight: exit %d\n%s", code, out.String())
 	}
 }
+
+// resume asks preflight too, about the tasks the run has not done: here a
+// changed plan's next task runs a program the machine does not have.
+func TestResumePreflight(t *testing.T) {
+	plan := `version: 1
+name: rp
+budget: {cost_usd: 5}
+executor: {kind: command, argv: [sh, agent.sh]}
+phases:
+  - id: p1
+    title: One
+    tasks:
+      - {id: T1, title: one, acceptance: [{sh: "test -f one.txt"}]}
+  - id: p2
+    title: Two
+    tasks:
+      - {id: T2, title: two, acceptance: [{sh: "test -f two.txt"}]}
+`
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": plan,
+		"agent.sh": "case \"$HARNISH_TASK_ID\" in T1) touch one.txt ;; T2) touch two.txt ;; esac\n"})
+	var out, errb bytes.Buffer
+	if code := run([]string{"run", "--dir", dir}, &out, &errb); code != 2 {
+		t.Fatalf("run: exit %d, want 2 (the milestone)\n%s%s", code, out.String(), errb.String())
+	}
+	changed := filepath.Join(t.TempDir(), "changed.yaml")
+	os.WriteFile(changed, []byte(strings.Replace(plan, `sh: "test -f two.txt"`, `run: [harnish-no-such-tool, two.txt]`, 1)), 0o644)
+	errb.Reset()
+	if code := run([]string{"resume", "--dir", dir, "--approve", "--plan", changed}, &out, &errb); code != 2 ||
+		!strings.Contains(errb.String(), "harnish resume: preflight: tool: harnish-no-such-tool is not on PATH") ||
+		!strings.Contains(errb.String(), "not resumed") {
+		t.Fatalf("resume with a check whose program is missing: exit %d\n%s", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "two.txt")); err == nil {
+		t.Error("the agent ran")
+	}
+	errb.Reset()
+	if code := run([]string{"resume", "--dir", dir, "--approve"}, &out, &errb); code != 0 {
+		t.Fatalf("resume with the plan as it was: exit %d\n%s", code, errb.String())
+	}
+}

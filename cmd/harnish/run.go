@@ -193,7 +193,7 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "harnish run: %v\n", err)
 		return exitError
 	}
-	if !preflightRun(plan, f.dir, file, stderr) {
+	if !preflightRun("run", plan, f.dir, file, stderr) {
 		fmt.Fprintln(stderr, "harnish run: not started: answer what preflight found, then run again")
 		return 2
 	}
@@ -246,20 +246,51 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 	var plan *task.Plan
 	var err error
 	if f.plan != "" {
-		if plan, err = task.Load(f.plan); err == nil {
-			err = loop.KeepPlan(stateDir, f.plan)
-		}
+		plan, err = task.Load(f.plan)
 	} else {
 		plan, err = loop.LoadKeptPlan(stateDir)
-		f.observe = resumeWriteBack(stateDir, stderr) // a peer's file follows the run
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
 		return exitError
 	}
+	// A peer's file follows the run, with its plan changed or not: its
+	// tasks are found by their IDs.
+	f.observe = resumeWriteBack(stateDir, stderr)
+	// What preflight finds before a run, it finds before a resume too, for
+	// the tasks the run has not done: a person may have changed the plan or
+	// the machine since.
+	if st, err := loop.ReadState(stateDir); err == nil && st.Outcome != policy.Completed {
+		if !preflightRun("resume", leftToDo(plan, st), f.dir, f.plan, stderr) {
+			fmt.Fprintln(stderr, "harnish resume: not resumed: answer what preflight found, then resume again")
+			return 2
+		}
+	}
+	if f.plan != "" { // kept once the resume goes ahead
+		if err := loop.KeepPlan(stateDir, f.plan); err != nil {
+			fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
+			return exitError
+		}
+	}
 	return drive(f, plan, stdout, stderr, func(ctx context.Context, r *harnish.Runner) (*loop.Result, error) {
 		return r.Resume(ctx, loop.ResumeOptions{Approve: f.appr})
 	})
+}
+
+// leftToDo is plan with the tasks the run has done marked done, so that
+// preflight looks at the rest only.
+func leftToDo(plan *task.Plan, st *policy.RunState) *task.Plan {
+	c := *plan
+	c.Phases = slices.Clone(plan.Phases)
+	for i := range c.Phases {
+		c.Phases[i].Tasks = slices.Clone(c.Phases[i].Tasks)
+		for j := range c.Phases[i].Tasks {
+			if ts := st.Tasks[c.Phases[i].Tasks[j].ID]; ts != nil && ts.Status == policy.StatusDone {
+				c.Phases[i].Tasks[j].Status = task.StatusDone
+			}
+		}
+	}
+	return &c
 }
 
 // drive opens the run of the plan in the working tree and drives it until
