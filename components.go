@@ -38,8 +38,9 @@ import (
 // in process), plugin the
 // named plugin's executor. Reviewer: kind command is a
 // [verify.CommandReviewer], plugin the named plugin's reviewer; none, no
-// review. Debugger: kind command is an [executor.CommandDebugger]; none, no
-// debugger. Advisor: kind command is an [executor.CommandAdvisor]; none, no
+// review. Debugger: kind command is an [executor.CommandDebugger], plugin the
+// named plugin's debugger; none, no debugger. Advisor: kind command is an
+// [executor.CommandAdvisor], plugin the named plugin's advisor; none, no
 // advisor. Any other kind is an error, as is a plan with no executor.
 // Outside a git working tree a [loop.DirWorkspace] reads the tree (the
 // guardrail's audit and the rollback work as in git) and nothing is
@@ -73,14 +74,20 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 	if plan.Executor == nil {
 		return cfg, nil, errors.New("the plan names no executor (executor: {kind: command, argv: [...]})")
 	}
-	if plan.Debugger != nil && plan.Debugger.Kind != task.KindCommand {
-		return cfg, nil, fmt.Errorf("debugger kind %q is not available in this harnish; use kind command", plan.Debugger.Kind)
+	var advisor *task.Component
+	if plan.Advisor != nil {
+		advisor = plan.Advisor.Component()
 	}
-	if plan.Advisor != nil && plan.Advisor.Kind != task.KindCommand {
-		return cfg, nil, fmt.Errorf("advisor kind %q is not available in this harnish; use kind command", plan.Advisor.Kind)
+	for _, c := range []struct {
+		what string
+		c    *task.Component
+	}{{"debugger", plan.Debugger}, {"advisor", advisor}} {
+		if c.c != nil && c.c.Kind != task.KindCommand && c.c.Kind != task.KindPlugin {
+			return cfg, nil, fmt.Errorf("%s kind %q is not available in this harnish; use kind command or plugin", c.what, c.c.Kind)
+		}
 	}
 	var named []string
-	for _, c := range []*task.Component{plan.Executor, plan.Reviewer} {
+	for _, c := range []*task.Component{plan.Executor, plan.Reviewer, plan.Debugger, advisor} {
 		if c != nil && c.Kind == task.KindPlugin {
 			named = append(named, c.Plugin)
 		}
@@ -129,11 +136,23 @@ func components(ctx context.Context, plan *task.Plan, opts Options) (loop.Config
 		}
 		cfg.Verifier = acc
 	}
-	if c := plan.Debugger; c != nil {
+	switch c := plan.Debugger; {
+	case c == nil:
+	case c.Kind == task.KindPlugin:
+		if cfg.Debugger, err = host.Debugger(c.Plugin); err != nil {
+			return fail(err)
+		}
+	default:
 		cfg.Debugger = &executor.CommandDebugger{Argv: c.Argv, Env: c.Env}
 	}
-	if a := plan.Advisor; a != nil {
-		cfg.Advisor = &executor.CommandAdvisor{Argv: a.Argv, Env: a.Env}
+	switch c := advisor; {
+	case c == nil:
+	case c.Kind == task.KindPlugin:
+		if cfg.Advisor, err = host.Advisor(c.Plugin); err != nil {
+			return fail(err)
+		}
+	default:
+		cfg.Advisor = &executor.CommandAdvisor{Argv: c.Argv, Env: c.Env}
 	}
 	switch c := plan.Reviewer; {
 	case c == nil:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/plugins"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -34,8 +36,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testPlugin serves an executor, a reviewer and a verifier that say who
-// they are.
+// testPlugin serves an executor, a reviewer, a verifier, a debugger and an
+// advisor that say who they are.
 var testPlugin = plugins.Plugin{
 	Name:    "tp",
 	Version: "1.2.3",
@@ -44,6 +46,12 @@ var testPlugin = plugins.Plugin{
 	}),
 	Reviewer: reviewerFunc(func(ctx context.Context, req *verify.ReviewRequest) (*verify.Review, error) {
 		return &verify.Review{Findings: []verify.Finding{{Severity: verify.SeverityLow, Message: "the plugin reviewed " + req.Task.ID}}}, nil
+	}),
+	Debugger: executor.DebuggerFunc(func(ctx context.Context, req *executor.DebugRequest) (*executor.Diagnosis, error) {
+		return &executor.Diagnosis{Found: true, RootCause: "the plugin looked at " + req.Task.ID, Fix: fmt.Sprint(len(req.Failures), " failures")}, nil
+	}),
+	Advisor: executor.AdvisorFunc(func(ctx context.Context, req *executor.AdviceRequest) (*executor.Advice, error) {
+		return &executor.Advice{Verdict: schema.AdvisePlan, Text: "the plugin advises on " + req.Task.ID + " at " + string(req.Point)}, nil
 	}),
 	Verifier: verifierFunc(func(ctx context.Context, req *verify.Request) (*verify.Report, error) {
 		return &verify.Report{Passed: true, Checks: []verify.CheckResult{{Name: "the plugin verified " + req.Task.ID + " in " + filepath.Base(req.WorkDir), Passed: true}}}, nil
@@ -174,10 +182,10 @@ func TestComponents(t *testing.T) {
 			wantErr:  `harnish: reviewer kind "codex" is not available in this harnish; use kind command or plugin`,
 		},
 		{
-			name:     "debugger of kind plugin",
+			name:     "debugger of kind codex",
 			executor: command,
-			debugger: plugin("tp"),
-			wantErr:  `harnish: debugger kind "plugin" is not available in this harnish; use kind command`,
+			debugger: &task.Component{Kind: task.KindCodex},
+			wantErr:  `harnish: debugger kind "codex" is not available in this harnish; use kind command or plugin`,
 		},
 		{
 			name:     "a plugin the manifest does not list",
@@ -288,7 +296,8 @@ func TestComponentsPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	plugin := &task.Component{Kind: task.KindPlugin, Plugin: "tp"}
-	plan := &task.Plan{Version: "1", Name: "p", Executor: plugin, Reviewer: plugin}
+	plan := &task.Plan{Version: "1", Name: "p", Executor: plugin, Reviewer: plugin, Debugger: plugin,
+		Advisor: &task.Advisor{Kind: task.KindPlugin, Plugin: "tp"}}
 	cfg, closer, err := harnish.Components(t.Context(), plan, harnish.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -303,8 +312,18 @@ func TestComponentsPlugins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []string{string(res.Status), res.Summary, rev.Findings[0].Message}
-	if diff := cmp.Diff([]string{"done", "the plugin did T1", "the plugin reviewed T1"}, got); diff != "" {
+	diag, err := cfg.Debugger.Debug(t.Context(), &executor.DebugRequest{Task: tk, WorkDir: dir,
+		Failures: []executor.Failure{{Attempt: 1, Fingerprint: "a"}, {Attempt: 2, Fingerprint: "a"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv, err := cfg.Advisor.Advise(t.Context(), &executor.AdviceRequest{Task: tk, WorkDir: dir, Point: schema.AtPlateau})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{string(res.Status), res.Summary, rev.Findings[0].Message, diag.RootCause + ": " + diag.Fix, string(adv.Verdict) + " " + adv.Text}
+	if diff := cmp.Diff([]string{"done", "the plugin did T1", "the plugin reviewed T1", "the plugin looked at T1: 2 failures",
+		"PLAN the plugin advises on T1 at plateau"}, got); diff != "" {
 		t.Errorf("the plugin's answers (-want +got):\n%s", diff)
 	}
 	if err := closer.Close(); err != nil {

@@ -437,3 +437,49 @@ func violationsFromPB(ps []*pluginpb.Violation) []executor.Violation {
 	}
 	return out
 }
+
+func failuresToPB(fs []executor.Failure) []*pluginpb.Failure {
+	var out []*pluginpb.Failure
+	for _, f := range fs {
+		out = append(out, &pluginpb.Failure{Attempt: int64(f.Attempt), Class: f.Class, Fingerprint: f.Fingerprint,
+			Summary: f.Describe(), OutputTail: f.OutputTail, Was: f.Was, Unchanged: f.Unchanged})
+	}
+	return out
+}
+
+func failuresFromPB(ps []*pluginpb.Failure) []executor.Failure {
+	var out []executor.Failure
+	for _, f := range ps {
+		out = append(out, executor.Failure{Attempt: int(f.GetAttempt()), Class: f.GetClass(), Fingerprint: f.GetFingerprint(),
+			Reason: f.GetSummary(), OutputTail: f.GetOutputTail(), Was: f.GetWas(), Unchanged: f.GetUnchanged()})
+	}
+	return out
+}
+
+func diagnosisToPB(d *executor.Diagnosis) *pluginpb.Diagnosis {
+	return &pluginpb.Diagnosis{Found: d.Found, RootCause: d.RootCause, Fix: d.Fix, FiveWhys: d.FiveWhys, Usage: usageToPB(d.Usage)}
+}
+
+func diagnosisFromPB(d *pluginpb.Diagnosis) *executor.Diagnosis {
+	return &executor.Diagnosis{Found: d.GetFound(), RootCause: d.GetRootCause(), Fix: d.GetFix(), FiveWhys: d.GetFiveWhys(), Usage: usageFromPB(d.GetUsage())}
+}
+
+func debugRequestToPB(r *executor.DebugRequest) *pluginpb.DebugRequest {
+	return &pluginpb.DebugRequest{Task: taskToPB(r.Task), PhaseId: r.PhaseID, WorkDir: r.WorkDir,
+		Failures: failuresToPB(r.Failures), Diff: r.Diff, Env: r.Env}
+}
+
+func debugRequestFromPB(p *pluginpb.DebugRequest) *executor.DebugRequest {
+	return &executor.DebugRequest{Task: taskFromPB(p.GetTask()), PhaseID: p.GetPhaseId(), WorkDir: p.GetWorkDir(),
+		Failures: failuresFromPB(p.GetFailures()), Diff: p.GetDiff(), Env: p.GetEnv()}
+}
+
+func adviceRequestToPB(r *executor.AdviceRequest) *pluginpb.AdviseRequest {
+	return &pluginpb.AdviseRequest{Task: taskToPB(r.Task), PhaseId: r.PhaseID, Point: string(r.Point), WorkDir: r.WorkDir,
+		Failures: failuresToPB(r.Failures)}
+}
+
+func adviceRequestFromPB(p *pluginpb.AdviseRequest) *executor.AdviceRequest {
+	return &executor.AdviceRequest{Task: taskFromPB(p.GetTask()), PhaseID: p.GetPhaseId(), Point: schema.AdvicePoint(p.GetPoint()),
+		WorkDir: p.GetWorkDir(), Failures: failuresFromPB(p.GetFailures())}
+}

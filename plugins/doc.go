@@ -1,13 +1,13 @@
 // Package plugins runs harnish components as separate programs: a verifier,
-// reviewer, guardrail or executor written by someone else, shipped as a
-// binary, and loaded by the host without rebuilding it.
+// reviewer, guardrail, executor, debugger or advisor written by someone
+// else, shipped as a binary, and loaded by the host without rebuilding it.
 //
 // It holds both sides of that boundary:
 //
 //   - the host: [Open] starts the plugins a [Manifest] lists, each checked
 //     against the manifest's SHA-256 before it runs, and hands the loop plain
 //     values of the component interfaces ([Host.Verifier], [Host.Reviewer],
-//     [Host.Guardrail], [Host.Executor]);
+//     [Host.Guardrail], [Host.Executor], [Host.Debugger], [Host.Advisor]);
 //   - the SDK: [Serve], the one call a plugin program's main makes;
 //   - plugins/plugintest, which serves a plugin value in the test's own
 //     process through the same protocol, so an author tests it without

@@ -167,6 +167,24 @@ func (h *Host) Executor(name string) (executor.Executor, error) {
 	return remoteExecutor{hd}, nil
 }
 
+// Debugger returns the debugger of the named plugin.
+func (h *Host) Debugger(name string) (executor.Debugger, error) {
+	hd, err := h.lookup(name, CapDebugger)
+	if err != nil {
+		return nil, err
+	}
+	return remoteDebugger{hd}, nil
+}
+
+// Advisor returns the advisor of the named plugin.
+func (h *Host) Advisor(name string) (executor.Advisor, error) {
+	hd, err := h.lookup(name, CapAdvisor)
+	if err != nil {
+		return nil, err
+	}
+	return remoteAdvisor{hd}, nil
+}
+
 // Close stops every plugin and its process tree, and waits for them. Calls
 // after Close fail with [ErrPluginUnavailable]. It is safe to call twice.
 func (h *Host) Close() error {

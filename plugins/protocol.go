@@ -28,6 +28,8 @@ const (
 	CapReviewer  Capability = "reviewer"
 	CapGuardrail Capability = "guardrail"
 	CapExecutor  Capability = "executor"
+	CapDebugger  Capability = "debugger"
+	CapAdvisor   Capability = "advisor"
 )
 
 // handshake is go-plugin's guard against running a plugin by hand or with

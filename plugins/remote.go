@@ -96,6 +96,48 @@ func (r remoteExecutor) Execute(ctx context.Context, req *executor.Request) (*ex
 	return resultFromPB(resp), nil
 }
 
+type remoteDebugger struct{ hd *handle }
+
+func (r remoteDebugger) Debug(ctx context.Context, req *executor.DebugRequest) (*executor.Diagnosis, error) {
+	preq := debugRequestToPB(req)
+	resp, err := call(ctx, r.hd, CapDebugger, func(ctx context.Context, c grpc.ClientConnInterface) (*pluginpb.DebugResponse, error) {
+		return pluginpb.NewDebuggerClient(c).Debug(ctx, preq)
+	})
+	if err != nil {
+		return nil, asExecutorError(err)
+	}
+	if d := resp.GetDiagnostic(); d != nil {
+		return nil, componentErrorOf(r.hd.spec.Name, d)
+	}
+	diag := diagnosisFromPB(resp.GetDiagnosis())
+	if diag.Found && (diag.RootCause == "" || diag.Fix == "") {
+		return nil, asExecutorError(&Error{Plugin: r.hd.spec.Name, Kind: KindProtocol,
+			Err: errors.New("the debugger found a root cause but gave no root_cause or fix")})
+	}
+	return diag, nil
+}
+
+type remoteAdvisor struct{ hd *handle }
+
+func (r remoteAdvisor) Advise(ctx context.Context, req *executor.AdviceRequest) (*executor.Advice, error) {
+	preq := adviceRequestToPB(req)
+	resp, err := call(ctx, r.hd, CapAdvisor, func(ctx context.Context, c grpc.ClientConnInterface) (*pluginpb.AdviseResponse, error) {
+		return pluginpb.NewAdvisorClient(c).Advise(ctx, preq)
+	})
+	if err != nil {
+		return nil, asExecutorError(err)
+	}
+	if d := resp.GetDiagnostic(); d != nil {
+		return nil, componentErrorOf(r.hd.spec.Name, d)
+	}
+	a := resp.GetAdvice()
+	adv := &executor.Advice{Verdict: schema.Verdict(a.GetVerdict()), Text: a.GetText()}
+	if err := adv.Check(); err != nil {
+		return nil, asExecutorError(&Error{Plugin: r.hd.spec.Name, Kind: KindProtocol, Err: err})
+	}
+	return adv, nil
+}
+
 // asVerifyError makes a boundary fault the verifier's or reviewer's error:
 // of the matching kind and, since a plugin that answered what does not decode
 // would answer it again, a protocol fault not retryable. A cancellation

@@ -31,6 +31,8 @@ type Plugin struct {
 	Reviewer  verify.Reviewer
 	Guardrail guardrail.Guardrail
 	Executor  executor.Executor
+	Debugger  executor.Debugger
+	Advisor   executor.Advisor
 
 	// Configure, if set, receives the manifest's settings each time the host
 	// starts the plugin, before any call. An error makes the plugin
@@ -69,6 +71,12 @@ func (p *Plugin) capabilities() []Capability {
 	}
 	if p.Executor != nil {
 		caps = append(caps, CapExecutor)
+	}
+	if p.Debugger != nil {
+		caps = append(caps, CapDebugger)
+	}
+	if p.Advisor != nil {
+		caps = append(caps, CapAdvisor)
 	}
 	return caps
 }

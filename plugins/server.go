@@ -30,6 +30,12 @@ func register(s grpc.ServiceRegistrar, p *Plugin) {
 	if p.Executor != nil {
 		pluginpb.RegisterExecutorServer(s, &executorServer{e: p.Executor})
 	}
+	if p.Debugger != nil {
+		pluginpb.RegisterDebuggerServer(s, &debuggerServer{d: p.Debugger})
+	}
+	if p.Advisor != nil {
+		pluginpb.RegisterAdvisorServer(s, &advisorServer{a: p.Advisor})
+	}
 }
 
 // recovered turns a panic of the plugin's implementation into a crashed
@@ -135,4 +141,38 @@ func (s *executorServer) Execute(ctx context.Context, req *pluginpb.ExecuteReque
 		return &pluginpb.ExecuteResponse{Diagnostic: protocolDiagnostic(fmt.Errorf("executor returned neither a result nor an error"))}, nil
 	}
 	return resultToPB(res), nil
+}
+
+type debuggerServer struct {
+	pluginpb.UnimplementedDebuggerServer
+	d executor.Debugger
+}
+
+func (s *debuggerServer) Debug(ctx context.Context, req *pluginpb.DebugRequest) (resp *pluginpb.DebugResponse, _ error) {
+	defer recovered(func(d *pluginpb.Diagnostic) { resp = &pluginpb.DebugResponse{Diagnostic: d} })
+	diag, err := s.d.Debug(ctx, debugRequestFromPB(req))
+	switch {
+	case err != nil:
+		return &pluginpb.DebugResponse{Diagnostic: diagnosticOf(err)}, nil
+	case diag == nil:
+		return &pluginpb.DebugResponse{Diagnostic: protocolDiagnostic(fmt.Errorf("debugger returned neither a diagnosis nor an error"))}, nil
+	}
+	return &pluginpb.DebugResponse{Diagnosis: diagnosisToPB(diag)}, nil
+}
+
+type advisorServer struct {
+	pluginpb.UnimplementedAdvisorServer
+	a executor.Advisor
+}
+
+func (s *advisorServer) Advise(ctx context.Context, req *pluginpb.AdviseRequest) (resp *pluginpb.AdviseResponse, _ error) {
+	defer recovered(func(d *pluginpb.Diagnostic) { resp = &pluginpb.AdviseResponse{Diagnostic: d} })
+	adv, err := s.a.Advise(ctx, adviceRequestFromPB(req))
+	switch {
+	case err != nil:
+		return &pluginpb.AdviseResponse{Diagnostic: diagnosticOf(err)}, nil
+	case adv == nil:
+		return &pluginpb.AdviseResponse{Diagnostic: protocolDiagnostic(fmt.Errorf("advisor returned neither advice nor an error"))}, nil
+	}
+	return &pluginpb.AdviseResponse{Advice: &pluginpb.Advice{Verdict: string(adv.Verdict), Text: adv.Text}}, nil
 }

@@ -205,7 +205,7 @@ func describe(ctx context.Context, conn grpc.ClientConnInterface, spec Spec) (In
 	info := Info{Name: spec.Name, PluginName: resp.GetName(), Version: v.String(), APIVersion: api}
 	for _, c := range resp.GetCapabilities() {
 		switch cp := Capability(c); cp {
-		case CapVerifier, CapReviewer, CapGuardrail, CapExecutor:
+		case CapVerifier, CapReviewer, CapGuardrail, CapExecutor, CapDebugger, CapAdvisor:
 			info.Capabilities = append(info.Capabilities, cp)
 		}
 	}

@@ -95,3 +95,23 @@ func (h *Harness) Executor() executor.Executor {
 	}
 	return e
 }
+
+// Debugger returns the plugin's debugger as the host sees it.
+func (h *Harness) Debugger() executor.Debugger {
+	h.tb.Helper()
+	d, err := h.Host.Debugger(Name)
+	if err != nil {
+		h.tb.Fatalf("plugintest: %v", err)
+	}
+	return d
+}
+
+// Advisor returns the plugin's advisor as the host sees it.
+func (h *Harness) Advisor() executor.Advisor {
+	h.tb.Helper()
+	a, err := h.Host.Advisor(Name)
+	if err != nil {
+		h.tb.Fatalf("plugintest: %v", err)
+	}
+	return a
+}

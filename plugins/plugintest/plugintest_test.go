@@ -13,6 +13,7 @@ import (
 	"github.com/harnish/harnish/guardrail"
 	"github.com/harnish/harnish/plugins"
 	"github.com/harnish/harnish/plugins/plugintest"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/verify"
 )
@@ -40,6 +41,20 @@ func (f *fake) Execute(_ context.Context, req *executor.Request) (*executor.Resu
 	return &executor.Result{Status: executor.StatusBlocked, Reason: req.Prompt}, nil
 }
 
+func (f *fake) Debug(_ context.Context, req *executor.DebugRequest) (*executor.Diagnosis, error) {
+	if req.Task.ID == "half" {
+		return &executor.Diagnosis{Found: true, RootCause: "no fix given"}, nil
+	}
+	return &executor.Diagnosis{Found: true, RootCause: req.Failures[1].Fingerprint, Fix: req.Diff}, nil
+}
+
+func (f *fake) Advise(_ context.Context, req *executor.AdviceRequest) (*executor.Advice, error) {
+	if req.Task.ID == "panic" {
+		panic("advisor bug")
+	}
+	return &executor.Advice{Verdict: schema.AdviseStop, Text: string(req.Point)}, nil
+}
+
 func (f *fake) configure(_ context.Context, s map[string]string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -53,7 +68,7 @@ func (f *fake) configure(_ context.Context, s map[string]string) error {
 func TestHarness(t *testing.T) {
 	f := &fake{}
 	h := plugintest.StartWith(t, plugins.Plugin{
-		Name: "fake", Version: "0.3.0", Verifier: f, Reviewer: f, Executor: f, Configure: f.configure,
+		Name: "fake", Version: "0.3.0", Verifier: f, Reviewer: f, Executor: f, Debugger: f, Advisor: f, Configure: f.configure,
 		Guardrail: guardrail.Func(func(context.Context, guardrail.Action) (guardrail.Decision, error) {
 			return guardrail.Decision{Level: guardrail.Soft, Rule: "r"}, nil
 		}),
@@ -85,6 +100,21 @@ func TestHarness(t *testing.T) {
 	res, err := h.Executor().Execute(ctx, &executor.Request{Task: &task.Task{}, Attempt: 1, Prompt: "need a token"})
 	if err != nil || res.Status != executor.StatusBlocked || res.Reason != "need a token" {
 		t.Errorf("Execute = %+v, %v", res, err)
+	}
+	diag, err := h.Debugger().Debug(ctx, &executor.DebugRequest{Task: &task.Task{ID: "T"}, Diff: "--- a\n+++ b\n",
+		Failures: []executor.Failure{{Attempt: 1, Fingerprint: "f"}, {Attempt: 2, Fingerprint: "f"}}})
+	if err != nil || !diag.Found || diag.RootCause != "f" || diag.Fix != "--- a\n+++ b\n" {
+		t.Errorf("Debug = %+v, %v", diag, err)
+	}
+	if _, err := h.Debugger().Debug(ctx, &executor.DebugRequest{Task: &task.Task{ID: "half"}}); err == nil || !strings.Contains(err.Error(), "no root_cause or fix") {
+		t.Errorf("Debug with a root cause and no fix: %v, want a protocol error", err)
+	}
+	adv, err := h.Advisor().Advise(ctx, &executor.AdviceRequest{Task: &task.Task{ID: "T"}, Point: schema.AtRepeat})
+	if err != nil || adv.Verdict != schema.AdviseStop || adv.Text != "repeat" {
+		t.Errorf("Advise = %+v, %v", adv, err)
+	}
+	if _, err := h.Advisor().Advise(ctx, &executor.AdviceRequest{Task: &task.Task{ID: "panic"}, Point: schema.AtRepeat}); err == nil || !strings.Contains(err.Error(), "advisor bug") {
+		t.Errorf("Advise with a panic: %v", err)
 	}
 }
 

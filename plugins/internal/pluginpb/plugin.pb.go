@@ -2665,6 +2665,273 @@ func (x *Violation) GetAction() string {
 	return ""
 }
 
+// DebugRequest asks a debugger why a task keeps failing the same way.
+type DebugRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Task          *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
+	PhaseId       string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
+	WorkDir       string                 `protobuf:"bytes,3,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
+	Failures      []*Failure             `protobuf:"bytes,4,rep,name=failures,proto3" json:"failures,omitempty"`
+	Diff          string                 `protobuf:"bytes,5,opt,name=diff,proto3" json:"diff,omitempty"`
+	Env           map[string]string      `protobuf:"bytes,6,rep,name=env,proto3" json:"env,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DebugRequest) Reset() {
+	*x = DebugRequest{}
+	mi := &file_plugin_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DebugRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DebugRequest) ProtoMessage() {}
+
+func (x *DebugRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DebugRequest.ProtoReflect.Descriptor instead.
+func (*DebugRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *DebugRequest) GetTask() *Task {
+	if x != nil {
+		return x.Task
+	}
+	return nil
+}
+
+func (x *DebugRequest) GetPhaseId() string {
+	if x != nil {
+		return x.PhaseId
+	}
+	return ""
+}
+
+func (x *DebugRequest) GetWorkDir() string {
+	if x != nil {
+		return x.WorkDir
+	}
+	return ""
+}
+
+func (x *DebugRequest) GetFailures() []*Failure {
+	if x != nil {
+		return x.Failures
+	}
+	return nil
+}
+
+func (x *DebugRequest) GetDiff() string {
+	if x != nil {
+		return x.Diff
+	}
+	return ""
+}
+
+func (x *DebugRequest) GetEnv() map[string]string {
+	if x != nil {
+		return x.Env
+	}
+	return nil
+}
+
+type DebugResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnosis     *Diagnosis             `protobuf:"bytes,1,opt,name=diagnosis,proto3" json:"diagnosis,omitempty"`
+	Diagnostic    *Diagnostic            `protobuf:"bytes,2,opt,name=diagnostic,proto3" json:"diagnostic,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DebugResponse) Reset() {
+	*x = DebugResponse{}
+	mi := &file_plugin_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DebugResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DebugResponse) ProtoMessage() {}
+
+func (x *DebugResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DebugResponse.ProtoReflect.Descriptor instead.
+func (*DebugResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *DebugResponse) GetDiagnosis() *Diagnosis {
+	if x != nil {
+		return x.Diagnosis
+	}
+	return nil
+}
+
+func (x *DebugResponse) GetDiagnostic() *Diagnostic {
+	if x != nil {
+		return x.Diagnostic
+	}
+	return nil
+}
+
+// AdviseRequest asks an advisor about a task at a point: high-risk, repeat
+// or plateau.
+type AdviseRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Task          *Task                  `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
+	PhaseId       string                 `protobuf:"bytes,2,opt,name=phase_id,json=phaseId,proto3" json:"phase_id,omitempty"`
+	Point         string                 `protobuf:"bytes,3,opt,name=point,proto3" json:"point,omitempty"`
+	WorkDir       string                 `protobuf:"bytes,4,opt,name=work_dir,json=workDir,proto3" json:"work_dir,omitempty"`
+	Failures      []*Failure             `protobuf:"bytes,5,rep,name=failures,proto3" json:"failures,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AdviseRequest) Reset() {
+	*x = AdviseRequest{}
+	mi := &file_plugin_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AdviseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AdviseRequest) ProtoMessage() {}
+
+func (x *AdviseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AdviseRequest.ProtoReflect.Descriptor instead.
+func (*AdviseRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *AdviseRequest) GetTask() *Task {
+	if x != nil {
+		return x.Task
+	}
+	return nil
+}
+
+func (x *AdviseRequest) GetPhaseId() string {
+	if x != nil {
+		return x.PhaseId
+	}
+	return ""
+}
+
+func (x *AdviseRequest) GetPoint() string {
+	if x != nil {
+		return x.Point
+	}
+	return ""
+}
+
+func (x *AdviseRequest) GetWorkDir() string {
+	if x != nil {
+		return x.WorkDir
+	}
+	return ""
+}
+
+func (x *AdviseRequest) GetFailures() []*Failure {
+	if x != nil {
+		return x.Failures
+	}
+	return nil
+}
+
+type AdviseResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Advice        *Advice                `protobuf:"bytes,1,opt,name=advice,proto3" json:"advice,omitempty"`
+	Diagnostic    *Diagnostic            `protobuf:"bytes,2,opt,name=diagnostic,proto3" json:"diagnostic,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AdviseResponse) Reset() {
+	*x = AdviseResponse{}
+	mi := &file_plugin_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AdviseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AdviseResponse) ProtoMessage() {}
+
+func (x *AdviseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AdviseResponse.ProtoReflect.Descriptor instead.
+func (*AdviseResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *AdviseResponse) GetAdvice() *Advice {
+	if x != nil {
+		return x.Advice
+	}
+	return nil
+}
+
+func (x *AdviseResponse) GetDiagnostic() *Diagnostic {
+	if x != nil {
+		return x.Diagnostic
+	}
+	return nil
+}
+
 var File_plugin_proto protoreflect.FileDescriptor
 
 const file_plugin_proto_rawDesc = "" +
@@ -2913,7 +3180,33 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04hard\x18\x01 \x01(\bR\x04hard\x12\x12\n" +
 	"\x04rule\x18\x02 \x01(\tR\x04rule\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x16\n" +
-	"\x06action\x18\x04 \x01(\tR\x06action2_\n" +
+	"\x06action\x18\x04 \x01(\tR\x06action\"\xb1\x02\n" +
+	"\fDebugRequest\x12+\n" +
+	"\x04task\x18\x01 \x01(\v2\x17.harnish.plugin.v1.TaskR\x04task\x12\x19\n" +
+	"\bphase_id\x18\x02 \x01(\tR\aphaseId\x12\x19\n" +
+	"\bwork_dir\x18\x03 \x01(\tR\aworkDir\x126\n" +
+	"\bfailures\x18\x04 \x03(\v2\x1a.harnish.plugin.v1.FailureR\bfailures\x12\x12\n" +
+	"\x04diff\x18\x05 \x01(\tR\x04diff\x12:\n" +
+	"\x03env\x18\x06 \x03(\v2(.harnish.plugin.v1.DebugRequest.EnvEntryR\x03env\x1a6\n" +
+	"\bEnvEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8a\x01\n" +
+	"\rDebugResponse\x12:\n" +
+	"\tdiagnosis\x18\x01 \x01(\v2\x1c.harnish.plugin.v1.DiagnosisR\tdiagnosis\x12=\n" +
+	"\n" +
+	"diagnostic\x18\x02 \x01(\v2\x1d.harnish.plugin.v1.DiagnosticR\n" +
+	"diagnostic\"\xc0\x01\n" +
+	"\rAdviseRequest\x12+\n" +
+	"\x04task\x18\x01 \x01(\v2\x17.harnish.plugin.v1.TaskR\x04task\x12\x19\n" +
+	"\bphase_id\x18\x02 \x01(\tR\aphaseId\x12\x14\n" +
+	"\x05point\x18\x03 \x01(\tR\x05point\x12\x19\n" +
+	"\bwork_dir\x18\x04 \x01(\tR\aworkDir\x126\n" +
+	"\bfailures\x18\x05 \x03(\v2\x1a.harnish.plugin.v1.FailureR\bfailures\"\x82\x01\n" +
+	"\x0eAdviseResponse\x121\n" +
+	"\x06advice\x18\x01 \x01(\v2\x19.harnish.plugin.v1.AdviceR\x06advice\x12=\n" +
+	"\n" +
+	"diagnostic\x18\x02 \x01(\v2\x1d.harnish.plugin.v1.DiagnosticR\n" +
+	"diagnostic2_\n" +
 	"\bDescribe\x12S\n" +
 	"\bDescribe\x12\".harnish.plugin.v1.DescribeRequest\x1a#.harnish.plugin.v1.DescribeResponse2Y\n" +
 	"\bVerifier\x12M\n" +
@@ -2923,7 +3216,11 @@ const file_plugin_proto_rawDesc = "" +
 	"\tGuardrail\x12J\n" +
 	"\x05Check\x12\x1f.harnish.plugin.v1.CheckRequest\x1a .harnish.plugin.v1.CheckResponse2\\\n" +
 	"\bExecutor\x12P\n" +
-	"\aExecute\x12!.harnish.plugin.v1.ExecuteRequest\x1a\".harnish.plugin.v1.ExecuteResponseB6Z4github.com/harnish/harnish/plugins/internal/pluginpbb\x06proto3"
+	"\aExecute\x12!.harnish.plugin.v1.ExecuteRequest\x1a\".harnish.plugin.v1.ExecuteResponse2V\n" +
+	"\bDebugger\x12J\n" +
+	"\x05Debug\x12\x1f.harnish.plugin.v1.DebugRequest\x1a .harnish.plugin.v1.DebugResponse2X\n" +
+	"\aAdvisor\x12M\n" +
+	"\x06Advise\x12 .harnish.plugin.v1.AdviseRequest\x1a!.harnish.plugin.v1.AdviseResponseB6Z4github.com/harnish/harnish/plugins/internal/pluginpbb\x06proto3"
 
 var (
 	file_plugin_proto_rawDescOnce sync.Once
@@ -2937,7 +3234,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 	return file_plugin_proto_rawDescData
 }
 
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_plugin_proto_goTypes = []any{
 	(*Diagnostic)(nil),       // 0: harnish.plugin.v1.Diagnostic
 	(*DescribeRequest)(nil),  // 1: harnish.plugin.v1.DescribeRequest
@@ -2973,13 +3270,18 @@ var file_plugin_proto_goTypes = []any{
 	(*ExecuteRequest)(nil),   // 31: harnish.plugin.v1.ExecuteRequest
 	(*ExecuteResponse)(nil),  // 32: harnish.plugin.v1.ExecuteResponse
 	(*Violation)(nil),        // 33: harnish.plugin.v1.Violation
-	nil,                      // 34: harnish.plugin.v1.DescribeRequest.SettingsEntry
-	nil,                      // 35: harnish.plugin.v1.ExecuteRequest.EnvEntry
+	(*DebugRequest)(nil),     // 34: harnish.plugin.v1.DebugRequest
+	(*DebugResponse)(nil),    // 35: harnish.plugin.v1.DebugResponse
+	(*AdviseRequest)(nil),    // 36: harnish.plugin.v1.AdviseRequest
+	(*AdviseResponse)(nil),   // 37: harnish.plugin.v1.AdviseResponse
+	nil,                      // 38: harnish.plugin.v1.DescribeRequest.SettingsEntry
+	nil,                      // 39: harnish.plugin.v1.ExecuteRequest.EnvEntry
+	nil,                      // 40: harnish.plugin.v1.DebugRequest.EnvEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	19, // 0: harnish.plugin.v1.Diagnostic.usage:type_name -> harnish.plugin.v1.Usage
 	33, // 1: harnish.plugin.v1.Diagnostic.violations:type_name -> harnish.plugin.v1.Violation
-	34, // 2: harnish.plugin.v1.DescribeRequest.settings:type_name -> harnish.plugin.v1.DescribeRequest.SettingsEntry
+	38, // 2: harnish.plugin.v1.DescribeRequest.settings:type_name -> harnish.plugin.v1.DescribeRequest.SettingsEntry
 	0,  // 3: harnish.plugin.v1.DescribeResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
 	4,  // 4: harnish.plugin.v1.Task.acceptance:type_name -> harnish.plugin.v1.Check
 	7,  // 5: harnish.plugin.v1.Task.budget:type_name -> harnish.plugin.v1.Budget
@@ -3009,25 +3311,38 @@ var file_plugin_proto_depIdxs = []int32{
 	3,  // 29: harnish.plugin.v1.ExecuteRequest.task:type_name -> harnish.plugin.v1.Task
 	26, // 30: harnish.plugin.v1.ExecuteRequest.parts:type_name -> harnish.plugin.v1.PromptParts
 	30, // 31: harnish.plugin.v1.ExecuteRequest.limits:type_name -> harnish.plugin.v1.Limits
-	35, // 32: harnish.plugin.v1.ExecuteRequest.env:type_name -> harnish.plugin.v1.ExecuteRequest.EnvEntry
+	39, // 32: harnish.plugin.v1.ExecuteRequest.env:type_name -> harnish.plugin.v1.ExecuteRequest.EnvEntry
 	19, // 33: harnish.plugin.v1.ExecuteResponse.usage:type_name -> harnish.plugin.v1.Usage
 	0,  // 34: harnish.plugin.v1.ExecuteResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
 	33, // 35: harnish.plugin.v1.ExecuteResponse.violations:type_name -> harnish.plugin.v1.Violation
-	1,  // 36: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
-	9,  // 37: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
-	13, // 38: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
-	17, // 39: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
-	31, // 40: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
-	2,  // 41: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
-	12, // 42: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
-	15, // 43: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
-	18, // 44: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
-	32, // 45: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
-	41, // [41:46] is the sub-list for method output_type
-	36, // [36:41] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	3,  // 36: harnish.plugin.v1.DebugRequest.task:type_name -> harnish.plugin.v1.Task
+	21, // 37: harnish.plugin.v1.DebugRequest.failures:type_name -> harnish.plugin.v1.Failure
+	40, // 38: harnish.plugin.v1.DebugRequest.env:type_name -> harnish.plugin.v1.DebugRequest.EnvEntry
+	23, // 39: harnish.plugin.v1.DebugResponse.diagnosis:type_name -> harnish.plugin.v1.Diagnosis
+	0,  // 40: harnish.plugin.v1.DebugResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	3,  // 41: harnish.plugin.v1.AdviseRequest.task:type_name -> harnish.plugin.v1.Task
+	21, // 42: harnish.plugin.v1.AdviseRequest.failures:type_name -> harnish.plugin.v1.Failure
+	29, // 43: harnish.plugin.v1.AdviseResponse.advice:type_name -> harnish.plugin.v1.Advice
+	0,  // 44: harnish.plugin.v1.AdviseResponse.diagnostic:type_name -> harnish.plugin.v1.Diagnostic
+	1,  // 45: harnish.plugin.v1.Describe.Describe:input_type -> harnish.plugin.v1.DescribeRequest
+	9,  // 46: harnish.plugin.v1.Verifier.Verify:input_type -> harnish.plugin.v1.VerifyRequest
+	13, // 47: harnish.plugin.v1.Reviewer.Review:input_type -> harnish.plugin.v1.ReviewRequest
+	17, // 48: harnish.plugin.v1.Guardrail.Check:input_type -> harnish.plugin.v1.CheckRequest
+	31, // 49: harnish.plugin.v1.Executor.Execute:input_type -> harnish.plugin.v1.ExecuteRequest
+	34, // 50: harnish.plugin.v1.Debugger.Debug:input_type -> harnish.plugin.v1.DebugRequest
+	36, // 51: harnish.plugin.v1.Advisor.Advise:input_type -> harnish.plugin.v1.AdviseRequest
+	2,  // 52: harnish.plugin.v1.Describe.Describe:output_type -> harnish.plugin.v1.DescribeResponse
+	12, // 53: harnish.plugin.v1.Verifier.Verify:output_type -> harnish.plugin.v1.VerifyResponse
+	15, // 54: harnish.plugin.v1.Reviewer.Review:output_type -> harnish.plugin.v1.ReviewResponse
+	18, // 55: harnish.plugin.v1.Guardrail.Check:output_type -> harnish.plugin.v1.CheckResponse
+	32, // 56: harnish.plugin.v1.Executor.Execute:output_type -> harnish.plugin.v1.ExecuteResponse
+	35, // 57: harnish.plugin.v1.Debugger.Debug:output_type -> harnish.plugin.v1.DebugResponse
+	37, // 58: harnish.plugin.v1.Advisor.Advise:output_type -> harnish.plugin.v1.AdviseResponse
+	52, // [52:59] is the sub-list for method output_type
+	45, // [45:52] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -3041,9 +3356,9 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   36,
+			NumMessages:   41,
 			NumExtensions: 0,
-			NumServices:   5,
+			NumServices:   7,
 		},
 		GoTypes:           file_plugin_proto_goTypes,
 		DependencyIndexes: file_plugin_proto_depIdxs,

@@ -537,3 +537,207 @@ var Executor_ServiceDesc = grpc.ServiceDesc{
 	Streams:  []grpc.StreamDesc{},
 	Metadata: "plugin.proto",
 }
+
+const (
+	Debugger_Debug_FullMethodName = "/harnish.plugin.v1.Debugger/Debug"
+)
+
+// DebuggerClient is the client API for Debugger service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+type DebuggerClient interface {
+	Debug(ctx context.Context, in *DebugRequest, opts ...grpc.CallOption) (*DebugResponse, error)
+}
+
+type debuggerClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewDebuggerClient(cc grpc.ClientConnInterface) DebuggerClient {
+	return &debuggerClient{cc}
+}
+
+func (c *debuggerClient) Debug(ctx context.Context, in *DebugRequest, opts ...grpc.CallOption) (*DebugResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DebugResponse)
+	err := c.cc.Invoke(ctx, Debugger_Debug_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DebuggerServer is the server API for Debugger service.
+// All implementations must embed UnimplementedDebuggerServer
+// for forward compatibility.
+type DebuggerServer interface {
+	Debug(context.Context, *DebugRequest) (*DebugResponse, error)
+	mustEmbedUnimplementedDebuggerServer()
+}
+
+// UnimplementedDebuggerServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedDebuggerServer struct{}
+
+func (UnimplementedDebuggerServer) Debug(context.Context, *DebugRequest) (*DebugResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Debug not implemented")
+}
+func (UnimplementedDebuggerServer) mustEmbedUnimplementedDebuggerServer() {}
+func (UnimplementedDebuggerServer) testEmbeddedByValue()                  {}
+
+// UnsafeDebuggerServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to DebuggerServer will
+// result in compilation errors.
+type UnsafeDebuggerServer interface {
+	mustEmbedUnimplementedDebuggerServer()
+}
+
+func RegisterDebuggerServer(s grpc.ServiceRegistrar, srv DebuggerServer) {
+	// If the following call panics, it indicates UnimplementedDebuggerServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&Debugger_ServiceDesc, srv)
+}
+
+func _Debugger_Debug_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DebugRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DebuggerServer).Debug(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Debugger_Debug_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DebuggerServer).Debug(ctx, req.(*DebugRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+// Debugger_ServiceDesc is the grpc.ServiceDesc for Debugger service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var Debugger_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "harnish.plugin.v1.Debugger",
+	HandlerType: (*DebuggerServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "Debug",
+			Handler:    _Debugger_Debug_Handler,
+		},
+	},
+	Streams:  []grpc.StreamDesc{},
+	Metadata: "plugin.proto",
+}
+
+const (
+	Advisor_Advise_FullMethodName = "/harnish.plugin.v1.Advisor/Advise"
+)
+
+// AdvisorClient is the client API for Advisor service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+type AdvisorClient interface {
+	Advise(ctx context.Context, in *AdviseRequest, opts ...grpc.CallOption) (*AdviseResponse, error)
+}
+
+type advisorClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewAdvisorClient(cc grpc.ClientConnInterface) AdvisorClient {
+	return &advisorClient{cc}
+}
+
+func (c *advisorClient) Advise(ctx context.Context, in *AdviseRequest, opts ...grpc.CallOption) (*AdviseResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AdviseResponse)
+	err := c.cc.Invoke(ctx, Advisor_Advise_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AdvisorServer is the server API for Advisor service.
+// All implementations must embed UnimplementedAdvisorServer
+// for forward compatibility.
+type AdvisorServer interface {
+	Advise(context.Context, *AdviseRequest) (*AdviseResponse, error)
+	mustEmbedUnimplementedAdvisorServer()
+}
+
+// UnimplementedAdvisorServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedAdvisorServer struct{}
+
+func (UnimplementedAdvisorServer) Advise(context.Context, *AdviseRequest) (*AdviseResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Advise not implemented")
+}
+func (UnimplementedAdvisorServer) mustEmbedUnimplementedAdvisorServer() {}
+func (UnimplementedAdvisorServer) testEmbeddedByValue()                 {}
+
+// UnsafeAdvisorServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to AdvisorServer will
+// result in compilation errors.
+type UnsafeAdvisorServer interface {
+	mustEmbedUnimplementedAdvisorServer()
+}
+
+func RegisterAdvisorServer(s grpc.ServiceRegistrar, srv AdvisorServer) {
+	// If the following call panics, it indicates UnimplementedAdvisorServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&Advisor_ServiceDesc, srv)
+}
+
+func _Advisor_Advise_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AdviseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdvisorServer).Advise(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Advisor_Advise_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdvisorServer).Advise(ctx, req.(*AdviseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+// Advisor_ServiceDesc is the grpc.ServiceDesc for Advisor service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var Advisor_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "harnish.plugin.v1.Advisor",
+	HandlerType: (*AdvisorServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "Advise",
+			Handler:    _Advisor_Advise_Handler,
+		},
+	},
+	Streams:  []grpc.StreamDesc{},
+	Metadata: "plugin.proto",
+}
