@@ -158,28 +158,11 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return 1, err
 	}
-	plan, err := task.Load(rest[0])
+	plan, abs, c, done, err := open(&cn, rest[0], *dir, *inProcess, *hook, stderr)
 	if err != nil {
 		return 1, err
 	}
-	abs, err := filepath.Abs(*dir)
-	if err != nil {
-		return 1, err
-	}
-	c, err := cn.dial(stderr)
-	if err != nil {
-		return 1, err
-	}
-	defer c.Close()
-	if *inProcess {
-		w, a := newWorker(c, &cn, *hook, stderr)
-		a.AddPlan(plan)
-		defer a.Close()
-		if err := w.Start(); err != nil {
-			return 1, err
-		}
-		defer w.Stop()
-	}
+	defer done()
 	wid := *id
 	if wid == "" {
 		wid = fmt.Sprintf("harnish-%s-%s", plan.Name, time.Now().UTC().Format("20060102T150405.000Z"))
@@ -194,6 +177,31 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return 0, nil
 	}
 	return wait(ctx, c, wid, stderr)
+}
+
+// open loads the plan, dials the server and, when asked, starts a worker
+// in this process; done stops what it started.
+func open(cn *conn, planFile, dir string, inProcess bool, hook string, stderr io.Writer) (plan *task.Plan, abs string, c client.Client, done func(), err error) {
+	if plan, err = task.Load(planFile); err != nil {
+		return nil, "", nil, nil, err
+	}
+	if abs, err = filepath.Abs(dir); err != nil {
+		return nil, "", nil, nil, err
+	}
+	if c, err = cn.dial(stderr); err != nil {
+		return nil, "", nil, nil, err
+	}
+	if !inProcess {
+		return plan, abs, c, c.Close, nil
+	}
+	w, a := newWorker(c, cn, hook, stderr)
+	a.AddPlan(plan)
+	if err := w.Start(); err != nil {
+		a.Close()
+		c.Close()
+		return nil, "", nil, nil, err
+	}
+	return plan, abs, c, func() { w.Stop(); a.Close(); c.Close() }, nil
 }
 
 // wait waits for the run and says how it ended; the exit status is the
@@ -228,28 +236,11 @@ func resumeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if err != nil {
 		return 1, err
 	}
-	plan, err := task.Load(rest[1])
+	plan, abs, c, done, err := open(&cn, rest[1], *dir, *inProcess, *hook, stderr)
 	if err != nil {
 		return 1, err
 	}
-	abs, err := filepath.Abs(*dir)
-	if err != nil {
-		return 1, err
-	}
-	c, err := cn.dial(stderr)
-	if err != nil {
-		return 1, err
-	}
-	defer c.Close()
-	if *inProcess {
-		w, a := newWorker(c, &cn, *hook, stderr)
-		a.AddPlan(plan)
-		defer a.Close()
-		if err := w.Start(); err != nil {
-			return 1, err
-		}
-		defer w.Stop()
-	}
+	defer done()
 	if _, err := temporal.Resume(ctx, c, rest[0], cn.queue, temporal.RunInput{Plan: plan, Dir: abs, Approve: *yes}, *approve); err != nil {
 		return 1, err
 	}
