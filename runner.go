@@ -14,6 +14,7 @@ import (
 
 	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/telemetry"
 )
@@ -29,6 +30,11 @@ type Runner struct {
 	cfg    loop.Config
 	tel    *telemetry.Telemetry // nil: off
 	opened Opened
+	// checked is the loop Open built to check cfg; the first drive takes it
+	// unless the host may have changed cfg (it asked for Config) or
+	// telemetry instruments a loop of its own, so a large plan is not
+	// validated twice.
+	checked *loop.Loop
 	// closers release what Open opened, in the order it opened them; Close
 	// calls them last to first.
 	closers []io.Closer
@@ -49,6 +55,10 @@ type Opened struct {
 	// history).
 	ImportedFrom string
 	Imported     int
+	// State is the run state Open found, nil when there was none; a host
+	// reads it (say, to check a resume before it goes ahead) and must not
+	// change it.
+	State *policy.RunState
 }
 
 // Open builds the components plan names (see [Components]), opens the run's
@@ -97,7 +107,7 @@ func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err er
 	runID := opts.RunID
 	switch st, err := store.Load(ctx); {
 	case err == nil:
-		r.opened.Run = st.Run
+		r.opened.Run, r.opened.State = st.Run, st
 	case errors.Is(err, loop.ErrNoState):
 		if runID == "" {
 			runID = time.Now().UTC().Format("20060102T150405.000000000Z")
@@ -144,7 +154,7 @@ func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err er
 			return nil, err
 		}
 	}
-	if _, err := loop.New(r.cfg); err != nil {
+	if r.checked, err = loop.New(r.cfg); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -187,7 +197,10 @@ func (r *Runner) info(msg string, args ...any) {
 // may change a field before calling them, to swap one component for its own
 // (the Runner still closes only what Open opened); loop.New checks the
 // result at the call.
-func (r *Runner) Config() *loop.Config { return &r.cfg }
+func (r *Runner) Config() *loop.Config {
+	r.checked = nil // the host may change it: the next drive checks it anew
+	return &r.cfg
+}
 
 // Opened reports what Open did besides opening.
 func (r *Runner) Opened() Opened {
@@ -216,11 +229,15 @@ func (r *Runner) drive(ctx context.Context, f func(*loop.Loop, context.Context) 
 	if r.closed {
 		return nil, errors.New("harnish: the Runner is closed")
 	}
+	l := r.checked
+	r.checked = nil // a loop drives one run
 	ctx, cfg, end := r.tel.Instrument(ctx, r.cfg)
-	l, err := loop.New(cfg)
-	if err != nil {
-		end(err)
-		return nil, err
+	if l == nil || r.tel != nil {
+		var err error
+		if l, err = loop.New(cfg); err != nil {
+			end(err)
+			return nil, err
+		}
 	}
 	res, err := f(l, ctx)
 	end(err)

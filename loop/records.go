@@ -313,6 +313,9 @@ type records struct {
 	audits   map[string]*AuditLog
 	dirty    []*AuditLog        // in the order they were marked
 	isDirty  map[*AuditLog]bool // the same, to look up: a repair marks every task's log
+	// listed is what the record directories held when a repair first
+	// looked; nil until then.
+	listed map[string]bool
 	// notes is the session notes the run's completion saved, relative to
 	// the working tree's root: its records commit takes them in.
 	notes string
@@ -345,17 +348,22 @@ func (r *records) auditPath(plan, id string) string {
 }
 
 // present reports whether a task's audit log, and with handoff its
-// handoff, are on disk, without reading them.
+// handoff, are on disk, without reading them: from one listing of each
+// directory, not a stat a file.
 func (r *records) present(plan, id string, handoff bool) bool {
-	if _, err := os.Stat(r.auditPath(plan, id)); err != nil {
-		return false
-	}
-	if handoff {
-		if _, err := os.Stat(filepath.Join(r.dir, handoffsDir, id+".json")); err != nil {
-			return false
+	if r.listed == nil {
+		r.listed = map[string]bool{}
+		for _, sub := range []string{filepath.Join(logsDir, plan), handoffsDir} {
+			names, _ := os.ReadDir(filepath.Join(r.dir, sub))
+			for _, n := range names {
+				if n.Type().IsRegular() {
+					r.listed[filepath.Join(sub, n.Name())] = true
+				}
+			}
 		}
 	}
-	return true
+	return r.listed[filepath.Join(logsDir, plan, "task-"+id+".json")] &&
+		(!handoff || r.listed[filepath.Join(handoffsDir, id+".json")])
 }
 
 // handoff returns a finished task's handoff, read back from disk after a resume.

@@ -118,6 +118,9 @@ type runFlags struct {
 	noCommit        bool          // the tree was dirty at the start
 	// opened, when set, is told whether the run opened (serve's approvals).
 	opened func(error)
+	// before, when set, is asked once the run is open and before it is
+	// driven; false ends the command with the exit status it gives.
+	before func(*harnish.Runner) (int, bool)
 	// noPrompt: gates are not asked on a terminal (the run ends awaiting
 	// approval), for a run driven from the status page.
 	noPrompt bool
@@ -258,19 +261,23 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 	// tasks are found by their IDs.
 	f.observe = resumeWriteBack(stateDir, stderr)
 	// What preflight finds before a run, it finds before a resume too, for
-	// the tasks the run has not done: a person may have changed the plan or
-	// the machine since.
-	if st, err := loop.ReadState(stateDir); err == nil && st.Outcome != policy.Completed {
-		if !preflightRun("resume", leftToDo(plan, st), f.dir, f.plan, stderr) {
-			fmt.Fprintln(stderr, "harnish resume: not resumed: answer what preflight found, then resume again")
-			return 2
+	// the tasks the run has not done (a person may have changed the plan or
+	// the machine since), from the state Open read; a changed plan is kept
+	// once the resume goes ahead.
+	f.before = func(r *harnish.Runner) (int, bool) {
+		if st := r.Opened().State; st != nil && st.Outcome != policy.Completed {
+			if !preflightRun("resume", leftToDo(plan, st), f.dir, f.plan, stderr) {
+				fmt.Fprintln(stderr, "harnish resume: not resumed: answer what preflight found, then resume again")
+				return 2, false
+			}
 		}
-	}
-	if f.plan != "" { // kept once the resume goes ahead
-		if err := loop.KeepPlan(stateDir, f.plan); err != nil {
-			fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
-			return exitError
+		if f.plan != "" {
+			if err := loop.KeepPlan(stateDir, f.plan); err != nil {
+				fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
+				return exitError, false
+			}
 		}
+		return 0, true
 	}
 	return drive(f, plan, stdout, stderr, func(ctx context.Context, r *harnish.Runner) (*loop.Result, error) {
 		return r.Resume(ctx, loop.ResumeOptions{Approve: f.appr})
@@ -342,6 +349,11 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 		return exitError
 	}
 	defer r.Close()
+	if f.before != nil {
+		if code, ok := f.before(r); !ok {
+			return code
+		}
+	}
 	if f.cycles > 0 {
 		r.Config().Policy.Budget.Cycles = f.cycles
 	}
