@@ -349,6 +349,7 @@ func (l *Loop) repairRecords(ctx context.Context) {
 	// since (a person removed it) needs writing again. So a resume of a
 	// finished run of 10,000 tasks looks at its files, not reads them all.
 	summed := false
+	l.rec.listed = nil // what the directories hold now, not at an earlier drive
 	if l.st.Outcome == policy.Completed {
 		summed, _ = summaryOf(filepath.Join(l.cfg.RecordsDir, summaryFile), l.st.Run)
 	}

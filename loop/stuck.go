@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/task"
@@ -94,9 +95,13 @@ func waits(command string) bool {
 	return false
 }
 
+// clip shortens s to at most n bytes, at a character boundary.
 func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

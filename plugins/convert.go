@@ -288,12 +288,7 @@ func executeRequestToPB(r *executor.Request) *pluginpb.ExecuteRequest {
 	for _, h := range r.Parts.Handoffs {
 		parts.Handoffs = append(parts.Handoffs, &pluginpb.Handoff{TaskId: h.TaskID, Text: h.Text})
 	}
-	for _, f := range r.Parts.Failures {
-		parts.Failures = append(parts.Failures, &pluginpb.Failure{
-			Attempt: int64(f.Attempt), Class: f.Class, Fingerprint: f.Fingerprint, Summary: f.Describe(), OutputTail: f.OutputTail,
-			Was: f.Was, Unchanged: f.Unchanged,
-		})
-	}
+	parts.Failures = failuresToPB(r.Parts.Failures)
 	for _, f := range r.Parts.Findings {
 		parts.Findings = append(parts.Findings, &pluginpb.PromptFinding{
 			Severity: f.Severity.String(), File: f.File, Line: int64(f.Line), Message: f.Message, Rule: f.Rule,
@@ -349,12 +344,7 @@ func executeRequestFromPB(p *pluginpb.ExecuteRequest) *executor.Request {
 	for _, h := range pp.GetHandoffs() {
 		r.Parts.Handoffs = append(r.Parts.Handoffs, executor.Handoff{TaskID: h.GetTaskId(), Text: h.GetText()})
 	}
-	for _, f := range pp.GetFailures() {
-		r.Parts.Failures = append(r.Parts.Failures, executor.Failure{
-			Attempt: int(f.GetAttempt()), Class: f.GetClass(), Fingerprint: f.GetFingerprint(), Reason: f.GetSummary(), OutputTail: f.GetOutputTail(),
-			Was: f.GetWas(), Unchanged: f.GetUnchanged(),
-		})
-	}
+	r.Parts.Failures = failuresFromPB(pp.GetFailures())
 	for _, f := range pp.GetFindings() {
 		sev, _ := schema.ParseSeverity(f.GetSeverity()) // an unknown one stays invalid, and the prompt says so
 		r.Parts.Findings = append(r.Parts.Findings, executor.Finding{

@@ -556,7 +556,7 @@ func (d *decision) adviseFirst(phase string, t *model.Task) (Step, bool) {
 func (d *decision) advise(phase string, t *model.Task, at schema.AdvicePoint) Step {
 	ts := d.task(t.ID)
 	return Step{Kind: StepAdvise, Phase: phase, Task: t.ID, Attempt: ts.Attempts, Point: at,
-		Instead: at == schema.AtRepeat && d.advisor().Instead(), TimeLeft: d.budget(t).TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}
+		Instead: at == schema.AtRepeat && d.advisor().Instead(), TimeLeft: d.timeLeft(t, ts)}
 }
 
 // advised returns the advisor's answer at point since the task was last
@@ -626,7 +626,7 @@ func (d *decision) continueTask(pt model.PhaseTask) (Step, bool) {
 			return d.advise(pt.Phase.ID, t, schema.AtRepeat), true
 		}
 		return Step{Kind: StepDebug, Phase: pt.Phase.ID, Task: t.ID, Attempt: ts.Attempts,
-			TimeLeft: b.TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}, true
+			TimeLeft: d.timeLeft(t, ts)}, true
 	case d.plateau(ts):
 		a := advised(ts, schema.AtPlateau)
 		if a == nil && d.advisor().Consults(model.AdviseAtPlateau) {
@@ -682,10 +682,7 @@ func (d *decision) plateau(ts *TaskState) bool {
 func (d *decision) attempt(phase string, t *model.Task) Step {
 	n := d.task(t.ID).Attempts + 1
 	d.emit(Transition{Kind: TransAttemptStarted, Task: t.ID, Attempt: n})
-	b := d.budget(t)
-	ts := d.task(t.ID)
-	step := Step{Kind: StepAttempt, Phase: phase, Task: t.ID, Attempt: n,
-		TimeLeft: b.TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)}
+	step := Step{Kind: StepAttempt, Phase: phase, Task: t.ID, Attempt: n, TimeLeft: d.timeLeft(t, d.task(t.ID))}
 	// runCaps ended the run before the attempt if either were used up.
 	rb := d.runBudget()
 	if rb.Tokens > 0 {
@@ -730,6 +727,11 @@ func (d *decision) runCaps() (Step, bool) {
 
 func (d *decision) runBudget() model.Budget {
 	return d.plan.Budget.Resolve().Over(d.p.Budget)
+}
+
+// timeLeft is what remains of t's time budget since it was last opened.
+func (d *decision) timeLeft(t *model.Task, ts *TaskState) time.Duration {
+	return d.budget(t).TaskTimeout.Std() - (ts.Elapsed - ts.BaseElapsed)
 }
 
 // budget is the task's effective budget: defaults, plan, task, then host.
