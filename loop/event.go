@@ -48,6 +48,11 @@ type Event struct {
 	Attempt int       `json:"attempt,omitempty"`
 	// Fingerprint identifies a failure mode, on verify.failed.
 	Fingerprint string `json:"fingerprint,omitempty"`
+	// Failure and Class are the kind and class of a failed attempt's
+	// failure, on attempt.finished ("voided" for an attempt a fault of the
+	// harness cut short); empty for one that passed.
+	Failure string `json:"failure,omitempty"`
+	Class   string `json:"class,omitempty"`
 	// Level and Rule describe a guardrail violation: "soft" or "hard", and the
 	// rule's stable ID.
 	Level string `json:"level,omitempty"`

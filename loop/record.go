@@ -422,13 +422,14 @@ func EventsOf(run string, t policy.Transition) []Event {
 	case policy.TransAttemptFinished:
 		e.Type, e.Tokens, e.CostUSD = AttemptFinished, t.Tokens, t.CostUSD
 		if f := t.Failure; f != nil {
+			e.Failure, e.Class = string(f.Kind), f.Class
 			e.Fingerprint, e.Message = f.Fingerprint, string(f.Kind)+" failure"
 			if f.Reason != "" {
 				e.Message += ": " + f.Why()
 			}
 		}
 	case policy.TransAttemptVoided:
-		e.Type, e.Message = AttemptFinished, "voided: "+t.Reason
+		e.Type, e.Message, e.Failure = AttemptFinished, "voided: "+t.Reason, "voided"
 	case policy.TransDebuggerFinished:
 		if t.NoDebugger {
 			return nil // no debugger ran; the task's halt says why

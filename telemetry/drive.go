@@ -238,45 +238,26 @@ func (d *drive) attemptFinished(e loop.Event, now time.Time) {
 }
 
 // The outcomes of an attempt: it passed, it was voided (a fault of the
-// harness cut it short), or it failed with one of the failure kinds
-// (verify, review, blocked, executor, guardrail, interrupted), or, of a
-// kind this package does not know, "failed".
+// harness cut it short), or it failed with its failure's kind (verify,
+// review, blocked, executor, guardrail, interrupted, stuck).
 const (
 	outcomePassed = "passed"
 	outcomeVoided = "voided"
-	outcomeFailed = "failed"
 )
 
-var failureKinds = []policy.FailureKind{policy.FailVerify, policy.FailReview, policy.FailBlocked, policy.FailExecutor,
-	policy.FailGuardrail, policy.FailInterrupted}
-
-// attemptOutcome reads an attempt.finished event: the loop writes a
-// failure's kind as the first word of its message ("verify failure: ...")
-// and its fingerprint as "class:hash" ("executor:kind" for an executor's).
+// attemptOutcome reads an attempt.finished event: its failure's kind and
+// class, as the loop reports them.
 func attemptOutcome(e loop.Event) (outcome, class string) {
-	switch {
-	case e.Fingerprint == "" && e.Message == "":
+	if e.Failure == "" {
 		return outcomePassed, ""
-	case strings.HasPrefix(e.Message, "voided:"):
+	}
+	if e.Failure == outcomeVoided {
 		return outcomeVoided, ""
 	}
-	outcome = outcomeFailed
-	for _, k := range failureKinds {
-		if strings.HasPrefix(e.Message, string(k)+" failure") {
-			outcome = string(k)
-			break
-		}
-	}
-	if c, rest, ok := strings.Cut(e.Fingerprint, ":"); ok {
-		class = c
-		if c == string(policy.FailExecutor) {
-			class = rest
-		}
-	}
-	if !isWord(class) {
+	if class = e.Class; !isWord(class) {
 		class = ""
 	}
-	return outcome, class
+	return e.Failure, class
 }
 
 // isWord reports whether s is short and plain enough to be a metric's

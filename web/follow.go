@@ -100,6 +100,12 @@ func (j *journal) close() {
 	}
 }
 
+// restart closes the journal, so the next poll reads the state afresh.
+func (j *journal) restart() {
+	j.close()
+	*j = journal{dir: j.dir}
+}
+
 // poll returns what was committed since the last call.
 func (j *journal) poll() (Change, error) {
 	if !j.started {

@@ -267,7 +267,7 @@ type dirFollower struct {
 
 func (f *dirFollower) run(ctx context.Context) {
 	defer close(f.h.done)
-	defer f.j.close()
+	defer func() { f.j.close() }() // the journal in use at the end, not the first
 	every := f.h.cfg.PollInterval
 	if every <= 0 {
 		every = DefaultPollInterval
@@ -284,7 +284,7 @@ func (f *dirFollower) run(ctx context.Context) {
 			if f.h.hub.setErr(err.Error()) { // once per problem, not per tick
 				f.h.log.Warn("web: following the run", "dir", f.h.cfg.Dir, "err", err)
 			}
-			f.j = &journal{dir: f.h.cfg.Dir} // start over at the next tick
+			f.j.restart() // start over at the next tick
 			continue
 		}
 		f.h.hub.setErr("")
@@ -308,7 +308,7 @@ func (f *dirFollower) poll() error {
 		f.h.hub.reset(f.plan(), st, readSpend(f.h.cfg.Dir))
 	case len(c.Transitions) > 0:
 		if !f.h.hub.apply(c.Transitions) {
-			f.j = &journal{dir: f.h.cfg.Dir} // out of step: read it all again
+			f.j.restart() // out of step: read it all again
 			return f.poll()
 		}
 		if slices.ContainsFunc(c.Transitions, func(t policy.Transition) bool { return t.Kind == policy.TransPlanChanged }) {
