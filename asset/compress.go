@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // DefaultMinGroup is how many live records a tag must hold for
@@ -171,11 +170,7 @@ func firstLine(s string) string {
 			continue
 		}
 		if len(line) > maxSummaryLine {
-			cut := maxSummaryLine
-			for cut > 0 && !utf8.RuneStart(line[cut]) {
-				cut--
-			}
-			line = line[:cut] + "…"
+			return clip(line, maxSummaryLine+len("…"))
 		}
 		return line
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/internal/fsx"
 	"github.com/harnish/harnish/internal/gitx"
+	"github.com/harnish/harnish/internal/transcript"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
@@ -176,13 +177,20 @@ func checksText(cs []task.Check) string {
 }
 
 // transcriptRef names the transcript of a task's attempt for its audit
-// log, when the attempt left one.
+// log, when the attempt left one: the one its executor named, else the
+// one in the host's TranscriptDir (an attempt that failed, or a repair).
 func (l *Loop) transcriptRef(id string, attempt int) string {
-	if l.cfg.TranscriptDir == "" {
-		return ""
+	path := ""
+	if tr := l.runs[id]; tr != nil && tr.last != nil { // this attempt's: reset as each begins
+		path = tr.last.Transcript
 	}
-	path := TranscriptPath(l.cfg.TranscriptDir, id, attempt)
-	if _, err := os.Stat(path); err != nil {
+	if path == "" && l.cfg.TranscriptDir != "" {
+		path = TranscriptPath(l.cfg.TranscriptDir, id, attempt)
+		if _, err := os.Stat(path); err != nil {
+			return ""
+		}
+	}
+	if path == "" {
 		return ""
 	}
 	if l.cfg.RecordsDir != "" {
@@ -202,13 +210,7 @@ const TranscriptsDir = StateDir + "/transcripts"
 // TranscriptPath is where an attempt's transcript is kept in dir:
 // <task>-<attempt>.jsonl, the task ID made safe for a file name.
 func TranscriptPath(dir, task string, attempt int) string {
-	id := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r == '*' || r < ' ' {
-			return '_'
-		}
-		return r
-	}, task)
-	return filepath.Join(dir, id+"-"+strconv.Itoa(attempt)+".jsonl")
+	return filepath.Join(dir, transcript.SafeName(task)+"-"+strconv.Itoa(attempt)+".jsonl")
 }
 
 // commitFiles returns the files a task's commit changed; nil when they

@@ -153,11 +153,14 @@ func (a *AuditLog) putFindings(attempt int, f *policy.Failure, minor []string) {
 // finalResultTail bounds the failing output FinalResult keeps.
 const finalResultTail = 1024
 
+// filesFromText says where a handoff's files came from, for the summary.
+var filesFromText = map[string]string{"commit": " (from its commit)", "diff": " (from its diff)", "executor": " (as the agent reported them)"}
+
 // derive sets the fields that follow from the attempts, the debugger's
 // answer and the status.
 func (a *AuditLog) derive() {
 	a.Passed = a.Status == policy.StatusDone
-	a.Retries, a.FailureModes = 0, []string{}
+	a.FailureModes = []string{}
 	counted, critical, rounds := 0, 0, 0
 	seen := map[string]bool{}
 	var last *AuditAttempt
@@ -513,7 +516,7 @@ func completionSummary(st *policy.RunState, hs []*Handoff, title func(id string)
 		}
 		b.WriteString("\n")
 		if len(h.FilesChanged) > 0 {
-			from := map[string]string{"commit": " (from its commit)", "diff": " (from its diff)", "executor": " (as the agent reported them)"}[h.FilesFrom]
+			from := filesFromText[h.FilesFrom]
 			fmt.Fprintf(&b, "Files%s: %s\n", from, strings.Join(h.FilesChanged, ", "))
 		}
 		for _, f := range h.FilesChanged {

@@ -2,13 +2,13 @@ package telemetry
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"maps"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/harnish/harnish/executor"
@@ -85,8 +85,8 @@ func (c *call) recovered() {
 }
 
 // withTraceContext returns env with the trace context of ctx's span added
-// (W3C Trace Context: version 00, trace ID, span ID, flags), or env itself
-// when ctx has no span worth naming.
+// (W3C Trace Context, as its propagator writes it), or env itself when ctx
+// has no span worth naming.
 func (d *drive) withTraceContext(ctx context.Context, env map[string]string) map[string]string {
 	sc := trace.SpanContextFromContext(ctx)
 	if !d.t.tracing || !sc.IsValid() {
@@ -94,17 +94,11 @@ func (d *drive) withTraceContext(ctx context.Context, env map[string]string) map
 	}
 	out := make(map[string]string, len(env)+2)
 	maps.Copy(out, env)
-	tid, sid := sc.TraceID(), sc.SpanID()
-	var b [55]byte
-	copy(b[:], "00-")
-	hex.Encode(b[3:35], tid[:])
-	b[35] = '-'
-	hex.Encode(b[36:52], sid[:])
-	b[52] = '-'
-	hex.Encode(b[53:55], []byte{byte(sc.TraceFlags())})
-	out[EnvTraceParent] = string(b[:])
-	if ts := sc.TraceState(); ts.Len() > 0 {
-		out[EnvTraceState] = ts.String()
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	out[EnvTraceParent] = carrier["traceparent"]
+	if ts := carrier["tracestate"]; ts != "" {
+		out[EnvTraceState] = ts
 	}
 	return out
 }

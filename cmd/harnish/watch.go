@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,7 +32,8 @@ func watch(ctx context.Context, dir string, every time.Duration, stdout, stderr 
 	p := &progress{w: stdout, live: ok && isTerminal(tty)}
 	var st *policy.RunState
 	stateDir := filepath.Join(dir, loop.StateDir)
-	if _, err := loop.ReadState(stateDir); errors.Is(err, loop.ErrNoState) {
+	if !exists(filepath.Join(stateDir, loop.SnapshotFile)) && !exists(filepath.Join(stateDir, loop.JournalFile)) {
+		// (A look, not a read: the follower reads the state next.)
 		fmt.Fprintf(stdout, "no run recorded in %s yet: waiting for one to start\n", stateDir)
 	}
 	for c, err := range web.Follow(ctx, stateDir, &web.FollowOptions{PollInterval: every}) {
@@ -80,4 +80,9 @@ func watch(ctx context.Context, dir string, every time.Duration, stdout, stderr 
 	}
 	p.erase()
 	return 130
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -190,4 +191,15 @@ func (w *Writer) writeLine(line []byte) {
 	if _, err := w.f.Write(line); err != nil {
 		w.failed = true
 	}
+}
+
+// SafeName is a task ID made safe for a file name: path separators, ':',
+// '*' and control characters become '_'.
+func SafeName(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == '*' || r < ' ' {
+			return '_'
+		}
+		return r
+	}, id)
 }

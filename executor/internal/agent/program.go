@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/harnish/harnish/executor"
@@ -62,22 +61,16 @@ func HookTimeout(ctx context.Context, deadline time.Time) int {
 // Transcript starts the attempt's transcript (see internal/transcript):
 // at req.Transcript when the host names one, else in dir ("": none) as
 // "<agent>-<task>-<attempt>-*.jsonl", the task ID made safe for a file
-// name. It returns where the agent's stream goes: stream, and the
-// transcript as long as writing it works (a transcript that fails, a full
-// disk say, must not cut the stream), the file's path, and the func that
-// ends it with how the attempt ended.
+// name. It returns where the agent's stream goes (stream, and the
+// transcript), the file's path, and the func that ends it with how the
+// attempt ended.
 func Transcript(dir, agentName string, req *executor.Request, stream io.Writer) (io.Writer, string, func(transcript.End), error) {
 	path := req.Transcript
 	if path == "" && dir == "" {
 		return stream, "", func(transcript.End) {}, nil
 	}
 	if path == "" {
-		id := strings.Map(func(r rune) rune {
-			if r == '/' || r == '\\' || r == '*' || r < ' ' {
-				return '_'
-			}
-			return r
-		}, req.Task.ID)
+		id := transcript.SafeName(req.Task.ID)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, "", nil, fmt.Errorf("%s: transcript: %w", agentName, err)
 		}
@@ -92,7 +85,9 @@ func Transcript(dir, agentName string, req *executor.Request, stream io.Writer) 
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("%s: transcript: %w", agentName, err)
 	}
-	return &keepGoing{primary: stream, extra: w}, path, func(e transcript.End) { w.Close(e) }, nil
+	// The transcript's Write never fails (it stops keeping what it cannot
+	// write), so it never cuts the stream.
+	return io.MultiWriter(stream, w), path, func(e transcript.End) { w.Close(e) }, nil
 }
 
 // EndOf is how a process run ended, for its transcript.
@@ -106,21 +101,6 @@ func EndOf(res *proc.Result, err error) transcript.End {
 		e.Err = err.Error()
 	}
 	return e
-}
-
-// keepGoing writes to primary, and to extra until extra fails.
-type keepGoing struct {
-	primary io.Writer
-	extra   io.Writer
-}
-
-func (k *keepGoing) Write(p []byte) (int, error) {
-	if k.extra != nil {
-		if _, err := k.extra.Write(p); err != nil {
-			k.extra = nil
-		}
-	}
-	return k.primary.Write(p)
 }
 
 // Paths returns the absolute working tree of req (the current directory
