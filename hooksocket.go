@@ -5,7 +5,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/harnish/harnish/guardrail"
@@ -138,20 +137,16 @@ type loadedPlan struct {
 
 func (p *plans) find(_ context.Context, c *hook.Call) (*task.Plan, error) {
 	file := c.PlanFile
+	var st os.FileInfo
 	if file == "" {
-		for _, name := range task.DefaultFiles {
-			if path := filepath.Join(c.Root, name); fileExists(path) {
-				file = path
-				break
-			}
-		}
-		if file == "" {
+		if file, st = task.LocateFile(c.Root); file == "" {
 			return nil, nil
 		}
-	}
-	st, err := os.Stat(file)
-	if err != nil {
-		return task.Load(file) // the error the hook's own load gives
+	} else {
+		var err error
+		if st, err = os.Stat(file); err != nil {
+			return task.Load(file) // the error the hook's own load gives
+		}
 	}
 	p.mu.Lock()
 	l := p.loaded[file]
@@ -174,8 +169,3 @@ func (p *plans) find(_ context.Context, c *hook.Call) (*task.Plan, error) {
 
 // maxPlans bounds the plans kept; a run judges by one or two.
 const maxPlans = 16
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}

@@ -14,14 +14,7 @@ var DefaultFiles = []string{"harnish.yaml", "harnish.yml", "harnish.json", "plan
 // there is none; a plan that exists but does not load is an error.
 func Locate(file, dir string) (*Plan, string, error) {
 	if file == "" {
-		for _, name := range DefaultFiles {
-			p := filepath.Join(dir, name)
-			if _, err := os.Stat(p); err == nil {
-				file = p
-				break
-			}
-		}
-		if file == "" {
+		if file, _ = LocateFile(dir); file == "" {
 			return nil, "", nil
 		}
 	}
@@ -30,4 +23,16 @@ func Locate(file, dir string) (*Plan, string, error) {
 		return nil, file, err
 	}
 	return plan, file, nil
+}
+
+// LocateFile returns the first of [DefaultFiles] in dir and its file
+// information, or "" when there is none.
+func LocateFile(dir string) (string, os.FileInfo) {
+	for _, name := range DefaultFiles {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil {
+			return p, st
+		}
+	}
+	return "", nil
 }
