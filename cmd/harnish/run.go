@@ -245,6 +245,29 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	plan, err := prepareResume(f, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
+		return exitError
+	}
+	return drive(f, plan, stdout, stderr, resume(f.appr))
+}
+
+// resume resumes the opened run, approving the gate it waits at or not.
+func resume(approve bool) func(context.Context, *harnish.Runner) (*loop.Result, error) {
+	return func(ctx context.Context, r *harnish.Runner) (*loop.Result, error) {
+		return r.Resume(ctx, loop.ResumeOptions{Approve: approve})
+	}
+}
+
+// prepareResume loads the plan a resume goes on with (f.plan, else the
+// run's kept plan) and sets up f as every resume needs: a peer's file
+// follows the run, with its plan changed or not (its tasks are found by
+// their IDs); and what preflight finds before a run, it finds before a
+// resume too, for the tasks the run has not done (a person may have
+// changed the plan or the machine since), from the state Open read; a
+// changed plan is kept once the resume goes ahead.
+func prepareResume(f *runFlags, stderr io.Writer) (*task.Plan, error) {
 	stateDir := filepath.Join(f.dir, loop.StateDir)
 	var plan *task.Plan
 	var err error
@@ -254,16 +277,9 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 		plan, err = loop.LoadKeptPlan(stateDir)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "harnish resume: the run's plan: %v\n", err)
-		return exitError
+		return nil, err
 	}
-	// A peer's file follows the run, with its plan changed or not: its
-	// tasks are found by their IDs.
 	f.observe = resumeWriteBack(stateDir, stderr)
-	// What preflight finds before a run, it finds before a resume too, for
-	// the tasks the run has not done (a person may have changed the plan or
-	// the machine since), from the state Open read; a changed plan is kept
-	// once the resume goes ahead.
 	f.before = func(r *harnish.Runner) (int, bool) {
 		if st := r.Opened().State; st != nil && st.Outcome != policy.Completed {
 			if !preflightRun("resume", leftToDo(plan, st), f.dir, f.plan, stderr) {
@@ -279,9 +295,7 @@ func runResume(c *command, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0, true
 	}
-	return drive(f, plan, stdout, stderr, func(ctx context.Context, r *harnish.Runner) (*loop.Result, error) {
-		return r.Resume(ctx, loop.ResumeOptions{Approve: f.appr})
-	})
+	return plan, nil
 }
 
 // leftToDo is plan with the tasks the run has done marked done, so that
@@ -341,18 +355,24 @@ func drive(f *runFlags, plan *task.Plan, stdout, stderr io.Writer, start func(co
 	defer tel.shutdown(cmdContext(), stderr) // after the Runner's Close: the last spans are in
 	tel.apply(&opts)
 	r, err := harnish.Open(cmdContext(), plan, opts)
-	if f.opened != nil {
-		f.opened(err)
-	}
 	if err != nil {
+		if f.opened != nil {
+			f.opened(err)
+		}
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
 	defer r.Close()
 	if f.before != nil {
 		if code, ok := f.before(r); !ok {
+			if f.opened != nil {
+				f.opened(fmt.Errorf("the run was not resumed (exit %d): see the server's log", code))
+			}
 			return code
 		}
+	}
+	if f.opened != nil {
+		f.opened(nil)
 	}
 	if f.cycles > 0 {
 		r.Config().Policy.Budget.Cycles = f.cycles

@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/harnish/harnish"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/web"
 )
@@ -127,16 +126,14 @@ func serve(ctx context.Context, f *serveFlags, stdout, stderr io.Writer) int {
 // progress to stdout.
 func approver(dir string, stdout, stderr io.Writer) func(ctx context.Context, phase string) error {
 	return func(ctx context.Context, phase string) error {
-		stateDir := filepath.Join(dir, loop.StateDir)
-		plan, err := loop.LoadKeptPlan(stateDir)
+		opened := make(chan error, 1)
+		f := &runFlags{dir: dir, appr: true, noPrompt: true, opened: func(err error) { opened <- err }}
+		plan, err := prepareResume(f, stderr)
 		if err != nil {
 			return err
 		}
-		opened := make(chan error, 1)
-		f := &runFlags{dir: dir, appr: true, noPrompt: true, opened: func(err error) { opened <- err }}
-		f.observe = resumeWriteBack(stateDir, stderr) // a peer's file follows the run
 		go func() {
-			code := drive(f, plan, stdout, stderr, resumeApproved)
+			code := drive(f, plan, stdout, stderr, resume(true))
 			select {
 			case opened <- fmt.Errorf("the run could not be resumed (exit %d): see the server's log", code):
 			default:
@@ -149,8 +146,4 @@ func approver(dir string, stdout, stderr io.Writer) func(ctx context.Context, ph
 			return context.Cause(ctx)
 		}
 	}
-}
-
-func resumeApproved(ctx context.Context, r *harnish.Runner) (*loop.Result, error) {
-	return r.Resume(ctx, loop.ResumeOptions{Approve: true})
 }
