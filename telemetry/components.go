@@ -22,6 +22,7 @@ const (
 	componentVerifier = "verifier"
 	componentReviewer = "reviewer"
 	componentDebugger = "debugger"
+	componentAdvisor  = "advisor"
 )
 
 // The environment variables that carry the trace context to a program, as

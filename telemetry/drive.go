@@ -126,6 +126,18 @@ func (d *drive) Observe(e loop.Event) {
 		d.guardrail(e, now)
 	case loop.TaskDone, loop.TaskEscalated, loop.TaskHalted, loop.TaskBlocked:
 		d.taskFinished(e, now)
+	case loop.AdvisorConsulted:
+		// The advisor runs inside the loop, unwrapped: its answer and spend
+		// come with its event.
+		d.task(e.Task, e.Phase, now, false).span.AddEvent("harnish.advice", trace.WithTimestamp(now),
+			trace.WithAttributes(keyTokens.Int64(e.Tokens), keyCost.Float64(e.CostUSD)))
+		ctx := context.Background()
+		if e.Tokens != 0 {
+			d.t.m.tokens.Add(ctx, e.Tokens, d.opt(keyComponent, componentAdvisor, "", ""))
+		}
+		if e.CostUSD != 0 {
+			d.t.m.cost.Add(ctx, e.CostUSD, d.opt(keyComponent, componentAdvisor, "", ""))
+		}
 	case loop.FiveWhysRecorded:
 		d.task(e.Task, e.Phase, now, false).span.AddEvent("harnish.fivewhys", trace.WithTimestamp(now))
 	case loop.CauseShared:

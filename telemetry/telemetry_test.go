@@ -21,6 +21,7 @@ import (
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/schema"
 	"github.com/harnish/harnish/task"
 	"github.com/harnish/harnish/telemetry"
 )
@@ -356,5 +357,35 @@ func TestPanic(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("span tree lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// The advisor runs unwrapped inside the loop: its spend reaches the usage
+// metrics from its event.
+func TestAdvisorSpend(t *testing.T) {
+	tp, _, mp, reader := providers(t)
+	tel, err := telemetry.New(telemetry.Config{TracerProvider: tp, MeterProvider: mp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := check("T1")
+	tk.Risk = task.RiskHigh
+	plan := &task.Plan{Version: "1", Name: "demo", Phases: []task.Phase{{ID: "p1", Title: "P1", Tasks: []task.Task{tk}}}}
+	adv := executor.AdvisorFunc(func(context.Context, *executor.AdviceRequest) (*executor.Advice, error) {
+		return &executor.Advice{Verdict: schema.AdvisePlan, Text: "go slow", Usage: executor.Usage{InputTokens: 25, OutputTokens: 5, CostUSD: 0.1}}, nil
+	})
+	_, cfg, end := tel.Instrument(context.Background(), loop.Config{Plan: plan, RunID: "r1", WorkDir: t.TempDir(), Advisor: adv})
+	_, _, err = looptest.Run(t, cfg)
+	end(err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	got := sums(rm)
+	if got["harnish.usage.tokens{component=advisor,plan.name=demo}"] != 30 || got["harnish.usage.cost{component=advisor,plan.name=demo}"] != 0.1 {
+		t.Errorf("advisor spend in the metrics: %v", got)
 	}
 }
