@@ -476,8 +476,21 @@ type journalLine struct {
 }
 
 func decodeLine(b []byte) (uint64, policy.Transition, error) {
+	return decodeJournalLine(b, decodeStrict)
+}
+
+// DecodeJournalLine decodes one line of a run's journal (without its
+// newline), as DirStore writes it: {"seq":N,"crc32c":C,"t":{...}}, the
+// checksum over t's bytes. It is for readers beside the loop, such as a
+// status page: unlike the loop's own reading, fields a newer harnish adds
+// are ignored, so an older reader shows what it knows.
+func DecodeJournalLine(b []byte) (seq uint64, t policy.Transition, err error) {
+	return decodeJournalLine(b, json.Unmarshal)
+}
+
+func decodeJournalLine(b []byte, decode func([]byte, any) error) (uint64, policy.Transition, error) {
 	var jl journalLine
-	if err := decodeStrict(b, &jl); err != nil {
+	if err := decode(b, &jl); err != nil {
 		return 0, policy.Transition{}, fmt.Errorf("does not decode: %v", err)
 	}
 	if jl.Seq == 0 || jl.CRC32C == nil || len(jl.T) == 0 {
@@ -487,7 +500,7 @@ func decodeLine(b []byte) (uint64, policy.Transition, error) {
 		return 0, policy.Transition{}, fmt.Errorf("checksum mismatch (recorded %d, computed %d)", *jl.CRC32C, sum)
 	}
 	var t policy.Transition
-	if err := decodeStrict(jl.T, &t); err != nil {
+	if err := decode(jl.T, &t); err != nil {
 		return 0, policy.Transition{}, fmt.Errorf("transition does not decode: %v", err)
 	}
 	return jl.Seq, t, nil

@@ -3,10 +3,8 @@ package web
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"iter"
@@ -224,7 +222,7 @@ func (j *journal) drain() (ts []policy.Transition, reload bool, err error) {
 			line := j.partial[:end]
 			j.line++
 			j.off += int64(end + 1)
-			seq, t, err := decodeJournalLine(line)
+			seq, t, err := loop.DecodeJournalLine(line)
 			if err != nil {
 				return nil, false, fmt.Errorf("web: %s:%d: %v", filepath.Join(j.dir, loop.JournalFile), j.line, err)
 			}
@@ -258,34 +256,6 @@ func (j *journal) drain() (ts []policy.Transition, reload bool, err error) {
 	}
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// decodeJournalLine decodes one line of a journal as loop's DirStore writes
-// it: {"seq":N,"crc32c":C,"t":{...}}, the checksum over t's bytes. Fields a
-// newer harnish adds to a transition are ignored: a page shows what it
-// knows.
-func decodeJournalLine(b []byte) (uint64, policy.Transition, error) {
-	var l struct {
-		Seq    uint64          `json:"seq"`
-		CRC32C *uint32         `json:"crc32c"`
-		T      json.RawMessage `json:"t"`
-	}
-	if err := json.Unmarshal(b, &l); err != nil {
-		return 0, policy.Transition{}, fmt.Errorf("does not decode: %v", err)
-	}
-	if l.Seq == 0 || l.CRC32C == nil || len(l.T) == 0 {
-		return 0, policy.Transition{}, errors.New("missing seq, crc32c or t")
-	}
-	if sum := crc32.Checksum(l.T, castagnoli); sum != *l.CRC32C {
-		return 0, policy.Transition{}, fmt.Errorf("checksum mismatch (recorded %d, computed %d)", *l.CRC32C, sum)
-	}
-	var t policy.Transition
-	if err := json.Unmarshal(l.T, &t); err != nil {
-		return 0, policy.Transition{}, fmt.Errorf("transition does not decode: %v", err)
-	}
-	return l.Seq, t, nil
-}
-
 // readSpend returns the spend of the transitions still in the state
 // directory's journals (the current one and the one before the last
 // compaction), for the chart's history: older ones are folded into the
@@ -301,7 +271,7 @@ func readSpend(dir string) []spendStep {
 			if !bytes.HasSuffix(line, []byte("\n")) {
 				break // a write in progress
 			}
-			seq, t, err := decodeJournalLine(line[:len(line)-1])
+			seq, t, err := loop.DecodeJournalLine(line[:len(line)-1])
 			if err != nil {
 				break
 			}
