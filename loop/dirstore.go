@@ -341,7 +341,10 @@ func (s *DirStore) Close() error {
 		return nil
 	}
 	s.closed = true
-	err := s.journal.Close()
+	var err error
+	if s.journal != nil { // nil after a SetAside that failed
+		err = s.journal.Close()
+	}
 	if uerr := s.lock.Unlock(); err == nil {
 		err = uerr
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,10 @@ The state goes to DIR/.harnish/; a copy of the plan is kept there for
 "harnish resume". In a git working tree the run works on a new branch,
 harnish/<plan>-<time>, commits each finished task, and refuses to start on
 uncommitted changes (other than the plan file) unless --allow-dirty.
+A run the tree holds already is continued with "harnish resume"; when it
+is over (completed, its records committed) run sets it aside in
+DIR/.harnish/runs/<run>/ and starts the new one, and --new does so for a
+run in any other state. The experience store and records stay.
 --rollback undoes a failed attempt's changes before the next attempt.
 --tasks runs only the tasks named, IDs and ranges of the plan's order,
 comma-separated (T2,T5 or 41.1-41.3); a selected task may depend on one
@@ -116,6 +121,7 @@ type runFlags struct {
 	runID           string        // for a new run
 	branch          string        // for a new run in a git tree
 	noCommit        bool          // the tree was dirty at the start
+	fresh           bool          // set aside the run the tree holds (--new)
 	// opened, when set, is told whether the run opened (serve's approvals).
 	opened func(error)
 	// before, when set, is asked once the run is open and before it is
@@ -137,6 +143,7 @@ func parseRunFlags(c *command, args []string, resume bool, stdout, stderr io.Wri
 		fs.BoolVar(&f.allowDirty, "allow-dirty", false, "start on a working tree with uncommitted changes")
 		fs.StringVar(&f.executor, "executor", "", "the executor of a peer tool's plan")
 		fs.StringVar(&f.tasks, "tasks", "", "run only these tasks: IDs and ranges FROM-TO, comma-separated")
+		fs.BoolVar(&f.fresh, "new", false, "set the run the tree holds aside, whatever its outcome, and start anew")
 	}
 	fs.IntVar(&f.cycles, "cycles", 0, "at most this many attempts in all (the plan's budget.cycles otherwise)")
 	fs.BoolVar(&f.push, "push", false, "push the run's branch to origin when the run completes")
@@ -187,20 +194,14 @@ func runRun(c *command, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	stateDir := filepath.Join(f.dir, loop.StateDir)
-	switch st, err := loop.ReadState(stateDir); {
-	case err == nil:
-		fmt.Fprintf(stderr, "harnish run: %s holds run %s (%s); continue it with \"harnish resume\", or move the directory away to start anew\n",
-			stateDir, st.Run, statusWord(st))
-		return exitError
-	case !errors.Is(err, loop.ErrNoState):
-		fmt.Fprintf(stderr, "harnish run: %v\n", err)
+	if !setAsideOver(stateDir, f.fresh, stderr) {
 		return exitError
 	}
 	if !preflightRun("run", plan, f.dir, file, stderr) {
 		fmt.Fprintln(stderr, "harnish run: not started: answer what preflight found, then run again")
 		return 2
 	}
-	runID := time.Now().UTC().Format("20060102-150405")
+	runID := freeRunID(stateDir, time.Now())
 	if isGitTree(f.dir) {
 		// Never sweep a user's unrelated changes into a task's commit.
 		rel, _ := filepath.Rel(f.dir, file)
@@ -617,6 +618,61 @@ func printStatus(stdout io.Writer, dir string, st *policy.RunState) {
 		fmt.Fprintf(stdout, "  %-10s %-12s %-10s %d attempts, %d tokens, $%.2f\n",
 			pt.Phase.ID, pt.Task.ID, ts.Status, ts.Attempts, ts.Tokens, ts.CostUSD)
 	}
+}
+
+// freeRunID names a new run by its start time, with a suffix when a run
+// set aside in stateDir has that name (two runs within a second).
+func freeRunID(stateDir string, now time.Time) string {
+	id := now.UTC().Format("20060102-150405")
+	for i, try := 2, id; ; i++ {
+		if _, err := os.Stat(filepath.Join(stateDir, loop.RunsDir, try)); err != nil {
+			return try
+		}
+		try = id + "-" + strconv.Itoa(i)
+	}
+}
+
+// setAsideOver makes room for a new run in stateDir: a run that is over
+// (completed, its records committed) is set aside in runs/<run>/, and so
+// is any other when fresh (--new); a run that could go on is left for
+// "harnish resume". False: the command ends (it said why).
+func setAsideOver(stateDir string, fresh bool, stderr io.Writer) bool {
+	st, err := loop.ReadState(stateDir)
+	switch {
+	case errors.Is(err, loop.ErrNoState):
+		return true
+	case err != nil:
+		fmt.Fprintf(stderr, "harnish run: %v\n", err)
+		return false
+	}
+	over := st.Outcome == policy.Completed && (!st.Commits || st.RecordsCommitted)
+	if !over && !fresh {
+		how := "continue it with \"harnish resume\""
+		if st.Outcome == policy.Completed {
+			how = "finish it with \"harnish resume\" (its records are not committed yet)"
+		}
+		fmt.Fprintf(stderr, "harnish run: %s holds run %s (%s); %s, or set it aside and start anew with --new\n",
+			stateDir, st.Run, statusWord(st), how)
+		return false
+	}
+	s, err := loop.OpenDir(stateDir, nil)
+	if err == nil {
+		var dest string
+		dest, err = s.SetAside()
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			fmt.Fprintf(stderr, "harnish run: run %s (%s) set aside in %s\n", st.Run, statusWord(st), dest)
+			return true
+		}
+	}
+	if errors.Is(err, loop.ErrLocked) {
+		fmt.Fprintf(stderr, "harnish run: run %s is going on in another process (%v); stop it with \"harnish stop\" first\n", st.Run, err)
+		return false
+	}
+	fmt.Fprintf(stderr, "harnish run: %v\n", err)
+	return false
 }
 
 func statusWord(st *policy.RunState) string {

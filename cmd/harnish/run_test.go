@@ -62,7 +62,8 @@ func TestRunResumeStatus(t *testing.T) {
 
 	// A second run refuses to start over the recorded one.
 	errb.Reset()
-	if code := run([]string{"run", "--dir", dir}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "harnish resume") {
+	if code := run([]string{"run", "--dir", dir}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "harnish resume") ||
+		!strings.Contains(errb.String(), "--new") {
 		t.Errorf("second run: exit %d, %s", code, errb.String())
 	}
 
@@ -209,6 +210,60 @@ func TestRunInAGitTree(t *testing.T) {
 	if got := git("log", "--format=%s", "-4"); !strings.HasPrefix(got, "chore(harnish): records of run ") ||
 		!strings.HasSuffix(got, " (completed)\nfeat(p2): T2 — make b\nfeat(p1): T1 — make a\nnotes") {
 		t.Errorf("log:\n%s", got)
+	}
+
+	// A run that is over makes room for the next: it is set aside, the
+	// experience store stays.
+	first, err := loop.ReadState(filepath.Join(dir, loop.StateDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, loop.StateDir, "harnish-assets.jsonl"),
+		[]byte(`{"type":"guardrail","slug":"no-force","title":"never force-push","tags":["git"],"date":"2026-01-02"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"run", "--dir", dir, "--yes"}, &out, &errb); code != 0 ||
+		!strings.Contains(errb.String(), "run "+first.Run+" (completed) set aside in ") {
+		t.Fatalf("a run after a completed one: exit %d\n%s%s", code, errb.String(), out.String())
+	}
+	aside, err := loop.ReadState(filepath.Join(dir, loop.StateDir, loop.RunsDir, first.Run))
+	if err != nil || aside.Run != first.Run || aside.Seq != first.Seq {
+		t.Errorf("the run set aside reads as %+v, %v", aside, err)
+	}
+	second, err := loop.ReadState(filepath.Join(dir, loop.StateDir))
+	if err != nil || second.Run == first.Run || second.Outcome != "completed" {
+		t.Fatalf("the second run reads as %+v, %v", second, err)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, loop.StateDir, "harnish-assets.jsonl")); err != nil || !strings.Contains(string(data), "never force-push") {
+		t.Errorf("the experience store did not stay: %v\n%s", err, data)
+	}
+	if got := git("log", "--format=%s", "-1"); got != "chore(harnish): records of run "+second.Run+" (completed)" {
+		t.Errorf("the second run's records commit: %q", got)
+	}
+}
+
+// TestRunNew: a run that could go on is set aside only when asked.
+func TestRunNew(t *testing.T) {
+	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan, "agent.sh": agentScript})
+	var out, errb bytes.Buffer
+	if code := run([]string{"run", "--dir", dir}, &out, &errb); code != 2 {
+		t.Fatalf("run: exit %d, want 2 (awaiting approval)\n%s", code, errb.String())
+	}
+	first, err := loop.ReadState(filepath.Join(dir, loop.StateDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"run", "--dir", dir, "--yes"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "--new") {
+		t.Fatalf("a run over one awaiting approval: exit %d, want 1 and a word on --new\n%s", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"run", "--dir", dir, "--yes", "--new"}, &out, &errb); code != 0 || !strings.Contains(errb.String(), "set aside in") {
+		t.Fatalf("run --new: exit %d\n%s", code, errb.String())
+	}
+	if aside, err := loop.ReadState(filepath.Join(dir, loop.StateDir, loop.RunsDir, first.Run)); err != nil || aside.AwaitingGate != "p1" {
+		t.Errorf("the run set aside reads as %+v, %v", aside, err)
 	}
 }
 

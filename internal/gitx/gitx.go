@@ -224,22 +224,41 @@ func CommitAll(ctx context.Context, dir, message string, skip ...string) (string
 		if errors.Is(err, ErrLocked) {
 			return "", err
 		}
-		// git refuses to be told to leave out a path it ignores anyway; only
-		// then is it worth asking which skip paths those are.
-		var keep []string
+		// git refuses to be told to leave out a path its ignore rules
+		// match, even one that holds tracked files (a run's committed
+		// records); only then is it worth asking which skip paths those
+		// are. They are left out of the pathspec, and what the add staged
+		// under them is unstaged again.
+		var keep, ignored []string
 		for _, s := range skip {
-			if _, ierr := output(ctx, dir, nil, "check-ignore", "-q", s); ierr != nil {
+			if _, ierr := output(ctx, dir, nil, "check-ignore", "-q", "--no-index", s); ierr == nil {
+				ignored = append(ignored, s)
+			} else {
 				keep = append(keep, s)
 			}
 		}
-		if len(keep) == len(skip) {
+		if len(ignored) == 0 {
 			return "", err
 		}
 		if err := add(keep); err != nil {
 			return "", err
 		}
+		if err := unstage(ctx, dir, ignored); err != nil {
+			return "", err
+		}
 	}
 	return commit(ctx, dir, message, nil, false)
+}
+
+// unstage gives the index entries under paths back their HEAD's content
+// (none, on a branch with no commit yet).
+func unstage(ctx context.Context, dir string, paths []string) error {
+	args := append([]string{"reset", "-q", "--"}, paths...)
+	if _, err := output(ctx, dir, nil, "rev-parse", "-q", "--verify", "HEAD"); err != nil {
+		args = append([]string{"rm", "-r", "-q", "--cached", "--ignore-unmatch", "--"}, paths...)
+	}
+	_, err := output(ctx, dir, nil, args...)
+	return err
 }
 
 // CommitPaths commits the given paths only (files or directories, relative

@@ -141,6 +141,35 @@ func TestCommitAllWithIgnoredSkip(t *testing.T) {
 	if hash, err := gitx.CommitAll(context.Background(), dir, "m", ".state"); err != nil || hash == "" {
 		t.Fatalf("CommitAll: %q, %v", hash, err)
 	}
+
+	// The ignored path holds tracked files (a run's committed records),
+	// which changed: git still refuses the path, and the commit must leave
+	// their change out.
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("add", "-f", ".state/x")
+	git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "records")
+	for name, text := range map[string]string{".state/x": "changed\n", "b.txt": "b\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hash, err := gitx.CommitAll(context.Background(), dir, "task", ".state"); err != nil || hash == "" {
+		t.Fatalf("CommitAll over tracked files in an ignored skip path: %q, %v", hash, err)
+	}
+	if got := git("show", "--name-only", "--format=", "HEAD"); got != "b.txt" {
+		t.Errorf("the commit holds %q, want b.txt only", got)
+	}
+	if got := git("status", "--porcelain"); got != "M .state/x" {
+		t.Errorf("status after the commit %q, want the record's change left in the tree", got)
+	}
 }
 
 func TestRestore(t *testing.T) {
