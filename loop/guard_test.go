@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,15 +114,7 @@ func TestLoopCommitsTasks(t *testing.T) {
 		CommitTasks: true, RecordsDir: records}); err != nil {
 		t.Fatal(err)
 	}
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	git := func(args ...string) string { return testkit.Git(t, dir, args...) }
 	if got := git("log", "--format=%s", "-3"); got != "chore(harnish): records of run test-run (completed)\nfeat(p1): T2 — T2\nfeat(p1): T1 — T1" {
 		t.Errorf("commits:\n%s", got)
 	}

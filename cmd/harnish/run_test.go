@@ -178,15 +178,7 @@ phases:
 // own and commits each finished task.
 func TestRunInAGitTree(t *testing.T) {
 	dir := testkit.WriteTree(t, map[string]string{"harnish.yaml": testkit.TwoTaskPlan, "agent.sh": agentScript, ".gitignore": ".harnish/\n"})
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	git := func(args ...string) string { return testkit.Git(t, dir, args...) }
 	git("init", "-q")
 	git("add", "agent.sh", ".gitignore")
 	git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "init")

@@ -78,15 +78,7 @@ func TestChangesBranchCommit(t *testing.T) {
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	dir := t.TempDir()
-	run := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	run := func(args ...string) string { return testkit.Git(t, dir, args...) }
 	run("init", "-q")
 	ctx := context.Background()
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644); err != nil {
@@ -145,15 +137,7 @@ func TestCommitAllWithIgnoredSkip(t *testing.T) {
 	// The ignored path holds tracked files (a run's committed records),
 	// which changed: git still refuses the path, and the commit must leave
 	// their change out.
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	git := func(args ...string) string { return testkit.Git(t, dir, args...) }
 	git("add", "-f", ".state/x")
 	git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "records")
 	for name, text := range map[string]string{".state/x": "changed\n", "b.txt": "b\n"} {
