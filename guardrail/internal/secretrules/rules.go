@@ -1,8 +1,6 @@
 package secretrules
 
 import (
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -12,9 +10,6 @@ import (
 	"sync/atomic"
 )
 
-//go:embed gitleaks.json
-var gitleaksJSON []byte
-
 // Config is a rule set as gitleaks.json holds it.
 type Config struct {
 	// Source and Version say where the rules come from.
@@ -23,6 +18,17 @@ type Config struct {
 	// Allowlist applies to every rule.
 	Allowlist Allowlist `json:"allowlist"`
 	Rules     []Rule    `json:"rules"`
+	// derived says the generator set the rules' heads and the path
+	// patterns' literals (see rules_gen.go), so that nothing needs to be
+	// parsed before a line needs it.
+	derived bool
+}
+
+// literal is a string every match of a pattern holds, lowercase and
+// compared ignoring case when fold; "" when there is none.
+type literal struct {
+	s    string
+	fold bool
 }
 
 // Rule is one gitleaks rule.
@@ -43,6 +49,12 @@ type Rule struct {
 	// rule to run.
 	Keywords   []string    `json:"keywords,omitempty"`
 	Allowlists []Allowlist `json:"allowlists,omitempty"`
+
+	// heads are how every match of Regex starts, nil when that is not
+	// known; pathLit is Path's literal. The generator derives both (see
+	// Config.derived).
+	heads   []head
+	pathLit literal
 }
 
 // Allowlist says which matches of a rule are not secrets.
@@ -57,6 +69,9 @@ type Allowlist struct {
 	Paths       []string `json:"paths,omitempty"`
 	// Stopwords allow a secret that contains one of them, ignoring case.
 	Stopwords []string `json:"stopwords,omitempty"`
+
+	// pathLits are the literals of Paths, in order, when derived.
+	pathLits []literal
 }
 
 // Skipped are the gitleaks rules a Set of [Default] leaves out, and why:
@@ -70,14 +85,13 @@ var Skipped = map[string]string{
 	"kubernetes-secret-yaml": "it spans lines (kind: Secret, then data:), and lines are scanned one by one",
 }
 
-// Default returns the Set of gitleaks' default rules less [Skipped]. It
-// panics if the embedded data does not load, which a test rules out.
+// Default returns the Set of gitleaks' default rules less [Skipped]. The
+// rules are Go data (rules_gen.go, generated from gitleaks.json), so a
+// process that scans a few lines pays for no decoding and compiles only
+// the patterns those lines need. It panics if the data does not load,
+// which a test rules out.
 var Default = sync.OnceValue(func() *Set {
-	var cfg Config
-	if err := json.Unmarshal(gitleaksJSON, &cfg); err != nil {
-		panic(fmt.Sprintf("secretrules: gitleaks.json: %v", err))
-	}
-	s, err := New(&cfg, Skipped)
+	s, err := New(gitleaks, Skipped)
 	if err != nil {
 		panic(err)
 	}
@@ -95,7 +109,7 @@ type Set struct {
 	kwOnce sync.Once
 	kw     *matcher // see keywords
 	always []int    // rules without keywords
-	global allowlist
+	global *allowlist
 }
 
 type rule struct {
@@ -103,11 +117,17 @@ type rule struct {
 	once  sync.Once
 	re    *regexp.Regexp
 	heads []head // what every match starts with; nil when unknown
-	path  *pathRegexp
-	allow []allowlist
+	// derived says heads were known before the regexp was compiled.
+	derived bool
+	path    *pathRegexp
+	allow   []*allowlist
 }
 
+// allowlist is an Allowlist whose regexps are compiled when a match is
+// first judged: most rules never find one.
 type allowlist struct {
+	src       *Allowlist
+	once      sync.Once
 	and       bool
 	target    string
 	regexes   []*regexp.Regexp
@@ -117,36 +137,53 @@ type allowlist struct {
 
 // pathRegexp is a path pattern with a literal every match holds, checked
 // first: most paths lack it, and a substring test is much cheaper than the
-// regexp.
+// regexp, which is compiled when a path first has the literal.
 type pathRegexp struct {
-	re   *regexp.Regexp
-	lit  string // "" when there is none
-	fold bool   // lit is lowercase and compares ignoring case
+	expr string
+	lit  literal
+	once sync.Once
+	re   *regexp.Regexp // nil until compiled, or when expr does not compile
 }
 
-func compilePath(expr string) (*pathRegexp, error) {
-	re, err := regexp.Compile(expr)
+// newPath returns the pattern expr with its literal lit, or, when lit is
+// nil, the literal found by parsing expr.
+func newPath(expr string, lit *literal) *pathRegexp {
+	p := &pathRegexp{expr: expr}
+	if lit != nil {
+		p.lit = *lit
+	} else {
+		p.lit = literalOf(expr)
+	}
+	return p
+}
+
+// literalOf returns the longest literal every match of expr holds.
+func literalOf(expr string) literal {
+	tree, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, err
+		return literal{}
 	}
-	p := &pathRegexp{re: re}
-	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
-		p.lit, p.fold = requiredLiteral(tree.Simplify())
-	}
-	return p, nil
+	s, fold := requiredLiteral(tree.Simplify())
+	return literal{s, fold}
+}
+
+func (p *pathRegexp) regexp() *regexp.Regexp {
+	p.once.Do(func() { p.re, _ = regexp.Compile(p.expr) }) // Check reports the error
+	return p.re
 }
 
 func (p *pathRegexp) match(path string) bool {
 	switch {
-	case p.lit == "":
-	case p.fold:
-		if !strings.Contains(strings.ToLower(path), p.lit) {
+	case p.lit.s == "":
+	case p.lit.fold:
+		if !strings.Contains(strings.ToLower(path), p.lit.s) {
 			return false
 		}
-	case !strings.Contains(path, p.lit):
+	case !strings.Contains(path, p.lit.s):
 		return false
 	}
-	return p.re.MatchString(path)
+	re := p.regexp()
+	return re != nil && re.MatchString(path)
 }
 
 // requiredLiteral returns the longest literal that every match of re
@@ -180,37 +217,37 @@ func requiredLiteral(re *syntax.Regexp) (string, bool) {
 	return best, fold
 }
 
-// New compiles cfg's rules but those in skip; a rule's regular expression
-// is compiled when a line first needs it, the others at once. An
-// expression that does not compile is an error naming the rule.
+// New returns the set of cfg's rules but those in skip. Patterns are
+// compiled when a line first needs them; a cfg that is not the generated
+// data is checked at once, and an expression that does not compile is an
+// error naming the rule.
 func New(cfg *Config, skip map[string]string) (*Set, error) {
-	s := &Set{cfg: cfg}
-	var err error
-	if s.global, err = compileAllow(&cfg.Allowlist); err != nil {
-		return nil, fmt.Errorf("secretrules: global allowlist: %w", err)
-	}
+	s := &Set{cfg: cfg, global: newAllow(&cfg.Allowlist)}
 	for i := range cfg.Rules {
 		r := &cfg.Rules[i]
 		if _, ok := skip[r.ID]; ok || r.Regex == "" {
 			continue
 		}
-		cr := &rule{Rule: r}
+		cr := &rule{Rule: r, heads: r.heads, derived: cfg.derived}
 		if r.Path != "" {
-			if cr.path, err = compilePath(r.Path); err != nil {
-				return nil, fmt.Errorf("secretrules: rule %s: path: %w", r.ID, err)
+			var lit *literal
+			if cfg.derived {
+				lit = &r.pathLit
 			}
+			cr.path = newPath(r.Path, lit)
 		}
 		for j := range r.Allowlists {
-			a, err := compileAllow(&r.Allowlists[j])
-			if err != nil {
-				return nil, fmt.Errorf("secretrules: rule %s: allowlist: %w", r.ID, err)
-			}
-			cr.allow = append(cr.allow, a)
+			cr.allow = append(cr.allow, newAllow(&r.Allowlists[j]))
 		}
 		if len(r.Keywords) == 0 {
 			s.always = append(s.always, len(s.rules))
 		}
 		s.rules = append(s.rules, cr)
+	}
+	if !cfg.derived {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -225,26 +262,48 @@ func (s *Set) keywords() *matcher {
 	return s.kw
 }
 
-func compileAllow(a *Allowlist) (allowlist, error) {
-	out := allowlist{and: strings.EqualFold(a.Condition, "AND"), target: a.RegexTarget}
-	for _, x := range a.Regexes {
-		re, err := regexp.Compile(x)
-		if err != nil {
-			return out, err
+// newAllow returns the allowlist a, its patterns not yet compiled.
+func newAllow(a *Allowlist) *allowlist {
+	out := &allowlist{src: a, and: strings.EqualFold(a.Condition, "AND"), target: a.RegexTarget}
+	for i, x := range a.Paths {
+		var lit *literal
+		if i < len(a.pathLits) {
+			lit = &a.pathLits[i]
 		}
-		out.regexes = append(out.regexes, re)
-	}
-	for _, x := range a.Paths {
-		re, err := compilePath(x)
-		if err != nil {
-			return out, err
-		}
-		out.paths = append(out.paths, re)
+		out.paths = append(out.paths, newPath(x, lit))
 	}
 	for _, w := range a.Stopwords {
 		out.stopwords = append(out.stopwords, strings.ToLower(w))
 	}
-	return out, nil
+	return out
+}
+
+// compile compiles the allowlist's regexps, once; one that does not
+// compile allows nothing (Check reports it).
+func (a *allowlist) compile() {
+	a.once.Do(func() {
+		for _, x := range a.src.Regexes {
+			if re, err := regexp.Compile(x); err == nil {
+				a.regexes = append(a.regexes, re)
+			}
+		}
+	})
+}
+
+// check returns the first pattern of a that does not compile.
+func (a *allowlist) check() error {
+	for _, x := range a.src.Regexes {
+		if _, err := regexp.Compile(x); err != nil {
+			return err
+		}
+	}
+	for _, p := range a.paths {
+		if p.regexp() == nil {
+			_, err := regexp.Compile(p.expr)
+			return err
+		}
+	}
+	return nil
 }
 
 // Len returns how many rules the set runs.
@@ -253,13 +312,25 @@ func (s *Set) Len() int { return len(s.rules) }
 // Version returns the version of the rules' source.
 func (s *Set) Version() string { return s.cfg.Version }
 
-// Check compiles every rule's regular expression, for tests: Default
-// compiles them lazily.
+// Check compiles every pattern of the set, for tests and New: Default
+// compiles each when a line first needs it.
 func (s *Set) Check() error {
+	if err := s.global.check(); err != nil {
+		return fmt.Errorf("secretrules: global allowlist: %w", err)
+	}
 	for _, r := range s.rules {
 		if r.regexp() == nil {
 			_, err := regexp.Compile(r.Regex)
 			return fmt.Errorf("secretrules: rule %s: %w", r.ID, err)
+		}
+		if r.path != nil && r.path.regexp() == nil {
+			_, err := regexp.Compile(r.Path)
+			return fmt.Errorf("secretrules: rule %s: path: %w", r.ID, err)
+		}
+		for _, a := range r.allow {
+			if err := a.check(); err != nil {
+				return fmt.Errorf("secretrules: rule %s: allowlist: %w", r.ID, err)
+			}
 		}
 	}
 	return nil
@@ -268,7 +339,9 @@ func (s *Set) Check() error {
 func (r *rule) regexp() *regexp.Regexp {
 	r.once.Do(func() {
 		r.re, _ = regexp.Compile(r.Regex) // Check reports the error
-		r.heads = headsOf(r.Regex)
+		if !r.derived {
+			r.heads = headsOf(r.Regex)
+		}
 	})
 	return r.re
 }
@@ -279,7 +352,9 @@ func (r *rule) regexp() *regexp.Regexp {
 // place. It is far cheaper than the regexp, which keywords as short as
 // "s." (Vault's service tokens) would run on most lines of code.
 func (r *rule) may(line string) bool {
-	r.regexp()
+	if !r.derived {
+		r.regexp() // derives the heads
+	}
 	if r.heads == nil {
 		return true
 	}
@@ -298,9 +373,14 @@ type head struct {
 	lit   string
 	fold  bool
 	word  bool
-	class *[256]bool
+	class byteSet
 	min   int
 }
+
+// byteSet is a set of bytes, byte c being bit c%64 of word c/64.
+type byteSet [4]uint64
+
+func (b *byteSet) has(c byte) bool { return b[c/64]&(1<<(c%64)) != 0 }
 
 // in reports whether line has a place where h starts.
 func (h *head) in(line string) bool {
@@ -315,7 +395,7 @@ func (h *head) in(line string) bool {
 			continue
 		}
 		n, j := 0, i+len(h.lit)
-		for n < h.min && j < len(line) && h.class[line[j]] {
+		for n < h.min && j < len(line) && h.class.has(line[j]) {
 			n++
 			j++
 		}
@@ -399,10 +479,10 @@ func headsIn(re *syntax.Regexp, word bool, depth int) []head {
 
 // literalHead makes the head of the literal lit, followed by next.
 func literalHead(lit *syntax.Regexp, word bool, next *syntax.Regexp) head {
-	h := head{lit: string(lit.Rune), fold: lit.Flags&syntax.FoldCase != 0, word: word, class: &[256]bool{}}
+	h := head{lit: string(lit.Rune), fold: lit.Flags&syntax.FoldCase != 0, word: word}
 	for _, r := range lit.Rune {
 		if r >= 0x80 {
-			return head{lit: "", class: h.class} // matches anywhere
+			return head{} // matches anywhere
 		}
 	}
 	for next != nil && next.Op == syntax.OpCapture {
@@ -430,7 +510,7 @@ func literalHead(lit *syntax.Regexp, word bool, next *syntax.Regexp) head {
 	}
 	for i := 0; i+1 < len(class.Rune); i += 2 {
 		for c := class.Rune[i]; c <= class.Rune[i+1] && c < 256; c++ {
-			h.class[c] = true
+			h.class[c/64] |= 1 << (c % 64)
 		}
 	}
 	return h
@@ -619,8 +699,8 @@ func (s *Set) scanRule(r *rule, path, line string, found func(Match)) {
 			continue
 		}
 		allowed := false
-		for i := range r.allow {
-			if r.allow[i].allows(secret, line[m[0]:m[1]], line, path) {
+		for _, a := range r.allow {
+			if a.allows(secret, line[m[0]:m[1]], line, path) {
 				allowed = true
 				break
 			}
@@ -641,7 +721,8 @@ func (a *allowlist) allows(secret, match, line, path string) bool {
 		target = line
 	}
 	var results []bool
-	if len(a.regexes) > 0 {
+	if len(a.src.Regexes) > 0 {
+		a.compile()
 		ok := false
 		for _, re := range a.regexes {
 			if re.MatchString(target) {
