@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/harnish/harnish/guardrail/internal/secretrules"
@@ -131,4 +132,38 @@ func FuzzLazyFull(f *testing.F) {
 			t.Fatalf("%s: %q: %s", path, line, d)
 		}
 	})
+}
+
+// TestKeywordsConcurrent scans with a fresh matcher from several
+// goroutines at once, so the transitions they work out race (go test
+// -race), and checks every answer against strings.Contains.
+func TestKeywordsConcurrent(t *testing.T) {
+	groups := secretrules.Default().Keywords()
+	k := secretrules.NewKeywords(groups)
+	lines := corpusLines(t)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; i < len(lines); i += 2 {
+				line := lines[i][1]
+				got := map[uint16]bool{}
+				k.Scan(line, func(gs []uint16) {
+					for _, x := range gs {
+						got[x] = true
+					}
+				})
+				lower := strings.ToLower(line)
+				for x, ks := range groups {
+					want := slices.ContainsFunc(ks, func(kw string) bool { return strings.Contains(lower, kw) })
+					if got[uint16(x)] != want {
+						t.Errorf("%q: group %d (%v): got %t, want %t", line, x, ks, got[uint16(x)], want)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
