@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -468,48 +469,79 @@ func headsIn(re *syntax.Regexp, word bool, depth int) []head {
 			}
 			return nil
 		}
-		var next *syntax.Regexp
-		if len(subs) > 1 {
-			next = subs[1]
+		var rest []*syntax.Regexp
+		for _, sub := range subs[1:] {
+			rest = atoms(rest, sub, 0)
 		}
-		return []head{literalHead(subs[0], word, next)}
+		return []head{literalHead(subs[0], word, rest)}
 	}
 	return nil
 }
 
-// literalHead makes the head of the literal lit, followed by next.
-func literalHead(lit *syntax.Regexp, word bool, next *syntax.Regexp) head {
+// atoms appends to out the parts re matches one after another: a
+// concatenation's, through captures and nested concatenations (as
+// Simplify writes x{24}), else re itself.
+func atoms(out []*syntax.Regexp, re *syntax.Regexp, depth int) []*syntax.Regexp {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op == syntax.OpConcat && depth < 4 {
+		for _, sub := range re.Sub {
+			out = atoms(out, sub, depth+1)
+		}
+		return out
+	}
+	return append(out, re)
+}
+
+// literalHead makes the head of the literal lit, followed by the atoms
+// rest: its class and min are the longest run of one character class that
+// rest starts with, counting the least of each repetition.
+func literalHead(lit *syntax.Regexp, word bool, rest []*syntax.Regexp) head {
 	h := head{lit: string(lit.Rune), fold: lit.Flags&syntax.FoldCase != 0, word: word}
 	for _, r := range lit.Rune {
 		if r >= 0x80 {
 			return head{} // matches anywhere
 		}
 	}
-	for next != nil && next.Op == syntax.OpCapture {
-		next = next.Sub[0]
-	}
-	if next == nil {
-		return h
-	}
 	var class *syntax.Regexp
-	switch next.Op {
-	case syntax.OpRepeat, syntax.OpPlus:
-		if next.Sub[0].Op == syntax.OpCharClass {
-			class = next.Sub[0]
-			h.min = next.Min
-			if next.Op == syntax.OpPlus {
-				h.min = 1
+	for _, a := range rest {
+		c, n, exact := a, 1, true
+		switch a.Op {
+		case syntax.OpCharClass:
+		case syntax.OpRepeat, syntax.OpPlus:
+			if a.Sub[0].Op != syntax.OpCharClass {
+				c = nil
+				break
 			}
+			c, n, exact = a.Sub[0], a.Min, a.Op == syntax.OpRepeat && a.Max == a.Min
+			if a.Op == syntax.OpPlus {
+				n = 1
+			}
+		default:
+			c = nil
 		}
-	case syntax.OpCharClass:
-		class, h.min = next, 1
+		if c == nil || class != nil && !slices.Equal(class.Rune, c.Rune) {
+			break
+		}
+		class = c
+		h.min += n
+		if !exact {
+			break
+		}
 	}
 	if class == nil {
 		h.min = 0
 		return h
 	}
 	for i := 0; i+1 < len(class.Rune); i += 2 {
-		for c := class.Rune[i]; c <= class.Rune[i+1] && c < 256; c++ {
+		lo, hi := class.Rune[i], class.Rune[i+1]
+		if hi >= 0x80 {
+			// A rune beyond ASCII is bytes 0x80-0xff in the line, and
+			// each counts towards min.
+			lo, hi = min(lo, 0x80), 0xff
+		}
+		for c := lo; c <= hi && c < 256; c++ {
 			h.class[c/64] |= 1 << (c % 64)
 		}
 	}

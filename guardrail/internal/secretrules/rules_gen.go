@@ -21,7 +21,7 @@ var gitleaks = &Config{
 			Entropy:     3.8,
 			Keywords:    []string{`a3-`},
 			heads: []head{
-				{lit: "A3-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "A3-", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe, 0x0, 0x0}, min: 6},
 			},
 		},
 		{
@@ -31,7 +31,7 @@ var gitleaks = &Config{
 			Entropy:     4,
 			Keywords:    []string{`ops_`},
 			heads: []head{
-				{lit: "ops_eyJ", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "ops_eyJ", fold: false, word: false, class: byteSet{0x3ff880000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 250},
 			},
 		},
 		{
@@ -54,7 +54,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`p8e-`},
 			heads: []head{
-				{lit: "p8e-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "p8e-", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 32},
 			},
 		},
 		{
@@ -63,7 +63,7 @@ var gitleaks = &Config{
 			Regex:       `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`,
 			Keywords:    []string{`age-secret-key-1`},
 			heads: []head{
-				{lit: "AGE-SECRET-KEY-1", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "AGE-SECRET-KEY-1", fold: false, word: false, class: byteSet{0x3fd000000000000, 0x7ff7dfa, 0x0, 0x0}, min: 58},
 			},
 		},
 		{
@@ -78,7 +78,7 @@ var gitleaks = &Config{
 			Regex:       `\b(pat[[:alnum:]]{14}\.[a-f0-9]{64})\b`,
 			Keywords:    []string{`airtable`},
 			heads: []head{
-				{lit: "pat", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "pat", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 14},
 			},
 		},
 		{
@@ -94,7 +94,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`ltai`},
 			heads: []head{
-				{lit: "LTAI", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "LTAI", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 20},
 			},
 		},
 		{
@@ -110,7 +110,7 @@ var gitleaks = &Config{
 			Regex:       `\b(sk-ant-admin01-[a-zA-Z0-9_\-]{93}AA)(?:[\x60'"\s;]|\\[nr]|$)`,
 			Keywords:    []string{`sk-ant-admin01`},
 			heads: []head{
-				{lit: "sk-ant-admin01-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "sk-ant-admin01-", fold: false, word: true, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 93},
 			},
 		},
 		{
@@ -119,7 +119,7 @@ var gitleaks = &Config{
 			Regex:       `\b(sk-ant-api03-[a-zA-Z0-9_\-]{93}AA)(?:[\x60'"\s;]|\\[nr]|$)`,
 			Keywords:    []string{`sk-ant-api03`},
 			heads: []head{
-				{lit: "sk-ant-api03-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "sk-ant-api03-", fold: false, word: true, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 93},
 			},
 		},
 		{
@@ -129,7 +129,7 @@ var gitleaks = &Config{
 			Entropy:     4.5,
 			Keywords:    []string{`akcp`},
 			heads: []head{
-				{lit: "AKCp", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "AKCp", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 69},
 			},
 		},
 		{
@@ -139,7 +139,7 @@ var gitleaks = &Config{
 			Entropy:     4.5,
 			Keywords:    []string{`cmvmd`},
 			heads: []head{
-				{lit: "cmVmd", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "cmVmd", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 59},
 			},
 		},
 		{
@@ -196,7 +196,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`absk`},
 			heads: []head{
-				{lit: "ABSK", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "ABSK", fold: false, word: true, class: byteSet{0x3ff880000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 109},
 			},
 		},
 		{
@@ -260,7 +260,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`4b1d`},
 			heads: []head{
-				{lit: "4b1d", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "4b1d", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 38},
 			},
 		},
 		{
@@ -270,7 +270,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`clojars_`},
 			heads: []head{
-				{lit: "CLOJARS_", fold: true, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "CLOJARS_", fold: true, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 60},
 			},
 		},
 		{
@@ -294,7 +294,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`cloudflare`, `v1.0-`},
 			heads: []head{
-				{lit: "v1.0-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "v1.0-", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7e00000000, 0x0, 0x0}, min: 24},
 			},
 		},
 		{
@@ -366,7 +366,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`dapi`},
 			heads: []head{
-				{lit: "dapi", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "dapi", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7e00000000, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -388,7 +388,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`doo_v1_`},
 			heads: []head{
-				{lit: "doo_v1_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "doo_v1_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7e00000000, 0x0, 0x0}, min: 64},
 			},
 		},
 		{
@@ -398,7 +398,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`dop_v1_`},
 			heads: []head{
-				{lit: "dop_v1_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "dop_v1_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7e00000000, 0x0, 0x0}, min: 64},
 			},
 		},
 		{
@@ -407,7 +407,7 @@ var gitleaks = &Config{
 			Regex:       `(?i)\b(dor_v1_[a-f0-9]{64})(?:[\x60'"\s;]|\\[nr]|$)`,
 			Keywords:    []string{`dor_v1_`},
 			heads: []head{
-				{lit: "DOR_V1_", fold: true, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "DOR_V1_", fold: true, word: true, class: byteSet{0x3ff000000000000, 0x7e0000007e, 0x0, 0x0}, min: 64},
 			},
 		},
 		{
@@ -437,7 +437,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`dp.pt.`},
 			heads: []head{
-				{lit: "dp.pt.", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "dp.pt.", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 43},
 			},
 		},
 		{
@@ -481,7 +481,7 @@ var gitleaks = &Config{
 			Entropy:     4,
 			Keywords:    []string{`dt0c01.`},
 			heads: []head{
-				{lit: "dt0c01.", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "dt0c01.", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 24},
 			},
 		},
 		{
@@ -491,7 +491,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`ezak`},
 			heads: []head{
-				{lit: "EZAK", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "EZAK", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 54},
 			},
 		},
 		{
@@ -501,7 +501,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`eztk`},
 			heads: []head{
-				{lit: "EZTK", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "EZTK", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 54},
 			},
 		},
 		{
@@ -572,7 +572,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`flwseck_test`},
 			heads: []head{
-				{lit: "FLWSECK_TEST-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "FLWSECK_TEST-", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x1fe000001fe, 0x0, 0x0}, min: 12},
 			},
 		},
 		{
@@ -582,7 +582,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`flwpubk_test`},
 			heads: []head{
-				{lit: "FLWPUBK_TEST-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "FLWPUBK_TEST-", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x1fe000001fe, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -592,7 +592,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`flwseck_test`},
 			heads: []head{
-				{lit: "FLWSECK_TEST-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "FLWSECK_TEST-", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x1fe000001fe, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -611,7 +611,7 @@ var gitleaks = &Config{
 			Regex:       `fio-u-(?i)[a-z0-9\-_=]{64}`,
 			Keywords:    []string{`fio-u-`},
 			heads: []head{
-				{lit: "fio-u-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "fio-u-", fold: false, word: false, class: byteSet{0x23ff200000000000, 0x7fffffe87fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 64},
 			},
 		},
 		{
@@ -640,7 +640,7 @@ var gitleaks = &Config{
 				},
 			},
 			heads: []head{
-				{lit: "AIza", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "AIza", fold: false, word: true, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 35},
 			},
 		},
 		{
@@ -694,7 +694,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`github_pat_`},
 			heads: []head{
-				{lit: "github_pat_", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "github_pat_", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 82},
 			},
 		},
 		{
@@ -704,7 +704,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`gho_`},
 			heads: []head{
-				{lit: "gho_", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "gho_", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 36},
 			},
 		},
 		{
@@ -720,7 +720,7 @@ var gitleaks = &Config{
 				},
 			},
 			heads: []head{
-				{lit: "ghp_", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "ghp_", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 36},
 			},
 		},
 		{
@@ -730,7 +730,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`ghr_`},
 			heads: []head{
-				{lit: "ghr_", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "ghr_", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 36},
 			},
 		},
 		{
@@ -740,7 +740,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glcbt-`},
 			heads: []head{
-				{lit: "glcbt-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glcbt-", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 1},
 			},
 		},
 		{
@@ -750,7 +750,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`gldt-`},
 			heads: []head{
-				{lit: "gldt-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "gldt-", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 20},
 			},
 		},
 		{
@@ -760,7 +760,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glffct-`},
 			heads: []head{
-				{lit: "glffct-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glffct-", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 20},
 			},
 		},
 		{
@@ -770,7 +770,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glft-`},
 			heads: []head{
-				{lit: "glft-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glft-", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 20},
 			},
 		},
 		{
@@ -780,7 +780,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glimt-`},
 			heads: []head{
-				{lit: "glimt-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glimt-", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 25},
 			},
 		},
 		{
@@ -790,7 +790,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glagent-`},
 			heads: []head{
-				{lit: "glagent-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glagent-", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 50},
 			},
 		},
 		{
@@ -800,7 +800,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`gloas-`},
 			heads: []head{
-				{lit: "gloas-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "gloas-", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 64},
 			},
 		},
 		{
@@ -810,7 +810,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glpat-`},
 			heads: []head{
-				{lit: "glpat-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glpat-", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 20},
 			},
 		},
 		{
@@ -820,7 +820,7 @@ var gitleaks = &Config{
 			Entropy:     4,
 			Keywords:    []string{`glpat-`},
 			heads: []head{
-				{lit: "glpat-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glpat-", fold: false, word: true, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 27},
 			},
 		},
 		{
@@ -830,7 +830,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glptt-`},
 			heads: []head{
-				{lit: "glptt-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glptt-", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7e00000000, 0x0, 0x0}, min: 40},
 			},
 		},
 		{
@@ -840,7 +840,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`gr1348941`},
 			heads: []head{
-				{lit: "GR1348941", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "GR1348941", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 20},
 			},
 		},
 		{
@@ -850,7 +850,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glrt-`},
 			heads: []head{
-				{lit: "glrt-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glrt-", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 20},
 			},
 		},
 		{
@@ -870,7 +870,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glsoat-`},
 			heads: []head{
-				{lit: "glsoat-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "glsoat-", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 20},
 			},
 		},
 		{
@@ -880,7 +880,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`_gitlab_session=`},
 			heads: []head{
-				{lit: "_gitlab_session=", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "_gitlab_session=", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe00000000, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -902,7 +902,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`eyjrijoi`},
 			heads: []head{
-				{lit: "EYJRIJOI", fold: true, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "EYJRIJOI", fold: true, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 70},
 			},
 		},
 		{
@@ -912,7 +912,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glc_`},
 			heads: []head{
-				{lit: "GLC_", fold: true, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "GLC_", fold: true, word: true, class: byteSet{0x3ff880000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 32},
 			},
 		},
 		{
@@ -922,7 +922,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`glsa_`},
 			heads: []head{
-				{lit: "GLSA_", fold: true, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "GLSA_", fold: true, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 32},
 			},
 		},
 		{
@@ -964,7 +964,7 @@ var gitleaks = &Config{
 			Entropy:     4,
 			Keywords:    []string{`hrku-aa`},
 			heads: []head{
-				{lit: "HRKU-AA", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "HRKU-AA", fold: false, word: true, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 58},
 			},
 		},
 		{
@@ -980,7 +980,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`hf_`},
 			heads: []head{
-				{lit: "hf_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "hf_", fold: false, word: true, class: byteSet{0x0, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 34},
 			},
 		},
 		{
@@ -990,7 +990,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`api_org_`},
 			heads: []head{
-				{lit: "api_org_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "api_org_", fold: false, word: true, class: byteSet{0x0, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 34},
 			},
 		},
 		{
@@ -1000,7 +1000,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`ico-`},
 			heads: []head{
-				{lit: "ico-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "ico-", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -1038,7 +1038,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`ey`},
 			heads: []head{
-				{lit: "ey", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "ey", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 17},
 			},
 		},
 		{
@@ -1103,7 +1103,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`lin_api_`},
 			heads: []head{
-				{lit: "lin_api_", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "lin_api_", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 40},
 			},
 		},
 		{
@@ -1252,7 +1252,7 @@ var gitleaks = &Config{
 			Entropy:     4,
 			Keywords:    []string{`ntn_`},
 			heads: []head{
-				{lit: "ntn_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "ntn_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x0, 0x0, 0x0}, min: 11},
 			},
 		},
 		{
@@ -1262,7 +1262,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`npm_`},
 			heads: []head{
-				{lit: "NPM_", fold: true, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "NPM_", fold: true, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 36},
 			},
 		},
 		{
@@ -1295,7 +1295,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`api-`},
 			heads: []head{
-				{lit: "API-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "API-", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe, 0x0, 0x0}, min: 26},
 			},
 		},
 		{
@@ -1322,7 +1322,7 @@ var gitleaks = &Config{
 			Entropy:     3.5,
 			Keywords:    []string{`sha256~`},
 			heads: []head{
-				{lit: "sha256~", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "sha256~", fold: false, word: true, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 43},
 			},
 		},
 		{
@@ -1332,7 +1332,7 @@ var gitleaks = &Config{
 			Entropy:     4,
 			Keywords:    []string{`pplx-`},
 			heads: []head{
-				{lit: "pplx-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "pplx-", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 48},
 			},
 		},
 		{
@@ -1368,7 +1368,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`pscale_tkn_`},
 			heads: []head{
-				{lit: "pscale_tkn_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "pscale_tkn_", fold: false, word: true, class: byteSet{0x23ff600000000000, 0x7fffffe87fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 32},
 			},
 		},
 		{
@@ -1378,7 +1378,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`pscale_oauth_`},
 			heads: []head{
-				{lit: "pscale_oauth_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "pscale_oauth_", fold: false, word: true, class: byteSet{0x23ff600000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -1388,7 +1388,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`pscale_pw_`},
 			heads: []head{
-				{lit: "PSCALE_PW_", fold: true, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "PSCALE_PW_", fold: true, word: true, class: byteSet{0x23ff600000000000, 0x7fffffe87fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 32},
 			},
 		},
 		{
@@ -1398,7 +1398,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`pmak-`},
 			heads: []head{
-				{lit: "PMAK-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "PMAK-", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7e0000007e, 0x0, 0x0}, min: 24},
 			},
 		},
 		{
@@ -1408,7 +1408,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`pnu_`},
 			heads: []head{
-				{lit: "pnu_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "pnu_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 36},
 			},
 		},
 		{
@@ -1434,7 +1434,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`pul-`},
 			heads: []head{
-				{lit: "pul-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "pul-", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7e00000000, 0x0, 0x0}, min: 40},
 			},
 		},
 		{
@@ -1444,7 +1444,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`pypi-ageichlwas5vcmc`},
 			heads: []head{
-				{lit: "pypi-AgEIcHlwaS5vcmc", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "pypi-AgEIcHlwaS5vcmc", fold: false, word: false, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 50},
 			},
 		},
 		{
@@ -1460,7 +1460,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`rdme_`},
 			heads: []head{
-				{lit: "rdme_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "rdme_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe00000000, 0x0, 0x0}, min: 70},
 			},
 		},
 		{
@@ -1470,7 +1470,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`rubygems_`},
 			heads: []head{
-				{lit: "rubygems_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "rubygems_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7e00000000, 0x0, 0x0}, min: 48},
 			},
 		},
 		{
@@ -1480,7 +1480,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`tk-us-`},
 			heads: []head{
-				{lit: "tk-us-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "tk-us-", fold: false, word: true, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 48},
 			},
 		},
 		{
@@ -1502,7 +1502,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`sg.`},
 			heads: []head{
-				{lit: "SG.", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "SG.", fold: false, word: true, class: byteSet{0x23ff600000000000, 0x7fffffe87fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 66},
 			},
 		},
 		{
@@ -1512,7 +1512,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`xkeysib-`},
 			heads: []head{
-				{lit: "xkeysib-", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "xkeysib-", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7e00000000, 0x0, 0x0}, min: 64},
 			},
 		},
 		{
@@ -1529,7 +1529,7 @@ var gitleaks = &Config{
 			Entropy:     4.5,
 			Keywords:    []string{`sntrys_eyjpyxqio`},
 			heads: []head{
-				{lit: "sntrys_eyJpYXQiO", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "sntrys_eyJpYXQiO", fold: false, word: true, class: byteSet{0x3ff880000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 10},
 			},
 		},
 		{
@@ -1539,7 +1539,7 @@ var gitleaks = &Config{
 			Entropy:     3.5,
 			Keywords:    []string{`sntryu_`},
 			heads: []head{
-				{lit: "sntryu_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "sntryu_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7e00000000, 0x0, 0x0}, min: 64},
 			},
 		},
 		{
@@ -1549,7 +1549,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`sm_aat`},
 			heads: []head{
-				{lit: "sm_aat_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "sm_aat_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 16},
 			},
 		},
 		{
@@ -1559,7 +1559,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`sm_pat`},
 			heads: []head{
-				{lit: "sm_pat_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "sm_pat_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 16},
 			},
 		},
 		{
@@ -1569,7 +1569,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`sm_sat`},
 			heads: []head{
-				{lit: "sm_sat_", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "sm_sat_", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0x0, 0x0}, min: 16},
 			},
 		},
 		{
@@ -1589,7 +1589,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`shpat_`},
 			heads: []head{
-				{lit: "shpat_", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "shpat_", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7e0000007e, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -1599,7 +1599,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`shpca_`},
 			heads: []head{
-				{lit: "shpca_", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "shpca_", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7e0000007e, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -1609,7 +1609,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`shppa_`},
 			heads: []head{
-				{lit: "shppa_", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "shppa_", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7e0000007e, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -1619,7 +1619,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`shpss_`},
 			heads: []head{
-				{lit: "shpss_", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "shpss_", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7e0000007e, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -1654,7 +1654,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`xoxb`},
 			heads: []head{
-				{lit: "xoxb-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "xoxb-", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x0, 0x0, 0x0}, min: 10},
 			},
 		},
 		{
@@ -1684,7 +1684,7 @@ var gitleaks = &Config{
 			Entropy:     2,
 			Keywords:    []string{`xoxb`},
 			heads: []head{
-				{lit: "xoxb-", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "xoxb-", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x0, 0x0, 0x0}, min: 8},
 			},
 		},
 		{
@@ -1804,7 +1804,7 @@ var gitleaks = &Config{
 			Entropy:     3,
 			Keywords:    []string{`sk`},
 			heads: []head{
-				{lit: "SK", fold: false, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "SK", fold: false, word: false, class: byteSet{0x3ff000000000000, 0x7e0000007e, 0x0, 0x0}, min: 32},
 			},
 		},
 		{
@@ -1856,7 +1856,7 @@ var gitleaks = &Config{
 			Entropy:     4,
 			Keywords:    []string{`hvb.`},
 			heads: []head{
-				{lit: "hvb.", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "hvb.", fold: false, word: true, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 138},
 			},
 		},
 		{
@@ -1871,8 +1871,8 @@ var gitleaks = &Config{
 				},
 			},
 			heads: []head{
-				{lit: "hvs.", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
-				{lit: "s.", fold: false, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
+				{lit: "hvs.", fold: false, word: true, class: byteSet{0x3ff200000000000, 0x7fffffe87fffffe, 0x0, 0x0}, min: 90},
+				{lit: "s.", fold: false, word: true, class: byteSet{0x3ff000000000000, 0x7fffffe07fffffe, 0xffffffffffffffff, 0xffffffffffffffff}, min: 24},
 			},
 		},
 		{
