@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"strconv"
+	"strings"
 )
 
 // GoSource returns cfg as the Go source of rules_gen.go: the variable
@@ -51,7 +52,7 @@ func GoSource(cfg *Config) ([]byte, error) {
 			}
 		}
 		if r.Path != "" {
-			fmt.Fprintf(&b, "pathLit: %s,\n", literalSource(literalOf(r.Path)))
+			fmt.Fprintf(&b, "pathLits: %s,\n", literalsSource(literalsOf(r.Path)))
 		}
 		b.WriteString("},\n")
 	}
@@ -71,10 +72,9 @@ func writeAllow(b *bytes.Buffer, a *Allowlist) {
 	writeStrings(b, "Paths", a.Paths)
 	writeStrings(b, "Stopwords", a.Stopwords)
 	if len(a.Paths) > 0 {
-		b.WriteString("pathLits: []literal{")
+		b.WriteString("pathLits: []literals{\n")
 		for _, p := range a.Paths {
-			l := literalOf(p)
-			fmt.Fprintf(b, "{%s, %t}, ", strconv.Quote(l.s), l.fold)
+			b.WriteString(strings.TrimPrefix(literalsSource(literalsOf(p)), "literals") + ",\n")
 		}
 		b.WriteString("},\n")
 	}
@@ -98,8 +98,20 @@ func writeStrings(b *bytes.Buffer, name string, vs []string) {
 	b.WriteString("},\n")
 }
 
-func literalSource(l literal) string {
-	return fmt.Sprintf("literal{%s, %t}", strconv.Quote(l.s), l.fold)
+func literalsSource(l literals) string {
+	if l.s == nil {
+		return "literals{}"
+	}
+	var b strings.Builder
+	b.WriteString("literals{s: []string{")
+	for i, x := range l.s {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(x))
+	}
+	fmt.Fprintf(&b, "}, fold: %t}", l.fold)
+	return b.String()
 }
 
 // quote writes v as a raw string when it can (regexps read better so),

@@ -167,3 +167,17 @@ func TestKeywordsConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// FuzzPathFilters checks that a path pattern's literals never reject a
+// path its regexp matches (TestPathFilters on paths the fuzzer makes).
+func FuzzPathFilters(f *testing.F) {
+	for _, p := range []string{"a.go", "web/package-lock.json", "IMG.JPEG", "x/lib64/python3.12/y", "a/vendor/golang.org/x/y", "b.TIFF", "main.hcl"} {
+		f.Add(p)
+	}
+	s := secretrules.Default()
+	f.Fuzz(func(t *testing.T, path string) {
+		if bad := secretrules.PathMismatches(s, []string{path}); len(bad) > 0 {
+			t.Fatalf("the literal filters change the answer of: %v", bad)
+		}
+	})
+}

@@ -25,10 +25,11 @@ type Config struct {
 	derived bool
 }
 
-// literal is a string every match of a pattern holds, lowercase and
-// compared ignoring case when fold; "" when there is none.
-type literal struct {
-	s    string
+// literals are strings one of which every match of a pattern holds;
+// lowercase, and compared ignoring case, when fold. None means no such
+// set is known.
+type literals struct {
+	s    []string
 	fold bool
 }
 
@@ -52,10 +53,10 @@ type Rule struct {
 	Allowlists []Allowlist `json:"allowlists,omitempty"`
 
 	// heads are how every match of Regex starts, nil when that is not
-	// known; pathLit is Path's literal. The generator derives both (see
-	// Config.derived).
-	heads   []head
-	pathLit literal
+	// known; pathLits are Path's literals. The generator derives both
+	// (see Config.derived).
+	heads    []head
+	pathLits literals
 }
 
 // Allowlist says which matches of a rule are not secrets.
@@ -72,7 +73,7 @@ type Allowlist struct {
 	Stopwords []string `json:"stopwords,omitempty"`
 
 	// pathLits are the literals of Paths, in order, when derived.
-	pathLits []literal
+	pathLits []literals
 }
 
 // Skipped are the gitleaks rules a Set of [Default] leaves out, and why:
@@ -141,31 +142,40 @@ type allowlist struct {
 // regexp, which is compiled when a path first has the literal.
 type pathRegexp struct {
 	expr string
-	lit  literal
+	lits literals
 	once sync.Once
 	re   *regexp.Regexp // nil until compiled, or when expr does not compile
 }
 
-// newPath returns the pattern expr with its literal lit, or, when lit is
-// nil, the literal found by parsing expr.
-func newPath(expr string, lit *literal) *pathRegexp {
+// newPath returns the pattern expr with its literals lits, or, when lits
+// is nil, the literals found by parsing expr.
+func newPath(expr string, lits *literals) *pathRegexp {
 	p := &pathRegexp{expr: expr}
-	if lit != nil {
-		p.lit = *lit
+	if lits != nil {
+		p.lits = *lits
 	} else {
-		p.lit = literalOf(expr)
+		p.lits = literalsOf(expr)
 	}
 	return p
 }
 
-// literalOf returns the longest literal every match of expr holds.
-func literalOf(expr string) literal {
+// literalsOf returns the strings one of which every match of expr holds,
+// none holding another (a path that holds "/vendor/x" holds "vendor/x").
+func literalsOf(expr string) literals {
 	tree, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return literal{}
+		return literals{}
 	}
-	s, fold := requiredLiteral(tree.Simplify())
-	return literal{s, fold}
+	l := required(tree.Simplify(), 0)
+	var out literals
+	for i, x := range l.s {
+		if !slices.ContainsFunc(l.s, func(y string) bool { return y != x && strings.Contains(x, y) }) &&
+			!slices.Contains(l.s[:i], x) {
+			out.s = append(out.s, x)
+		}
+	}
+	out.fold = l.fold
+	return out
 }
 
 func (p *pathRegexp) regexp() *regexp.Regexp {
@@ -174,48 +184,203 @@ func (p *pathRegexp) regexp() *regexp.Regexp {
 }
 
 func (p *pathRegexp) match(path string) bool {
-	switch {
-	case p.lit.s == "":
-	case p.lit.fold:
-		if !strings.Contains(strings.ToLower(path), p.lit.s) {
+	if p.lits.s != nil {
+		in := path
+		if p.lits.fold {
+			in = strings.ToLower(path)
+		}
+		if !slices.ContainsFunc(p.lits.s, func(l string) bool { return strings.Contains(in, l) }) {
 			return false
 		}
-	case !strings.Contains(path, p.lit.s):
-		return false
 	}
 	re := p.regexp()
 	return re != nil && re.MatchString(path)
 }
 
-// requiredLiteral returns the longest literal that every match of re
-// contains: one of the parts of a top-level concatenation (through
-// captures), lowercased when it ignores case.
-func requiredLiteral(re *syntax.Regexp) (string, bool) {
-	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
-		re = re.Sub[0]
+// maxLiterals bounds the strings of a literals.
+const maxLiterals = 16
+
+// required returns strings one of which every match of re holds, the
+// shortest of them as long as can be found: a run of parts of a
+// concatenation that match few strings and nothing else (".", then
+// bmp|gif|jpe?g, is .bmp, .gif, .jpeg or .jpg), or the strings a part
+// requires; for an alternation, what each branch requires.
+func required(re *syntax.Regexp, depth int) literals {
+	if depth > 8 {
+		return literals{}
 	}
-	parts := []*syntax.Regexp{re}
-	if re.Op == syntax.OpConcat {
-		parts = re.Sub
+	if l, ok := exact(re, depth); ok {
+		if shortest(l) > 0 {
+			return l
+		}
+		return literals{}
 	}
-	best, fold := "", false
-	for _, p := range parts {
-		for p.Op == syntax.OpCapture && len(p.Sub) == 1 {
-			p = p.Sub[0]
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0], depth+1)
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0], depth+1)
 		}
-		if p.Op != syntax.OpLiteral {
-			continue
+	case syntax.OpAlternate:
+		var out literals
+		for _, sub := range re.Sub {
+			l := required(sub, depth+1)
+			if l.s == nil || len(out.s)+len(l.s) > maxLiterals {
+				return literals{}
+			}
+			out = union(out, l)
 		}
-		lit := string(p.Rune)
-		f := p.Flags&syntax.FoldCase != 0
-		if f {
-			lit = strings.ToLower(lit)
+		return out
+	case syntax.OpConcat:
+		var best literals
+		consider := func(l literals) {
+			if n, m := shortest(l), shortest(best); n > m || n == m && n > 0 && len(l.s) < len(best.s) {
+				best = l
+			}
 		}
-		if len(lit) > len(best) {
-			best, fold = lit, f
+		run := literals{s: []string{""}}
+		for _, sub := range re.Sub {
+			l, ok := exact(sub, depth+1)
+			if !ok {
+				run = literals{s: []string{""}}
+				consider(required(sub, depth+1))
+				continue
+			}
+			if p, ok := product(run, l); ok {
+				run = p
+			} else {
+				run = l
+			}
+			consider(run)
+		}
+		return best
+	}
+	return literals{}
+}
+
+// exact returns the strings re matches when they are few, and false when
+// it matches others; an assertion (^, $, \b) matches "".
+func exact(re *syntax.Regexp, depth int) (literals, bool) {
+	if depth > 8 {
+		return literals{}, false
+	}
+	switch re.Op {
+	case syntax.OpCapture:
+		return exact(re.Sub[0], depth+1)
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return literals{s: []string{""}}, true
+	case syntax.OpLiteral:
+		l := literals{s: []string{string(re.Rune)}, fold: re.Flags&syntax.FoldCase != 0}
+		if l.fold {
+			l.s[0] = strings.ToLower(l.s[0])
+		}
+		return l, true
+	case syntax.OpCharClass:
+		var out []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if len(out) == 4 {
+					return literals{}, false
+				}
+				out = append(out, string(r))
+			}
+		}
+		return literals{s: out}, len(out) > 0
+	case syntax.OpQuest:
+		l, ok := exact(re.Sub[0], depth+1)
+		if !ok || len(l.s) >= maxLiterals {
+			return literals{}, false
+		}
+		return union(l, literals{s: []string{""}}), true
+	case syntax.OpAlternate:
+		var out literals
+		for _, sub := range re.Sub {
+			l, ok := exact(sub, depth+1)
+			if !ok || len(out.s)+len(l.s) > maxLiterals {
+				return literals{}, false
+			}
+			out = union(out, l)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := literals{s: []string{""}}
+		for _, sub := range re.Sub {
+			l, ok := exact(sub, depth+1)
+			if !ok {
+				return literals{}, false
+			}
+			if out, ok = product(out, l); !ok {
+				return literals{}, false
+			}
+		}
+		return out, true
+	}
+	return literals{}, false
+}
+
+// folded returns l lowercase, compared ignoring case: a set that does so
+// admits all the strings l did, and more.
+func folded(l literals) literals {
+	if l.fold {
+		return l
+	}
+	out := literals{s: make([]string, len(l.s)), fold: true}
+	for i, x := range l.s {
+		out.s[i] = strings.ToLower(x)
+	}
+	return out
+}
+
+// union returns the strings of a and of b.
+func union(a, b literals) literals {
+	if a.s == nil {
+		return b
+	}
+	if a.fold != b.fold {
+		a, b = folded(a), folded(b)
+	}
+	out := literals{s: slices.Clone(a.s), fold: a.fold}
+	for _, x := range b.s {
+		if !slices.Contains(out.s, x) {
+			out.s = append(out.s, x)
 		}
 	}
-	return best, fold
+	return out
+}
+
+// product returns every string of a followed by one of b, or false when
+// there would be more than maxLiterals.
+func product(a, b literals) (literals, bool) {
+	if len(a.s)*len(b.s) > maxLiterals {
+		return literals{}, false
+	}
+	if a.fold != b.fold {
+		a, b = folded(a), folded(b)
+	}
+	out := literals{fold: a.fold}
+	for _, x := range a.s {
+		for _, y := range b.s {
+			if !slices.Contains(out.s, x+y) {
+				out.s = append(out.s, x+y)
+			}
+		}
+	}
+	return out, true
+}
+
+// shortest returns the length of the shortest string of l, 0 when it has
+// none.
+func shortest(l literals) int {
+	if len(l.s) == 0 {
+		return 0
+	}
+	n := len(l.s[0])
+	for _, x := range l.s[1:] {
+		n = min(n, len(x))
+	}
+	return n
 }
 
 // New returns the set of cfg's rules but those in skip. Patterns are
@@ -231,11 +396,11 @@ func New(cfg *Config, skip map[string]string) (*Set, error) {
 		}
 		cr := &rule{Rule: r, heads: r.heads, derived: cfg.derived}
 		if r.Path != "" {
-			var lit *literal
+			var lits *literals
 			if cfg.derived {
-				lit = &r.pathLit
+				lits = &r.pathLits
 			}
-			cr.path = newPath(r.Path, lit)
+			cr.path = newPath(r.Path, lits)
 		}
 		for j := range r.Allowlists {
 			cr.allow = append(cr.allow, newAllow(&r.Allowlists[j]))
@@ -267,11 +432,11 @@ func (s *Set) keywords() *matcher {
 func newAllow(a *Allowlist) *allowlist {
 	out := &allowlist{src: a, and: strings.EqualFold(a.Condition, "AND"), target: a.RegexTarget}
 	for i, x := range a.Paths {
-		var lit *literal
+		var lits *literals
 		if i < len(a.pathLits) {
-			lit = &a.pathLits[i]
+			lits = &a.pathLits[i]
 		}
-		out.paths = append(out.paths, newPath(x, lit))
+		out.paths = append(out.paths, newPath(x, lits))
 	}
 	for _, w := range a.Stopwords {
 		out.stopwords = append(out.stopwords, strings.ToLower(w))

@@ -11,7 +11,33 @@ var gitleaks = &Config{
 		Regexes:   []string{`(?i)^true|false|null$`, `^(?i:a+|b+|c+|d+|e+|f+|g+|h+|i+|j+|k+|l+|m+|n+|o+|p+|q+|r+|s+|t+|u+|v+|w+|x+|y+|z+|\*+|\.+)$`, `^\$(?:\d+|{\d+})$`, `^\$(?:[A-Z_]+|[a-z_]+)$`, `^\${(?:[A-Z_]+|[a-z_]+)}$`, `^\{\{[ \t]*[\w ().|]+[ \t]*}}$`, `^\$\{\{[ \t]*(?:(?:env|github|secrets|vars)(?:\.[A-Za-z]\w+)+[\w "'&./=|]*)[ \t]*}}$`, `^%(?:[A-Z_]+|[a-z_]+)%$`, `^%[+\-# 0]?[bcdeEfFgGoOpqstTUvxX]$`, `^\{\d{0,2}}$`, `^@(?:[A-Z_]+|[a-z_]+)@$`, `^/Users/(?i)[a-z0-9]+/[\w .-/]+$`, `^/(?:bin|etc|home|opt|tmp|usr|var)/[\w ./-]+$`},
 		Paths:     []string{`gitleaks\.toml`, `(?i)\.(?:bmp|gif|jpe?g|png|svg|tiff?)$`, `(?i)\.(?:eot|[ot]tf|woff2?)$`, `(?i)\.(?:docx?|xlsx?|pdf|bin|socket|vsidx|v2|suo|wsuo|.dll|pdb|exe|gltf)$`, `go\.(?:mod|sum|work(?:\.sum)?)$`, `(?:^|/)vendor/modules\.txt$`, `(?:^|/)vendor/(?:github\.com|golang\.org/x|google\.golang\.org|gopkg\.in|istio\.io|k8s\.io|sigs\.k8s\.io)(?:/.*)?$`, `(?:^|/)gradlew(?:\.bat)?$`, `(?:^|/)gradle\.lockfile$`, `(?:^|/)mvnw(?:\.cmd)?$`, `(?:^|/)\.mvn/wrapper/MavenWrapperDownloader\.java$`, `(?:^|/)node_modules(?:/.*)?$`, `(?:^|/)(?:deno\.lock|npm-shrinkwrap\.json|package-lock\.json|pnpm-lock\.yaml|yarn\.lock)$`, `(?:^|/)bower_components(?:/.*)?$`, `(?:^|/)(?:angular|bootstrap|jquery(?:-?ui)?|plotly|swagger-?ui)[a-zA-Z0-9.-]*(?:\.min)?\.js(?:\.map)?$`, `(?:^|/)javascript\.json$`, `(?:^|/)(?:Pipfile|poetry)\.lock$`, `(?i)(?:^|/)(?:v?env|virtualenv)/lib(?:64)?(?:/.*)?$`, `(?i)(?:^|/)(?:lib(?:64)?/python[23](?:\.\d{1,2})+|python/[23](?:\.\d{1,2})+/lib(?:64)?)(?:/.*)?$`, `(?i)(?:^|/)[a-z0-9_.]+-[0-9.]+\.dist-info(?:/.+)?$`, `(?:^|/)vendor/(?:bundle|ruby)(?:/.*?)?$`, `\.gem$`, `verification-metadata\.xml`, `Database.refactorlog`, `(?:^|/)\.git$`},
 		Stopwords: []string{`014df517-39d1-4453-b7b3-9930c563627c`, `abcdefghijklmnopqrstuvwxyz`},
-		pathLits:  []literal{{"gitleaks.toml", false}, {".", true}, {".", true}, {".", true}, {"go.", false}, {"vendor/modules.txt", false}, {"vendor/", false}, {"gradlew", false}, {"gradle.lockfile", false}, {"mvnw", false}, {".mvn/wrapper/MavenWrapperDownloader.java", false}, {"node_modules", false}, {"", false}, {"bower_components", false}, {".js", false}, {"javascript.json", false}, {".lock", false}, {"/lib", true}, {"", false}, {".dist-info", true}, {"vendor/", false}, {".gem", false}, {"verification-metadata.xml", false}, {"refactorlog", false}, {".git", false}},
+		pathLits: []literals{
+			{s: []string{"gitleaks.toml"}, fold: false},
+			{s: []string{".bmp", ".gif", ".jpeg", ".jpg", ".png", ".svg", ".tif"}, fold: true},
+			{s: []string{".eot", ".otf", ".ttf", ".woff"}, fold: true},
+			{s: []string{"doc", "xls", "pdf", "bin", "socket", "vsidx", "v2", "suo", "dll", "pdb", "exe", "gltf"}, fold: true},
+			{s: []string{"go.mod", "go.sum", "go.work"}, fold: false},
+			{s: []string{"vendor/modules.txt"}, fold: false},
+			{s: []string{"vendor/github.com", "vendor/golang.org/x", "vendor/google.golang.org", "vendor/gopkg.in", "vendor/istio.io", "vendor/k8s.io", "vendor/sigs.k8s.io"}, fold: false},
+			{s: []string{"gradlew"}, fold: false},
+			{s: []string{"gradle.lockfile"}, fold: false},
+			{s: []string{"mvnw"}, fold: false},
+			{s: []string{".mvn/wrapper/MavenWrapperDownloader.java"}, fold: false},
+			{s: []string{"node_modules"}, fold: false},
+			{s: []string{"deno.lock", "npm-shrinkwrap.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock"}, fold: false},
+			{s: []string{"bower_components"}, fold: false},
+			{s: []string{"angular", "bootstrap", "jquery", "plotly", "swagger-ui", "swaggerui"}, fold: false},
+			{s: []string{"javascript.json"}, fold: false},
+			{s: []string{"Pipfile.lock", "poetry.lock"}, fold: false},
+			{s: []string{"env/lib"}, fold: true},
+			{s: []string{"lib64/python2", "lib64/python3", "lib/python2", "lib/python3", "python/2", "python/3"}, fold: true},
+			{s: []string{".dist-info"}, fold: true},
+			{s: []string{"vendor/bundle", "vendor/ruby"}, fold: false},
+			{s: []string{".gem"}, fold: false},
+			{s: []string{"verification-metadata.xml"}, fold: false},
+			{s: []string{"refactorlog"}, fold: false},
+			{s: []string{".git"}, fold: false},
+		},
 	},
 	Rules: []Rule{
 		{
@@ -620,7 +646,7 @@ var gitleaks = &Config{
 			Regex:       `(?i)["']secret_key["']\s*=>\s*["'](sk_[\S]{29})["']`,
 			Path:        `(?i)\.php$`,
 			Keywords:    []string{`secret_key`},
-			pathLit:     literal{".php", true},
+			pathLits:    literals{s: []string{".php"}, fold: true},
 		},
 		{
 			ID:          "freshbooks-access-token",
@@ -667,7 +693,12 @@ var gitleaks = &Config{
 					RegexTarget: `line`,
 					Regexes:     []string{`LICENSE[^=]*=\s*"[^"]+`, `LIC_FILES_CHKSUM[^=]*=\s*"[^"]+`, `SRC[^=]*=\s*"[a-zA-Z0-9]+`},
 					Paths:       []string{`\.bb$`, `\.bbappend$`, `\.bbclass$`, `\.inc$`},
-					pathLits:    []literal{{".bb", false}, {".bbappend", false}, {".bbclass", false}, {".inc", false}},
+					pathLits: []literals{
+						{s: []string{".bb"}, fold: false},
+						{s: []string{".bbappend"}, fold: false},
+						{s: []string{".bbclass"}, fold: false},
+						{s: []string{".inc"}, fold: false},
+					},
 				},
 			},
 		},
@@ -679,8 +710,10 @@ var gitleaks = &Config{
 			Keywords:    []string{`ghu_`, `ghs_`},
 			Allowlists: []Allowlist{
 				Allowlist{
-					Paths:    []string{`(?:^|/)@octokit/auth-token/README\.md$`},
-					pathLits: []literal{{"@octokit/auth-token/README.md", false}},
+					Paths: []string{`(?:^|/)@octokit/auth-token/README\.md$`},
+					pathLits: []literals{
+						{s: []string{"@octokit/auth-token/README.md"}, fold: false},
+					},
 				},
 			},
 			heads: []head{
@@ -715,8 +748,10 @@ var gitleaks = &Config{
 			Keywords:    []string{`ghp_`},
 			Allowlists: []Allowlist{
 				Allowlist{
-					Paths:    []string{`(?:^|/)@octokit/auth-token/README\.md$`},
-					pathLits: []literal{{"@octokit/auth-token/README.md", false}},
+					Paths: []string{`(?:^|/)@octokit/auth-token/README\.md$`},
+					pathLits: []literals{
+						{s: []string{"@octokit/auth-token/README.md"}, fold: false},
+					},
 				},
 			},
 			heads: []head{
@@ -949,7 +984,7 @@ var gitleaks = &Config{
 			Path:        `(?i)\.(?:tf|hcl)$`,
 			Entropy:     2,
 			Keywords:    []string{`administrator_login_password`, `password`},
-			pathLit:     literal{".", true},
+			pathLits:    literals{s: []string{".tf", ".hcl"}, fold: true},
 		},
 		{
 			ID:          "heroku-api-key",
@@ -1076,7 +1111,7 @@ var gitleaks = &Config{
 				{lit: "KIND:", fold: true, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
 				{lit: "DATA:", fold: true, word: true, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
 			},
-			pathLit: literal{".y", true},
+			pathLits: literals{s: []string{".yaml", ".yml"}, fold: true},
 		},
 		{
 			ID:          "kucoin-access-token",
@@ -1280,7 +1315,7 @@ var gitleaks = &Config{
 			heads: []head{
 				{lit: "<ADD KEY=\"", fold: true, word: false, class: byteSet{0x0, 0x0, 0x0, 0x0}, min: 0},
 			},
-			pathLit: literal{"nuget.config", true},
+			pathLits: literals{s: []string{"nuget.config"}, fold: true},
 		},
 		{
 			ID:          "nytimes-access-token",
@@ -1339,7 +1374,7 @@ var gitleaks = &Config{
 			ID:          "pkcs12-file",
 			Description: `Found a PKCS #12 file, which commonly contain bundled private keys.`,
 			Path:        `(?i)(?:^|\/)[^\/]+\.p(?:12|fx)$`,
-			pathLit:     literal{".p", true},
+			pathLits:    literals{s: []string{".p12", ".pfx"}, fold: true},
 		},
 		{
 			ID:          "plaid-api-token",
