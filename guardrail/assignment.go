@@ -190,18 +190,26 @@ func credentialSuffix(name string) bool {
 	if len(name) < 3 {
 		return false
 	}
-	switch name[len(name)-1] | 0x20 {
-	case 'd', 's', 'e', 't', 'n', 'y', 'l', 'h':
-	default:
-		return false // no suffix ends so: the common case
+	c := name[len(name)-1] | 0x20
+	if c < 'a' || c > 'z' {
+		return false
 	}
-	for _, s := range credentialSuffixes {
+	for _, s := range suffixesByLast[c-'a'] { // none for most letters
 		if len(name) >= len(s) && strings.EqualFold(name[len(name)-len(s):], s) {
 			return true
 		}
 	}
 	return false
 }
+
+// suffixesByLast are credentialSuffixes by their last letter.
+var suffixesByLast = func() (idx [26][]string) {
+	for _, s := range credentialSuffixes {
+		c := s[len(s)-1] - 'a'
+		idx[c] = append(idx[c], s)
+	}
+	return idx
+}()
 
 // splitWords splits an identifier at '_', '-', '.' and lower-to-upper case
 // changes, lowercasing the words: "dbPassword" -> [db password].

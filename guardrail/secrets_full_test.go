@@ -1,0 +1,97 @@
+package guardrail
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/harnish/harnish/guardrail/internal/secretrules"
+)
+
+// fullScanLine is scanLine without the work it spares: gitleaks' rules
+// picked by strings.Contains of their keywords instead of the automaton,
+// and every detector run, whatever its keywords and may filter.
+func fullScanLine(f *scanFile, text, next string, lineNo int) []Secret {
+	groups := secretrules.Default().Keywords()
+	hits := make([]uint64, (len(groups)+63)/64)
+	lower := strings.ToLower(text)
+	for i, ks := range groups {
+		if slices.ContainsFunc(ks, func(k string) bool { return strings.Contains(lower, k) }) {
+			hits[i/64] |= 1 << (i % 64)
+		}
+	}
+	return f.judge(text, next, lineNo, hits, ^uint64(0), false)
+}
+
+// fullDiffers returns how scanning text, the added lines of the file at
+// path, differs when every filter is off; "" when it does not.
+func fullDiffers(path, text string) string {
+	var lines []Line
+	for i, l := range strings.Split(text, "\n") {
+		lines = append(lines, Line{Op: OpAdd, Text: l, NewLine: i + 1})
+	}
+	return cmp.Diff(scanSecretsBy(path, lines, fullScanLine), scanSecrets(path, lines))
+}
+
+// secretTexts returns the cases of every secret corpus, path and text.
+func secretTexts(t testing.TB) [][2]string {
+	names, err := filepath.Glob("testdata/edits/secrets*.txt")
+	if err != nil || len(names) < 4 {
+		t.Fatalf("secret corpora: %v, %v", names, err)
+	}
+	var out [][2]string
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			f := strings.SplitN(l, "\t", 4)
+			if len(f) == 4 && !strings.HasPrefix(l, "#") {
+				out = append(out, [2]string{f[1], strings.ReplaceAll(f[3], "⏎", "\n")})
+			}
+		}
+	}
+	return out
+}
+
+// TestFilteredFindsWhatFullFinds is the differential test of the scan's
+// filters: on every case of every secret corpus, under its own path and
+// as source code, the keyword automaton and the detectors' may filters
+// lose nothing that running every detector and every rule whose keyword
+// the line holds finds.
+func TestFilteredFindsWhatFullFinds(t *testing.T) {
+	n, found := 0, 0
+	for _, c := range secretTexts(t) {
+		for _, path := range []string{c[0], "src/app.go", "config/.env"} {
+			n++
+			if d := fullDiffers(path, c[1]); d != "" {
+				t.Errorf("%s: %q: filtered scan (-full +filtered):\n%s", path, c[1], d)
+			}
+		}
+		found += len(ScanSecrets(c[0], c[1]))
+	}
+	if n < 300 || found < 150 {
+		t.Fatalf("only %d cases, %d secrets: the test compares too little", n, found)
+	}
+}
+
+// FuzzFilteredFull is TestFilteredFindsWhatFullFinds on texts the fuzzer
+// makes.
+func FuzzFilteredFull(f *testing.F) {
+	for _, c := range secretTexts(f) {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, path, text string) {
+		if len(text) > 4096 {
+			return
+		}
+		if d := fullDiffers(path, text); d != "" {
+			t.Fatalf("%s: %q: filtered scan (-full +filtered):\n%s", path, text, d)
+		}
+	})
+}
