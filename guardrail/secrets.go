@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/harnish/harnish/guardrail/internal/secretrules"
@@ -361,21 +362,22 @@ var (
 		return regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
 	})
 	// syntaxCredentials are the patterns of passwords in a file's own
-	// syntax, each with a cheap test a line must pass first.
+	// syntax, each with a cheap test a line must pass first; the last
+	// group of a match is the password.
 	syntaxCredentials = []struct {
-		may func(string) bool
-		re  func() *regexp.Regexp
+		may   func(string) bool
+		spans func(string) [][]int
 	}{
-		{startsWithCredentialWord, lineCredential},
-		{func(t string) bool { return containsFold(t, "login") }, netrcPassword},
-		{func(t string) bool { return strings.Contains(t, "</") }, xmlCredential},
-		{func(t string) bool { return strings.Contains(t, "'") }, sqlPassword},
+		{startsWithCredentialWord, func(t string) [][]int {
+			if s, e, ok := lineCredential(t); ok {
+				return [][]int{{0, len(t), s, e}}
+			}
+			return nil
+		}},
+		{func(t string) bool { return containsFold(t, "login") }, allGroups(netrcPassword)},
+		{func(t string) bool { return strings.Contains(t, "</") }, allGroups(xmlCredential)},
+		{func(t string) bool { return strings.Contains(t, "'") }, allGroups(sqlPassword)},
 	}
-	// lineCredential is a configuration line of a credential word and its
-	// value, nothing else: requirepass PW, password PW.
-	lineCredential = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase)\s+([^\s=:'"#]\S{3,})\s*$`)
-	})
 	// netrcPassword is .netrc's machine HOST login USER password PW.
 	netrcPassword = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\blogin\s+\S+\s+password\s+(\S{4,})`)
@@ -443,6 +445,85 @@ func followedBy(text, lit string, assign bool) bool {
 
 // reBlank reports whether c is a blank as \s means in a regexp.
 func reBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// allGroups returns the finder of re's matches with their groups.
+func allGroups(re func() *regexp.Regexp) func(string) [][]int {
+	return func(t string) [][]int { return re().FindAllStringSubmatchIndex(t, -1) }
+}
+
+// lineCredentialWords are the words lineCredential takes.
+var lineCredentialWords = []string{"password", "passwd", "requirepass", "masterauth", "passphrase"}
+
+// lineCredential returns the span of the value of a configuration line
+// that is a credential word and its value, nothing else (requirepass PW,
+// password PW): the group of
+//
+//	(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase)\s+([^\s=:'"#]\S{3,})\s*$
+//
+// matched by hand, as the regexp would (words in any case by Unicode's
+// simple folding, \S and {3,} by runes). It runs on every line that starts
+// with such a word, password := ... among them, and compiling the regexp
+// cost a fresh process more than the rest of a small edit's check;
+// TestLineCredential and FuzzLineCredential hold the two equal.
+func lineCredential(text string) (start, end int, ok bool) {
+	i := skipBlanks(text, 0)
+	for _, w := range lineCredentialWords {
+		j, ok := foldPrefix(text, i, w)
+		if !ok {
+			continue
+		}
+		k := skipBlanks(text, j)
+		if k == j || k == len(text) || strings.IndexByte("=:'\"#", text[k]) >= 0 {
+			continue
+		}
+		start, runes := k, 0
+		for k < len(text) && !reBlank(text[k]) {
+			_, size := utf8.DecodeRuneInString(text[k:])
+			k += size
+			runes++
+		}
+		if runes >= 4 && skipBlanks(text, k) == len(text) {
+			return start, k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// skipBlanks returns the index of the first byte from i on that is not a
+// blank as \s means in a regexp.
+func skipBlanks(text string, i int) int {
+	for i < len(text) && reBlank(text[i]) {
+		i++
+	}
+	return i
+}
+
+// foldPrefix reports whether text at i starts with word (lowercase ASCII)
+// in any case, as a regexp's (?i) reads it, and where it ends.
+func foldPrefix(text string, i int, word string) (int, bool) {
+	for _, c := range word {
+		if i >= len(text) {
+			return 0, false
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r != c && !foldsTo(r, c) {
+			return 0, false
+		}
+		i += size
+	}
+	return i, true
+}
+
+// foldsTo reports whether r is in the simple case-folding orbit of c
+// (S, s and ſ; K, k and the Kelvin sign).
+func foldsTo(r, c rune) bool {
+	for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+		if f == r {
+			return true
+		}
+	}
+	return false
+}
 
 // azuriteKey is the documented, public account key of the Azure storage
 // emulator; it guards nothing.
@@ -594,7 +675,7 @@ var detectors = []detector{
 				if !c.may(text) {
 					continue
 				}
-				for _, m := range c.re().FindAllStringSubmatchIndex(text, -1) {
+				for _, m := range c.spans(text) {
 					s, e := m[len(m)-2], m[len(m)-1]
 					if s < 0 || !literal(text[s:e]) || overlaps(out, s, e) {
 						continue

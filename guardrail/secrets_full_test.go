@@ -1,8 +1,10 @@
 package guardrail
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -92,6 +94,52 @@ func FuzzFilteredFull(f *testing.F) {
 		}
 		if d := fullDiffers(path, text); d != "" {
 			t.Fatalf("%s: %q: filtered scan (-full +filtered):\n%s", path, text, d)
+		}
+	})
+}
+
+// lineCredentialRegexp is what lineCredential matches by hand.
+var lineCredentialRegexp = regexp.MustCompile(`(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase)\s+([^\s=:'"#]\S{3,})\s*$`)
+
+// lineCredentialDiffers returns how lineCredential's answer on text
+// differs from the regexp's; "" when it does not.
+func lineCredentialDiffers(text string) string {
+	s, e, ok := lineCredential(text)
+	m := lineCredentialRegexp.FindStringSubmatchIndex(text)
+	if !ok && m == nil || ok && m != nil && m[2] == s && m[3] == e {
+		return ""
+	}
+	return fmt.Sprintf("lineCredential = %d, %d, %t; the regexp: %v", s, e, ok, m)
+}
+
+func TestLineCredential(t *testing.T) {
+	texts := []string{"requirepass s3cr3tP4ss", "  PASSWORD hunter22  ", "password := os.Getenv(\"X\")", "password x", "password abcd",
+		"passwd\tab\u00e9d", "paſsword wxyz", "masterauth =abcd", "passphrase 'abcd'", "password abcd efgh", "password\u00a0abcd",
+		"password abc\xff", "\npassword abcd\r", "passphrase", "requirepass #abcd", "password    ", "PassPhrase  ä€ö€"}
+	for _, c := range secretTexts(t) {
+		texts = append(texts, strings.Split(c[1], "\n")...)
+	}
+	matched := 0
+	for _, text := range texts {
+		if d := lineCredentialDiffers(text); d != "" {
+			t.Errorf("%q: %s", text, d)
+		}
+		if _, _, ok := lineCredential(text); ok {
+			matched++
+		}
+	}
+	if matched < 5 {
+		t.Errorf("only %d texts matched: the test compares too little", matched)
+	}
+}
+
+func FuzzLineCredential(f *testing.F) {
+	for _, s := range []string{"requirepass s3cr3tP4ss", " passwd\tab\u00e9d ", "paſsword wxyz", "password x y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if d := lineCredentialDiffers(text); d != "" {
+			t.Fatalf("%q: %s", text, d)
 		}
 	})
 }
