@@ -1,6 +1,9 @@
 package secretrules
 
-import "sync/atomic"
+import (
+	"slices"
+	"sync/atomic"
+)
 
 // Keywords finds which groups of keywords occur in a text, ignoring ASCII
 // case, in one pass: an Aho-Corasick automaton run as a DFA over the
@@ -33,8 +36,12 @@ type matcher struct {
 	// edge[t].
 	child, sibling []int32
 	edge           []uint8
+	root           [256]int32 // the root's children by class, which most lookups ask
 	fail           []int32    // per state, its failure link
-	out            [][]uint16 // per state, the groups of the keywords that end just there
+	// The groups of the keywords that end just at state s are
+	// outs[outAt[s]:outAt[s+1]].
+	outAt []int32
+	outs  []uint16
 	// dict is, per state, the next state on its failure chain that ends a
 	// keyword, or -1; flag says the state or its chain ends one.
 	dict []int32
@@ -69,7 +76,7 @@ func newMatcher(keywords [][]string) *matcher {
 	m.child = make([]int32, 1, states)
 	m.sibling = make([]int32, 1, states)
 	m.edge = make([]uint8, 1, states)
-	m.out = make([][]uint16, 1, states)
+	ends := make([]uint64, 0, states) // state<<16 | group, for every keyword
 	for r, ks := range keywords {
 		for _, k := range ks {
 			s := int32(0)
@@ -81,15 +88,28 @@ func newMatcher(keywords [][]string) *matcher {
 					m.child = append(m.child, 0)
 					m.sibling = append(m.sibling, m.child[s])
 					m.edge = append(m.edge, c)
-					m.out = append(m.out, nil)
 					m.child[s] = t
+					if s == 0 {
+						m.root[c] = t
+					}
 				}
 				s = t
 			}
-			m.out[s] = appendRule(m.out[s], uint16(r))
+			ends = append(ends, uint64(s)<<16|uint64(r))
 		}
 	}
 	n := len(m.child)
+	slices.Sort(ends)
+	ends = slices.Compact(ends)
+	m.outAt = make([]int32, n+1)
+	m.outs = make([]uint16, len(ends))
+	for i, e := range ends {
+		m.outs[i] = uint16(e)
+		m.outAt[e>>16+1]++
+	}
+	for s := range n {
+		m.outAt[s+1] += m.outAt[s]
+	}
 	// Breadth first, so a state's failure link is done before its
 	// children's.
 	m.fail = make([]int32, n)
@@ -113,12 +133,12 @@ func newMatcher(keywords [][]string) *matcher {
 				}
 			}
 			m.fail[t] = f
-			if len(m.out[f]) > 0 {
+			if m.ends(f) {
 				m.dict[t] = f
 			} else {
 				m.dict[t] = m.dict[f]
 			}
-			m.flag[t] = len(m.out[t]) > 0 || m.dict[t] >= 0
+			m.flag[t] = m.ends(t) || m.dict[t] >= 0
 			queue = append(queue, t)
 		}
 	}
@@ -128,6 +148,9 @@ func newMatcher(keywords [][]string) *matcher {
 
 // goTo returns the child of s on class c, or 0.
 func (m *matcher) goTo(s int32, c uint8) int32 {
+	if s == 0 {
+		return m.root[c]
+	}
 	for t := m.child[s]; t != 0; t = m.sibling[t] {
 		if m.edge[t] == c {
 			return t
@@ -136,14 +159,8 @@ func (m *matcher) goTo(s int32, c uint8) int32 {
 	return 0
 }
 
-func appendRule(rs []uint16, r uint16) []uint16 {
-	for _, x := range rs {
-		if x == r {
-			return rs
-		}
-	}
-	return append(rs, r)
-}
+// ends reports whether a keyword ends just at state s.
+func (m *matcher) ends(s int32) bool { return m.outAt[s+1] > m.outAt[s] }
 
 // step works out and keeps next[s*nclass+c]: the trie's edge, else where
 // the failure link goes; the root stays put.
@@ -181,8 +198,8 @@ func (m *matcher) scan(text string, hit func([]uint16)) {
 		row = v&stateMask - 1
 		if v&outFlag != 0 {
 			for t := row / n; t >= 0; t = m.dict[t] {
-				if len(m.out[t]) > 0 {
-					hit(m.out[t])
+				if m.ends(t) {
+					hit(m.outs[m.outAt[t]:m.outAt[t+1]])
 				}
 			}
 		}
