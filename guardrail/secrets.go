@@ -730,7 +730,19 @@ var placeholderValues = map[string]bool{
 	"mysql": true, "default": true, "string": true, "required": true, "optional": true,
 }
 
-var yamlAlias = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\*[A-Za-z_][\w-]*$`) })
+// yamlAlias reports whether v is a YAML alias, *name:
+// ^\*[A-Za-z_][\w-]*$.
+func yamlAlias(v string) bool {
+	if len(v) < 2 || v[0] != '*' || !(letter(v[1]) || v[1] == '_') {
+		return false
+	}
+	for i := 2; i < len(v); i++ {
+		if !wordByte(v[i]) && v[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // isPlaceholder reports whether v is evidently not a real credential.
 func isPlaceholder(v string) bool {
@@ -745,7 +757,7 @@ func isPlaceholder(v string) bool {
 		return true
 	case '*':
 		// ***, or a YAML alias (*name); not a password that starts with *.
-		if strings.Trim(v, "*") == "" || yamlAlias().MatchString(v) {
+		if strings.Trim(v, "*") == "" || yamlAlias(v) {
 			return true
 		}
 	}

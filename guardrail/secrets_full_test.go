@@ -143,3 +143,49 @@ func FuzzLineCredential(f *testing.F) {
 		}
 	})
 }
+
+// valueShapes are the regexps reference, envName and yamlAlias match by
+// hand.
+var valueShapes = []struct {
+	name string
+	re   *regexp.Regexp
+	f    func(string) bool
+}{
+	{"reference", regexp.MustCompile(`^[A-Za-z_][\w\-]*(?:\.[A-Za-z_][\w\-]*)+$`), reference},
+	{"envName", regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`), envName},
+	{"yamlAlias", regexp.MustCompile(`^\*[A-Za-z_][\w-]*$`), yamlAlias},
+}
+
+func valueShapesDiffer(v string) string {
+	for _, s := range valueShapes {
+		if got, want := s.f(v), s.re.MatchString(v); got != want {
+			return fmt.Sprintf("%s = %t, the regexp says %t", s.name, got, want)
+		}
+	}
+	return ""
+}
+
+func TestValueShapes(t *testing.T) {
+	values := []string{"", "a", "a.b", "var.x", "local.db.password", "settings.SECRET", "a.", ".a", "a..b", "_x.y-z", "1a.b", "a.1b",
+		"a.b c", "DB_PASSWORD", "A", "A_", "A__B", "_A_B", "A_B_C1", "A1_2", "a_B", "AB", "*x", "*", "**", "*_a-b", "*1", "*a.b",
+		"é.b", "a.é", "A_É"}
+	for _, c := range secretTexts(t) {
+		values = append(values, strings.Fields(c[1])...)
+	}
+	for _, v := range values {
+		if d := valueShapesDiffer(v); d != "" {
+			t.Errorf("%q: %s", v, d)
+		}
+	}
+}
+
+func FuzzValueShapes(f *testing.F) {
+	for _, v := range []string{"var.x", "DB_PASSWORD", "*alias", "a..b"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if d := valueShapesDiffer(v); d != "" {
+			t.Fatalf("%q: %s", v, d)
+		}
+	})
+}
