@@ -2,6 +2,7 @@ package guardrail
 
 import (
 	"encoding/base64"
+	"iter"
 	"path"
 	"regexp"
 	"slices"
@@ -54,39 +55,56 @@ type Secret struct {
 // AKIAIOSFODNN7EXAMPLE. The package documentation lists every rule with
 // examples.
 func ScanSecrets(path, text string) []Secret {
-	var lines []Line
-	for i, l := range strings.Split(text, "\n") {
-		lines = append(lines, Line{Op: OpAdd, Text: strings.TrimSuffix(l, "\r"), NewLine: i + 1})
-	}
-	return scanSecrets(path, lines)
+	return scanSecrets(path, func(yield func(Line) bool) {
+		n := 0
+		for l := range strings.SplitSeq(text, "\n") {
+			n++
+			if !yield(Line{Op: OpAdd, Text: strings.TrimSuffix(l, "\r"), NewLine: n}) {
+				return
+			}
+		}
+	})
 }
 
 // scanSecrets scans lines (numbered by NewLine) of the file at name.
-func scanSecrets(name string, lines []Line) []Secret {
+func scanSecrets(name string, lines iter.Seq[Line]) []Secret {
 	return scanSecretsBy(name, lines, (*scanFile).scanLine)
 }
 
 // scanSecretsBy is scanSecrets with scanLine as the scan of one line.
-func scanSecretsBy(name string, lines []Line, scanLine func(f *scanFile, text, next string, lineNo int) []Secret) []Secret {
+func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile, text, next string, lineNo int) []Secret) []Secret {
 	var out []Secret
 	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
 	f.providers = secretrules.Default().File(name)
 	pgpass := path.Base(name) == ".pgpass" || path.Base(name) == "pgpass.conf"
-	for i, l := range lines {
+	// Each line is scanned when the one after it is known: the next line
+	// in the file, when it is there, may hold a private key's body.
+	scan := func(l Line, after *Line) {
 		if len(l.Text) < 8 {
-			continue
+			return
 		}
 		if pgpass {
 			if s, ok := pgpassLine(l.Text, l.NewLine); ok {
 				out = append(out, s)
-				continue
+				return
 			}
 		}
 		var next string
-		if i+1 < len(lines) && lines[i+1].NewLine == l.NewLine+1 {
-			next = lines[i+1].Text
+		if after != nil && after.NewLine == l.NewLine+1 {
+			next = after.Text
 		}
 		out = append(out, scanLine(f, l.Text, next, l.NewLine)...)
+	}
+	var prev Line
+	have := false
+	for l := range lines {
+		if have {
+			scan(prev, &l)
+		}
+		prev, have = l, true
+	}
+	if have {
+		scan(prev, nil)
 	}
 	return out
 }

@@ -36,7 +36,7 @@ func fullDiffers(path, text string) string {
 	for i, l := range strings.Split(text, "\n") {
 		lines = append(lines, Line{Op: OpAdd, Text: l, NewLine: i + 1})
 	}
-	return cmp.Diff(scanSecretsBy(path, lines, fullScanLine), scanSecrets(path, lines))
+	return cmp.Diff(scanSecretsBy(path, slices.Values(lines), fullScanLine), scanSecrets(path, slices.Values(lines)))
 }
 
 // secretTexts returns the cases of every secret corpus, path and text.
