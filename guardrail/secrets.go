@@ -686,7 +686,7 @@ var detectors = []detector{
 		// "requirepass PW" (Redis, and the like), an XML element
 		// <password>PW</password>, SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW'.
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "identified", "secret>", "token>", "key>"},
+		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "identified", "secret>", "token>", "key>", "credential>", "credentials>"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
 			for _, c := range syntaxCredentials {
