@@ -602,7 +602,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretBasicAuth, what: "Basic-auth credentials",
-		keywords: []string{"basic ", "auth"},
+		keywords: []string{"basic ", "basic\t", "basic\f", "basic\r", "auth"}, // \s after Basic
 		// Where either pattern can start: most lines with "auth" have
 		// neither (auth.Refresh, OAuth).
 		may: func(text string) bool { return followedBy(text, "asic", false) || followedBy(text, "auth", true) },
