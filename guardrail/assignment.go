@@ -34,16 +34,43 @@ var (
 	typeThenAssign = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(?::\s*)?[A-Za-z_*\[\]][\w\[\].*|, ]*?\s*=[^=]`)
 	})
-	// reference is an unquoted value that names something else: var.x,
-	// local.db.password, settings.SECRET.
-	reference = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[A-Za-z_][\w\-]*(?:\.[A-Za-z_][\w\-]*)+$`)
-	})
-	// envName is an environment variable's name, given as a value.
-	envName = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
-	})
 )
+
+// reference reports whether an unquoted value names something else:
+// var.x, local.db.password, settings.SECRET. It is
+// ^[A-Za-z_][\w\-]*(?:\.[A-Za-z_][\w\-]*)+$ by hand, as are envName and
+// yamlAlias: they run on many values, and compiling the regexps cost a
+// process that judges one edit more than running them (TestValueShapes
+// and FuzzValueShapes hold them equal to the regexps).
+func reference(v string) bool {
+	parts := 0
+	for part := range strings.SplitSeq(v, ".") {
+		if part == "" || !(letter(part[0]) || part[0] == '_') {
+			return false
+		}
+		for i := 1; i < len(part); i++ {
+			if !wordByte(part[i]) && part[i] != '-' {
+				return false
+			}
+		}
+		parts++
+	}
+	return parts >= 2
+}
+
+// envName reports whether a value is an environment variable's name:
+// ^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$.
+func envName(v string) bool {
+	if v == "" || v[0] < 'A' || v[0] > 'Z' || v[len(v)-1] == '_' || !strings.Contains(v, "_") || strings.Contains(v, "__") {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		if c := v[i]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // referencePrefixes start values that point at a secret store.
 var referencePrefixes = []string{"vault:", "op://", "arn:", "ref+", "sm://", "projects/", "enc[", "file:", "env:", "secret/"}
@@ -190,18 +217,26 @@ func credentialSuffix(name string) bool {
 	if len(name) < 3 {
 		return false
 	}
-	switch name[len(name)-1] | 0x20 {
-	case 'd', 's', 'e', 't', 'n', 'y', 'l', 'h':
-	default:
-		return false // no suffix ends so: the common case
+	c := name[len(name)-1] | 0x20
+	if c < 'a' || c > 'z' {
+		return false
 	}
-	for _, s := range credentialSuffixes {
+	for _, s := range suffixesByLast[c-'a'] { // none for most letters
 		if len(name) >= len(s) && strings.EqualFold(name[len(name)-len(s):], s) {
 			return true
 		}
 	}
 	return false
 }
+
+// suffixesByLast are credentialSuffixes by their last letter.
+var suffixesByLast = func() (idx [26][]string) {
+	for _, s := range credentialSuffixes {
+		c := s[len(s)-1] - 'a'
+		idx[c] = append(idx[c], s)
+	}
+	return idx
+}()
 
 // splitWords splits an identifier at '_', '-', '.' and lower-to-upper case
 // changes, lowercasing the words: "dbPassword" -> [db password].
@@ -299,7 +334,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		ve--
 	}
 	v := text[vs:ve]
-	if strings.ContainsAny(v, "()") || reference().MatchString(v) || !literal(v) {
+	if strings.ContainsAny(v, "()") || reference(v) || !literal(v) {
 		return 0, 0, false
 	}
 	return vs, ve, true
@@ -331,7 +366,7 @@ func skipSpace(text string, i int) int {
 // literal reports whether v, an assigned value, is a credential rather than
 // a placeholder, a reference or a setting.
 func literal(v string) bool {
-	if utf8.RuneCountInString(v) < 4 || isPlaceholder(v) || envName().MatchString(v) {
+	if utf8.RuneCountInString(v) < 4 || isPlaceholder(v) || envName(v) {
 		return false
 	}
 	lv := strings.ToLower(v)

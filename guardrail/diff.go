@@ -3,6 +3,7 @@ package guardrail
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,6 +94,19 @@ func (op LineOp) MarshalText() ([]byte, error) {
 
 // Added returns the lines f adds, in order.
 func (f *FileDiff) Added() []Line { return f.lines(OpAdd) }
+
+// added yields the lines f adds, in order, without collecting them.
+func (f *FileDiff) added() iter.Seq[Line] {
+	return func(yield func(Line) bool) {
+		for _, h := range f.Hunks {
+			for _, l := range h.Lines {
+				if l.Op == OpAdd && !yield(l) {
+					return
+				}
+			}
+		}
+	}
+}
 
 // Removed returns the lines f removes, in order.
 func (f *FileDiff) Removed() []Line { return f.lines(OpRemove) }

@@ -301,6 +301,13 @@
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".
 //
+// The secret scan is built for a process that judges one edit, as the hook
+// does: gitleaks' rules are compiled-in Go data, not a file parsed at
+// start; a keyword pass over each added line picks the rules and detectors
+// that may apply, and a pattern is compiled only when a line gets past its
+// keywords and cheap filters. These filters only spare work: tests compare
+// the filtered scan with the full one over every secret corpus.
+//
 //   - edit.scope (soft): a file changed outside the declared files of the
 //     action's task ([EditConfig.Scope], the plan's task files): files,
 //     directories, or path.Match globs ("cmd/*" holds cmd/harnish/main.go).

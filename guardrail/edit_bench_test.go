@@ -62,6 +62,13 @@ func benchDiffIn(dir string) string {
 	return b.String()
 }
 
+// benchConfig is the edit guard's configuration in the benchmarks: a task
+// scope that holds the diff's files, and the TDD rule on.
+var benchConfig = guardrail.EditConfig{
+	Scope: map[string][]string{"T1": {"pkg0/", "pkg1/", "pkg2/*", "pkg3", "pkg4/"}},
+	TDD:   guardrail.TDDConfig{Level: guardrail.Soft},
+}
+
 // BenchmarkEditGuard judges a realistic 2,000-line diff with every edit
 // rule on (a decision is one CheckEdit of the whole diff) and, in the same
 // loop, interleaved, parses it alone, so the ratio of the two does not
@@ -78,10 +85,7 @@ func benchDiffIn(dir string) string {
 //
 //	go test -run '^$' -bench EditGuard -cpu 1 ./guardrail/
 func BenchmarkEditGuard(b *testing.B) {
-	cfg := guardrail.EditConfig{
-		Scope: map[string][]string{"T1": {"pkg0/", "pkg1/", "pkg2/*", "pkg3", "pkg4/"}},
-		TDD:   guardrail.TDDConfig{Level: guardrail.Soft},
-	}
+	cfg := benchConfig
 	g, err := guardrail.NewEditGuard(cfg)
 	if err != nil {
 		b.Fatal(err)

@@ -2,11 +2,13 @@ package guardrail
 
 import (
 	"encoding/base64"
+	"iter"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/harnish/harnish/guardrail/internal/secretrules"
@@ -53,34 +55,56 @@ type Secret struct {
 // AKIAIOSFODNN7EXAMPLE. The package documentation lists every rule with
 // examples.
 func ScanSecrets(path, text string) []Secret {
-	var lines []Line
-	for i, l := range strings.Split(text, "\n") {
-		lines = append(lines, Line{Op: OpAdd, Text: strings.TrimSuffix(l, "\r"), NewLine: i + 1})
-	}
-	return scanSecrets(path, lines)
+	return scanSecrets(path, func(yield func(Line) bool) {
+		n := 0
+		for l := range strings.SplitSeq(text, "\n") {
+			n++
+			if !yield(Line{Op: OpAdd, Text: strings.TrimSuffix(l, "\r"), NewLine: n}) {
+				return
+			}
+		}
+	})
 }
 
 // scanSecrets scans lines (numbered by NewLine) of the file at name.
-func scanSecrets(name string, lines []Line) []Secret {
+func scanSecrets(name string, lines iter.Seq[Line]) []Secret {
+	return scanSecretsBy(name, lines, (*scanFile).scanLine)
+}
+
+// scanSecretsBy is scanSecrets with scanLine as the scan of one line.
+func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile, text, next string, lineNo int) []Secret) []Secret {
 	var out []Secret
 	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
 	f.providers = secretrules.Default().File(name)
 	pgpass := path.Base(name) == ".pgpass" || path.Base(name) == "pgpass.conf"
-	for i, l := range lines {
+	// Each line is scanned when the one after it is known: the next line
+	// in the file, when it is there, may hold a private key's body.
+	scan := func(l Line, after *Line) {
 		if len(l.Text) < 8 {
-			continue
+			return
 		}
 		if pgpass {
 			if s, ok := pgpassLine(l.Text, l.NewLine); ok {
 				out = append(out, s)
-				continue
+				return
 			}
 		}
 		var next string
-		if i+1 < len(lines) && lines[i+1].NewLine == l.NewLine+1 {
-			next = lines[i+1].Text
+		if after != nil && after.NewLine == l.NewLine+1 {
+			next = after.Text
 		}
-		out = append(out, f.scanLine(l.Text, next, l.NewLine)...)
+		out = append(out, scanLine(f, l.Text, next, l.NewLine)...)
+	}
+	var prev Line
+	have := false
+	for l := range lines {
+		if have {
+			scan(prev, &l)
+		}
+		prev, have = l, true
+	}
+	if have {
+		scan(prev, nil)
 	}
 	return out
 }
@@ -162,6 +186,16 @@ func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
 			}
 		}
 	})
+	return f.judge(text, next, lineNo, hits, run, true)
+}
+
+// judge returns the secrets on one line: those gitleaks' rules whose bits
+// hits holds find (numbered as [secretrules.Set.Keywords]), and those the
+// detectors whose bits run holds find, each detector asked first through
+// its may filter when filtered. scanLine passes what the keywords pick;
+// the differential test every rule whose keyword the line holds by
+// strings.Contains, and every detector unfiltered.
+func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint64, filtered bool) []Secret {
 	var fs []found
 	add := func(f found) {
 		if !overlaps(fs, f.start, f.end) {
@@ -174,7 +208,7 @@ func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
 			providerSecrets(f.providers, text, hits, add)
 			continue
 		}
-		if run&(1<<i) == 0 {
+		if run&(1<<i) == 0 || filtered && d.may != nil && !d.may(text) {
 			continue
 		}
 		for _, x := range d.find(text, next, f.code) {
@@ -299,8 +333,11 @@ type detector struct {
 	// order.
 	providers bool
 	// keywords are lowercase strings one of which a line must hold, in
-	// any case, for the detector to run.
+	// any case, for the detector to run; may, if set, is a cheaper test
+	// than find that a line must pass too. Both only spare work: find
+	// returns nothing for a line that fails them (TestFilteredFindsWhatFullFinds).
 	keywords []string
+	may      func(text string) bool
 	find     func(text, next string, code bool) []found
 }
 
@@ -343,21 +380,22 @@ var (
 		return regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
 	})
 	// syntaxCredentials are the patterns of passwords in a file's own
-	// syntax, each with a cheap test a line must pass first.
+	// syntax, each with a cheap test a line must pass first; the last
+	// group of a match is the password.
 	syntaxCredentials = []struct {
-		may func(string) bool
-		re  func() *regexp.Regexp
+		may   func(string) bool
+		spans func(string) [][]int
 	}{
-		{startsWithCredentialWord, lineCredential},
-		{func(t string) bool { return containsFold(t, "login") }, netrcPassword},
-		{func(t string) bool { return strings.Contains(t, "</") }, xmlCredential},
-		{func(t string) bool { return strings.Contains(t, "'") }, sqlPassword},
+		{startsWithCredentialWord, func(t string) [][]int {
+			if s, e, ok := lineCredential(t); ok {
+				return [][]int{{0, len(t), s, e}}
+			}
+			return nil
+		}},
+		{func(t string) bool { return containsFold(t, "login") }, allGroups(netrcPassword)},
+		{func(t string) bool { return strings.Contains(t, "</") }, allGroups(xmlCredential)},
+		{func(t string) bool { return strings.Contains(t, "'") }, allGroups(sqlPassword)},
 	}
-	// lineCredential is a configuration line of a credential word and its
-	// value, nothing else: requirepass PW, password PW.
-	lineCredential = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase)\s+([^\s=:'"#]\S{3,})\s*$`)
-	})
 	// netrcPassword is .netrc's machine HOST login USER password PW.
 	netrcPassword = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\blogin\s+\S+\s+password\s+(\S{4,})`)
@@ -398,6 +436,112 @@ var (
 		return regexp.MustCompile(`^\s*["']?(?:Proc-Type|DEK-Info|Comment|Version):`)
 	})
 )
+
+// followedBy reports whether text holds lit followed by a blank (as \s
+// means in a regexp) or, when assign, by an optional quote, blanks and ':'
+// or '=': a place where basicHeader or authField can start.
+func followedBy(text, lit string, assign bool) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], lit)
+		if j < 0 {
+			return false
+		}
+		i += j + len(lit)
+		k := i
+		if assign && k < len(text) && (text[k] == '"' || text[k] == '\'') {
+			k++
+		}
+		n := k
+		for k < len(text) && reBlank(text[k]) {
+			k++
+		}
+		if !assign && k > n || assign && k < len(text) && (text[k] == ':' || text[k] == '=') {
+			return true
+		}
+	}
+}
+
+// reBlank reports whether c is a blank as \s means in a regexp.
+func reBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// allGroups returns the finder of re's matches with their groups.
+func allGroups(re func() *regexp.Regexp) func(string) [][]int {
+	return func(t string) [][]int { return re().FindAllStringSubmatchIndex(t, -1) }
+}
+
+// lineCredentialWords are the words lineCredential takes.
+var lineCredentialWords = []string{"password", "passwd", "requirepass", "masterauth", "passphrase"}
+
+// lineCredential returns the span of the value of a configuration line
+// that is a credential word and its value, nothing else (requirepass PW,
+// password PW): the group of
+//
+//	(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase)\s+([^\s=:'"#]\S{3,})\s*$
+//
+// matched by hand, as the regexp would (words in any case by Unicode's
+// simple folding, \S and {3,} by runes). It runs on every line that starts
+// with such a word, password := ... among them, and compiling the regexp
+// cost a fresh process more than the rest of a small edit's check;
+// TestLineCredential and FuzzLineCredential hold the two equal.
+func lineCredential(text string) (start, end int, ok bool) {
+	i := skipBlanks(text, 0)
+	for _, w := range lineCredentialWords {
+		j, ok := foldPrefix(text, i, w)
+		if !ok {
+			continue
+		}
+		k := skipBlanks(text, j)
+		if k == j || k == len(text) || strings.IndexByte("=:'\"#", text[k]) >= 0 {
+			continue
+		}
+		start, runes := k, 0
+		for k < len(text) && !reBlank(text[k]) {
+			_, size := utf8.DecodeRuneInString(text[k:])
+			k += size
+			runes++
+		}
+		if runes >= 4 && skipBlanks(text, k) == len(text) {
+			return start, k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// skipBlanks returns the index of the first byte from i on that is not a
+// blank as \s means in a regexp.
+func skipBlanks(text string, i int) int {
+	for i < len(text) && reBlank(text[i]) {
+		i++
+	}
+	return i
+}
+
+// foldPrefix reports whether text at i starts with word (lowercase ASCII)
+// in any case, as a regexp's (?i) reads it, and where it ends.
+func foldPrefix(text string, i int, word string) (int, bool) {
+	for _, c := range word {
+		if i >= len(text) {
+			return 0, false
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r != c && !foldsTo(r, c) {
+			return 0, false
+		}
+		i += size
+	}
+	return i, true
+}
+
+// foldsTo reports whether r is in the simple case-folding orbit of c
+// (S, s and ſ; K, k and the Kelvin sign).
+func foldsTo(r, c rune) bool {
+	for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+		if f == r {
+			return true
+		}
+	}
+	return false
+}
 
 // azuriteKey is the documented, public account key of the Azure storage
 // emulator; it guards nothing.
@@ -458,7 +602,10 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretBasicAuth, what: "Basic-auth credentials",
-		keywords: []string{"basic ", "auth"},
+		keywords: []string{"basic ", "basic\t", "basic\f", "basic\r", "auth"}, // \s after Basic
+		// Where either pattern can start: most lines with "auth" have
+		// neither (auth.Refresh, OAuth).
+		may: func(text string) bool { return followedBy(text, "asic", false) || followedBy(text, "auth", true) },
 		find: func(text, _ string, _ bool) []found {
 			var out []found
 			for _, m := range basicHeader().FindAllStringSubmatchIndex(text, -1) {
@@ -539,14 +686,14 @@ var detectors = []detector{
 		// "requirepass PW" (Redis, and the like), an XML element
 		// <password>PW</password>, SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW'.
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "identified", "secret>", "token>", "key>"},
+		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "identified", "secret>", "token>", "key>", "credential>", "credentials>"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
 			for _, c := range syntaxCredentials {
 				if !c.may(text) {
 					continue
 				}
-				for _, m := range c.re().FindAllStringSubmatchIndex(text, -1) {
+				for _, m := range c.spans(text) {
 					s, e := m[len(m)-2], m[len(m)-1]
 					if s < 0 || !literal(text[s:e]) || overlaps(out, s, e) {
 						continue
@@ -601,7 +748,19 @@ var placeholderValues = map[string]bool{
 	"mysql": true, "default": true, "string": true, "required": true, "optional": true,
 }
 
-var yamlAlias = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\*[A-Za-z_][\w-]*$`) })
+// yamlAlias reports whether v is a YAML alias, *name:
+// ^\*[A-Za-z_][\w-]*$.
+func yamlAlias(v string) bool {
+	if len(v) < 2 || v[0] != '*' || !(letter(v[1]) || v[1] == '_') {
+		return false
+	}
+	for i := 2; i < len(v); i++ {
+		if !wordByte(v[i]) && v[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // isPlaceholder reports whether v is evidently not a real credential.
 func isPlaceholder(v string) bool {
@@ -616,7 +775,7 @@ func isPlaceholder(v string) bool {
 		return true
 	case '*':
 		// ***, or a YAML alias (*name); not a password that starts with *.
-		if strings.Trim(v, "*") == "" || yamlAlias().MatchString(v) {
+		if strings.Trim(v, "*") == "" || yamlAlias(v) {
 			return true
 		}
 	}

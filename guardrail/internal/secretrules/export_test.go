@@ -1,5 +1,10 @@
 package secretrules
 
+import (
+	"encoding/json"
+	"strings"
+)
+
 // KeywordRules returns the IDs of the rules whose keywords text holds, in
 // rule order.
 func KeywordRules(s *Set, text string) []string {
@@ -32,8 +37,8 @@ func PathMismatches(s *Set, paths []string) []string {
 	var out []string
 	for _, p := range paths {
 		for _, re := range all {
-			if re.match(p) != re.re.MatchString(p) {
-				out = append(out, re.re.String()+" on "+p)
+			if re.match(p) != re.regexp().MatchString(p) {
+				out = append(out, re.expr+" on "+p)
 			}
 		}
 	}
@@ -61,4 +66,53 @@ func Heads(s *Set) int {
 		}
 	}
 	return n
+}
+
+// FromJSON returns the set of gitleaks.json less Skipped, decoded and
+// checked at once, its heads and literals derived at run time: what
+// Default was before its data was generated Go.
+func FromJSON(data []byte) (*Set, error) {
+	cfg, err := DecodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return New(cfg, Skipped)
+}
+
+// DecodeJSON decodes gitleaks.json.
+func DecodeJSON(data []byte) (*Config, error) {
+	var cfg Config
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+// FullScan calls found for every secret in line, a line of the file at
+// path, without any of the filters Scan uses to skip work: every rule
+// whose keyword the line holds (by strings.Contains) runs its regexp, the
+// path patterns run without their literals, and every allowlist is
+// compiled.
+func FullScan(s *Set, path, line string, found func(Match)) {
+	for _, re := range s.global.paths {
+		if re.regexp().MatchString(path) {
+			return
+		}
+	}
+	lower := strings.ToLower(line)
+	for _, r := range s.rules {
+		if r.path != nil && !r.path.regexp().MatchString(path) {
+			continue
+		}
+		hit := len(r.Keywords) == 0
+		for _, k := range r.Keywords {
+			if strings.Contains(lower, k) {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			s.scanRule(r, path, line, found)
+		}
+	}
 }

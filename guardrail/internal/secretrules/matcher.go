@@ -1,9 +1,17 @@
 package secretrules
 
+import (
+	"slices"
+	"sync/atomic"
+)
+
 // Keywords finds which groups of keywords occur in a text, ignoring ASCII
-// case, in one pass: an Aho-Corasick automaton made a DFA over the classes
-// of bytes keywords use (an upper-case letter is in its lower-case
-// letter's class); every other byte leads back to the start. It is safe
+// case, in one pass: an Aho-Corasick automaton run as a DFA over the
+// classes of bytes keywords use (an upper-case letter is in its lower-case
+// letter's class; every other byte is class 0). Only the trie and its
+// failure links are built at first, in a few small arrays; each DFA
+// transition is worked out when a text first takes it and kept, so a
+// process that scans a few lines builds (and pages in) little. It is safe
 // for concurrent use.
 type Keywords struct{ m *matcher }
 
@@ -12,25 +20,46 @@ type Keywords struct{ m *matcher }
 func NewKeywords(groups [][]string) *Keywords { return &Keywords{newMatcher(groups)} }
 
 // Scan calls hit with the groups of every keyword that ends in text, as
-// often as one ends.
+// often as one ends (perhaps in several calls for one place).
 func (k *Keywords) Scan(text string, hit func(groups []uint16)) { k.m.scan(text, hit) }
 
 type matcher struct {
 	class  [256]uint8
-	nclass int
-	// next is state*nclass + class to the next state, with outFlag set
-	// when a keyword ends there.
-	next []int32
-	out  [][]uint16 // per state, the groups whose keyword ends there
+	nclass int32
+	// next[s*nclass+c] is what state s goes to on class c: 0 until a text
+	// first takes it, then the next state's row (its number times nclass)
+	// plus 1, with outFlag set when a keyword ends there. A row rather
+	// than a number spares scan a multiplication per byte.
+	next []atomic.Int32
+	// The trie: a state's children are child[s], sibling[child[s]], ...
+	// (0 ends the list; the root is no one's child), each reached on
+	// edge[t].
+	child, sibling []int32
+	edge           []uint8
+	root           [256]int32 // the root's children by class, which most lookups ask
+	fail           []int32    // per state, its failure link
+	// The groups of the keywords that end just at state s are
+	// outs[outAt[s]:outAt[s+1]].
+	outAt []int32
+	outs  []uint16
+	// dict is, per state, the next state on its failure chain that ends a
+	// keyword, or -1; flag says the state or its chain ends one.
+	dict []int32
+	flag []bool
 }
 
-const outFlag = -1 << 31
+const (
+	outFlag   = 1 << 30
+	stateMask = outFlag - 1
+)
 
 // newMatcher builds the matcher of keywords[i], the keywords of rule i.
 func newMatcher(keywords [][]string) *matcher {
 	m := &matcher{nclass: 1}
+	states := 1
 	for _, ks := range keywords {
 		for _, k := range ks {
+			states += len(k)
 			for i := 0; i < len(k); i++ {
 				if m.class[k[i]] == 0 {
 					m.class[k[i]] = uint8(m.nclass)
@@ -44,88 +73,135 @@ func newMatcher(keywords [][]string) *matcher {
 			m.class[c] = m.class[c+'a'-'A'] // case folds; keywords are lowercase
 		}
 	}
-	// The trie, with -1 for a missing edge.
-	trie := [][]int32{make([]int32, m.nclass)}
-	m.out = [][]uint16{nil}
-	for i := range trie[0] {
-		trie[0][i] = -1
-	}
+	m.child = make([]int32, 1, states)
+	m.sibling = make([]int32, 1, states)
+	m.edge = make([]uint8, 1, states)
+	ends := make([]uint64, 0, states) // state<<16 | group, for every keyword
 	for r, ks := range keywords {
 		for _, k := range ks {
 			s := int32(0)
 			for i := 0; i < len(k); i++ {
 				c := m.class[k[i]]
-				if trie[s][c] < 0 {
-					row := make([]int32, m.nclass)
-					for j := range row {
-						row[j] = -1
+				t := m.goTo(s, c)
+				if t == 0 {
+					t = int32(len(m.child))
+					m.child = append(m.child, 0)
+					m.sibling = append(m.sibling, m.child[s])
+					m.edge = append(m.edge, c)
+					m.child[s] = t
+					if s == 0 {
+						m.root[c] = t
 					}
-					trie = append(trie, row)
-					m.out = append(m.out, nil)
-					trie[s][c] = int32(len(trie) - 1)
 				}
-				s = trie[s][c]
+				s = t
 			}
-			m.out[s] = appendRule(m.out[s], uint16(r))
+			ends = append(ends, uint64(s)<<16|uint64(r))
 		}
 	}
-	// Breadth first: failure links, outputs merged along them, and the
-	// missing edges filled from the failure state's.
-	fail := make([]int32, len(trie))
-	queue := []int32{}
-	for c := 0; c < m.nclass; c++ {
-		if t := trie[0][c]; t > 0 {
-			queue = append(queue, t)
-		} else {
-			trie[0][c] = 0
-		}
+	n := len(m.child)
+	slices.Sort(ends)
+	ends = slices.Compact(ends)
+	m.outAt = make([]int32, n+1)
+	m.outs = make([]uint16, len(ends))
+	for i, e := range ends {
+		m.outs[i] = uint16(e)
+		m.outAt[e>>16+1]++
 	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, r := range m.out[fail[s]] {
-			m.out[s] = appendRule(m.out[s], r)
-		}
-		for c := 0; c < m.nclass; c++ {
-			if t := trie[s][c]; t >= 0 {
-				fail[t] = trie[fail[s]][c]
-				queue = append(queue, t)
+	for s := range n {
+		m.outAt[s+1] += m.outAt[s]
+	}
+	// Breadth first, so a state's failure link is done before its
+	// children's.
+	m.fail = make([]int32, n)
+	m.dict = make([]int32, n)
+	m.flag = make([]bool, n)
+	m.dict[0] = -1
+	queue := make([]int32, 1, n)
+	for q := 0; q < len(queue); q++ {
+		s := queue[q]
+		for t := m.child[s]; t != 0; t = m.sibling[t] {
+			f := int32(0)
+			if s != 0 {
+				for f = m.fail[s]; ; f = m.fail[f] {
+					if x := m.goTo(f, m.edge[t]); x != 0 {
+						f = x
+						break
+					}
+					if f == 0 {
+						break
+					}
+				}
+			}
+			m.fail[t] = f
+			if m.ends(f) {
+				m.dict[t] = f
 			} else {
-				trie[s][c] = trie[fail[s]][c]
+				m.dict[t] = m.dict[f]
 			}
+			m.flag[t] = m.ends(t) || m.dict[t] >= 0
+			queue = append(queue, t)
 		}
 	}
-	m.next = make([]int32, len(trie)*m.nclass)
-	for s, row := range trie {
-		for c, t := range row {
-			if len(m.out[t]) > 0 {
-				t |= outFlag
-			}
-			m.next[s*m.nclass+c] = t
-		}
-	}
+	m.next = make([]atomic.Int32, n*int(m.nclass))
 	return m
 }
 
-func appendRule(rs []uint16, r uint16) []uint16 {
-	for _, x := range rs {
-		if x == r {
-			return rs
+// goTo returns the child of s on class c, or 0.
+func (m *matcher) goTo(s int32, c uint8) int32 {
+	if s == 0 {
+		return m.root[c]
+	}
+	for t := m.child[s]; t != 0; t = m.sibling[t] {
+		if m.edge[t] == c {
+			return t
 		}
 	}
-	return append(rs, r)
+	return 0
+}
+
+// ends reports whether a keyword ends just at state s.
+func (m *matcher) ends(s int32) bool { return m.outAt[s+1] > m.outAt[s] }
+
+// step works out and keeps next[s*nclass+c]: the trie's edge, else where
+// the failure link goes; the root stays put.
+func (m *matcher) step(s, c int32) int32 {
+	e := &m.next[s*m.nclass+c]
+	if v := e.Load(); v != 0 {
+		return v
+	}
+	var v int32
+	if t := m.goTo(s, uint8(c)); t != 0 {
+		v = t*m.nclass + 1
+		if m.flag[t] {
+			v |= outFlag
+		}
+	} else if s != 0 {
+		v = m.step(m.fail[s], c)
+	} else {
+		v = 1 // the root, which ends no keyword
+	}
+	e.Store(v)
+	return v
 }
 
 // scan calls hit with the rules of every keyword that ends in text.
 func (m *matcher) scan(text string, hit func([]uint16)) {
-	s := int32(0)
-	n := int32(m.nclass)
+	row := int32(0)
+	n := m.nclass
 	next, class := m.next, &m.class
 	for i := 0; i < len(text); i++ {
-		s = next[s*n+int32(class[text[i]])]
-		if s < 0 {
-			s &^= outFlag
-			hit(m.out[s])
+		c := int32(class[text[i]])
+		v := next[row+c].Load()
+		if v == 0 {
+			v = m.step(row/n, c)
+		}
+		row = v&stateMask - 1
+		if v&outFlag != 0 {
+			for t := row / n; t >= 0; t = m.dict[t] {
+				if m.ends(t) {
+					hit(m.outs[m.outAt[t]:m.outAt[t+1]])
+				}
+			}
 		}
 	}
 }

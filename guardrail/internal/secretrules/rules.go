@@ -1,19 +1,15 @@
 package secretrules
 
 import (
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 )
-
-//go:embed gitleaks.json
-var gitleaksJSON []byte
 
 // Config is a rule set as gitleaks.json holds it.
 type Config struct {
@@ -23,6 +19,18 @@ type Config struct {
 	// Allowlist applies to every rule.
 	Allowlist Allowlist `json:"allowlist"`
 	Rules     []Rule    `json:"rules"`
+	// derived says the generator set the rules' heads and the path
+	// patterns' literals (see rules_gen.go), so that nothing needs to be
+	// parsed before a line needs it.
+	derived bool
+}
+
+// literals are strings one of which every match of a pattern holds;
+// lowercase, and compared ignoring case, when fold. None means no such
+// set is known.
+type literals struct {
+	s    []string
+	fold bool
 }
 
 // Rule is one gitleaks rule.
@@ -43,6 +51,12 @@ type Rule struct {
 	// rule to run.
 	Keywords   []string    `json:"keywords,omitempty"`
 	Allowlists []Allowlist `json:"allowlists,omitempty"`
+
+	// heads are how every match of Regex starts, nil when that is not
+	// known; pathLits are Path's literals. The generator derives both
+	// (see Config.derived).
+	heads    []head
+	pathLits literals
 }
 
 // Allowlist says which matches of a rule are not secrets.
@@ -57,6 +71,9 @@ type Allowlist struct {
 	Paths       []string `json:"paths,omitempty"`
 	// Stopwords allow a secret that contains one of them, ignoring case.
 	Stopwords []string `json:"stopwords,omitempty"`
+
+	// pathLits are the literals of Paths, in order, when derived.
+	pathLits []literals
 }
 
 // Skipped are the gitleaks rules a Set of [Default] leaves out, and why:
@@ -70,14 +87,13 @@ var Skipped = map[string]string{
 	"kubernetes-secret-yaml": "it spans lines (kind: Secret, then data:), and lines are scanned one by one",
 }
 
-// Default returns the Set of gitleaks' default rules less [Skipped]. It
-// panics if the embedded data does not load, which a test rules out.
+// Default returns the Set of gitleaks' default rules less [Skipped]. The
+// rules are Go data (rules_gen.go, generated from gitleaks.json), so a
+// process that scans a few lines pays for no decoding and compiles only
+// the patterns those lines need. It panics if the data does not load,
+// which a test rules out.
 var Default = sync.OnceValue(func() *Set {
-	var cfg Config
-	if err := json.Unmarshal(gitleaksJSON, &cfg); err != nil {
-		panic(fmt.Sprintf("secretrules: gitleaks.json: %v", err))
-	}
-	s, err := New(&cfg, Skipped)
+	s, err := New(gitleaks, Skipped)
 	if err != nil {
 		panic(err)
 	}
@@ -95,7 +111,7 @@ type Set struct {
 	kwOnce sync.Once
 	kw     *matcher // see keywords
 	always []int    // rules without keywords
-	global allowlist
+	global *allowlist
 }
 
 type rule struct {
@@ -103,11 +119,17 @@ type rule struct {
 	once  sync.Once
 	re    *regexp.Regexp
 	heads []head // what every match starts with; nil when unknown
-	path  *pathRegexp
-	allow []allowlist
+	// derived says heads were known before the regexp was compiled.
+	derived bool
+	path    *pathRegexp
+	allow   []*allowlist
 }
 
+// allowlist is an Allowlist whose regexps are compiled when a match is
+// first judged: most rules never find one.
 type allowlist struct {
+	src       *Allowlist
+	once      sync.Once
 	and       bool
 	target    string
 	regexes   []*regexp.Regexp
@@ -117,100 +139,281 @@ type allowlist struct {
 
 // pathRegexp is a path pattern with a literal every match holds, checked
 // first: most paths lack it, and a substring test is much cheaper than the
-// regexp.
+// regexp, which is compiled when a path first has the literal.
 type pathRegexp struct {
-	re   *regexp.Regexp
-	lit  string // "" when there is none
-	fold bool   // lit is lowercase and compares ignoring case
+	expr string
+	lits literals
+	once sync.Once
+	re   *regexp.Regexp // nil until compiled, or when expr does not compile
 }
 
-func compilePath(expr string) (*pathRegexp, error) {
-	re, err := regexp.Compile(expr)
+// newPath returns the pattern expr with its literals lits, or, when lits
+// is nil, the literals found by parsing expr.
+func newPath(expr string, lits *literals) *pathRegexp {
+	p := &pathRegexp{expr: expr}
+	if lits != nil {
+		p.lits = *lits
+	} else {
+		p.lits = literalsOf(expr)
+	}
+	return p
+}
+
+// literalsOf returns the strings one of which every match of expr holds,
+// none holding another (a path that holds "/vendor/x" holds "vendor/x").
+func literalsOf(expr string) literals {
+	tree, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil, err
+		return literals{}
 	}
-	p := &pathRegexp{re: re}
-	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
-		p.lit, p.fold = requiredLiteral(tree.Simplify())
+	l := required(tree.Simplify(), 0)
+	var out literals
+	for i, x := range l.s {
+		if !slices.ContainsFunc(l.s, func(y string) bool { return y != x && strings.Contains(x, y) }) &&
+			!slices.Contains(l.s[:i], x) {
+			out.s = append(out.s, x)
+		}
 	}
-	return p, nil
+	out.fold = l.fold
+	return out
+}
+
+func (p *pathRegexp) regexp() *regexp.Regexp {
+	p.once.Do(func() { p.re, _ = regexp.Compile(p.expr) }) // Check reports the error
+	return p.re
 }
 
 func (p *pathRegexp) match(path string) bool {
-	switch {
-	case p.lit == "":
-	case p.fold:
-		if !strings.Contains(strings.ToLower(path), p.lit) {
+	if p.lits.s != nil {
+		in := path
+		if p.lits.fold {
+			in = strings.ToLower(path)
+		}
+		if !slices.ContainsFunc(p.lits.s, func(l string) bool { return strings.Contains(in, l) }) {
 			return false
 		}
-	case !strings.Contains(path, p.lit):
-		return false
 	}
-	return p.re.MatchString(path)
+	re := p.regexp()
+	return re != nil && re.MatchString(path)
 }
 
-// requiredLiteral returns the longest literal that every match of re
-// contains: one of the parts of a top-level concatenation (through
-// captures), lowercased when it ignores case.
-func requiredLiteral(re *syntax.Regexp) (string, bool) {
-	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
-		re = re.Sub[0]
+// maxLiterals bounds the strings of a literals.
+const maxLiterals = 16
+
+// required returns strings one of which every match of re holds, the
+// shortest of them as long as can be found: a run of parts of a
+// concatenation that match few strings and nothing else (".", then
+// bmp|gif|jpe?g, is .bmp, .gif, .jpeg or .jpg), or the strings a part
+// requires; for an alternation, what each branch requires.
+func required(re *syntax.Regexp, depth int) literals {
+	if depth > 8 {
+		return literals{}
 	}
-	parts := []*syntax.Regexp{re}
-	if re.Op == syntax.OpConcat {
-		parts = re.Sub
+	if l, ok := exact(re, depth); ok {
+		if shortest(l) > 0 {
+			return l
+		}
+		return literals{}
 	}
-	best, fold := "", false
-	for _, p := range parts {
-		for p.Op == syntax.OpCapture && len(p.Sub) == 1 {
-			p = p.Sub[0]
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0], depth+1)
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0], depth+1)
 		}
-		if p.Op != syntax.OpLiteral {
-			continue
+	case syntax.OpAlternate:
+		var out literals
+		for _, sub := range re.Sub {
+			l := required(sub, depth+1)
+			if l.s == nil || len(out.s)+len(l.s) > maxLiterals {
+				return literals{}
+			}
+			out = union(out, l)
 		}
-		lit := string(p.Rune)
-		f := p.Flags&syntax.FoldCase != 0
-		if f {
-			lit = strings.ToLower(lit)
+		return out
+	case syntax.OpConcat:
+		var best literals
+		consider := func(l literals) {
+			if n, m := shortest(l), shortest(best); n > m || n == m && n > 0 && len(l.s) < len(best.s) {
+				best = l
+			}
 		}
-		if len(lit) > len(best) {
-			best, fold = lit, f
+		run := literals{s: []string{""}}
+		for _, sub := range re.Sub {
+			l, ok := exact(sub, depth+1)
+			if !ok {
+				run = literals{s: []string{""}}
+				consider(required(sub, depth+1))
+				continue
+			}
+			if p, ok := product(run, l); ok {
+				run = p
+			} else {
+				run = l
+			}
+			consider(run)
 		}
+		return best
 	}
-	return best, fold
+	return literals{}
 }
 
-// New compiles cfg's rules but those in skip; a rule's regular expression
-// is compiled when a line first needs it, the others at once. An
-// expression that does not compile is an error naming the rule.
+// exact returns the strings re matches when they are few, and false when
+// it matches others; an assertion (^, $, \b) matches "".
+func exact(re *syntax.Regexp, depth int) (literals, bool) {
+	if depth > 8 {
+		return literals{}, false
+	}
+	switch re.Op {
+	case syntax.OpCapture:
+		return exact(re.Sub[0], depth+1)
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return literals{s: []string{""}}, true
+	case syntax.OpLiteral:
+		l := literals{s: []string{string(re.Rune)}, fold: re.Flags&syntax.FoldCase != 0}
+		if l.fold {
+			l.s[0] = strings.ToLower(l.s[0])
+		}
+		return l, true
+	case syntax.OpCharClass:
+		var out []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if len(out) == 4 {
+					return literals{}, false
+				}
+				out = append(out, string(r))
+			}
+		}
+		return literals{s: out}, len(out) > 0
+	case syntax.OpQuest:
+		l, ok := exact(re.Sub[0], depth+1)
+		if !ok || len(l.s) >= maxLiterals {
+			return literals{}, false
+		}
+		return union(l, literals{s: []string{""}}), true
+	case syntax.OpAlternate:
+		var out literals
+		for _, sub := range re.Sub {
+			l, ok := exact(sub, depth+1)
+			if !ok || len(out.s)+len(l.s) > maxLiterals {
+				return literals{}, false
+			}
+			out = union(out, l)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := literals{s: []string{""}}
+		for _, sub := range re.Sub {
+			l, ok := exact(sub, depth+1)
+			if !ok {
+				return literals{}, false
+			}
+			if out, ok = product(out, l); !ok {
+				return literals{}, false
+			}
+		}
+		return out, true
+	}
+	return literals{}, false
+}
+
+// folded returns l lowercase, compared ignoring case: a set that does so
+// admits all the strings l did, and more.
+func folded(l literals) literals {
+	if l.fold {
+		return l
+	}
+	out := literals{s: make([]string, len(l.s)), fold: true}
+	for i, x := range l.s {
+		out.s[i] = strings.ToLower(x)
+	}
+	return out
+}
+
+// union returns the strings of a and of b.
+func union(a, b literals) literals {
+	if a.s == nil {
+		return b
+	}
+	if a.fold != b.fold {
+		a, b = folded(a), folded(b)
+	}
+	out := literals{s: slices.Clone(a.s), fold: a.fold}
+	for _, x := range b.s {
+		if !slices.Contains(out.s, x) {
+			out.s = append(out.s, x)
+		}
+	}
+	return out
+}
+
+// product returns every string of a followed by one of b, or false when
+// there would be more than maxLiterals.
+func product(a, b literals) (literals, bool) {
+	if len(a.s)*len(b.s) > maxLiterals {
+		return literals{}, false
+	}
+	if a.fold != b.fold {
+		a, b = folded(a), folded(b)
+	}
+	out := literals{fold: a.fold}
+	for _, x := range a.s {
+		for _, y := range b.s {
+			if !slices.Contains(out.s, x+y) {
+				out.s = append(out.s, x+y)
+			}
+		}
+	}
+	return out, true
+}
+
+// shortest returns the length of the shortest string of l, 0 when it has
+// none.
+func shortest(l literals) int {
+	if len(l.s) == 0 {
+		return 0
+	}
+	n := len(l.s[0])
+	for _, x := range l.s[1:] {
+		n = min(n, len(x))
+	}
+	return n
+}
+
+// New returns the set of cfg's rules but those in skip. Patterns are
+// compiled when a line first needs them; a cfg that is not the generated
+// data is checked at once, and an expression that does not compile is an
+// error naming the rule.
 func New(cfg *Config, skip map[string]string) (*Set, error) {
-	s := &Set{cfg: cfg}
-	var err error
-	if s.global, err = compileAllow(&cfg.Allowlist); err != nil {
-		return nil, fmt.Errorf("secretrules: global allowlist: %w", err)
-	}
+	s := &Set{cfg: cfg, global: newAllow(&cfg.Allowlist)}
 	for i := range cfg.Rules {
 		r := &cfg.Rules[i]
 		if _, ok := skip[r.ID]; ok || r.Regex == "" {
 			continue
 		}
-		cr := &rule{Rule: r}
+		cr := &rule{Rule: r, heads: r.heads, derived: cfg.derived}
 		if r.Path != "" {
-			if cr.path, err = compilePath(r.Path); err != nil {
-				return nil, fmt.Errorf("secretrules: rule %s: path: %w", r.ID, err)
+			var lits *literals
+			if cfg.derived {
+				lits = &r.pathLits
 			}
+			cr.path = newPath(r.Path, lits)
 		}
 		for j := range r.Allowlists {
-			a, err := compileAllow(&r.Allowlists[j])
-			if err != nil {
-				return nil, fmt.Errorf("secretrules: rule %s: allowlist: %w", r.ID, err)
-			}
-			cr.allow = append(cr.allow, a)
+			cr.allow = append(cr.allow, newAllow(&r.Allowlists[j]))
 		}
 		if len(r.Keywords) == 0 {
 			s.always = append(s.always, len(s.rules))
 		}
 		s.rules = append(s.rules, cr)
+	}
+	if !cfg.derived {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -225,26 +428,48 @@ func (s *Set) keywords() *matcher {
 	return s.kw
 }
 
-func compileAllow(a *Allowlist) (allowlist, error) {
-	out := allowlist{and: strings.EqualFold(a.Condition, "AND"), target: a.RegexTarget}
-	for _, x := range a.Regexes {
-		re, err := regexp.Compile(x)
-		if err != nil {
-			return out, err
+// newAllow returns the allowlist a, its patterns not yet compiled.
+func newAllow(a *Allowlist) *allowlist {
+	out := &allowlist{src: a, and: strings.EqualFold(a.Condition, "AND"), target: a.RegexTarget}
+	for i, x := range a.Paths {
+		var lits *literals
+		if i < len(a.pathLits) {
+			lits = &a.pathLits[i]
 		}
-		out.regexes = append(out.regexes, re)
-	}
-	for _, x := range a.Paths {
-		re, err := compilePath(x)
-		if err != nil {
-			return out, err
-		}
-		out.paths = append(out.paths, re)
+		out.paths = append(out.paths, newPath(x, lits))
 	}
 	for _, w := range a.Stopwords {
 		out.stopwords = append(out.stopwords, strings.ToLower(w))
 	}
-	return out, nil
+	return out
+}
+
+// compile compiles the allowlist's regexps, once; one that does not
+// compile allows nothing (Check reports it).
+func (a *allowlist) compile() {
+	a.once.Do(func() {
+		for _, x := range a.src.Regexes {
+			if re, err := regexp.Compile(x); err == nil {
+				a.regexes = append(a.regexes, re)
+			}
+		}
+	})
+}
+
+// check returns the first pattern of a that does not compile.
+func (a *allowlist) check() error {
+	for _, x := range a.src.Regexes {
+		if _, err := regexp.Compile(x); err != nil {
+			return err
+		}
+	}
+	for _, p := range a.paths {
+		if p.regexp() == nil {
+			_, err := regexp.Compile(p.expr)
+			return err
+		}
+	}
+	return nil
 }
 
 // Len returns how many rules the set runs.
@@ -253,13 +478,25 @@ func (s *Set) Len() int { return len(s.rules) }
 // Version returns the version of the rules' source.
 func (s *Set) Version() string { return s.cfg.Version }
 
-// Check compiles every rule's regular expression, for tests: Default
-// compiles them lazily.
+// Check compiles every pattern of the set, for tests and New: Default
+// compiles each when a line first needs it.
 func (s *Set) Check() error {
+	if err := s.global.check(); err != nil {
+		return fmt.Errorf("secretrules: global allowlist: %w", err)
+	}
 	for _, r := range s.rules {
 		if r.regexp() == nil {
 			_, err := regexp.Compile(r.Regex)
 			return fmt.Errorf("secretrules: rule %s: %w", r.ID, err)
+		}
+		if r.path != nil && r.path.regexp() == nil {
+			_, err := regexp.Compile(r.Path)
+			return fmt.Errorf("secretrules: rule %s: path: %w", r.ID, err)
+		}
+		for _, a := range r.allow {
+			if err := a.check(); err != nil {
+				return fmt.Errorf("secretrules: rule %s: allowlist: %w", r.ID, err)
+			}
 		}
 	}
 	return nil
@@ -268,7 +505,9 @@ func (s *Set) Check() error {
 func (r *rule) regexp() *regexp.Regexp {
 	r.once.Do(func() {
 		r.re, _ = regexp.Compile(r.Regex) // Check reports the error
-		r.heads = headsOf(r.Regex)
+		if !r.derived {
+			r.heads = headsOf(r.Regex)
+		}
 	})
 	return r.re
 }
@@ -279,7 +518,9 @@ func (r *rule) regexp() *regexp.Regexp {
 // place. It is far cheaper than the regexp, which keywords as short as
 // "s." (Vault's service tokens) would run on most lines of code.
 func (r *rule) may(line string) bool {
-	r.regexp()
+	if !r.derived {
+		r.regexp() // derives the heads
+	}
 	if r.heads == nil {
 		return true
 	}
@@ -298,9 +539,14 @@ type head struct {
 	lit   string
 	fold  bool
 	word  bool
-	class *[256]bool
+	class byteSet
 	min   int
 }
+
+// byteSet is a set of bytes, byte c being bit c%64 of word c/64.
+type byteSet [4]uint64
+
+func (b *byteSet) has(c byte) bool { return b[c/64]&(1<<(c%64)) != 0 }
 
 // in reports whether line has a place where h starts.
 func (h *head) in(line string) bool {
@@ -315,7 +561,7 @@ func (h *head) in(line string) bool {
 			continue
 		}
 		n, j := 0, i+len(h.lit)
-		for n < h.min && j < len(line) && h.class[line[j]] {
+		for n < h.min && j < len(line) && h.class.has(line[j]) {
 			n++
 			j++
 		}
@@ -388,49 +634,80 @@ func headsIn(re *syntax.Regexp, word bool, depth int) []head {
 			}
 			return nil
 		}
-		var next *syntax.Regexp
-		if len(subs) > 1 {
-			next = subs[1]
+		var rest []*syntax.Regexp
+		for _, sub := range subs[1:] {
+			rest = atoms(rest, sub, 0)
 		}
-		return []head{literalHead(subs[0], word, next)}
+		return []head{literalHead(subs[0], word, rest)}
 	}
 	return nil
 }
 
-// literalHead makes the head of the literal lit, followed by next.
-func literalHead(lit *syntax.Regexp, word bool, next *syntax.Regexp) head {
-	h := head{lit: string(lit.Rune), fold: lit.Flags&syntax.FoldCase != 0, word: word, class: &[256]bool{}}
+// atoms appends to out the parts re matches one after another: a
+// concatenation's, through captures and nested concatenations (as
+// Simplify writes x{24}), else re itself.
+func atoms(out []*syntax.Regexp, re *syntax.Regexp, depth int) []*syntax.Regexp {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op == syntax.OpConcat && depth < 4 {
+		for _, sub := range re.Sub {
+			out = atoms(out, sub, depth+1)
+		}
+		return out
+	}
+	return append(out, re)
+}
+
+// literalHead makes the head of the literal lit, followed by the atoms
+// rest: its class and min are the longest run of one character class that
+// rest starts with, counting the least of each repetition.
+func literalHead(lit *syntax.Regexp, word bool, rest []*syntax.Regexp) head {
+	h := head{lit: string(lit.Rune), fold: lit.Flags&syntax.FoldCase != 0, word: word}
 	for _, r := range lit.Rune {
 		if r >= 0x80 {
-			return head{lit: "", class: h.class} // matches anywhere
+			return head{} // matches anywhere
 		}
-	}
-	for next != nil && next.Op == syntax.OpCapture {
-		next = next.Sub[0]
-	}
-	if next == nil {
-		return h
 	}
 	var class *syntax.Regexp
-	switch next.Op {
-	case syntax.OpRepeat, syntax.OpPlus:
-		if next.Sub[0].Op == syntax.OpCharClass {
-			class = next.Sub[0]
-			h.min = next.Min
-			if next.Op == syntax.OpPlus {
-				h.min = 1
+	for _, a := range rest {
+		c, n, exact := a, 1, true
+		switch a.Op {
+		case syntax.OpCharClass:
+		case syntax.OpRepeat, syntax.OpPlus:
+			if a.Sub[0].Op != syntax.OpCharClass {
+				c = nil
+				break
 			}
+			c, n, exact = a.Sub[0], a.Min, a.Op == syntax.OpRepeat && a.Max == a.Min
+			if a.Op == syntax.OpPlus {
+				n = 1
+			}
+		default:
+			c = nil
 		}
-	case syntax.OpCharClass:
-		class, h.min = next, 1
+		if c == nil || class != nil && !slices.Equal(class.Rune, c.Rune) {
+			break
+		}
+		class = c
+		h.min += n
+		if !exact {
+			break
+		}
 	}
 	if class == nil {
 		h.min = 0
 		return h
 	}
 	for i := 0; i+1 < len(class.Rune); i += 2 {
-		for c := class.Rune[i]; c <= class.Rune[i+1] && c < 256; c++ {
-			h.class[c] = true
+		lo, hi := class.Rune[i], class.Rune[i+1]
+		if hi >= 0x80 {
+			// A rune beyond ASCII is bytes 0x80-0xff in the line, and
+			// each counts towards min.
+			lo, hi = min(lo, 0x80), 0xff
+		}
+		for c := lo; c <= hi && c < 256; c++ {
+			h.class[c/64] |= 1 << (c % 64)
 		}
 	}
 	return h
@@ -619,8 +896,8 @@ func (s *Set) scanRule(r *rule, path, line string, found func(Match)) {
 			continue
 		}
 		allowed := false
-		for i := range r.allow {
-			if r.allow[i].allows(secret, line[m[0]:m[1]], line, path) {
+		for _, a := range r.allow {
+			if a.allows(secret, line[m[0]:m[1]], line, path) {
 				allowed = true
 				break
 			}
@@ -641,7 +918,8 @@ func (a *allowlist) allows(secret, match, line, path string) bool {
 		target = line
 	}
 	var results []bool
-	if len(a.regexes) > 0 {
+	if len(a.src.Regexes) > 0 {
+		a.compile()
 		ok := false
 		for _, re := range a.regexes {
 			if re.MatchString(target) {

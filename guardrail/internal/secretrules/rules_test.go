@@ -99,7 +99,10 @@ func FuzzScan(f *testing.F) {
 func TestPathFilters(t *testing.T) {
 	paths := []string{"a.go", "web/package-lock.json", "vendor/modules.txt", "x/node_modules/y.js", "IMG.PNG", "go.sum",
 		"src/gradlew", "infra/main.TF", "a/b/nuget.config", "lib/python3.12/site-packages/x.py", "Pipfile.lock", "k.yml",
-		"a/.git", "Database.refactorlog", "x.php", "/Users/me/x", "deps/foo-1.2.dist-info/RECORD"}
+		"a/.git", "Database.refactorlog", "x.php", "/Users/me/x", "deps/foo-1.2.dist-info/RECORD",
+		"logo.JPG", "a/b.tiff", "f.WOFF2", "r.docx", "x.dll", "go.work.sum", "a/vendor/golang.org/x/net/y.go",
+		"gradlew.bat", "mvnw.cmd", "web/jquery-ui.min.js", "lib/plotly-2.1.min.js.map", ".VENV/lib/x", "VirtualEnv/lib64/y",
+		"usr/lib64/python3.11/os.py", "python/2.7/lib/x", "cfg.YML", "x/NuGet.Config", "cert.PFX", "k/a.p12"}
 	if bad := secretrules.PathMismatches(secretrules.Default(), paths); len(bad) > 0 {
 		t.Errorf("the literal filters change the answer of: %v", bad)
 	}

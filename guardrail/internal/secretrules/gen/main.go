@@ -1,9 +1,15 @@
 // Command gen converts gitleaks' default configuration (config/gitleaks.toml
 // in github.com/gitleaks/gitleaks, MIT licensed) into gitleaks.json, the
-// rule data package secretrules embeds:
+// rule data of package secretrules:
 //
 //	go run ./guardrail/internal/secretrules/gen -version v8.30.1 \
 //	    < gitleaks/config/gitleaks.toml > guardrail/internal/secretrules/gitleaks.json
+//
+// and, with -go, gitleaks.json into rules_gen.go, the same data as Go
+// source, which is what the package compiles in (go generate in the
+// package runs it):
+//
+//	go run ./gen -go -i gitleaks.json -o rules_gen.go
 //
 // It reads the part of TOML that file uses: [table] and [[array]] headers,
 // key = value with ”'...”' literals, '...' and "..." strings, numbers,
@@ -18,6 +24,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/harnish/harnish/guardrail/internal/secretrules"
 )
 
 // The output: what package secretrules reads.
@@ -49,7 +57,27 @@ type (
 
 func main() {
 	version := flag.String("version", "", "the gitleaks version the file is from")
+	goSrc := flag.Bool("go", false, "read gitleaks.json and write rules_gen.go")
+	in := flag.String("i", "", "with -go, the file to read (default standard input)")
+	out := flag.String("o", "", "the file to write (default standard output)")
 	flag.Parse()
+	if *goSrc {
+		r := os.Stdin
+		if *in != "" {
+			f, err := os.Open(*in)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "gen:", err)
+				os.Exit(1)
+			}
+			defer f.Close()
+			r = f
+		}
+		if err := writeGo(r, *out); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	cfg, err := parse(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
@@ -64,6 +92,26 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
+}
+
+// writeGo reads gitleaks.json from r and writes its Go source to the file
+// out, or to standard output when out is "".
+func writeGo(r io.Reader, out string) error {
+	var cfg secretrules.Config
+	dec := json.NewDecoder(io.LimitReader(r, 16<<20))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return fmt.Errorf("gitleaks.json: %w", err)
+	}
+	src, err := secretrules.GoSource(&cfg)
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		_, err = os.Stdout.Write(src)
+		return err
+	}
+	return os.WriteFile(out, src, 0o644)
 }
 
 // parse reads the configuration; errors name the line.
