@@ -3,6 +3,7 @@ package guardrail
 import (
 	"fmt"
 	"io/fs"
+	"iter"
 	"maps"
 	"path"
 	"slices"
@@ -96,16 +97,17 @@ var generatedPatterns = []string{"*.pb.go", "*_gen.go", "*.gen.go", "*_generated
 type tddRule struct {
 	level    Level
 	patterns map[string][]string
-	tests    []string // the patterns as globs on a file name: *_test.go
+	tests    []glob // the patterns as globs on a file name: *_test.go
 	roots    []string
-	exempt   []string
-	// known caches candidates by path: a loop's diffs touch the same
+	exempt   pathPatterns
+	// known caches test places by path: a loop's diffs touch the same
 	// files again and again.
-	known *pathCache[[]string]
+	known *pathCache[testPlaces]
 }
 
 func newTDDRule(c TDDConfig) (tddRule, error) {
-	r := tddRule{level: c.Level, patterns: c.Patterns, roots: c.Roots, exempt: c.Exempt, known: &pathCache[[]string]{}}
+	r := tddRule{level: c.Level, patterns: c.Patterns, roots: c.Roots, known: &pathCache[testPlaces]{}}
+	exempt := c.Exempt
 	if !c.Level.Valid() {
 		return r, fmt.Errorf("guardrail: tdd: %w %d", ErrInvalidLevel, int(c.Level))
 	}
@@ -115,8 +117,8 @@ func newTDDRule(c TDDConfig) (tddRule, error) {
 	if r.roots == nil {
 		r.roots = DefaultTestRoots
 	}
-	if r.exempt == nil {
-		r.exempt = DefaultTDDExempt()
+	if exempt == nil {
+		exempt = DefaultTDDExempt()
 	}
 	seen := map[string]bool{}
 	for _, ext := range slices.Sorted(maps.Keys(r.patterns)) {
@@ -133,7 +135,7 @@ func newTDDRule(c TDDConfig) (tddRule, error) {
 			}
 			if !seen[glob] {
 				seen[glob] = true
-				r.tests = append(r.tests, glob)
+				r.tests = append(r.tests, compileGlob(glob))
 			}
 		}
 	}
@@ -142,11 +144,12 @@ func newTDDRule(c TDDConfig) (tddRule, error) {
 			return r, fmt.Errorf("guardrail: tdd: test root %q: want a directory name", root)
 		}
 	}
-	for _, e := range r.exempt {
+	for _, e := range exempt {
 		if _, err := path.Match(strings.TrimSuffix(e, "/"), ""); err != nil || e == "" {
 			return r, fmt.Errorf("guardrail: tdd: bad exempt pattern %q", e)
 		}
 	}
+	r.exempt = compilePatterns(exempt)
 	return r, nil
 }
 
@@ -159,17 +162,21 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string
 	if !pathOnly && f.Status != StatusAdded && !f.adds() {
 		return nil // a pure deletion of lines, a mode change, a plain rename
 	}
-	candidates := r.known.get(f.Path, r.candidates)
-	if len(candidates) == 0 {
+	places := r.known.get(f.Path, r.places)
+	if len(places.names) == 0 {
 		return nil // not a product file
 	}
-	for _, c := range candidates {
-		if st, ok := inDiff[c]; ok && st != StatusDeleted {
-			return nil
+	// Candidates are looked up through one buffer, not made one string each.
+	var buf [256]byte
+	for _, d := range places.dirs {
+		for _, n := range places.names {
+			if st, ok := inDiff[string(appendJoin(buf[:0], d, n))]; ok && st != StatusDeleted {
+				return nil
+			}
 		}
 	}
 	if tree != nil {
-		for _, c := range candidates {
+		for c := range places.all() {
 			if inDiff[c] == StatusDeleted {
 				continue
 			}
@@ -180,43 +187,85 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string
 	}
 	return []EditDecision{{
 		Decision: Decision{Level: r.level, Rule: RuleEditTDD,
-			Reason: fmt.Sprintf("product file changed without its test; write the test first (%s)", listed(candidates, 3))},
+			Reason: fmt.Sprintf("product file changed without its test; write the test first (%s)", places.listed(3))},
 		Path: f.Path,
 	}}
 }
 
-// candidates returns where the test of the product file name may be, nearest
-// first; nil when name needs no test: not source code, a test itself, or
-// exempt.
-func (r *tddRule) candidates(name string) []string {
+// testPlaces are where the test of a product file may be: each of names
+// in each of dirs, nearest dir first. No names: the file needs no test.
+type testPlaces struct {
+	dirs  []string // clean, distinct; "" is the tree's root
+	names []string // distinct file names
+}
+
+// all yields the candidate paths in order.
+func (p testPlaces) all() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, d := range p.dirs {
+			for _, n := range p.names {
+				if !yield(string(appendJoin(nil, d, n))) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// listed names the first n candidates and counts the rest, as [listed].
+func (p testPlaces) listed(n int) string {
+	first := make([]string, 0, n)
+	for c := range p.all() {
+		if len(first) == n {
+			break
+		}
+		first = append(first, c)
+	}
+	if total := len(p.dirs) * len(p.names); total > n {
+		return fmt.Sprintf("%s and %d more", strings.Join(first, ", "), total-n)
+	}
+	return strings.Join(first, ", ")
+}
+
+// appendJoin appends dir/name (name alone in the root) to buf.
+func appendJoin(buf []byte, dir, name string) []byte {
+	if dir != "" {
+		buf = append(append(buf, dir...), '/')
+	}
+	return append(buf, name...)
+}
+
+// places returns where the test of the product file name may be; none
+// when name needs no test: not source code, a test itself, or exempt.
+func (r *tddRule) places(name string) testPlaces {
 	ext := path.Ext(name)
 	pats := r.patterns[ext]
 	if len(pats) == 0 || r.isTest(name) || r.exempted(name) {
-		return nil
+		return testPlaces{}
 	}
 	dir, base := path.Split(name)
-	dir = strings.TrimSuffix(dir, "/")
+	dir = cleanDir(strings.TrimSuffix(dir, "/"))
 	stem := strings.TrimSuffix(base, ext)
-	var names []string
-	for _, p := range pats {
-		names = append(names, strings.ReplaceAll(p, "{stem}", stem))
+	var p testPlaces
+	for _, pat := range pats {
+		if n := strings.ReplaceAll(pat, "{stem}", stem); !slices.Contains(p.names, n) {
+			p.names = append(p.names, n)
+		}
 	}
-	out := make([]string, 0, len(names)*(1+len(r.roots)*(2+strings.Count(dir, "/"))))
+	// dir is clean, roots are names: their joins are clean.
 	add := func(d string) {
-		for _, n := range names {
-			if c := joinClean(d, n); !slices.Contains(out, c) {
-				out = append(out, c)
-			}
+		if !slices.Contains(p.dirs, d) {
+			p.dirs = append(p.dirs, d)
 		}
 	}
 	add(dir)
 	for _, root := range r.roots {
-		add(joinClean(dir, root))
+		add(string(appendJoin(nil, dir, root)))
 	}
 	// Mirrors: tests/a/b/x, tests/b/x, tests/x for a/b/x.
 	for _, root := range r.roots {
 		for d := dir; ; {
-			add(joinClean(root, d))
+			add(strings.TrimSuffix(root+"/"+d, "/"))
 			i := strings.IndexByte(d, '/')
 			if d == "" {
 				break
@@ -228,14 +277,22 @@ func (r *tddRule) candidates(name string) []string {
 			}
 		}
 	}
-	return out
+	return p
+}
+
+// cleanDir is dir cleaned, "" for the root.
+func cleanDir(dir string) string {
+	if d := path.Clean(dir); d != "." {
+		return d
+	}
+	return ""
 }
 
 // isTest reports whether name is a test file or lies under a test root.
 func (r *tddRule) isTest(name string) bool {
 	base := path.Base(name)
-	for _, g := range r.tests {
-		if globMatch(g, base) {
+	for i := range r.tests {
+		if r.tests[i].match(base) {
 			return true
 		}
 	}
@@ -248,49 +305,57 @@ func (r *tddRule) isTest(name string) bool {
 }
 
 // exempted reports whether name matches an exempt pattern.
-// joinClean is path.Join for the clean, relative parts candidates joins
-// (a diff's paths, test roots, patterns), without its cleaning pass; a part
-// that is not plainly clean goes through path.Join.
-func joinClean(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	case strings.Contains(a, "..") || strings.Contains(b, "..") || strings.Contains(a, "./") || strings.Contains(b, "./") ||
-		strings.HasSuffix(a, "/") || strings.HasPrefix(b, "/") || strings.Contains(b, "//") || strings.Contains(a, "//"):
-		return path.Join(a, b)
-	}
-	return a + "/" + b
+func (r *tddRule) exempted(name string) bool {
+	return r.exempt.match(name)
 }
 
-func (r *tddRule) exempted(name string) bool {
-	return matchAny(r.exempt, name)
-}
+// generatedNames are generatedPatterns compiled.
+var generatedNames = compilePatterns(generatedPatterns)
 
 // generatedName reports whether name is generated code by its name.
 func (r *tddRule) generatedName(name string) bool {
-	return matchAny(generatedPatterns, name)
+	return generatedNames.match(name)
 }
 
-// matchAny reports whether name matches one of patterns, read as
-// [TDDConfig.Exempt] describes.
-func matchAny(patterns []string, name string) bool {
-	base := path.Base(name)
-	for _, p := range patterns {
+// pathPatterns are patterns read as [TDDConfig.Exempt] describes,
+// compiled: each is looked at in the way it matches.
+type pathPatterns struct {
+	dirs  []string // "vendor/": a directory anywhere in the path
+	paths []glob   // a pattern with another "/": a glob on the whole path
+	names []glob   // any other: a glob on the file's name
+}
+
+func compilePatterns(ps []string) pathPatterns {
+	var p pathPatterns
+	for _, s := range ps {
 		switch {
-		case strings.HasSuffix(p, "/"):
-			if hasDir(name, strings.TrimSuffix(p, "/")) {
-				return true
-			}
-		case strings.Contains(p, "/"):
-			if globMatch(p, name) {
-				return true
-			}
+		case strings.HasSuffix(s, "/"):
+			p.dirs = append(p.dirs, strings.TrimSuffix(s, "/"))
+		case strings.Contains(s, "/"):
+			p.paths = append(p.paths, compileGlob(s))
 		default:
-			if globMatch(p, base) {
-				return true
-			}
+			p.names = append(p.names, compileGlob(s))
+		}
+	}
+	return p
+}
+
+// match reports whether name matches one of the patterns.
+func (p *pathPatterns) match(name string) bool {
+	base := path.Base(name)
+	for i := range p.names {
+		if p.names[i].match(base) {
+			return true
+		}
+	}
+	for _, d := range p.dirs {
+		if hasDir(name, d) {
+			return true
+		}
+	}
+	for i := range p.paths {
+		if p.paths[i].match(name) {
+			return true
 		}
 	}
 	return false
@@ -300,20 +365,62 @@ func matchAny(patterns []string, name string) bool {
 // whole components).
 func hasDir(name, dir string) bool {
 	d := path.Dir(name)
-	return d == dir || strings.HasPrefix(d, dir+"/") || strings.HasSuffix(d, "/"+dir) || strings.Contains(d, "/"+dir+"/")
+	for i := 0; dir != "" && i <= len(d); {
+		j := strings.Index(d[i:], dir)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(dir)
+		if (j == 0 || d[j-1] == '/') && (end == len(d) || d[end] == '/') {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }
 
-// globMatch is path.Match(pattern, name) for a well-formed pattern, with
-// the common shapes (a plain name, *suffix, prefix*) matched without it.
-func globMatch(pattern, name string) bool {
-	switch i := strings.IndexAny(pattern, `*?[\`); {
+// glob is a path.Match pattern compiled for the shapes that are common: a
+// plain name, and one '*' between two literals (*_test.go, test_*.py,
+// zz_generated*), which need no path.Match.
+type glob struct {
+	pat            string
+	prefix, suffix string // around the one '*' of a star glob
+	kind           uint8
+}
+
+const (
+	globExact = iota
+	globStar
+	globAny
+)
+
+func compileGlob(p string) glob {
+	i := strings.IndexAny(p, `*?[\`)
+	switch {
 	case i < 0:
-		return pattern == name
-	case i == 0 && !strings.ContainsAny(pattern[1:], `*?[\/`):
-		return !strings.Contains(name, "/") && strings.HasSuffix(name, pattern[1:])
-	case i == len(pattern)-1 && pattern[i] == '*' && !strings.Contains(pattern, "/"):
-		return !strings.Contains(name, "/") && strings.HasPrefix(name, pattern[:i])
+		return glob{pat: p, kind: globExact}
+	case p[i] == '*' && !strings.ContainsAny(p[i+1:], `*?[\`):
+		return glob{pat: p, prefix: p[:i], suffix: p[i+1:], kind: globStar}
 	}
-	ok, _ := path.Match(pattern, name)
+	return glob{pat: p, kind: globAny}
+}
+
+func (g *glob) match(name string) bool {
+	switch g.kind {
+	case globExact:
+		return name == g.pat
+	case globStar:
+		// '*' is any run of characters but '/'.
+		return len(name) >= len(g.prefix)+len(g.suffix) && strings.HasPrefix(name, g.prefix) && strings.HasSuffix(name, g.suffix) &&
+			!strings.Contains(name[len(g.prefix):len(name)-len(g.suffix)], "/")
+	}
+	ok, _ := path.Match(g.pat, name)
 	return ok
+}
+
+// globMatch is path.Match(pattern, name) for a well-formed pattern.
+func globMatch(pattern, name string) bool {
+	g := compileGlob(pattern)
+	return g.match(name)
 }
