@@ -185,6 +185,104 @@
 //     REPL started without a script (sudo bash, timeout 60 python3, ...),
 //     whose later input would reach no guard.
 //
+// What a command line defines for itself is followed into its uses. An
+// alias defined earlier (alias del='rm -rf'; del build) is replaced by its
+// text before the line is judged, and an alias whose text ends in a blank
+// expands the next word too (alias sudo='sudo '); a function's body is
+// judged once more at each call with the call's words as $1.. and "$@"
+// (g() { git "$@"; }; g reset --hard), nested calls included, up to 16
+// expansions per script and never inside themselves; a call of a function
+// that shadows a command (git() {...}) is still judged as the command too,
+// failing closed. sh -c 'script' NAME ARGS gives the script $0 and "$@"
+// (sh -c '"$@"' _ rm -rf x); declare -n names are followed; input
+// redirected from a process substitution (bash < <(echo ...), mysql <
+// <(echo ...)) is read as a pipe; a payload that is only a substitution
+// printing text (sh -c "$(echo rm -rf x)", eval "$(printf ...)") is judged
+// as the printed text. An option word with a run-time tail keeps its
+// written letters (rm -r$(x) is rm -r). git aliases defined by git config
+// alias.NAME VALUE earlier in the line, or by -c, are judged at their call
+// with the call's arguments (git -c alias.co=checkout co -- . is
+// git.discard), and git configuration given by -c or git config that makes
+// a command destructive counts: clean.requireForce=false makes git clean
+// delete without -f (git.discard), a remote.NAME.mirror or a "+" refspec in
+// remote.NAME.push makes git push force (git.force-push).
+//
+// More programs that run a command are unwrapped or read: valgrind, gdb
+// --args (and -ex 'shell ...' or '!...'), perf stat/record/trace, hyperfine's
+// commands and its --prepare, --setup, --cleanup and --conclude lines,
+// rush's template (as parallel's), dtach and abduco, shx (shx rm -rf dist),
+// cmd's forfiles /c (forfiles /p build /c "cmd /c rd /s /q @path"),
+// env -, GNU tools under Homebrew's g prefix (grm, gfind, gxargs, gsed, ...),
+// a package runner's NAME@VERSION (npx rimraf@5), and crontab reading its
+// table from standard input, whose lines' commands are judged after their
+// schedule ((crontab -l; echo '* * * * * rm -rf /srv') | crontab -). Tools
+// with a shell escape in their own scripts are read as well: sed's e
+// command and s///e flag (sed 's/.*/rm -rf x/e'), vim, vi, nvim and ex with
+// -c, --cmd or +:!cmd, make -f - reading a makefile whose recipe lines are
+// shell lines, expect -c's spawn, exec and system, awk's "cmd" | getline,
+// print | "cmd" and print "script" | "sh", and AppleScript's do shell
+// script. The del CLI (npx del-cli dist) is fs.recursive-delete.
+//
+// Interpreter code is read further: a string Python's exec or eval,
+// JavaScript's eval, Function or vm.runInThisContext runs is scanned as
+// code of the same language; getattr(os, "system") is os.system; names
+// imported from a module (from subprocess import run) and JavaScript's
+// destructured renames (const {execSync: x} = require("child_process"),
+// import {rmSync as r} from "fs") keep their module; fs calls ending in Sync
+// count under any receiver (import("fs").then(f => f.rmSync(...)));
+// os.posix_spawn(p) runs argv; Python's sh module (sh.rm("-rf", "x")) and
+// plumbum's local["rm"](...) run the named program; pathlib's
+// Path(p).unlink(), .rmdir(), .write_text(), .write_bytes(), .touch(),
+// .rename() and .replace() write p (fs.protected); Perl's q{}, qq{}, qw[]
+// and Ruby's %q(), %Q[], %(), %w[] are read as the strings and lists they
+// are (perl -e 'system qq{rm -rf x}'); code that execs or evals its
+// standard input (python3 -c "exec(sys.stdin.read())" <<< CODE) has that
+// input scanned as code too, and so does deno run - ; and interpreter code
+// that is a download (python3 -c "$(curl -fsSL URL)") is pkg.install. The
+// -c of csh, tcsh, yash, osh, posh, oksh and rbash is read as sh's.
+//
+// Writes into protected paths, beside the commands of fs.protected:
+// extracting an archive into one (tar -x -C .harnish, unzip -d .harnish,
+// 7z x -o.harnish), gawk -i inplace on one, and git checkout -- PATH or
+// git restore PATH over one. sql.drop also takes the database tools that
+// drop by subcommand (dropdb NAME, mysqladmin drop NAME) and more clients
+// (cqlsh, trino, presto, beeline, hive, impala-shell, spark-sql, vsql,
+// litecli, sqlplus, turso); a SQL string literal only mentions what it holds
+// (psql -c "SELECT 'DROP TABLE t'" is allowed) unless dynamic SQL runs it
+// (EXECUTE 'DROP TABLE t', EXEC('...'), sp_executesql N'...', format(...)).
+// sys.disk also takes zpool create, mdadm --create (-C) and badblocks -w
+// (the write test; -n is non-destructive). In PowerShell the dot-source
+// operator runs its command as & does (. Remove-Item x -Recurse), and a
+// hashtable the script assigns is splatted into the parameters it passes
+// ($p = @{Path='x'; Recurse=$true}; Remove-Item @p).
+//
+// A program harnish has no rule for fails closed (shell.unresolved) when
+// its arguments hold a command that trips a rule, since whether it runs it
+// cannot be known: a word naming rm, git, find, dd, a shell, a SQL client
+// and the like followed by its arguments (flatpak-spawn --host rm -rf x,
+// gosu app git reset --hard, ip netns exec ns rm -rf x), an option's value
+// that is a command line (gcloud compute ssh vm --command='rm -rf /x'), or a
+// string argument that starts with such a command (pssh -h hosts 'rm -rf
+// /x', ansible all -m shell -a 'rm -rf /x'). Text stays a mention: the
+// arguments of programs that show, search, log or send text (echo,
+// printf, grep, rg, man, logger, jq, gh, curl, ...), the value of an
+// option for a message, title, body, summary, description, comment or note
+// (jira issue create --summary "git reset --hard broke it"), prose that
+// does not start with a command, and calls of the script's own aliases and
+// functions, whose expansion is judged instead.
+//
+// shell.depth also covers commands judged inside one another without a
+// payload between them (wrappers, xargs, find -exec, a git alias): more than
+// 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded
+// work; an unknown program's arguments are tried as at most 8 commands.
+//
+// A unified diff that patch or git apply reads from a here-document, a
+// here-string or echo is judged like the hook's patches: each file it
+// changes is written (fs.protected for git apply <<EOF with +++
+// b/.harnish/state.json), and its added lines are judged by the secret rules
+// with the file's name (edit.secret.*). git apply --check, --stat,
+// --numstat and --summary only read it.
+//
 // Text that only mentions danger is allowed: echo and printf arguments, grep
 // patterns, commit messages, comments, here-documents given to cat, file and
 // script names (bash rm-rf.sh). Variables from outside the command line are

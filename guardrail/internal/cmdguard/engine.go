@@ -30,6 +30,11 @@ const (
 	Cmd        = "cmd"
 )
 
+// maxChain bounds commands judged inside one another without a payload
+// between them (sudo nice xargs timeout ... rm), so a long chain costs
+// bounded work: deeper fails closed as shell.depth.
+const maxChain = 64
+
 // DefaultMaxDepth is the payload nesting limit when Policy.MaxDepth is zero.
 const DefaultMaxDepth = 8
 
@@ -94,6 +99,20 @@ type evaluator struct {
 	// fds are the descriptors exec opened for writing (exec 3>file): the
 	// file each writes into.
 	fds map[string]shell.Word
+	// pos, when set, are the positional parameters ($0, $1, ...) of the
+	// next bash script judged (sh -c 'script' NAME ARGS...).
+	pos []string
+	// bash parses the command line and its payloads, one after another.
+	bash *shell.BashParser
+	// gitAliases are the aliases git config defined earlier in the
+	// command line.
+	gitAliases map[string]string
+	// chain counts the commands being judged inside one another (wrappers
+	// unwrapped, commands a command runs), bounded by maxChain.
+	chain int
+	// gitSet is the configuration git config set earlier in the command
+	// line, gitLocal that of -c for the git being judged; keys lowercased.
+	gitSet, gitLocal map[string]string
 }
 
 func (e *evaluator) add(rule, match, format string, args ...any) {
@@ -115,7 +134,11 @@ func (e *evaluator) script(src, sh string, depth int) {
 	case Cmd:
 		s, err = shell.ParseCmd(src)
 	default:
-		s, err = shell.ParseBash(src)
+		if e.bash == nil {
+			e.bash = &shell.BashParser{}
+		}
+		s, err = e.bash.Parse(src, e.pos)
+		e.pos = nil
 	}
 	if err != nil {
 		e.add(RuleParse, src, "the command does not parse as %s (%v), so it cannot be judged", shellName(sh), err)
@@ -199,6 +222,12 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 	if len(args) == 0 {
 		return
 	}
+	if e.chain >= maxChain {
+		e.add(RuleDepth, c.Source, "commands wrapped more than %d deep cannot be judged", maxChain)
+		return
+	}
+	e.chain++
+	defer func() { e.chain-- }()
 	if args[0].Dynamic() {
 		e.dynamicName(c, args, stdin, sh, depth)
 		return
@@ -220,7 +249,7 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 // alternative judges alt, another reading of a wrapper's arguments when an
 // option harnish does not know may take a value: what it finds fails closed.
 func (e *evaluator) alternative(c *shell.Cmd, wrapper string, alt []shell.Word, stdin shell.Input, sh string, depth int) {
-	probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir}
+	probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir, bash: e.bash, chain: e.chain}
 	probe.argv(c, alt, stdin, sh, depth)
 	for _, f := range probe.found {
 		if f.Rule == RuleParse || f.Rule == RuleDepth {
@@ -241,6 +270,8 @@ func (e *evaluator) rules(k *call) {
 		mkfsCommand(e, k)
 	} else if interpreterName(k.name) == "python" {
 		pythonCommand(e, k)
+	} else {
+		e.unknownProgram(k)
 	}
 }
 
@@ -260,7 +291,7 @@ func (e *evaluator) dynamicName(c *shell.Cmd, args []shell.Word, stdin shell.Inp
 	// An unquoted expansion may split the name itself into words
 	// (rm${IFS}-rf${IFS}/): judge its literal parts as a command line too.
 	if fields := splitAtDynamic(args[0]); len(fields) > 1 {
-		probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir}
+		probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir, bash: e.bash, chain: e.chain}
 		probe.argv(c, append(fields, args[1:]...), stdin, sh, depth)
 		for _, f := range probe.found {
 			e.add(RuleUnresolved, c.Source, "the command %q is split at run time into a command that trips %s", args[0].Text, f.Rule)
@@ -268,7 +299,7 @@ func (e *evaluator) dynamicName(c *shell.Cmd, args []shell.Word, stdin shell.Inp
 		}
 	}
 	for _, cand := range candidates[sh] {
-		probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir}
+		probe := &evaluator{p: e.p, root: e.root, maxDepth: e.maxDepth, dir: e.dir, bash: e.bash, chain: e.chain}
 		words := append([]shell.Word{shell.Lit(cand)}, args[1:]...)
 		probe.argv(c, words, stdin, sh, depth)
 		for _, f := range probe.found {
@@ -294,6 +325,24 @@ var candidates = map[string][]string{
 // canonical returns the name a command is judged by: lowercase, without
 // directory or Windows executable extension, PowerShell aliases resolved.
 func canonical(sh, name string) string {
+	if plainName(name) {
+		// The common case: a lowercase name, nothing to strip.
+		switch sh {
+		case PowerShell:
+			if a, ok := psAliases[name]; ok {
+				return a
+			}
+		case Cmd:
+			if a, ok := cmdNames[name]; ok {
+				return a
+			}
+		default:
+			if a, ok := gnuPrefixed[name]; ok {
+				return a
+			}
+		}
+		return name
+	}
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 && i < len(name)-1 {
 		name = name[i+1:]
 	}
@@ -304,6 +353,10 @@ func canonical(sh, name string) string {
 			break
 		}
 	}
+	if i := strings.LastIndexByte(name, '@'); i > 0 && sh != PowerShell && sh != Cmd {
+		// A package runner's name@version (npx rimraf@5).
+		name = name[:i]
+	}
 	switch sh {
 	case PowerShell:
 		if a, ok := psAliases[name]; ok {
@@ -313,8 +366,33 @@ func canonical(sh, name string) string {
 		if a, ok := cmdNames[name]; ok {
 			return a
 		}
+	default:
+		if a, ok := gnuPrefixed[name]; ok {
+			return a
+		}
 	}
 	return name
+}
+
+// plainName reports whether name is only lowercase letters, digits, - and
+// _: no directory, extension, version or capital to take off.
+func plainName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// gnuPrefixed are GNU's tools as Homebrew installs them beside the BSD ones,
+// with a g in front (grm, gfind).
+var gnuPrefixed = map[string]string{
+	"grm": "rm", "gfind": "find", "gxargs": "xargs", "gsed": "sed", "gdd": "dd", "gshred": "shred",
+	"gtruncate": "truncate", "gmv": "mv", "gcp": "cp", "gln": "ln", "ginstall": "install",
+	"gtimeout": "timeout", "gtee": "tee", "genv": "env", "gnice": "nice", "gstdbuf": "stdbuf",
+	"grmdir": "rmdir", "gunlink": "unlink", "gsort": "sort",
 }
 
 // psAliases maps PowerShell's built-in aliases to their cmdlets.

@@ -96,9 +96,7 @@ func isAbs(p string) bool {
 
 // operands splits GNU-style arguments into option words and operands. valued
 // lists the short options taking a value, long the long ones.
-func operands(a []shell.Word, valued, long string) (opts []string, ops []shell.Word, values map[string]shell.Word) {
-	values = map[string]shell.Word{}
-	longs := strings.Fields(long)
+func operands(a []shell.Word, valued, long string) (opts []string, ops []shell.Word, values optValues) {
 	for i := 0; i < len(a); i++ {
 		t := a[i].Text
 		switch {
@@ -108,10 +106,10 @@ func operands(a []shell.Word, valued, long string) (opts []string, ops []shell.W
 			name, v, hasValue := strings.Cut(t[2:], "=")
 			opts = append(opts, "--"+name)
 			if hasValue {
-				values["--"+name] = shell.Lit(v)
-			} else if contains(longs, name) && i+1 < len(a) {
+				values = setValue(values, "--"+name, shell.Lit(v))
+			} else if hasField(long, name) && i+1 < len(a) {
 				i++
-				values["--"+name] = a[i]
+				values = setValue(values, "--"+name, a[i])
 			}
 		case len(t) > 1 && t[0] == '-' && !a[i].Dynamic():
 			// A cluster ends at an option taking a value: what follows it
@@ -127,14 +125,18 @@ func operands(a []shell.Word, valued, long string) (opts []string, ops []shell.W
 			for j := 1; j < len(t); j++ {
 				if strings.IndexByte(valued, t[j]) >= 0 {
 					if j < len(t)-1 {
-						values["-"+t[j:j+1]] = shell.Lit(t[j+1:])
+						values = setValue(values, "-"+t[j:j+1], shell.Lit(t[j+1:]))
 					} else if i+1 < len(a) {
 						i++
-						values["-"+t[j:j+1]] = a[i]
+						values = setValue(values, "-"+t[j:j+1], a[i])
 					}
 					break
 				}
 			}
+		case a[i].Dynamic() && len(a[i].Segs) > 0 && !a[i].Segs[0].Dynamic && len(a[i].Segs[0].Text) > 1 && a[i].Segs[0].Text[0] == '-':
+			// -r$(x): the options written are options whatever the rest
+			// turns out to be.
+			opts = append(opts, a[i].Segs[0].Text)
 		default:
 			ops = append(ops, a[i])
 		}
@@ -224,10 +226,10 @@ func mvCommand(e *evaluator, k *call) {
 	for _, w := range ops {
 		e.write(w, k.match(), "moves")
 	}
-	if t, ok := v["-t"]; ok {
+	if t, ok := v.get("-t"); ok {
 		e.write(t, k.match(), "moves into")
 	}
-	if t, ok := v["--target-directory"]; ok {
+	if t, ok := v.get("--target-directory"); ok {
 		e.write(t, k.match(), "moves into")
 	}
 }
@@ -237,7 +239,7 @@ func mvCommand(e *evaluator, k *call) {
 func lastOperandWritten(e *evaluator, k *call) {
 	_, ops, v := operands(k.args, "tSmogb", "target-directory suffix mode owner group backup")
 	for _, key := range []string{"-t", "--target-directory"} {
-		if t, ok := v[key]; ok {
+		if t, ok := v.get(key); ok {
 			e.write(t, k.match(), "writes into")
 			return
 		}
@@ -294,19 +296,22 @@ func sedCommand(e *evaluator, k *call) {
 			inPlace = true
 		}
 	}
-	if !inPlace {
-		return
-	}
-	_, e1 := v["-e"]
-	_, e2 := v["--expression"]
-	_, f1 := v["-f"]
+	_, e1 := v.get("-e")
+	_, e2 := v.get("--expression")
+	_, f1 := v.get("-f")
 	script := ""
 	for _, key := range []string{"-e", "--expression"} {
-		script += v[key].Text + "\n"
+		script += v.val(key).Text + "\n"
 	}
 	if !e1 && !e2 && !f1 && len(ops) > 0 {
 		script = ops[0].Text
 		ops = ops[1:] // the script
+	}
+	for _, cmd := range sedExec(script) {
+		e.payload(k, shell.Lit(cmd), Bash)
+	}
+	if !inPlace {
+		return
 	}
 	for _, w := range ops {
 		e.write(w, k.match(), "edits in place")
@@ -362,8 +367,8 @@ func perlInPlace(e *evaluator, k *call) {
 	if !inPlace {
 		return
 	}
-	_, e1 := v["-e"]
-	_, e2 := v["-E"]
+	_, e1 := v.get("-e")
+	_, e2 := v.get("-E")
 	if !e1 && !e2 && len(ops) > 0 {
 		ops = ops[1:] // the script
 	}
@@ -376,21 +381,100 @@ func perlInPlace(e *evaluator, k *call) {
 func patchCommand(e *evaluator, k *call) {
 	_, ops, v := operands(k.args, "pidFoDrBYzVgi", "strip directory fuzz output reject-file prefix basename-prefix suffix input")
 	for _, key := range []string{"-o", "--output"} {
-		if w, ok := v[key]; ok {
+		if w, ok := v.get(key); ok {
 			e.write(w, k.match(), "writes")
 			return
 		}
 	}
 	if len(ops) > 0 {
 		e.write(ops[0], k.match(), "patches")
+		return
 	}
+	e.stdinDiff(k)
+}
+
+// stdinDiff judges a unified diff a command (patch, git apply) reads from
+// standard input, when the command line says what it is: each file it
+// changes is written (fs.protected), and its added lines are judged by the
+// secret rules with the file's name.
+func (e *evaluator) stdinDiff(k *call) {
+	text, state, _ := stdinText(k.stdin, 0)
+	if state != inputKnown {
+		return
+	}
+	for _, f := range diffFiles(text.Text) {
+		e.write(shell.Lit(f.path), k.match(), "patches")
+		e.secret(shell.Lit(f.path), f.added)
+	}
+}
+
+// diffFile is one file of a unified diff: its path (without a/ or b/) and
+// its added lines.
+type diffFile struct {
+	path  string
+	added string
+}
+
+// maxDiffFiles bounds the files of a diff read from a command line.
+const maxDiffFiles = 64
+
+// diffFiles returns the files a unified diff changes: the paths of its
+// "--- " and "+++ " headers (the new one, or the old one for a deletion),
+// with the lines each adds.
+func diffFiles(diff string) []diffFile {
+	var out []diffFile
+	var added strings.Builder
+	lines := strings.Split(diff, "\n")
+	flush := func() {
+		if n := len(out); n > 0 {
+			out[n-1].added = added.String()
+		}
+		added.Reset()
+	}
+	for i := 0; i < len(lines) && len(out) < maxDiffFiles; i++ {
+		l := lines[i]
+		if strings.HasPrefix(l, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ ") {
+			flush()
+			path := diffPath(lines[i+1][4:])
+			if path == "" {
+				path = diffPath(l[4:]) // deleted: +++ /dev/null
+			}
+			if path != "" {
+				out = append(out, diffFile{path: path})
+			}
+			i++
+			continue
+		}
+		if strings.HasPrefix(l, "+") && len(out) > 0 {
+			added.WriteString(l[1:])
+			added.WriteByte('\n')
+		}
+	}
+	flush()
+	return out
+}
+
+// diffPath returns the path of a diff header's file name: without a/ or
+// b/, a timestamp after a tab, or quotes; "" for /dev/null.
+func diffPath(s string) string {
+	if i := strings.IndexByte(s, '\t'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.Trim(strings.TrimSpace(s), `"`)
+	if s == "/dev/null" || s == "" {
+		return ""
+	}
+	if strings.HasPrefix(s, "a/") || strings.HasPrefix(s, "b/") {
+		s = s[2:]
+	}
+	return s
 }
 
 // sortCommand judges sort -o FILE.
 func sortCommand(e *evaluator, k *call) {
 	_, _, v := operands(k.args, "okStT", "output key field-separator buffer-size temporary-directory parallel")
 	for _, key := range []string{"-o", "--output"} {
-		if w, ok := v[key]; ok {
+		if w, ok := v.get(key); ok {
 			e.write(w, k.match(), "writes")
 		}
 	}
@@ -550,4 +634,97 @@ func trimWord(w shell.Word, n int) shell.Word {
 	}
 	w.Segs = segs
 	return w
+}
+
+// sedExec returns the shell commands a GNU sed script runs: the e command's
+// text (1e cmd) and the replacement of s///e, which runs as a command.
+func sedExec(script string) []string {
+	if !strings.Contains(script, "e") {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+		line = strings.TrimLeft(line, " \t")
+		// Skip an address: numbers, $, /re/, ranges, !.
+		for len(line) > 0 {
+			c := line[0]
+			switch {
+			case c >= '0' && c <= '9' || c == '$' || c == ',' || c == '!' || c == ' ' || c == '~' || c == '+':
+				line = line[1:]
+				continue
+			case c == '/':
+				end := strings.IndexByte(line[1:], '/')
+				if end < 0 {
+					line = ""
+					continue
+				}
+				line = line[end+2:]
+				continue
+			}
+			break
+		}
+		switch {
+		case strings.HasPrefix(line, "e ") || strings.HasPrefix(line, "e\t"):
+			out = append(out, strings.TrimSpace(line[2:]))
+		case len(line) > 3 && line[0] == 's':
+			d := line[1]
+			parts := strings.SplitN(line[2:], string(d), 3)
+			if len(parts) == 3 && strings.Contains(parts[2], "e") && !strings.ContainsAny(parts[2], "w") {
+				out = append(out, parts[1])
+			}
+		}
+		if len(out) >= maxCalls {
+			break
+		}
+	}
+	return out
+}
+
+// optValues are the values of a command's options ("-x" or "--name" to
+// the value, or to an empty word), in order: a short list, as most
+// commands have one or two.
+type optValues []optValue
+
+type optValue struct {
+	key string
+	w   shell.Word
+}
+
+// get returns the value of the option key, the last given, and whether
+// it was given.
+func (vs optValues) get(key string) (shell.Word, bool) {
+	for i := len(vs) - 1; i >= 0; i-- {
+		if vs[i].key == key {
+			return vs[i].w, true
+		}
+	}
+	return shell.Word{}, false
+}
+
+// val returns the value of the option key, or an empty word.
+func (vs optValues) val(key string) shell.Word {
+	w, _ := vs.get(key)
+	return w
+}
+
+// setValue records an option's value in values.
+func setValue(values optValues, key string, w shell.Word) optValues {
+	return append(values, optValue{key, w})
+}
+
+// hasField reports whether name is one of the blank-separated words of
+// list, without splitting it.
+func hasField(list, name string) bool {
+	for name != "" {
+		i := strings.Index(list, name)
+		if i < 0 {
+			return false
+		}
+		end := i + len(name)
+		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
+			return true
+		}
+		list = list[end:]
+	}
+	return false
 }

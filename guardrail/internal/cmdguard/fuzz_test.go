@@ -31,7 +31,11 @@ func FuzzWrappers(f *testing.F) {
 		"fd -x rm -rf {} ;", "watchexec -n -- rm -rf x", "entr -s 'rm -rf x'", "tmux -L s new -d 'rm -rf x'",
 		"tmux send-keys -t 0 'rm -rf x' Enter", "screen -dmS s rm -rf x", "bwrap --bind / / --chdir /x rm -rf y",
 		"cpulimit -l 5 -- rm -rf x", "run0 -u root rm -rf x", "lxc exec c -- rm -rf x", "vagrant ssh -c 'rm -rf x'",
-		"at now", "trap 'rm -rf x' EXIT",
+		"at now", "trap 'rm -rf x' EXIT", "hyperfine -p 'rm -rf x' --warmup 3 ls", "rush -j 2 'rm -rf {}'",
+		"crontab -", "gdb -ex 'shell rm -rf x' --args rm -rf y", "perf stat -e cycles rm -rf x", "dtach -n /s rm -rf x",
+		"shx rm -rf dist", "valgrind --tool=memcheck rm -rf x", "vim -c '!rm -rf x' +q", "make -f - all",
+		"expect -c 'spawn rm -rf x'", "tar -xf a.tar -C .harnish", "unzip -o a.zip -d .harnish", "badblocks -wsv /dev/sdb",
+		"dropdb app", "mysqladmin -f drop app", "git -c alias.co=checkout co -- .", "git -c clean.requireForce=false clean -dx",
 	} {
 		i := strings.IndexByte(s, ' ')
 		f.Add(s[:i], s[i+1:])
@@ -54,7 +58,9 @@ func FuzzWrappers(f *testing.F) {
 		Check(p, wrapper+" "+rest, Bash)
 		for _, w := range []string{"xargs", "parallel", "env", "flock", "su", "ssh", "watch", "sudo", "timeout",
 			"npx", "npm exec", "uv run", "pnpm dlx", "fd", "watchexec", "entr", "at", "tmux", "screen", "bwrap",
-			"cpulimit", "lxc exec", "vagrant ssh", "trap", "git submodule foreach", "git rebase -x", "rimraf"} {
+			"cpulimit", "lxc exec", "vagrant ssh", "trap", "git submodule foreach", "git rebase -x", "rimraf",
+			"hyperfine", "rush", "crontab", "gdb", "perf", "dtach", "shx", "valgrind", "vim", "make", "expect", "tar",
+			"unzip", "7z", "badblocks", "dropdb", "mysqladmin", "git -c alias.x=reset x", "del-cli", "sed"} {
 			Check(p, w+" "+rest, Bash)
 		}
 	})
@@ -72,6 +78,10 @@ func FuzzInterpreterCode(f *testing.F) {
 		"from shutil import rmtree as r; r('x')", "os.execvp('rm', ['rm', '-rf', 'x'])", "os.spawnlp(0, 'rm', 'rm')",
 		"open('.env', 'w').write('x')", "open(F, \"rm -rf x |\")", "open(F, '-|', 'rm')", "BEGIN { system(\"rm -rf x\") }",
 		"rm(\"x\", recursive=true)", "run(`rm -rf x`)", "FileUtils.rm_rf %w[a b]", "while(1) pcntl_fork();",
+		"exec('import shutil; shutil.rmtree(\"b\")')", "getattr(os, 'system')('x')", "from subprocess import run, Popen",
+		"const {execSync: x} = require('child_process'); x('y')", "import {rmSync as r} from 'fs'", "pathlib.Path('x').unlink()",
+		"import sh; sh.rm('-rf', 'x')", "local[\"rm\"](\"-rf\")", "system qq{rm -rf x}", "q(a) qw[b c] qq<d>",
+		"%q(x) %Q[y] %w[a b].join(' ')", "do shell script \"rm -rf x\"", "\"rm\" | getline; print \"x\" | \"sh\"",
 	} {
 		f.Add(s)
 	}
@@ -99,6 +109,40 @@ func FuzzInterpreterCode(f *testing.F) {
 				k.args = []shell.Word{shell.Lit(code)}
 			}
 			e.rules(k)
+		}
+	})
+}
+
+// FuzzToolScripts checks the small scanners of other tools' scripts (sed's
+// e command, awk's pipes, Perl's and Ruby's quote-like literals, SQL
+// string literals, crontab lines) for panics and their bounds.
+func FuzzToolScripts(f *testing.F) {
+	for _, s := range []string{
+		"1e rm -rf x", "s/.*/rm -rf x/e", "/re/e ls;s|a|b|we", `"rm -rf x" | getline`, `print "x" | "sh"`,
+		"system qq{rm -rf x}; q(a) qw[b c]", "%w[rm -rf x].join(' ') %q(y)", "SELECT 'DROP TABLE t'; EXECUTE 'DROP TABLE u'",
+		`"Users" 'it''s' "a"" b"`, "* * * * * rm -rf /srv", "@reboot rm -rf x", "--- a/x\n+++ b/y\n+k\n--- /dev/null\n+++ \"b/z\"\t0\n", "PATH=/bin", "'", `"`, "qq{", "%w[",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > maxCode {
+			return
+		}
+		if n := len(sedExec(s)); n > maxCalls {
+			t.Fatalf("sedExec: %d commands, more than %d", n, maxCalls)
+		}
+		if n := len(awkPipes(s)); n > maxCalls {
+			t.Fatalf("awkPipes: %d commands, more than %d", n, maxCalls)
+		}
+		quoteLike(langs["perl"], s)
+		quoteLike(langs["ruby"], s)
+		if out := sqlStrings(s); len(out) != len(s) {
+			t.Fatalf("sqlStrings changed the length: %d, was %d", len(out), len(s))
+		}
+		sqlDropIn(s)
+		cronCommand(s)
+		if n := len(diffFiles(s)); n > maxDiffFiles {
+			t.Fatalf("diffFiles: %d files, more than %d", n, maxDiffFiles)
 		}
 	})
 }

@@ -14,37 +14,150 @@ func init() {
 // aliases, whose "!" form is a shell payload), then the subcommand.
 func gitCommand(e *evaluator, k *call) {
 	a := k.args
+	var aliases, conf map[string]string
 	i := 0
 	for ; i < len(a); i++ {
 		t := a[i].Text
 		switch {
 		case t == "-c" && i+1 < len(a):
 			i++
-			e.gitConfig(k, a[i])
+			aliases = e.gitConfig(k, a[i], aliases)
+			conf = setConf(conf, a[i].Text)
 		case strings.HasPrefix(t, "-c") && len(t) > 2:
-			e.gitConfig(k, shell.Lit(t[2:]))
+			aliases = e.gitConfig(k, shell.Lit(t[2:]), aliases)
+			conf = setConf(conf, t[2:])
 		case t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" ||
 			t == "--exec-path" || t == "--config-env" || t == "--super-prefix":
 			i++
 		case strings.HasPrefix(t, "-"):
 		default:
-			e.gitSub(k, strings.ToLower(t), a[i+1:])
+			sub := strings.ToLower(t)
+			value, ok := aliases[sub]
+			if !ok {
+				value, ok = e.gitAliases[sub]
+			}
+			if ok && k.depth < e.maxDepth {
+				e.gitAlias(k, value, a[i+1:])
+				return
+			}
+			saved := e.gitLocal
+			e.gitLocal = conf
+			e.gitSub(k, sub, a[i+1:])
+			e.gitLocal = saved
 			return
 		}
 	}
 }
 
-// gitConfig judges a -c key=value: aliases run what they say.
-func (e *evaluator) gitConfig(k *call, kv shell.Word) {
-	key, value, _ := strings.Cut(kv.Text, "=")
-	if !strings.HasPrefix(strings.ToLower(key), "alias.") {
+// setConf records the -c key=value kv in conf, keys lowercased.
+func setConf(conf map[string]string, kv string) map[string]string {
+	key, value, _ := strings.Cut(kv, "=")
+	if conf == nil {
+		conf = map[string]string{}
+	}
+	conf[strings.ToLower(key)] = value
+	return conf
+}
+
+// gitConf returns the value of the configuration key (lowercased) given
+// by -c to this git or by git config earlier in the command line.
+func (e *evaluator) gitConf(key string) (string, bool) {
+	if v, ok := e.gitLocal[key]; ok {
+		return v, true
+	}
+	v, ok := e.gitSet[key]
+	return v, ok
+}
+
+// gitConfMatch returns the value of the first key, lowercased, that
+// matches prefix*suffix.
+func (e *evaluator) gitConfMatch(prefix, suffix string) (string, bool) {
+	for _, m := range []map[string]string{e.gitLocal, e.gitSet} {
+		for key, v := range m {
+			if strings.HasPrefix(key, prefix) && strings.HasSuffix(key, suffix) && len(key) > len(prefix)+len(suffix) {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+func gitTrue(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "true", "yes", "on", "1":
+		return true
+	}
+	return false
+}
+
+// gitAlias judges a call of a git alias with the call's arguments: a "!"
+// alias runs its text through the shell with them appended, any other is
+// git run with the alias's words and then them.
+func (e *evaluator) gitAlias(k *call, value string, args []shell.Word) {
+	if sh, ok := strings.CutPrefix(value, "!"); ok {
+		line := sh
+		for _, w := range args {
+			line += " " + shellQuote(w.Text)
+		}
+		e.payload(k, shell.Lit(line), Bash)
 		return
 	}
+	words := []shell.Word{shell.Lit("git")}
+	for _, f := range strings.Fields(value) {
+		words = append(words, shell.Lit(strings.Trim(f, `'"`)))
+	}
+	e.argv(k.c, append(words, args...), shell.Input{}, Bash, k.depth+1)
+}
+
+// gitConfig judges a -c key=value: aliases run what they say. It returns
+// aliases with the alias it defines added.
+func (e *evaluator) gitConfig(k *call, kv shell.Word, aliases map[string]string) map[string]string {
+	key, value, _ := strings.Cut(kv.Text, "=")
+	name, ok := strings.CutPrefix(strings.ToLower(key), "alias.")
+	if !ok {
+		return aliases
+	}
+	if aliases == nil {
+		aliases = map[string]string{}
+	}
+	aliases[name] = value
 	if sh, ok := strings.CutPrefix(value, "!"); ok {
 		e.payload(k, shell.Lit(sh), Bash)
-		return
+		return aliases
 	}
 	e.payload(k, shell.Lit("git "+value), Bash)
+	return aliases
+}
+
+// gitConfigAlias records an alias git config defines (git config [--global]
+// alias.NAME VALUE), which later calls in the same command line run.
+func (e *evaluator) gitConfigAlias(a []shell.Word) {
+	var ops []shell.Word
+	for _, w := range a {
+		if !strings.HasPrefix(w.Text, "-") {
+			ops = append(ops, w)
+		}
+	}
+	if len(ops) > 0 && ops[0].Text == "set" {
+		ops = ops[1:]
+	}
+	if len(ops) != 2 {
+		return
+	}
+	if !ops[1].Dynamic() {
+		if e.gitSet == nil {
+			e.gitSet = map[string]string{}
+		}
+		e.gitSet[strings.ToLower(ops[0].Text)] = ops[1].Text
+	}
+	name, ok := strings.CutPrefix(strings.ToLower(ops[0].Text), "alias.")
+	if !ok || name == "" || ops[1].Dynamic() {
+		return
+	}
+	if e.gitAliases == nil {
+		e.gitAliases = map[string]string{}
+	}
+	e.gitAliases[name] = ops[1].Text
 }
 
 func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
@@ -72,13 +185,34 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 				return
 			}
 		}
+		if v, ok := e.gitConfMatch("remote.", ".mirror"); ok && gitTrue(v) {
+			e.add(RuleForcePush, k.match(), "git push to a remote configured as a mirror force-pushes every ref")
+			return
+		}
+		if v, ok := e.gitConfMatch("remote.", ".push"); ok && strings.HasPrefix(v, "+") && len(ops) < 2 {
+			e.add(RuleForcePush, k.match(), "git push with the configured refspec %q force-pushes", v)
+			return
+		}
 	case "reset":
 		if contains(opts, "--hard") {
 			e.add(RuleDiscard, k.match(), "git reset --hard discards uncommitted work")
 		}
+	case "checkout-index":
+		// checkout-index -f -a overwrites every tracked file in the tree.
+		if hasShort(opts, "f", "--force") && hasShort(opts, "a", "--all") && !contains(opts, "--prefix") {
+			e.add(RuleDiscard, k.match(), "git checkout-index -f -a overwrites uncommitted work in the whole tree")
+		}
+	case "read-tree":
+		// read-tree -u --reset (or -u -m) rewrites the working tree from the index.
+		if hasShort(opts, "u", "-u") && (contains(opts, "--reset") || hasShort(opts, "m", "-m")) {
+			e.add(RuleDiscard, k.match(), "git read-tree -u --reset overwrites uncommitted work")
+		}
 	case "clean":
 		force := hasShort(opts, "f", "--force")
 		dry := hasShort(opts, "n", "--dry-run")
+		if v, ok := e.gitConf("clean.requireforce"); ok && !gitTrue(v) && !hasShort(opts, "i", "--interactive") {
+			force = true // clean.requireForce=false: clean deletes without -f
+		}
 		if force && !dry {
 			e.add(RuleDiscard, k.match(), "git clean %s deletes untracked files", strings.Join(opts, " "))
 		}
@@ -90,6 +224,11 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		if p := wholeTree(checkoutPaths(a)); p != "" {
 			e.add(RuleDiscard, k.match(), "git checkout %s discards uncommitted work in the whole tree", p)
 		}
+		if i := indexText(a, "--"); i >= 0 {
+			for _, w := range a[i+1:] {
+				e.write(w, k.match(), "overwrites")
+			}
+		}
 	case "restore":
 		staged := hasShort(opts, "S", "--staged")
 		worktree := hasShort(opts, "W", "--worktree")
@@ -98,6 +237,9 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		}
 		if p := wholeTree(ops); p != "" {
 			e.add(RuleDiscard, k.match(), "git restore %s discards uncommitted work in the whole tree", p)
+		}
+		for _, w := range ops {
+			e.write(w, k.match(), "overwrites")
 		}
 	case "switch":
 		if contains(opts, "--discard-changes") || hasShort(opts, "f", "--force") {
@@ -149,12 +291,20 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 				e.payload(k, withText(w, w.Text[2:]), Bash)
 			}
 		}
+	case "apply":
+		// git apply reads a diff from standard input when given no file
+		// (or -): judged as patch's.
+		listing := contains(opts, "--check") || contains(opts, "--stat") || contains(opts, "--numstat") || contains(opts, "--summary")
+		if !listing && (len(ops) == 0 || len(ops) == 1 && ops[0].Text == "-") {
+			e.stdinDiff(k)
+		}
 	case "bisect":
 		// git bisect run CMD ARGS runs CMD.
 		if len(ops) > 1 && ops[0].Text == "run" {
 			e.argv(k.c, ops[1:], shell.Input{}, k.sh, k.depth)
 		}
 	case "config":
+		e.gitConfigAlias(a)
 		// git config [--global] KEY VALUE writes a configuration file.
 		if len(ops) > 1 && !strings.HasPrefix(ops[0].Text, "-") {
 			e.configSecret(".gitconfig", ops, " = ")
@@ -235,4 +385,14 @@ func isWholeTree(p string) bool {
 		return true
 	}
 	return false
+}
+
+// indexText returns the index of the first word whose text is t, or -1.
+func indexText(a []shell.Word, t string) int {
+	for i, w := range a {
+		if w.Text == t {
+			return i
+		}
+	}
+	return -1
 }

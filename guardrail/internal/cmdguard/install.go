@@ -167,7 +167,7 @@ func (e *evaluator) pipInstall(k *call, a []shell.Word) {
 		"trusted-host platform python-version implementation abi src upgrade-strategy progress-bar log cache-dir proxy "+
 		"timeout retries exists-action config-settings editable group extra python optional")
 	for _, key := range []string{"-e", "--editable"} {
-		if w, ok := v[key]; ok && !isLocal(w.Text) {
+		if w, ok := v.get(key); ok && !isLocal(w.Text) {
 			e.install(k, "pypi", withText(w, pypiName(w.Text)))
 		}
 	}
@@ -206,11 +206,11 @@ func cargoCommand(e *evaluator, k *call) {
 	}
 	_, ops, v := operands(k.args[1:], "Fpj", "features rename registry package branch tag rev target manifest-path "+
 		"version vers root bin example index path git")
-	if g, ok := v["--git"]; ok {
+	if g, ok := v.get("--git"); ok {
 		e.install(k, "cargo", g)
 		return
 	}
-	if _, ok := v["--path"]; ok {
+	if _, ok := v.get("--path"); ok {
 		return
 	}
 	for _, w := range ops {
@@ -257,7 +257,7 @@ func systemPackages(e *evaluator, k *call) {
 	if len(ops) == 0 || ops[0].Text != sub {
 		return
 	}
-	if id, ok := v["--id"]; ok {
+	if id, ok := v.get("--id"); ok {
 		e.install(k, eco, id)
 	}
 	for _, w := range ops[1:] {

@@ -2,6 +2,7 @@ package cmdguard
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -73,6 +74,15 @@ const (
 	// perlOpen is Perl's open: a mode or a command in its second argument
 	// ("| cmd", "cmd |", ">file"), or the mode second and the command third.
 	perlOpen
+	// evalCode runs its first argument, a string, as code of the same
+	// language (Python's exec and eval, JavaScript's eval and Function).
+	evalCode
+	// programCall runs the program its own name says with its arguments as
+	// argv (Python's sh module: sh.rm("-rf", "x")).
+	programCall
+	// pathObject is a path object (pathlib.Path("x")) whose method called
+	// right after it (.unlink(), .write_text(...)) deletes or writes it.
+	pathObject
 )
 
 // treeModules are the JavaScript modules that exist to delete trees.
@@ -93,6 +103,10 @@ var pythonCalls = map[string]callKind{
 	"open": openFile, "io.open": openFile, "os.truncate": writeFile,
 	"shutil.move": moveFile, "os.rename": moveFile, "os.replace": moveFile, "os.renames": moveFile,
 	"shutil.copy": copyTarget, "shutil.copyfile": copyTarget, "shutil.copy2": copyTarget,
+	"os.posix_spawn": execArgv, "os.posix_spawnp": execArgv, "posix_spawn": execArgv, "posix_spawnp": execArgv,
+	"exec": evalCode, "eval": evalCode, "builtins.exec": evalCode,
+	"Path": pathObject, "pathlib.Path": pathObject, "PosixPath": pathObject, "pathlib.PosixPath": pathObject,
+	"PurePath": pathObject,
 }
 
 var jsCalls = map[string]callKind{
@@ -110,6 +124,7 @@ var jsCalls = map[string]callKind{
 	"truncateSync": writeFile, "truncate": writeFile, "createWriteStream": writeFile, "outputFileSync": writeFile,
 	"Deno.writeTextFile": writeFile, "Deno.writeTextFileSync": writeFile, "Deno.writeFile": writeFile, "Bun.write": writeFile,
 	"renameSync": moveFile, "rename": moveFile, "copyFileSync": copyTarget, "copyFile": copyTarget,
+	"eval": evalCode, "Function": evalCode, "vm.runInThisContext": evalCode, "runInThisContext": evalCode,
 }
 
 var perlCalls = map[string]callKind{
@@ -173,7 +188,7 @@ func interpreterName(name string) string {
 	case "julia":
 		return "julia"
 	}
-	if pythonName().MatchString(name) {
+	if strings.HasPrefix(name, "py") && pythonName().MatchString(name) {
 		return "python"
 	}
 	return ""
@@ -231,7 +246,9 @@ func interpreterCommand(e *evaluator, k *call) {
 			}
 			return
 		}
-		if len(a) > 0 && !strings.HasPrefix(a[0].Text, "-") {
+		if len(a) > 1 && a[0].Text == "run" && a[len(a)-1].Text == "-" {
+			a = a[1:] // deno run [options] -: the script is standard input
+		} else if len(a) > 0 && !strings.HasPrefix(a[0].Text, "-") {
 			return // a subcommand or a script
 		}
 	}
@@ -325,7 +342,24 @@ func interpreterCommand(e *evaluator, k *call) {
 func (e *evaluator) codes(k *call, l *lang, ws []shell.Word) {
 	for _, w := range ws {
 		e.code(k, l, w)
+		if readsStdinCode(w.Text) {
+			// exec(sys.stdin.read()), eval(fs.readFileSync(0)): the
+			// text on standard input runs as code too.
+			if text, state, _ := stdinText(k.stdin, 0); state == inputKnown {
+				e.code(k, l, text)
+			}
+		}
 	}
+}
+
+// readsStdinCode reports whether code runs what it reads from standard
+// input: an exec or eval of stdin.
+func readsStdinCode(code string) bool {
+	if !strings.Contains(code, "exec") && !strings.Contains(code, "eval") && !strings.Contains(code, "Function") {
+		return false
+	}
+	return strings.Contains(code, "stdin") || strings.Contains(code, "STDIN") || strings.Contains(code, "readFileSync(0") ||
+		strings.Contains(code, "/dev/fd/0")
 }
 
 // maxCode bounds the interpreter code scanned; longer code is judged by its
@@ -346,10 +380,108 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 	if forkLoop(l, src) {
 		e.add(RuleForkBomb, k.match(), "the %s code forks in a loop: a fork bomb", l.name)
 	}
+	if d := download(w.Subst); d != nil {
+		e.add(RuleInstall, k.match(), "running downloaded %s code (%s) installs code nobody reviewed", l.name, d.Source)
+		return
+	}
+	switch {
+	case l.name == "Python" && strings.Contains(src, "local["):
+		// plumbum's local["rm"](...) runs rm, as sh.rm(...) does.
+		src = plumbumLocal().ReplaceAllString(src, "sh.$1(")
+		src = "import sh\n" + src
+	}
+	switch {
+	case l.name == "Perl" && strings.Contains(src, "q"), l.name == "Ruby" && strings.Contains(src, "%"):
+		src = quoteLike(l, src)
+	}
+	switch {
+	case l.name == "Python" && strings.Contains(src, "getattr("):
+		// getattr(os, "system") is os.system.
+		src = pythonGetattr().ReplaceAllString(src, "$1.$2")
+	case l.name == "AppleScript":
+		for _, m := range appleShellScript().FindAllStringSubmatch(src, maxCalls) {
+			e.payload(k, shell.Lit(strings.ReplaceAll(m[1], `\"`, `"`)), Bash)
+		}
+		return
+	}
 	for _, c := range scanCalls(l, src) {
 		c.src = src
 		e.interpCall(k, l, c)
 	}
+}
+
+var (
+	pythonGetattr = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*['"]([A-Za-z_]\w*)['"]\s*\)`)
+	})
+	plumbumLocal = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:plumbum\.)?local\[\s*['"]([A-Za-z_][\w]*)['"]\s*\]\s*\(`)
+	})
+	appleShellScript = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`do\s+shell\s+script\s+"((?:[^"\\]|\\.)*)"`)
+	})
+)
+
+// quoteLike rewrites Perl's quote-like operators (q{...}, qq(...), qw[...])
+// and Ruby's percent literals (%q(...), %Q[...], %(...), %w[...]) as plain
+// string and list literals, which the scanner reads: system qq{rm -rf x}
+// is system "rm -rf x". Bracket delimiters only; they do not nest.
+func quoteLike(l *lang, src string) string {
+	var b strings.Builder
+	// noClose marks the closing delimiters not found after some position:
+	// later searches would fail too, so the work stays linear.
+	var noClose [256]bool
+	for i := 0; i < len(src); i++ {
+		op, n := "", 0
+		switch {
+		case l.name == "Perl" && src[i] == 'q' && (i == 0 || !identChar(src[i-1]) && src[i-1] != '$' && src[i-1] != '{'):
+			switch {
+			case strings.HasPrefix(src[i:], "qq"), strings.HasPrefix(src[i:], "qw"):
+				op, n = src[i:i+2], 2
+			default:
+				op, n = "q", 1
+			}
+		case l.name == "Ruby" && src[i] == '%' && i+1 < len(src):
+			if c := src[i+1]; c == 'q' || c == 'Q' || c == 'w' || c == 'W' {
+				op, n = strings.ToLower(src[i:i+2]), 2
+			} else {
+				op, n = "%", 1
+			}
+		}
+		j := i + n
+		for op != "" && op != "%" && j < len(src) && (src[j] == ' ' || src[j] == '\t') && l.name == "Perl" {
+			j++
+		}
+		var closeBy byte
+		if op != "" && j < len(src) {
+			closeBy = map[byte]byte{'{': '}', '(': ')', '[': ']', '<': '>'}[src[j]]
+		}
+		end := -1
+		if closeBy != 0 && !noClose[closeBy] {
+			if end = strings.IndexByte(src[j+1:], closeBy); end < 0 {
+				noClose[closeBy] = true
+			}
+		}
+		if end < 0 {
+			b.WriteByte(src[i])
+			continue
+		}
+		body := src[j+1 : j+1+end]
+		if op == "qw" || op == "%w" {
+			b.WriteByte('[')
+			for k, w := range strings.Fields(body) {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Quote(w))
+			}
+			b.WriteByte(']')
+		} else {
+			b.WriteString(strconv.Quote(body))
+		}
+		i = j + 1 + end
+	}
+	return b.String()
 }
 
 // forkLoop reports whether code forks in a loop: perl -e 'fork while fork',
@@ -369,6 +501,25 @@ var forkLoopRe = sync.OnceValue(func() *regexp.Regexp {
 func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 	match := k.match()
 	switch c.kind {
+	case evalCode:
+		if len(c.args) > 0 && c.args[len(c.args)-1].kind == argString {
+			// Function("a", "body"): the body is last; exec("code") has one.
+			inner := *k
+			inner.depth++
+			e.code(&inner, l, c.args[len(c.args)-1].word())
+		}
+	case programCall:
+		e.interpArgv(k, append([]interpArg{{kind: argString, text: c.name}}, c.args...))
+	case pathObject:
+		if len(c.args) == 0 || c.args[0].kind != argString {
+			return
+		}
+		switch c.method {
+		case "unlink", "rmdir":
+			e.write(c.args[0].word(), match, "deletes")
+		case "write_text", "write_bytes", "touch", "rename", "replace", "symlink_to", "hardlink_to":
+			e.write(c.args[0].word(), match, "writes")
+		}
 	case rmTree:
 		e.add(RuleRecursiveDelete, match, "%s in the %s code deletes recursively", c.name, l.name)
 		for _, a := range c.args[:min(1, len(c.args))] {
@@ -529,10 +680,12 @@ func (a interpArg) word() shell.Word {
 // foundCall is a call of a known function in interpreter code.
 type foundCall struct {
 	name string
-	kind callKind
-	args []interpArg
-	raw  string // the argument text, as written
-	src  string // the whole code the call is in
+	// method is, for a pathObject, the method called on it right after.
+	method string
+	kind   callKind
+	args   []interpArg
+	raw    string // the argument text, as written
+	src    string // the whole code the call is in
 }
 
 // writeMode reports whether open's mode argument (the second) writes:
@@ -583,29 +736,110 @@ func (e *evaluator) perlOpen(k *call, c foundCall) {
 // -f FILE): its system() calls run a shell.
 func awkCommand(e *evaluator, k *call) {
 	a := k.args
-	for i := 0; i < len(a); i++ {
+	inplace := false
+	prog := -1
+	for i := 0; i < len(a) && prog < 0; i++ {
 		t := a[i].Text
 		switch {
 		case t == "--":
 			if i+1 < len(a) {
-				e.code(k, langs["awk"], a[i+1])
+				prog = i + 1
+			} else {
+				return
 			}
-			return
 		case t == "-f" || t == "--file" || strings.HasPrefix(t, "-f") && len(t) > 2:
 			return // the program is a file, judged by its name
 		case t == "-e" || t == "--source":
 			if i+1 < len(a) {
-				e.code(k, langs["awk"], a[i+1])
+				prog = i + 1
+			} else {
+				return
 			}
-			return
+		case t == "-i" || t == "--include":
+			// gawk -i inplace edits its files in place.
+			if i+1 < len(a) && strings.TrimSuffix(a[i+1].Text, ".awk") == "inplace" {
+				inplace = true
+			}
+			i++
+		case t == "-iinplace" || t == "--include=inplace":
+			inplace = true
 		case t == "-F" || t == "-v" || t == "--assign" || t == "--field-separator":
 			i++
 		case strings.HasPrefix(t, "-") && len(t) > 1:
 		default:
-			e.code(k, langs["awk"], a[i])
-			return
+			prog = i
 		}
 	}
+	if prog < 0 {
+		return
+	}
+	e.code(k, langs["awk"], a[prog])
+	for _, cmd := range awkPipes(a[prog].Text) {
+		e.payload(k, shell.Lit(cmd), Bash)
+	}
+	if inplace {
+		for _, w := range a[prog+1:] {
+			if !strings.Contains(w.Text, "=") {
+				e.write(w, k.match(), "edits in place")
+			}
+		}
+	}
+}
+
+// awkPipes returns the command lines an awk program runs through pipes:
+// "cmd" | getline, print ... | "cmd", print ... |& "cmd".
+func awkPipes(prog string) []string {
+	var out []string
+	for i := 0; i < len(prog) && len(out) < maxCalls; i++ {
+		if prog[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(prog) && prog[j] != '"' {
+			if prog[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(prog) {
+			break
+		}
+		lit := strings.ReplaceAll(prog[i+1:j], `\"`, `"`)
+		before := strings.TrimRight(prog[:i], " \t")
+		after := strings.TrimLeft(prog[j+1:], " \t")
+		piped := strings.TrimLeft(strings.TrimPrefix(after, "|"), "& \t")
+		switch {
+		case strings.HasSuffix(before, "|") || strings.HasSuffix(before, "|&"):
+			out = append(out, lit)
+		case !strings.HasPrefix(after, "|"):
+		case strings.HasPrefix(piped, "getline"):
+			out = append(out, lit)
+		case strings.HasPrefix(piped, `"`):
+			// print "cmd" | "sh": the text is the shell's script.
+			if end := strings.IndexByte(piped[1:], '"'); end >= 0 && isShellName(strings.Fields(piped[1:1+end])) {
+				out = append(out, lit)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// methodAfter returns the name of the method src calls first: ".unlink()"
+// gives "unlink".
+func methodAfter(src string) string {
+	src = strings.TrimLeft(src, " \t")
+	if !strings.HasPrefix(src, ".") {
+		return ""
+	}
+	i := 1
+	for i < len(src) && identChar(src[i]) {
+		i++
+	}
+	if i < len(src) && src[i] == '(' {
+		return src[1:i]
+	}
+	return ""
 }
 
 // maxCalls bounds the calls judged in one piece of code.
@@ -628,6 +862,7 @@ func scanCalls(l *lang, src string) []foundCall {
 			}
 		}
 	}
+	s.importedNames()
 	for s.i < len(src) && len(out) < maxCalls {
 		c := src[s.i]
 		switch {
@@ -657,6 +892,67 @@ func scanCalls(l *lang, src string) []foundCall {
 	return out
 }
 
+// importedNames records the names code imports from a module under their
+// own or another name: Python's from subprocess import run (run is
+// subprocess.run) and import sh, JavaScript's const {execSync: x} =
+// require('child_process') and import {execSync as x} from '...'.
+func (s *codeScanner) importedNames() {
+	src := s.src
+	set := func(local, full string) {
+		if s.aliases == nil {
+			s.aliases = map[string]string{}
+		}
+		if _, ok := s.aliases["\x00"+local]; !ok {
+			s.aliases["\x00"+local] = full
+		}
+	}
+	switch s.l.name {
+	case "Python":
+		if strings.Contains(src, "from ") {
+			for _, m := range pythonFromImport().FindAllStringSubmatch(src, 8) {
+				for _, n := range strings.Split(m[2], ",") {
+					if f := strings.Fields(n); len(f) == 1 {
+						set(f[0], m[1]+"."+f[0])
+					}
+				}
+			}
+		}
+		if strings.Contains(src, "import sh") && pythonImportSh().MatchString(src) {
+			if s.aliases == nil {
+				s.aliases = map[string]string{}
+			}
+			s.aliases["\x01sh"] = "sh"
+		}
+	case "JavaScript":
+		if !strings.Contains(src, "{") {
+			return
+		}
+		for _, m := range jsDestructure().FindAllStringSubmatch(src, 8) {
+			for _, n := range strings.Split(m[1]+m[2], ",") {
+				from, to, ok := strings.Cut(n, ":")
+				if !ok {
+					from, to, ok = strings.Cut(n, " as ")
+				}
+				if from, to = strings.TrimSpace(from), strings.TrimSpace(to); ok && from != "" && to != "" {
+					set(to, from)
+				}
+			}
+		}
+	}
+}
+
+var (
+	pythonFromImport = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bfrom\s+([A-Za-z_][\w.]*)\s+import\s+\(?([\w \t,]+)`)
+	})
+	pythonImportSh = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)(?:^|;)\s*import\s+sh\b`)
+	})
+	jsDestructure = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\{([^{}]*)\}\s*=\s*(?:await\s+)?(?:require|import)\s*\(|\bimport\s*\{([^{}]*)\}\s*from\b`)
+	})
+)
+
 // moduleAliases are the names a module is commonly imported as, whose
 // functions are looked up by their own name: cp.execSync is execSync.
 var moduleAliases = map[string]bool{
@@ -684,7 +980,8 @@ func lookupCall(l *lang, name string) (callKind, bool) {
 		}
 		prefix = prefix[i+1:]
 	}
-	if moduleAliases[prefix] {
+	if moduleAliases[prefix] || l.name == "JavaScript" && strings.HasSuffix(last, "Sync") && last != "Sync" {
+		// fs.rmSync under any name (import('fs').then(f => f.rmSync(...))).
 		k, ok := l.calls[last]
 		return k, ok
 	}
@@ -819,6 +1116,9 @@ func (s *codeScanner) call() (foundCall, bool) {
 		name = full
 	}
 	kind, known := lookupCall(s.l, name)
+	if !known && s.l.name == "Python" && s.aliases["\x01sh"] != "" && strings.HasPrefix(name, "sh.") && !strings.Contains(name[3:], ".") {
+		kind, known = programCall, true
+	}
 	if !known {
 		return s.quoted(name)
 	}
@@ -833,7 +1133,11 @@ func (s *codeScanner) call() (foundCall, bool) {
 	case j < len(src) && src[j] == '(':
 		args, raw, end := s.args(j+1, ')')
 		s.i = end
-		return foundCall{name: name, kind: kind, args: args, raw: raw}, true
+		fc := foundCall{name: name, kind: kind, args: args, raw: raw}
+		if kind == pathObject {
+			fc.method = methodAfter(src[end:])
+		}
+		return fc, true
 	case j < len(src) && src[j] == '`' && (name == "$" || strings.HasSuffix(name, ".$")):
 		s.i = j
 		text, dyn := s.str('`')
@@ -1003,3 +1307,16 @@ func (s *codeScanner) finish(a interpArg, raw string) interpArg {
 var objectArgs = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(?:args|cmd)\s*:\s*\[`)
 })
+
+// isShellName reports whether argv (a command line's words) starts a POSIX
+// shell reading its standard input.
+func isShellName(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	switch canonical(Bash, argv[0]) {
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh":
+		return len(argv) == 1 || argv[1] == "-s" || argv[1] == "-"
+	}
+	return false
+}

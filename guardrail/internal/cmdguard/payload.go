@@ -9,7 +9,8 @@ import (
 )
 
 func init() {
-	handle(posixShell, "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish")
+	handle(posixShell, "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "yash", "osh", "posh", "oksh",
+		"loksh", "rbash", "csh", "tcsh")
 	handle(evalBuiltin, "eval")
 	handle(sourceBuiltin, "source", ".")
 	handle(trapBuiltin, "trap")
@@ -31,6 +32,13 @@ func (e *evaluator) payload(k *call, w shell.Word, sh string) {
 		return
 	}
 	if w.Dynamic() && strings.TrimSpace(w.Static()) == "" {
+		if len(w.Subst) == 1 && strings.HasPrefix(strings.TrimLeft(w.Text, `"`), "$(") {
+			// sh -c "$(echo rm -rf x)": the script is what echo prints.
+			if text, state, _ := stdinText(shell.Input{Kind: shell.Pipe, From: w.Subst[0]}, 0); state == inputKnown && !text.Dynamic() {
+				e.script(text.Text, sh, k.depth+1)
+				return
+			}
+		}
 		e.add(RuleUnresolved, k.match(), "the script %q is only known at run time, so it cannot be judged", w.Text)
 		return
 	}
@@ -90,7 +98,20 @@ loop:
 	}
 	switch {
 	case cflag && i < len(a):
+		// sh -c 'script' NAME ARGS: $0 and the positional parameters.
+		if rest := a[i+1:]; len(rest) > 0 && len(rest) <= 32 {
+			pos := make([]string, 0, len(rest))
+			for _, w := range rest {
+				if w.Dynamic() {
+					pos = nil
+					break
+				}
+				pos = append(pos, w.Text)
+			}
+			e.pos = pos
+		}
 		e.payload(k, a[i], Bash)
+		e.pos = nil
 	case cflag:
 	case i < len(a) && !sflag:
 		// A script file: judged by its name only, unless it is downloaded

@@ -72,7 +72,7 @@ func (e *evaluator) unwrapRunner(k *call) (inner, alt []shell.Word, ok bool) {
 	case "watchexec":
 		i, v, _ := watchexecSpec.split(a)
 		if i < len(a) {
-			if _, noShell := v["-n"]; noShell {
+			if _, noShell := v.get("-n"); noShell {
 				return a[i:], nil, true
 			}
 			e.payload(k, joinPlain(a[i:]), Bash)
@@ -80,7 +80,7 @@ func (e *evaluator) unwrapRunner(k *call) (inner, alt []shell.Word, ok bool) {
 		return nil, nil, true
 	case "entr":
 		i, v, _ := entrSpec.split(a)
-		if _, sh := v["-s"]; sh && i < len(a) {
+		if _, sh := v.get("-s"); sh && i < len(a) {
 			e.payload(k, a[i], Bash)
 			return nil, nil, true
 		}
@@ -93,7 +93,7 @@ func (e *evaluator) unwrapRunner(k *call) (inner, alt []shell.Word, ok bool) {
 		return nil, nil, true
 	case "screen":
 		i, v, _ := screenSpec.split(a)
-		if _, x := v["-X"]; x {
+		if _, x := v.get("-X"); x {
 			return nil, nil, true // a command to a running session
 		}
 		return a[i:], nil, true
@@ -101,8 +101,8 @@ func (e *evaluator) unwrapRunner(k *call) (inner, alt []shell.Word, ok bool) {
 		return bwrapCommand(a), nil, true
 	case "cpulimit":
 		i, v, _ := cpulimitSpec.split(a)
-		_, pid := v["-p"]
-		_, exe := v["-e"]
+		_, pid := v.get("-p")
+		_, exe := v.get("-e")
 		if pid || exe {
 			return nil, nil, true // it limits a running process
 		}
@@ -140,8 +140,8 @@ func (e *evaluator) runnerArgs(k *call, a []shell.Word, spec *optSpec) ([]shell.
 		}
 	}
 	i, v, altI := spec.split(a)
-	_, c := v["-c"]
-	_, shellMode := v["--shell-mode"]
+	_, c := v.get("-c")
+	_, shellMode := v.get("--shell-mode")
 	if (c || shellMode) && i < len(a) {
 		e.payload(k, joinPlain(a[i:]), Bash)
 		return nil, nil, true

@@ -8,7 +8,9 @@ import (
 
 func init() {
 	handle(sqlClient, "psql", "pgcli", "mysql", "mariadb", "mycli", "mysqlsh", "sqlite3", "sqlite",
-		"duckdb", "sqlcmd", "clickhouse-client", "usql", "snowsql", "isql", "osql", "bq", "invoke-sqlcmd")
+		"duckdb", "sqlcmd", "clickhouse-client", "usql", "snowsql", "isql", "osql", "bq", "invoke-sqlcmd",
+		"cqlsh", "trino", "presto", "beeline", "hive", "impala-shell", "spark-sql", "vsql", "litecli", "sqlplus", "turso")
+	handle(dropTool, "dropdb", "mysqladmin", "mariadb-admin")
 	handle(sqlSubcommand, "clickhouse", "cockroach")
 }
 
@@ -30,7 +32,8 @@ func sqlDropIn(text string) string {
 	if !strings.Contains(strings.ToLower(text), "drop") {
 		return ""
 	}
-	t := sqlBlockComment().ReplaceAllString(text, " ")
+	t := sqlStrings(text)
+	t = sqlBlockComment().ReplaceAllString(t, " ")
 	t = sqlLineComment().ReplaceAllString(t, " ")
 	return sqlDrop().FindString(t)
 }
@@ -70,5 +73,91 @@ func sqlSubcommand(e *evaluator, k *call) {
 func (e *evaluator) sqlText(k *call, text, via string) {
 	if s := sqlDropIn(text); s != "" {
 		e.add(RuleSQLDrop, k.match(), "%q reaches the SQL client %s by %s and destroys data", s, k.name, via)
+	}
+}
+
+// sqlStrings blanks the contents of SQL's string literals ('...' with ”
+// escapes, and MySQL's "..."), which only mention what they hold: SELECT
+// 'DROP TABLE t' drops nothing. A quote left open is left as is.
+func sqlStrings(text string) string {
+	if !strings.ContainsAny(text, `'"`) {
+		return text
+	}
+	b := []byte(text)
+	for i := 0; i < len(b); i++ {
+		q := b[i]
+		if q != '\'' && q != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(b) {
+			if b[j] == '\\' && q == '\'' {
+				j += 2
+				continue
+			}
+			if b[j] == q {
+				if j+1 < len(b) && b[j+1] == q {
+					j += 2
+					continue
+				}
+				break
+			}
+			j++
+		}
+		if j >= len(b) {
+			break
+		}
+		if q == '"' && isIdentifier(b[i+1:j]) || executes(b[:i]) {
+			// A quoted identifier ("Users"), or dynamic SQL that runs:
+			// EXECUTE 'DROP TABLE t', EXEC('...'), format('DROP ...').
+			i = j
+			continue
+		}
+		for x := i + 1; x < j; x++ {
+			b[x] = ' '
+		}
+		i = j
+	}
+	return string(b)
+}
+
+// executes reports whether the SQL before a string literal runs it:
+// EXECUTE, EXEC, IMMEDIATE, sp_executesql, format( or concatenation into one.
+func executes(before []byte) bool {
+	t := strings.ToLower(strings.TrimRight(string(before[max(0, len(before)-40):]), " \t\r\n(,|"))
+	for _, w := range []string{"execute", "exec", "immediate", "sp_executesql", "format", "concat", "n"} {
+		if strings.HasSuffix(t, w) && (len(t) == len(w) || !identChar(t[len(t)-len(w)-1])) {
+			return true
+		}
+	}
+	return strings.HasSuffix(t, "|") || strings.HasSuffix(t, "+")
+}
+
+func isIdentifier(s []byte) bool {
+	for _, c := range s {
+		if !(c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80) {
+			return false
+		}
+	}
+	return true
+}
+
+// dropTool judges the database tools that drop a database by subcommand:
+// dropdb NAME, mysqladmin drop NAME.
+func dropTool(e *evaluator, k *call) {
+	if k.name == "dropdb" {
+		for _, w := range k.args {
+			if w.Text == "--help" || w.Text == "-?" || w.Text == "--version" || w.Text == "-V" {
+				return
+			}
+		}
+		e.add(RuleSQLDrop, k.match(), "dropdb drops a database and destroys its data")
+		return
+	}
+	for _, w := range k.args {
+		if strings.EqualFold(w.Text, "drop") {
+			e.add(RuleSQLDrop, k.match(), "%s drop drops a database and destroys its data", k.name)
+			return
+		}
 	}
 }

@@ -17,6 +17,7 @@ func init() {
 	handle(diskutilCommand, "diskutil")
 	handle(formatCommand, "format", "diskpart")
 	handle(volumeCommand, "zpool", "zfs", "lvremove", "vgremove", "pvremove", "mdadm", "nvme")
+	handle(badblocksCommand, "badblocks")
 }
 
 // blockDevice matches the device files of disks, partitions and memory: a
@@ -254,17 +255,31 @@ func volumeCommand(e *evaluator, k *call) {
 	destroy := false
 	switch k.name {
 	case "zpool":
-		destroy = hasWord(k.args, "destroy", "labelclear")
+		// zpool create writes a new pool over its devices' contents.
+		destroy = hasWord(k.args, "destroy", "labelclear", "create")
 	case "zfs":
 		destroy = hasWord(k.args, "destroy")
 	case "lvremove", "vgremove", "pvremove":
 		destroy = true
 	case "mdadm":
-		destroy = hasWord(k.args, "--zero-superblock")
+		// --create (-C) writes new RAID metadata over its member devices.
+		destroy = hasWord(k.args, "--zero-superblock", "--create", "-C")
 	case "nvme":
 		destroy = hasWord(k.args, "format", "sanitize")
 	}
 	if destroy {
 		e.add(RuleDisk, k.match(), "%s destroys a storage pool, volume or namespace and the file systems on it", k.name)
+	}
+}
+
+// badblocksCommand judges badblocks -w, whose write test overwrites the
+// whole device (-n, the non-destructive read-write test, restores it).
+func badblocksCommand(e *evaluator, k *call) {
+	for _, w := range k.args {
+		t := w.Text
+		if len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsRune(t[1:], 'w') {
+			e.add(RuleDisk, k.match(), "badblocks -w overwrites the whole device")
+			return
+		}
 	}
 }

@@ -47,10 +47,10 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		return nil, nil, true
 	case "watch":
 		i, v, _ := watchSpec.split(a)
-		if _, exec := v["-x"]; exec {
+		if _, exec := v.get("-x"); exec {
 			return a[i:], nil, true
 		}
-		if _, exec := v["--exec"]; exec {
+		if _, exec := v.get("--exec"); exec {
 			return a[i:], nil, true
 		}
 		// watch runs its arguments joined by blanks through sh -c.
@@ -64,8 +64,8 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		return e.unwrapCommandOption(k)
 	case "taskset", "chrt":
 		i, v, _ := wrapperOptions[k.name].split(a)
-		_, pid := v["-p"]
-		_, pidLong := v["--pid"]
+		_, pid := v.get("-p")
+		_, pidLong := v.get("--pid")
 		if pid || pidLong {
 			return nil, nil, true // it changes a running process
 		}
@@ -89,8 +89,8 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		return nil, nil, true
 	case "wsl":
 		i, v, _ := wslSpec.split(a)
-		_, exec := v["-e"]
-		_, execLong := v["--exec"]
+		_, exec := v.get("-e")
+		_, execLong := v.get("--exec")
 		if exec || execLong {
 			return a[i:], nil, true
 		}
@@ -200,6 +200,8 @@ func (e *evaluator) unwrapEnv(k *call) ([]shell.Word, []shell.Word, bool) {
 	for i := 0; i < len(a); i++ {
 		t := a[i].Text
 		switch {
+		case t == "-":
+			// env - is env -i.
 		case t == "--":
 			return skipAssigns(a[i+1:]), nil, true
 		case strings.HasPrefix(t, "--"):

@@ -30,8 +30,7 @@ type optSpec struct {
 // an empty word), and alt: where the command would start if the last
 // option before it, one the spec does not know, took the next word as its
 // value (alt <= start when there is no such doubt).
-func (s *optSpec) split(a []shell.Word) (start int, values map[string]shell.Word, alt int) {
-	values = map[string]shell.Word{}
+func (s *optSpec) split(a []shell.Word) (start int, values optValues, alt int) {
 	i := 0
 	unknownLast := false
 	for ; i < len(a); i++ {
@@ -49,14 +48,14 @@ func (s *optSpec) split(a []shell.Word) (start int, values map[string]shell.Word
 			unknownLast = false
 			switch {
 			case hasValue:
-				values["--"+name] = withText(a[i], v)
+				values = setValue(values, "--"+name, withText(a[i], v))
 			case contains(s.long, name) && i+1 < len(a):
 				i++
-				values["--"+name] = a[i]
+				values = setValue(values, "--"+name, a[i])
 			case contains(s.long, name) || contains(s.longFlags, name):
-				values["--"+name] = shell.Word{}
+				values = setValue(values, "--"+name, shell.Word{})
 			default:
-				values["--"+name] = shell.Word{}
+				values = setValue(values, "--"+name, shell.Word{})
 				unknownLast = true
 			}
 		case len(t) > 1 && t[0] == '-':
@@ -67,19 +66,19 @@ func (s *optSpec) split(a []shell.Word) (start int, values map[string]shell.Word
 				switch {
 				case strings.IndexByte(s.valued, c) >= 0:
 					if j < len(t)-1 {
-						values[key] = withText(a[i], t[j+1:])
+						values = setValue(values, key, withText(a[i], t[j+1:]))
 					} else if i+1 < len(a) {
 						i++
-						values[key] = a[i]
+						values = setValue(values, key, a[i])
 					} else {
-						values[key] = shell.Word{}
+						values = setValue(values, key, shell.Word{})
 					}
 					j = len(t)
 				case strings.IndexByte(s.attached, c) >= 0:
-					values[key] = withText(a[i], t[j+1:])
+					values = setValue(values, key, withText(a[i], t[j+1:]))
 					j = len(t)
 				default:
-					values[key] = shell.Word{}
+					values = setValue(values, key, shell.Word{})
 					if strings.IndexByte(s.flags, c) < 0 && j == len(t)-1 {
 						unknownLast = true
 					}
@@ -93,7 +92,7 @@ func (s *optSpec) split(a []shell.Word) (start int, values map[string]shell.Word
 }
 
 // operands skips the positional operands from i.
-func (s *optSpec) operands(a []shell.Word, i int, values map[string]shell.Word, doubt bool) (int, map[string]shell.Word, int) {
+func (s *optSpec) operands(a []shell.Word, i int, values optValues, doubt bool) (int, optValues, int) {
 	start := min(i+s.positional, len(a))
 	alt := 0
 	if doubt {
@@ -175,7 +174,7 @@ func (e *evaluator) unwrapXargs(k *call) ([]shell.Word, []shell.Word, bool) {
 	i, v, altI := xargsSpec.split(a)
 	repl := ""
 	for _, key := range []string{"-I", "-J", "-i", "--replace"} {
-		if w, ok := v[key]; ok {
+		if w, ok := v.get(key); ok {
 			repl = w.Text
 			if repl == "" && key != "-I" && key != "-J" {
 				repl = "{}"
@@ -281,7 +280,7 @@ const maxParallelArgs = 16
 func (e *evaluator) parallel(k *call) {
 	a := k.args
 	i, v, _ := parallelSpec.split(a)
-	if _, dry := v["--dry-run"]; dry {
+	if _, dry := v.get("--dry-run"); dry {
 		return
 	}
 	end := i
@@ -290,10 +289,10 @@ func (e *evaluator) parallel(k *call) {
 	}
 	var args []shell.Word
 	fromFiles := false
-	if _, ok := v["-a"]; ok {
+	if _, ok := v.get("-a"); ok {
 		fromFiles = true
 	}
-	if _, ok := v["--arg-file"]; ok {
+	if _, ok := v.get("--arg-file"); ok {
 		fromFiles = true
 	}
 	inList := false
@@ -322,11 +321,11 @@ func (e *evaluator) parallel(k *call) {
 	}
 	line := joinPlain(a[i:end])
 	repl := `{}`
-	if w, ok := v["-I"]; ok && w.Text != "" {
+	if w, ok := v.get("-I"); ok && w.Text != "" {
 		repl = w.Text
 	}
-	_, piped := v["--pipe"]
-	_, pipepart := v["--pipepart"]
+	_, piped := v.get("--pipe")
+	_, pipepart := v.get("--pipepart")
 	if piped || pipepart {
 		e.payload(k, line, Bash)
 		return
@@ -451,7 +450,7 @@ func (e *evaluator) unwrapCommandOption(k *call) ([]shell.Word, []shell.Word, bo
 			}
 		}
 		i, v, _ := (&optSpec{valued: "ugGsw", flags: "lmpPfh", long: longs("user group supp-group shell whitelist-environment")}).split(a)
-		if _, ok := v["-u"]; ok {
+		if _, ok := v.get("-u"); ok {
 			return a[i:], nil, true
 		}
 	}

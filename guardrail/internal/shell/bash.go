@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -17,13 +18,64 @@ const maxBraceWords = 64
 // src with static values are substituted into later words; an unquoted
 // substitution is split into fields as bash splits it.
 func ParseBash(src string) (*Script, error) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	var b BashParser
+	return b.Parse(src, nil)
+}
+
+// ParseBashArgs is ParseBash for a script run with positional parameters
+// (sh -c 'script' NAME ARGS...): args[0] is $0, the rest $1, $2, ... and
+// "$@".
+func ParseBashArgs(src string, args []string) (*Script, error) {
+	var b BashParser
+	return b.Parse(src, args)
+}
+
+// BashParser parses bash command lines one after another, reusing one
+// syntax parser's buffers: a guard judging a command line and the
+// payloads nested in it parses them all with one. The zero value is
+// ready; it is not safe for concurrent use.
+type BashParser struct {
+	syn *syntax.Parser
+}
+
+// Parse parses src as ParseBash does; a non-nil args gives the script
+// positional parameters as ParseBashArgs does.
+func (b *BashParser) Parse(src string, args []string) (*Script, error) {
+	if b.syn == nil {
+		b.syn = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	f, err := b.syn.Parse(strings.NewReader(src), "")
 	if err != nil {
 		return nil, fmt.Errorf("shell: bash: %w", err)
 	}
-	p := &bashParser{src: src, vars: map[string]string{}}
+	p := &bashParser{src: src, vars: map[string]string{}, defs: &defs{}}
+	if len(args) > 0 {
+		p.vars["0"] = args[0]
+		p.setPositional(args[1:])
+	}
 	p.stmts(f.Stmts, Input{})
 	return &p.script, nil
+}
+
+// maxExpansions bounds the alias and function calls whose text is judged
+// again with the call's words, per script.
+const maxExpansions = 16
+
+// defs are the aliases and functions a script defines, shared by the
+// parsers of the texts they expand to.
+type defs struct {
+	aliases map[string]string
+	funcs   map[string]funcDef
+	// active holds the aliases and functions being expanded, which are
+	// not expanded again inside themselves.
+	active   map[string]bool
+	expanded int
+}
+
+// funcDef is a function's body and the source its positions index.
+type funcDef struct {
+	body *syntax.Stmt
+	src  string
 }
 
 type bashParser struct {
@@ -35,6 +87,113 @@ type bashParser struct {
 	last     *Cmd   // the command added last
 	fn       string // the function being declared, if any
 	async    int    // > 0 inside a background command or a pipeline
+	defs     *defs
+	refs     map[string]string // namerefs (declare -n NAME=TARGET)
+}
+
+// child returns a parser for src, a text the script runs (an alias's or a
+// function's), sharing the script's variables and definitions.
+func (p *bashParser) child(src string) *bashParser {
+	return &bashParser{src: src, vars: p.vars, unrolled: p.unrolled, fn: p.fn, async: p.async, defs: p.defs, refs: p.refs}
+}
+
+// adopt takes the commands a child parser found.
+func (p *bashParser) adopt(c *bashParser) {
+	p.script.Cmds = append(p.script.Cmds, c.script.Cmds...)
+	if c.last != nil {
+		p.last = c.last
+	}
+	p.unrolled = c.unrolled
+}
+
+// expand judges a call of an alias or a function the script defined, with
+// the call's words: an alias's text followed by the call's arguments, or a
+// function's body with them as its positional parameters.
+func (p *bashParser) expand(c *syntax.CallExpr, args []Word, in Input) bool {
+	d := p.defs
+	first, ok := c.Args[0].Parts[0].(*syntax.Lit)
+	if len(c.Args[0].Parts) != 1 || !ok || d.expanded >= maxExpansions || len(args) == 0 {
+		return false
+	}
+	name := first.Value
+	if text, ok := d.aliases[name]; ok && !d.active["alias "+name] {
+		// An alias is replaced by its text before the line is parsed.
+		rest := ""
+		if end := int(c.End().Offset()); end <= len(p.src) {
+			rest = p.src[int(c.Args[0].End().Offset()):end]
+		}
+		// An alias whose text ends in a blank has the next word expanded
+		// too (alias sudo='sudo ').
+		for n := 0; n < 4 && (strings.HasSuffix(text, " ") || strings.HasSuffix(text, "\t")); n++ {
+			next := strings.TrimLeft(rest, " \t")
+			word := next[:len(next)-len(strings.TrimLeft(next, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+"))]
+			t2, ok := d.aliases[word]
+			if word == "" || !ok || word == name {
+				break
+			}
+			text, rest = text+t2, next[len(word):]
+		}
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text+rest), "")
+		if err != nil {
+			return false
+		}
+		d.expanded++
+		d.mark("alias "+name, true)
+		ch := p.child(text + rest)
+		ch.stmts(f.Stmts, in)
+		p.adopt(ch)
+		d.mark("alias "+name, false)
+		return true
+	}
+	fn, ok := d.funcs[name]
+	if !ok || d.active["func "+name] {
+		return false
+	}
+	for _, w := range args[1:] {
+		if w.Dynamic() {
+			return false
+		}
+	}
+	d.expanded++
+	d.mark("func "+name, true)
+	saved := p.copyVars()
+	ch := p.child(fn.src)
+	ch.vars = p.copyVars()
+	ch.fn = name
+	texts := make([]string, len(args)-1)
+	for i, w := range args[1:] {
+		texts[i] = w.Text
+	}
+	ch.setPositional(texts)
+	ch.stmt(fn.body, in)
+	p.adopt(ch)
+	p.vars = saved
+	d.mark("func "+name, false)
+	return true
+}
+
+func (d *defs) mark(key string, on bool) {
+	if d.active == nil {
+		d.active = map[string]bool{}
+	}
+	d.active[key] = on
+}
+
+// setPositional sets $1, $2, ... and "$@" to args.
+func (p *bashParser) setPositional(args []string) {
+	for i := 1; i <= 9; i++ {
+		delete(p.vars, strconv.Itoa(i))
+	}
+	for i, a := range args {
+		if i < 9 {
+			p.vars[strconv.Itoa(i+1)] = a
+		}
+	}
+	delete(p.vars, "@")
+	p.vars[listKey+"@"] = strings.Join(args, listSep)
+	if len(args) == 0 {
+		p.vars[listKey+"@"] = ""
+	}
 }
 
 func (p *bashParser) text(n syntax.Node) string {
@@ -77,6 +236,10 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 			in = Input{Kind: Text, Text: t}
 		case r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0"):
 			in = Input{Kind: File, Text: t}
+			if strings.HasPrefix(t.Text, "<(") && len(t.Subst) > 0 {
+				// < <(cmd) reads cmd's output, as a pipe would.
+				in = Input{Kind: Pipe, From: t.Subst[len(t.Subst)-1]}
+			}
 		}
 		rd := Redirect{Op: op, Target: t}
 		if r.N != nil {
@@ -167,11 +330,32 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 		p.fn, p.async = "", 0
 		if c.Name != nil {
 			p.fn = c.Name.Value
+			if p.defs.funcs == nil {
+				p.defs.funcs = map[string]funcDef{}
+			}
+			p.defs.funcs[c.Name.Value] = funcDef{body: c.Body, src: p.src}
 		}
 		p.stmt(c.Body, Input{})
 		p.vars, p.fn, p.async = saved, savedFn, savedAsync
 	case *syntax.DeclClause:
+		nameref := false
 		for _, a := range c.Args {
+			if a.Naked && a.Name == nil && a.Value != nil {
+				if f := a.Value.Lit(); strings.HasPrefix(f, "-") && strings.Contains(f, "n") {
+					nameref = true
+				}
+				continue
+			}
+			if nameref && a.Name != nil && a.Value != nil {
+				// declare -n REF=NAME: $REF is $NAME.
+				if t := a.Value.Lit(); t != "" {
+					if p.refs == nil {
+						p.refs = map[string]string{}
+					}
+					p.refs[a.Name.Value] = t
+					continue
+				}
+			}
 			p.assign(a)
 		}
 		p.redirsOnly(redirs, s, start)
@@ -237,9 +421,27 @@ func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect,
 		cmd.Args = append(cmd.Args, p.words(w)...)
 	}
 	p.add(cmd)
-	if len(cmd.Args) > 1 && cmd.Args[0].Text == "set" && cmd.Args[1].Text == "--" {
+	switch {
+	case len(cmd.Args) > 1 && cmd.Args[0].Text == "set" && cmd.Args[1].Text == "--":
 		// set -- a b: the positional parameters, "$@".
 		p.setList("@", cmd.Args[2:])
+		for i := 1; i <= 9; i++ {
+			delete(p.vars, strconv.Itoa(i))
+			if i+1 < len(cmd.Args) && !cmd.Args[i+1].Dynamic() {
+				p.vars[strconv.Itoa(i)] = cmd.Args[i+1].Text
+			}
+		}
+	case len(cmd.Args) > 1 && cmd.Args[0].Text == "alias":
+		for _, w := range cmd.Args[1:] {
+			if name, text, ok := strings.Cut(w.Text, "="); ok && !w.Dynamic() && name != "" {
+				if p.defs.aliases == nil {
+					p.defs.aliases = map[string]string{}
+				}
+				p.defs.aliases[name] = text
+			}
+		}
+	case len(p.defs.aliases) > 0 || len(p.defs.funcs) > 0:
+		cmd.Defined = p.expand(c, cmd.Args, in)
 	}
 }
 
@@ -536,7 +738,11 @@ func (p *bashParser) param(x *syntax.ParamExp) (string, bool) {
 		x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil || x.NestedParam != nil {
 		return "", false
 	}
-	v, ok := p.vars[x.Param.Value]
+	name := x.Param.Value
+	if r, ok := p.refs[name]; ok {
+		name = r
+	}
+	v, ok := p.vars[name]
 	return v, ok
 }
 

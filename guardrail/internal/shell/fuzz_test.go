@@ -17,6 +17,8 @@ var bashSeeds = []string{
 	`X=-rf; rm $X {a,b}/c *.go ~/x`,
 	`f() { (cd x; rm -r y) > out; }; for i in $(ls); do eval "$i"; done`,
 	`diff <(ls) >(cat) ${x:-$(date)} $((1+2)) [[ -f $(pwd) ]]`,
+	"alias a='sudo '; alias b='rm -rf'; a b x; f() { g \"$@\"; }; g() { f \"$1\"; }; f -rf x",
+	`declare -n r=c; c=rm; $r -rf x; bash < <(echo rm -rf x); x(){ x|x& }; x`,
 }
 
 var psSeeds = []string{
@@ -25,6 +27,7 @@ var psSeeds = []string{
 	"@'\nDROP TABLE x\n'@ | psql <# c #> # d",
 	"if (Test-Path x) { rm -r x } else { [IO.Directory]::Delete('x', $true) }",
 	"cmd /c --% rd /s /q x",
+	"$p = @{Path='x'; Recurse=$true; Force=1}; Remove-Item @p; . Remove-Item @q",
 }
 
 var cmdSeeds = []string{
@@ -53,6 +56,11 @@ func fuzzParser(f *testing.F, seeds []string, parse func(string) (*shell.Script,
 	})
 }
 
-func FuzzParseBash(f *testing.F)       { fuzzParser(f, bashSeeds, shell.ParseBash) }
+func FuzzParseBash(f *testing.F) { fuzzParser(f, bashSeeds, shell.ParseBash) }
+func FuzzParseBashArgs(f *testing.F) {
+	fuzzParser(f, bashSeeds, func(src string) (*shell.Script, error) {
+		return shell.ParseBashArgs(src, []string{"sh", "-rf", "x", "$(y)"})
+	})
+}
 func FuzzParsePowerShell(f *testing.F) { fuzzParser(f, psSeeds, shell.ParsePowerShell) }
 func FuzzParseCmd(f *testing.F)        { fuzzParser(f, cmdSeeds, shell.ParseCmd) }

@@ -34,6 +34,38 @@ type psParser struct {
 	i      int
 	depth  int
 	script Script
+	// splats are the hashtables assigned to variables ($p = @{...}), as
+	// the parameters they pass when splatted (Remove-Item @p).
+	splats map[string][]Word
+}
+
+// splat records $name = @{Key=Value; ...} for @name: -Key Value per entry,
+// -Key alone for $true.
+func (p *psParser) splat(name, rest string) {
+	end := strings.IndexByte(rest, '}')
+	if !strings.HasPrefix(rest, "@{") || end < 0 {
+		return
+	}
+	var words []Word
+	for _, entry := range strings.FieldsFunc(rest[2:end], func(r rune) bool { return r == ';' || r == '\n' || r == '\r' }) {
+		key, value, ok := strings.Cut(entry, "=")
+		key, value = strings.Trim(strings.TrimSpace(key), `'"`), strings.TrimSpace(value)
+		if !ok || key == "" {
+			continue
+		}
+		words = append(words, Lit("-"+key))
+		switch lv := strings.ToLower(value); {
+		case lv == "$true" || lv == "1":
+		case lv == "$false" || lv == "0":
+			words[len(words)-1] = Lit("-" + key + ":$false")
+		default:
+			words = append(words, Lit(strings.Trim(value, `'"`)))
+		}
+	}
+	if p.splats == nil {
+		p.splats = map[string][]Word{}
+	}
+	p.splats[strings.ToLower(name)] = words
 }
 
 var errPSNesting = errors.New("shell: powershell: nesting too deep")
@@ -112,6 +144,11 @@ func (p *psParser) command(close byte) (*Cmd, error) {
 			called = true
 			continue
 		}
+		if c == '.' && first && !called && p.i+1 < len(p.src) && (p.src[p.i+1] == ' ' || p.src[p.i+1] == '\t') {
+			p.i++ // the dot-source operator runs the next word too
+			called = true
+			continue
+		}
 		if c == '&' {
 			p.i++ // background job
 			break
@@ -160,9 +197,13 @@ func (p *psParser) command(close byte) (*Cmd, error) {
 			if _, err := p.word(); err != nil {
 				return nil, err
 			}
+			name := strings.TrimPrefix(p.src[save:p.i], "$")
 			p.skipBlanks()
 			if rest := p.src[p.i:]; strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") ||
 				len(rest) > 1 && strings.Contains("+-*/", rest[:1]) && rest[1] == '=' {
+				if rest[0] == '=' {
+					p.splat(name, strings.TrimLeft(rest[1:], " \t"))
+				}
 				p.i += strings.Index(rest, "=") + 1
 				start = p.i
 				continue
@@ -181,6 +222,10 @@ func (p *psParser) command(close byte) (*Cmd, error) {
 			cmd.Expr = true
 		}
 		first = false
+		if sp, ok := p.splats[strings.ToLower(strings.TrimPrefix(w.Text, "@"))]; ok && strings.HasPrefix(w.Text, "@") && len(cmd.Args) > 0 {
+			cmd.Args = append(cmd.Args, sp...)
+			continue
+		}
 		cmd.Args = append(cmd.Args, w)
 	}
 	cmd.Source = strings.Trim(p.src[start:p.i], " \t\r\n")

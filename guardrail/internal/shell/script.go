@@ -28,6 +28,10 @@ type Cmd struct {
 	// Async reports that the command runs beside the one that started it:
 	// in the background (&) or as a stage of a pipeline (bash).
 	Async bool
+	// Defined reports that the command calls an alias or a function the
+	// script defines, whose text or body was judged in its place with the
+	// call's words (bash).
+	Defined bool
 	// Inner, for the redirections of a compound command ({ ...; } > f,
 	// ( ... ) > f, a loop), holds the commands inside it, whose output the
 	// redirections take (bash). Args is then empty.

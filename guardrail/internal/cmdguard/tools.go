@@ -1,0 +1,451 @@
+package cmdguard
+
+import (
+	"strings"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+func init() {
+	handle(hyperfineCommand, "hyperfine")
+	handle(rushCommand, "rush")
+	handle(crontabCommand, "crontab")
+	handle(gdbCommand, "gdb")
+	handle(perfCommand, "perf")
+	handle(dtachCommand, "dtach", "abduco")
+	handle(shxCommand, "shx")
+	handle(delCLICommand, "del-cli")
+	handle(valgrindCommand, "valgrind")
+}
+
+// Tools that run a command given to them, beside the wrappers of
+// wrapperSpecs: profilers and debuggers (valgrind, gdb --args, perf
+// stat/record/trace), benchmark runners (hyperfine), detachers (dtach),
+// parallel runners (rush), shx's portable Unix commands, and crontab, whose
+// table runs its lines later.
+
+var (
+	hyperfineValued = &optSpec{valued: "wrmMpcsnLPSuNDo", flags: "iNh",
+		long:      longs("warmup runs min-runs max-runs prepare conclude cleanup setup command-name parameter-scan parameter-step-size parameter-list shell style sort time-unit export-asciidoc export-csv export-json export-markdown export-orgmode input output reference"),
+		longFlags: longs("ignore-failure show-output help version")}
+	rushSpec   = &optSpec{valued: "jiODrsnJTtev", flags: "kdcCqV", long: longs("jobs infile out-file delimiter records-delimiter field-delimiter nrecords records-join-sep timeout retry-interval retries succ-cmd-file"), longFlags: longs("keep-order dry-run continue escape propagate-exit-status verbose trim")}
+	dtachSpec  = &optSpec{valued: "erz", flags: "EzR"}
+	perfValued = &optSpec{valued: "eoprCtGdIm", flags: "aqvn", long: longs("event output pid tid cpu repeat cgroup delay interval-print"), longFlags: longs("all-cpus quiet verbose null")}
+)
+
+// hyperfineCommand judges each command hyperfine benchmarks, and its
+// --prepare, --setup, --conclude and --cleanup commands: shell lines.
+func hyperfineCommand(e *evaluator, k *call) {
+	a := k.args
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		switch {
+		case t == "--":
+			for _, w := range a[i+1:] {
+				e.payload(k, w, Bash)
+			}
+			return
+		case hyperfineShellOpt(t) && i+1 < len(a):
+			i++
+			e.payload(k, a[i], Bash)
+		case strings.HasPrefix(t, "--") && strings.Contains(t, "="):
+			name, v, _ := strings.Cut(t, "=")
+			if hyperfineShellOpt(name) {
+				e.payload(k, withText(a[i], v), Bash)
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			if opt, ok := valuedOption(hyperfineValued, t); ok && opt && i+1 < len(a) {
+				i++
+				if t == "-L" || t == "--parameter-list" || t == "-P" || t == "--parameter-scan" {
+					i++ // NAME then VALUES (or MIN MAX)
+					if t == "-P" || t == "--parameter-scan" {
+						i++
+					}
+				}
+			}
+		default:
+			e.payload(k, a[i], Bash)
+		}
+	}
+}
+
+func hyperfineShellOpt(t string) bool {
+	switch t {
+	case "-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "-C", "--conclude":
+		return true
+	}
+	return false
+}
+
+// valuedOption reports whether the option word t (no attached value) takes
+// the next word as its value under spec; ok is false for attached values.
+func valuedOption(spec *optSpec, t string) (valued, ok bool) {
+	if strings.HasPrefix(t, "--") {
+		if strings.Contains(t, "=") {
+			return false, false
+		}
+		return contains(spec.long, t[2:]), true
+	}
+	if len(t) != 2 {
+		return false, false
+	}
+	return strings.ContainsRune(spec.valued, rune(t[1])), true
+}
+
+// rushCommand judges rush's command template, a shell line run once per
+// input line, like GNU parallel's.
+func rushCommand(e *evaluator, k *call) {
+	i, v, _ := rushSpec.split(k.args)
+	if _, dry := v.get("--dry-run"); dry {
+		return
+	}
+	if i < len(k.args) {
+		line := joinPlain(k.args[i:])
+		line.Text = substituteParallel(line.Text, "{}", "x")
+		e.payload(k, line, Bash)
+	}
+}
+
+// crontabCommand judges a crontab installed from standard input (crontab -
+// or no file): each line's command, after its schedule.
+func crontabCommand(e *evaluator, k *call) {
+	for _, w := range k.args {
+		if t := w.Text; t != "-" && strings.HasPrefix(t, "-") {
+			if strings.ContainsAny(t, "lr") { // listing or removing
+				return
+			}
+			continue
+		}
+		if w.Text != "-" {
+			return // a file: judged by its name only
+		}
+	}
+	text, state, _ := stdinText(k.stdin, 0)
+	if state != inputKnown {
+		return
+	}
+	for _, line := range strings.Split(text.Text, "\n") {
+		if cmd, ok := cronCommand(line); ok {
+			e.payload(k, shell.Lit(cmd), Bash)
+		}
+	}
+}
+
+// cronCommand returns the command of a crontab line: after five schedule
+// fields, or one @keyword, with environment lines and comments skipped.
+func cronCommand(line string) (string, bool) {
+	line = strings.TrimSpace(line)
+	if line == "" || line[0] == '#' {
+		return "", false
+	}
+	fields := 5
+	if line[0] == '@' {
+		fields = 1
+	} else if name, _, ok := strings.Cut(line, "="); ok && !strings.ContainsAny(name, " \t") {
+		return "", false
+	}
+	rest := line
+	for range fields {
+		rest = strings.TrimLeft(rest, " \t")
+		i := strings.IndexAny(rest, " \t")
+		if i < 0 {
+			return "", false
+		}
+		rest = rest[i:]
+	}
+	rest = strings.TrimSpace(rest)
+	return rest, rest != ""
+}
+
+// gdbCommand judges the program gdb --args runs, and gdb's shell commands
+// (-ex 'shell cmd', -ex '!cmd').
+func gdbCommand(e *evaluator, k *call) {
+	a := k.args
+	for i := 0; i < len(a); i++ {
+		switch t := a[i].Text; {
+		case t == "--args" || t == "-args":
+			if i+1 < len(a) {
+				e.argv(k.c, a[i+1:], shell.Input{}, k.sh, k.depth)
+			}
+			return
+		case (t == "-ex" || t == "--ex" || t == "-eval-command" || t == "--eval-command") && i+1 < len(a):
+			i++
+			e.editorCommand(k, a[i].Text)
+		}
+	}
+}
+
+// editorCommand judges a command line of an editor or debugger that runs a
+// shell with ! or shell (vim -c '!cmd', gdb -ex 'shell cmd').
+func (e *evaluator) editorCommand(k *call, t string) {
+	t = strings.TrimLeft(t, ": \t")
+	switch {
+	case strings.HasPrefix(t, "!"):
+		e.payload(k, shell.Lit(t[1:]), Bash)
+	case strings.HasPrefix(t, "shell ") || strings.HasPrefix(t, "sh "):
+		_, rest, _ := strings.Cut(t, " ")
+		e.payload(k, shell.Lit(rest), Bash)
+	case strings.HasPrefix(t, "r !") || strings.HasPrefix(t, "r!") || strings.HasPrefix(t, "read !"):
+		_, rest, _ := strings.Cut(t, "!")
+		e.payload(k, shell.Lit(rest), Bash)
+	case strings.HasPrefix(t, "call system(") || strings.HasPrefix(t, "call systemlist("):
+		if s, ok := firstQuoted(t); ok {
+			e.payload(k, shell.Lit(s), Bash)
+		}
+	}
+}
+
+// firstQuoted returns the first string in single or double quotes in t.
+func firstQuoted(t string) (string, bool) {
+	i := strings.IndexAny(t, `"'`)
+	if i < 0 {
+		return "", false
+	}
+	j := strings.IndexByte(t[i+1:], t[i])
+	if j < 0 {
+		return "", false
+	}
+	return t[i+1 : i+1+j], true
+}
+
+// perfCommand judges the command perf stat, record, trace and the like run.
+func perfCommand(e *evaluator, k *call) {
+	a := k.args
+	if len(a) == 0 {
+		return
+	}
+	switch a[0].Text {
+	case "stat", "record", "trace", "sched", "mem", "c2c", "kvm", "lock", "kmem", "timechart":
+	default:
+		return
+	}
+	rest := a[1:]
+	if len(rest) > 0 && (rest[0].Text == "record" || rest[0].Text == "stat") {
+		rest = rest[1:] // perf sched record, perf mem record
+	}
+	i, _, altI := perfValued.split(rest)
+	if i < len(rest) {
+		e.argv(k.c, rest[i:], shell.Input{}, k.sh, k.depth)
+	}
+	if altI > i && altI < len(rest) {
+		e.alternative(k.c, k.name, rest[altI:], shell.Input{}, k.sh, k.depth)
+	}
+}
+
+// valgrindCommand judges the program valgrind runs: after its options, all
+// of the --name=value or -x form.
+func valgrindCommand(e *evaluator, k *call) {
+	a := k.args
+	for i, w := range a {
+		if w.Text == "--" {
+			i++
+		} else if strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		if i < len(a) {
+			e.argv(k.c, a[i:], shell.Input{}, k.sh, k.depth)
+		}
+		return
+	}
+}
+
+// dtachCommand judges the command dtach (or abduco) starts in a session:
+// dtach -n|-A|-c SOCKET [options] command.
+func dtachCommand(e *evaluator, k *call) {
+	a := k.args
+	if len(a) < 2 || !strings.HasPrefix(a[0].Text, "-") {
+		return
+	}
+	switch strings.TrimLeft(a[0].Text, "-") {
+	case "n", "A", "c", "N":
+	default:
+		return
+	}
+	rest := a[2:]
+	i, _, _ := dtachSpec.split(rest)
+	if i < len(rest) {
+		e.argv(k.c, rest[i:], shell.Input{}, k.sh, k.depth)
+	}
+}
+
+// shxCommand judges shx's commands as the Unix ones (shx rm -rf dist).
+func shxCommand(e *evaluator, k *call) {
+	a := k.args
+	for len(a) > 0 && strings.HasPrefix(a[0].Text, "--") {
+		a = a[1:] // --verbose, --silent, --negate
+	}
+	if len(a) > 0 {
+		e.argv(k.c, a, shell.Input{}, k.sh, k.depth)
+	}
+}
+
+// delCLICommand judges the del CLI (del-cli): it deletes files and
+// directories, with their contents, matched by globs.
+func delCLICommand(e *evaluator, k *call) {
+	if k.sh != Bash && k.sh != "" {
+		return
+	}
+	for _, w := range k.args {
+		if w.Text == "--dry-run" || w.Text == "-d" || w.Text == "--help" || w.Text == "--version" {
+			return
+		}
+	}
+	for _, w := range k.args {
+		if !strings.HasPrefix(w.Text, "-") {
+			e.add(RuleRecursiveDelete, k.match(), "del-cli deletes directories with their contents")
+			return
+		}
+	}
+}
+
+func init() {
+	handle(tarCommand, "tar", "bsdtar", "gtar")
+	handle(unzipCommand, "unzip", "7z", "7za")
+}
+
+// tarCommand judges tar extracting (-x, --extract, x in the first word's
+// bundle): into -C DIR, or the working directory, overwriting what the
+// archive holds; a protected directory named by -C is written.
+func tarCommand(e *evaluator, k *call) {
+	a := k.args
+	extract := false
+	for i, w := range a {
+		t := w.Text
+		switch {
+		case t == "--extract" || t == "--get":
+			extract = true
+		case strings.HasPrefix(t, "--"):
+		case strings.HasPrefix(t, "-") || i == 0:
+			if strings.ContainsRune(strings.TrimPrefix(t, "-"), 'x') && !strings.Contains(t, "=") {
+				extract = true
+			}
+		}
+	}
+	if !extract {
+		return
+	}
+	for i, w := range a {
+		switch t := w.Text; {
+		case (t == "-C" || t == "--directory") && i+1 < len(a):
+			e.write(a[i+1], k.match(), "extracts an archive into")
+		case strings.HasPrefix(t, "--directory="):
+			e.write(withText(w, t[len("--directory="):]), k.match(), "extracts an archive into")
+		}
+	}
+}
+
+// unzipCommand judges unzip -d DIR and 7z x -oDIR: extracting into DIR.
+func unzipCommand(e *evaluator, k *call) {
+	a := k.args
+	for i, w := range a {
+		switch t := w.Text; {
+		case t == "-d" && k.name == "unzip" && i+1 < len(a):
+			e.write(a[i+1], k.match(), "extracts an archive into")
+		case strings.HasPrefix(t, "-o") && len(t) > 2 && k.name != "unzip":
+			e.write(withText(w, t[2:]), k.match(), "extracts an archive into")
+		}
+	}
+}
+
+func init() {
+	handle(vimCommand, "vim", "vi", "nvim", "ex", "view", "gvim", "mvim")
+	handle(makeCommand, "make", "gmake")
+	handle(expectCommand, "expect")
+}
+
+// vimCommand judges vim's commands given with -c and +: ":!cmd" and the
+// like run a shell.
+func vimCommand(e *evaluator, k *call) {
+	a := k.args
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		switch {
+		case (t == "-c" || t == "--cmd") && i+1 < len(a):
+			i++
+			e.editorCommand(k, a[i].Text)
+		case strings.HasPrefix(t, "+") && len(t) > 1:
+			e.editorCommand(k, t[1:])
+		case strings.HasPrefix(t, "-c") && len(t) > 2:
+			e.editorCommand(k, t[2:])
+		}
+	}
+}
+
+// makeCommand judges a makefile read from standard input (make -f -): its
+// recipe lines are shell lines.
+func makeCommand(e *evaluator, k *call) {
+	stdin := false
+	a := k.args
+	for i, w := range a {
+		switch {
+		case (w.Text == "-f" || w.Text == "--file" || w.Text == "--makefile") && i+1 < len(a) && a[i+1].Text == "-":
+			stdin = true
+		case w.Text == "-f-" || w.Text == "--file=-" || w.Text == "--makefile=-":
+			stdin = true
+		}
+	}
+	if !stdin {
+		return
+	}
+	text, state, _ := stdinText(k.stdin, 0)
+	if state != inputKnown {
+		return
+	}
+	for _, line := range strings.Split(text.Text, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			cmd := strings.TrimLeft(line, "\t@-+ ")
+			e.payload(k, shell.Lit(cmd), Bash)
+		}
+	}
+}
+
+// expectCommand judges an expect script given with -c: its spawn and exec
+// commands run programs (argv), and system runs a shell line.
+func expectCommand(e *evaluator, k *call) {
+	a := k.args
+	for i := 0; i < len(a); i++ {
+		if a[i].Text != "-c" || i+1 >= len(a) {
+			continue
+		}
+		i++
+		for _, stmt := range strings.FieldsFunc(a[i].Text, func(r rune) bool { return r == '\n' || r == ';' }) {
+			f := strings.Fields(stmt)
+			if len(f) < 2 {
+				continue
+			}
+			switch f[0] {
+			case "spawn", "exec":
+				words := make([]shell.Word, 0, len(f)-1)
+				for _, x := range f[1:] {
+					if !strings.HasPrefix(x, "-") || len(words) > 0 {
+						words = append(words, shell.Lit(strings.Trim(x, `"{}`)))
+					}
+				}
+				e.argv(k.c, words, shell.Input{}, Bash, k.depth+1)
+			case "system":
+				e.payload(k, shell.Lit(strings.Trim(strings.Join(f[1:], " "), `"{}`)), Bash)
+			}
+		}
+	}
+}
+
+func init() {
+	handle(forfilesCommand, "forfiles")
+}
+
+// forfilesCommand judges the command forfiles runs for each file it finds:
+// the /c option's command line, run by cmd (@path and the like stand for
+// the file).
+func forfilesCommand(e *evaluator, k *call) {
+	a := k.args
+	for i := 0; i+1 < len(a); i++ {
+		if strings.EqualFold(a[i].Text, "/c") || strings.EqualFold(a[i].Text, "-c") {
+			line := a[i+1].Text
+			if strings.HasPrefix(strings.ToLower(line), "cmd /c ") {
+				line = line[len("cmd /c "):]
+			}
+			e.payload(k, shell.Lit(line), Cmd)
+			return
+		}
+	}
+}
