@@ -173,7 +173,9 @@ type Loop struct {
 	// Commits the state owes: done tasks not yet committed, in order.
 	pending      []owedCommit
 	commitFailed bool // a task's commit failed: no further commit this drive
-	rec          *records
+	// followed says Follow readied the tree in this process (repair, prepare).
+	followed bool
+	rec      *records
 }
 
 // New checks cfg and returns a Loop.
