@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -82,9 +83,10 @@ type Activities struct {
 	// silence.
 	Logger *slog.Logger
 
-	mu    sync.Mutex
-	plans map[string]*task.Plan
-	built map[string]*Components // by run, plan digest and dir
+	mu        sync.Mutex
+	plans     map[string]*task.Plan
+	built     map[string]*Components // by run, plan digest and dir
+	followers map[string]*follower   // the same
 }
 
 // AddPlan makes plan known to the activities, so they need not ask the
@@ -98,11 +100,16 @@ func (a *Activities) AddPlan(plan *task.Plan) {
 	a.plans[policy.PlanDigest(plan)] = plan
 }
 
-// Close closes the components the activities built.
+// Close closes the components the activities built and the runs' records
+// they keep open.
 func (a *Activities) Close() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var errs []error
+	for k, f := range a.followers {
+		errs = append(errs, f.close())
+		delete(a.followers, k)
+	}
 	for k, c := range a.built {
 		if c.Closer != nil {
 			errs = append(errs, c.Closer.Close())
@@ -130,7 +137,7 @@ func (a *Activities) components(ctx context.Context, ref Ref) (*Components, *tas
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	key := ref.Run + "\x00" + ref.PlanDigest + "\x00" + ref.Dir
+	key := runKey(ref)
 	a.mu.Lock()
 	c := a.built[key]
 	a.mu.Unlock()
@@ -228,6 +235,7 @@ const (
 	maxText     = 2 << 10
 	maxFindings = 50
 	maxFiles    = 200
+	maxNotes    = 20
 )
 
 // ExecuteInput is one attempt's execution.
@@ -245,6 +253,9 @@ type ExecuteInput struct {
 	// Snapshot says the tree is read before and after the agent runs (for
 	// the audit, the diffs and the rollback).
 	Snapshot bool `json:"snapshot,omitempty"`
+	// Transcript keeps the agent's transcript in the tree, where the CLI
+	// keeps it (loop.TranscriptsDir), for the run's audit log.
+	Transcript bool `json:"transcript,omitempty"`
 }
 
 // ExecuteOutput is what came of the execution. Exactly one of Void,
@@ -263,6 +274,12 @@ type ExecuteOutput struct {
 	Soft    []executor.Violation  `json:"soft,omitempty"`
 	Summary string                `json:"summary,omitempty"`
 	Files   []string              `json:"files,omitempty"`
+	// Decisions, OpenQuestions, Blocker and Generalizable are the
+	// executor's notes, for the handoff and the experience store.
+	Decisions     []string `json:"decisions,omitempty"`
+	OpenQuestions []string `json:"open_questions,omitempty"`
+	Blocker       string   `json:"blocker,omitempty"`
+	Generalizable bool     `json:"generalizable,omitempty"`
 	// Transcript is where the agent's transcript is kept, on the worker.
 	Transcript string `json:"transcript,omitempty"`
 }
@@ -285,6 +302,9 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	req := &executor.Request{Task: t, PhaseID: in.Phase, Attempt: in.Attempt, WorkDir: in.Dir, Parts: parts,
 		Prompt: executor.RenderWithin(parts, executor.DefaultPromptBudget)}
 	req.Limits.Deadline, req.Limits.Tokens, req.Limits.CostUSD = in.Deadline, in.TokensLeft, in.CostLeft
+	if in.Transcript {
+		req.Transcript = loop.TranscriptPath(filepath.Join(in.Dir, loop.TranscriptsDir), in.Task, in.Attempt)
+	}
 	out := &ExecuteOutput{}
 	snap := in.Snapshot && c.Workspace != nil
 	if snap {
@@ -366,6 +386,8 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	if res != nil {
 		out.Summary, out.Transcript = bound(res.Summary, maxText), res.Transcript
 		out.Files = res.FilesChanged[:min(len(res.FilesChanged), maxFiles)]
+		out.Decisions, out.OpenQuestions = boundAll(res.Decisions), boundAll(res.OpenQuestions)
+		out.Blocker, out.Generalizable = bound(res.Blocker, maxText), res.Generalizable
 	}
 	return out, nil
 }
@@ -390,10 +412,12 @@ type CheckOutput struct {
 	Void    string          `json:"void,omitempty"`
 	// Passed names the checks that passed.
 	Passed []string `json:"passed,omitempty"`
-	// Files are the files the task's change touches; Minor, the review's
-	// findings below critical, for the handoff.
-	Files []string `json:"files,omitempty"`
-	Minor []string `json:"minor,omitempty"`
+	// Files are the files the task's change touches, as FilesFrom says
+	// ("diff", or "executor" when the tree has no snapshots); Minor, the
+	// review's findings below critical, for the handoff.
+	Files     []string `json:"files,omitempty"`
+	FilesFrom string   `json:"files_from,omitempty"`
+	Minor     []string `json:"minor,omitempty"`
 }
 
 // Verify runs the task's checks, trying a check that could not run (its
@@ -435,6 +459,13 @@ func (a *Activities) Verify(ctx context.Context, in CheckInput) (*CheckOutput, e
 	for _, ch := range rep.Checks {
 		out.Passed = append(out.Passed, ch.Name)
 	}
+	// The task's change so far: from the tree before its first attempt.
+	_, files := a.diff(ctx, c.Workspace, in.Base, in.After)
+	out.FilesFrom = "diff"
+	if files == nil && in.Files != nil {
+		files, out.FilesFrom = in.Files, "executor" // no snapshots: the executor's word is all there is
+	}
+	out.Files = files[:min(len(files), maxFiles)]
 	return out, nil
 }
 
@@ -675,6 +706,18 @@ func tail(s string, n int) string {
 		i++
 	}
 	return "…" + s[i:]
+}
+
+// boundAll keeps at most maxNotes notes, each bounded.
+func boundAll(notes []string) []string {
+	out := make([]string, 0, min(len(notes), maxNotes))
+	for _, n := range notes[:min(len(notes), maxNotes)] {
+		out = append(out, bound(n, 500))
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -43,6 +43,7 @@ const (
 	ActivityDebug   = "harnish.debug"
 	ActivityAdvise  = "harnish.advise"
 	ActivityRestore = "harnish.restore"
+	ActivityRecord  = "harnish.record"
 )
 
 // Register registers the workflow and a's activities with a worker.
@@ -54,6 +55,7 @@ func Register(r worker.Registry, a *Activities) {
 	r.RegisterActivityWithOptions(a.Debug, activity.RegisterOptions{Name: ActivityDebug})
 	r.RegisterActivityWithOptions(a.Advise, activity.RegisterOptions{Name: ActivityAdvise})
 	r.RegisterActivityWithOptions(a.Restore, activity.RegisterOptions{Name: ActivityRestore})
+	r.RegisterActivityWithOptions(a.Record, activity.RegisterOptions{Name: ActivityRecord})
 }
 
 // RunInput starts a run of a plan. Plan and Dir are required.
@@ -81,6 +83,19 @@ type RunInput struct {
 	MaxParallel int  `json:"max_parallel,omitempty"`
 	// Rollback undoes a failed attempt's change before the next attempt.
 	Rollback bool `json:"rollback,omitempty"`
+	// Records keeps the run's record in the working tree as the CLI does,
+	// by an activity after each commit of the workflow ([Activities.Record]):
+	// its state and journal in Dir/.harnish (which "harnish status" reads),
+	// the audit logs, handoffs, reports and completion summary, the
+	// attempts' transcripts and the experience store.
+	Records bool `json:"records,omitempty"`
+	// CommitTasks, with Records, commits each task done and the run's
+	// records at its end, as "harnish run" does: the same messages and
+	// trailers, on Branch (made at HEAD when the run starts; empty: the
+	// branch checked out). Tasks side by side share the tree, so it cannot
+	// go with SideBySide.
+	CommitTasks bool   `json:"commit_tasks,omitempty"`
+	Branch      string `json:"branch,omitempty"`
 	// Approve approves every milestone gate, as harnish run --yes.
 	Approve bool `json:"approve,omitempty"`
 	// GateTimeout is how long a gate waits for an [Approval] before the run
@@ -121,13 +136,11 @@ type Carry struct {
 // trees the attempts left, what the last one said and passed, and, once
 // the task is done, its handoff for the tasks after it.
 type TaskMemo struct {
-	Base    string         `json:"base,omitempty"`  // the tree before the first attempt
-	Trees   map[int]string `json:"trees,omitempty"` // per attempt, the last two
-	Summary string         `json:"summary,omitempty"`
-	Passed  []string       `json:"passed,omitempty"`
-	Files   []string       `json:"files,omitempty"`
-	Minor   []string       `json:"minor,omitempty"`
-	Handoff *loop.Handoff  `json:"handoff,omitempty"`
+	Base  string         `json:"base,omitempty"`  // the tree before the first attempt
+	Trees map[int]string `json:"trees,omitempty"` // per attempt, the last two
+	// TaskNotes are what the last attempt said, passed and touched.
+	loop.TaskNotes
+	Handoff *loop.Handoff `json:"handoff,omitempty"`
 }
 
 // Approval is a person's answer at a milestone gate. Phase empty: the gate
@@ -167,8 +180,13 @@ type RunResult struct {
 // clock and does no I/O of its own. Cancelling the workflow ends the run
 // cancelled.
 func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
-	if in.Plan == nil || in.Dir == "" {
+	switch {
+	case in.Plan == nil || in.Dir == "":
 		return nil, sdktemporal.NewNonRetryableApplicationError("temporal: RunInput needs a plan and a dir", "harnish.input", nil)
+	case (in.CommitTasks || in.Branch != "") && !in.Records:
+		return nil, sdktemporal.NewNonRetryableApplicationError("temporal: RunInput.CommitTasks and Branch need Records", "harnish.input", nil)
+	case in.CommitTasks && in.SideBySide:
+		return nil, sdktemporal.NewNonRetryableApplicationError("temporal: RunInput.CommitTasks cannot go with SideBySide: the tasks share the tree", "harnish.input", nil)
 	}
 	r := &runner{in: in, plan: in.Plan, digest: policy.PlanDigest(in.Plan), memo: map[string]*TaskMemo{},
 		approvals: map[string]Approval{}, prev: map[string]string{}}
@@ -190,9 +208,15 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 		}
 	} else {
 		r.st = &policy.RunState{}
+	}
+	// The handlers first: the activities of the first commit ask the plan.
+	if err := r.handlers(ctx); err != nil {
+		return nil, err
+	}
+	if r.st.Run == "" {
 		run := cmp.Or(in.RunID, workflow.GetInfo(ctx).WorkflowExecution.ID)
 		if err := r.commit(ctx, []policy.Transition{{Kind: policy.TransRunStarted, Time: workflow.Now(ctx), Run: run,
-			Plan: in.Plan.Name, PlanDigest: r.digest}}); err != nil {
+			Plan: in.Plan.Name, PlanDigest: r.digest, Branch: in.Branch, Commits: in.CommitTasks}}); err != nil {
 			return nil, err
 		}
 	}
@@ -200,9 +224,6 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 		if err := r.resume(ctx); err != nil {
 			return nil, err
 		}
-	}
-	if err := r.handlers(ctx); err != nil {
-		return nil, err
 	}
 	step, err := r.drive(ctx)
 	if err != nil {
@@ -291,8 +312,28 @@ func (r *runner) handlers(ctx workflow.Context) error {
 }
 
 // commit applies ts to the run's state: the workflow's history is the
-// journal, so applying is making durable.
+// journal, so applying is making durable. With Records, the tree's record
+// follows, and what it committed is applied in turn.
 func (r *runner) commit(ctx workflow.Context, ts []policy.Transition) error {
+	from := r.st.Seq
+	notes := r.notes(ts) // before a done task's memo becomes its handoff
+	if err := r.apply(ts); err != nil {
+		return err
+	}
+	if r.in.Records && len(ts) > 0 {
+		then, err := r.record(ctx, from, ts, notes)
+		if err != nil {
+			return err
+		}
+		if err := r.apply(then); err != nil {
+			return err
+		}
+	}
+	r.pace(ctx, ts)
+	return nil
+}
+
+func (r *runner) apply(ts []policy.Transition) error {
 	for _, t := range ts {
 		if err := r.st.Apply(t); err != nil {
 			return sdktemporal.NewNonRetryableApplicationError(err.Error(), "harnish.state", err)
@@ -301,8 +342,44 @@ func (r *runner) commit(ctx workflow.Context, ts []policy.Transition) error {
 			r.handoff(t.Task)
 		}
 	}
-	r.pace(ctx, ts)
 	return nil
+}
+
+// notes are what the workflow knows of the last attempt of each task ts
+// finish an attempt of, or end.
+func (r *runner) notes(ts []policy.Transition) map[string]*loop.TaskNotes {
+	var out map[string]*loop.TaskNotes
+	for _, t := range ts {
+		m := r.memo[t.Task]
+		if m == nil || (t.Kind != policy.TransAttemptFinished && t.Kind != policy.TransTaskFinished) {
+			continue
+		}
+		if out == nil {
+			out = map[string]*loop.TaskNotes{}
+		}
+		n := m.TaskNotes
+		out[t.Task] = &n
+	}
+	return out
+}
+
+// record has the worker keep the tree's record of ts and returns what it
+// committed, for the workflow's state.
+func (r *runner) record(ctx workflow.Context, from uint64, ts []policy.Transition, notes map[string]*loop.TaskNotes) ([]policy.Transition, error) {
+	in := RecordInput{Ref: Ref{Run: r.st.Run, PlanDigest: r.digest, Dir: r.in.Dir}, CommitTasks: r.in.CommitTasks, Branch: r.in.Branch,
+		From: from, Transitions: ts, Notes: notes, Ended: r.st.Outcome != "", RecordsCommitted: r.st.RecordsCommitted}
+	if r.st.Commits {
+		for _, pt := range r.plan.Tasks() {
+			if s := r.st.Tasks[pt.Task.ID]; s != nil && s.Status == policy.StatusDone && !s.Committed && s.Attempts > 0 {
+				in.Owed = append(in.Owed, pt.Task.ID)
+			}
+		}
+	}
+	var out RecordOutput
+	if err := workflow.ExecuteActivity(r.options(ctx, 4*time.Minute, 10), ActivityRecord, in).Get(ctx, &out); err != nil {
+		return nil, err
+	}
+	return out.Then, nil
 }
 
 // handoff records what a done task leaves for the tasks after it, and
@@ -316,8 +393,12 @@ func (r *runner) handoff(id string) {
 			phase = pt.Phase.ID
 		}
 	}
-	*m = TaskMemo{Handoff: &loop.Handoff{Task: id, Phase: phase, Status: policy.StatusDone, Summary: m.Summary,
-		FilesChanged: m.Files, Checks: m.Passed, Findings: m.Minor, Attempts: ts.Attempts}}
+	h := &loop.Handoff{Task: id, Phase: phase, Status: policy.StatusDone, Summary: m.Summary, FilesChanged: m.Files, Checks: m.Passed,
+		Findings: m.Minor, Attempts: ts.Attempts, Decisions: m.Decisions, OpenQuestions: m.OpenQuestions, Blocker: m.Blocker}
+	if len(h.FilesChanged) > 0 {
+		h.FilesFrom = m.FilesFrom
+	}
+	*m = TaskMemo{Handoff: h}
 }
 
 // pace waits the plan's pacing after a task ended, while tasks are left.
@@ -506,7 +587,7 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 	ref := r.ref(s)
 	var ex ExecuteOutput
 	err := workflow.ExecuteActivity(r.options(ctx, s.TimeLeft, 1), ActivityExecute, ExecuteInput{Ref: ref, Deadline: deadline,
-		TokensLeft: s.TokensLeft, CostLeft: s.CostLeft, Parts: parts}).Get(ctx, &ex)
+		TokensLeft: s.TokensLeft, CostLeft: s.CostLeft, Parts: parts, Snapshot: true, Transcript: r.in.Records}).Get(ctx, &ex)
 	if err != nil {
 		return nil, err
 	}
@@ -520,7 +601,8 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 		m.Trees[s.Attempt] = ex.After
 		delete(m.Trees, s.Attempt-2)
 	}
-	m.Summary, m.Minor = ex.Summary, nil
+	m.TaskNotes = loop.TaskNotes{Summary: ex.Summary, Decisions: ex.Decisions, OpenQuestions: ex.OpenQuestions, Blocker: ex.Blocker,
+		Generalizable: ex.Generalizable, Transcript: ex.Transcript}
 	rep := policy.AttemptReport{Task: s.Task, Attempt: s.Attempt, Stop: ex.Stop, Failure: ex.Failure}
 	void := ex.Void
 	if void == "" && rep.Stop == nil && rep.Failure == nil {
@@ -560,7 +642,7 @@ func (r *runner) check(ctx workflow.Context, s policy.Step, ref Ref, deadline ti
 		rep.Failure = v.Failure
 		return v.Void, nil
 	}
-	m.Passed, m.Files = v.Passed, ex.Files
+	m.Passed, m.Files, m.FilesFrom = v.Passed, v.Files, v.FilesFrom
 	if r.plan.Reviewer == nil {
 		return "", nil
 	}
@@ -568,7 +650,7 @@ func (r *runner) check(ctx workflow.Context, s policy.Step, ref Ref, deadline ti
 	if err := workflow.ExecuteActivity(r.options(ctx, left, 3), ActivityReview, in).Get(ctx, &rv); err != nil {
 		return "", err
 	}
-	m.Files, m.Minor = rv.Files, rv.Minor
+	m.Minor = rv.Minor
 	rep.Failure = rv.Failure
 	return rv.Void, nil
 }

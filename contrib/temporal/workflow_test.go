@@ -21,6 +21,7 @@ import (
 
 	temporal "github.com/harnish/harnish/contrib/temporal"
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
@@ -52,6 +53,9 @@ type script struct {
 type components struct {
 	sc    script
 	sleep time.Duration // each execution takes this long
+	// writes has each execution write a file of its task's own into a git
+	// tree (writer), read by a GitWorkspace.
+	writes bool
 
 	mu         sync.Mutex
 	live, peak int
@@ -121,6 +125,9 @@ func (c *components) Debug(ctx context.Context, req *executor.DebugRequest) (*ex
 }
 
 func (c *components) build(ctx context.Context, plan *task.Plan, dir string) (*temporal.Components, error) {
+	if c.writes {
+		return &temporal.Components{Executor: writer{c}, Verifier: c, Reviewer: c, Debugger: c, Workspace: &loop.GitWorkspace{Dir: dir}}, nil
+	}
 	return &temporal.Components{Executor: c, Verifier: c, Reviewer: c, Debugger: c}, nil
 }
 

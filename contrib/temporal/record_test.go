@@ -1,0 +1,156 @@
+package temporal_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/mock"
+
+	temporal "github.com/harnish/harnish/contrib/temporal"
+	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/loop"
+	"github.com/harnish/harnish/loop/policy"
+)
+
+// writer is the scripted executor that also writes a file of its task's
+// own into the tree, so that each task has a change to commit.
+type writer struct{ *components }
+
+func (w writer) Execute(ctx context.Context, req *executor.Request) (*executor.Result, error) {
+	if err := os.WriteFile(filepath.Join(req.WorkDir, req.Task.ID+".txt"), []byte(req.Task.ID+"\n"), 0o644); err != nil {
+		return nil, err
+	}
+	return w.components.Execute(ctx, req)
+}
+
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	args = append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)
+	out, err := exec.Command("git", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestRecordCommits runs a 3-task plan with Records and CommitTasks
+// offline, over a real git repository, and plays the worst a worker's
+// crash can do to the record: every Record is run twice (Temporal tries it
+// again when the worker died before its result reached the server), and
+// the worker dies inside the Record that finishes T2, after the store took
+// the transitions and git took T2's commit but before the commit was
+// recorded. The branch must hold one commit per task and one of the
+// records, the state on disk must be the workflow's, and the workflow must
+// learn of every commit.
+func TestRecordCommits(t *testing.T) {
+	tree := t.TempDir()
+	gitIn(t, tree, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(tree, "README"), []byte("tree\n"), 0o644)
+	gitIn(t, tree, "add", "README")
+	gitIn(t, tree, "commit", "-q", "-m", "init")
+	plan := onePhase(check("T1"), check("T2"), check("T3"))
+	plan.Reviewer = nil
+	c := &components{writes: true}
+	worker := func() *temporal.Activities {
+		a := &temporal.Activities{Build: c.build}
+		a.AddPlan(plan)
+		return a
+	}
+	e := env(t, c, plan)
+	var (
+		mu      sync.Mutex
+		cur     = worker()
+		records int
+		crashed bool
+	)
+	defer func() { cur.Close() }()
+	stateDir := filepath.Join(tree, loop.StateDir)
+	e.OnActivity(temporal.ActivityRecord, mock.Anything, mock.Anything).Return(func(ctx context.Context, in temporal.RecordInput) (*temporal.RecordOutput, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		records++
+		if !crashed && slices.ContainsFunc(in.Transitions, func(tr policy.Transition) bool {
+			return tr.Kind == policy.TransTaskFinished && tr.Task == "T2"
+		}) {
+			crashed = true
+			// What the dead worker did: the transitions made durable, then
+			// T2's commit made, and nothing more.
+			cur.Close()
+			store, err := loop.OpenDir(stateDir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := store.Load(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := store.Commit(ctx, in.Transitions[st.Seq-in.From:]...); err != nil {
+				t.Fatal(err)
+			}
+			store.Close()
+			gitIn(t, tree, "add", "-A", "--", ".", ":!.harnish")
+			gitIn(t, tree, "commit", "-q", "-m", "feat(p1): T2 — made by the worker that died\n\nHarnish-Run: r1\nHarnish-Task: T2\nHarnish-Attempts: 1\n")
+			cur = worker() // the next worker
+		}
+		out, err := cur.Record(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		again, err := cur.Record(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		if diff := cmp.Diff(out, again); diff != "" {
+			t.Errorf("Record again answered otherwise (-first +again):\n%s", diff)
+		}
+		return out, nil
+	})
+	e.ExecuteWorkflow(temporal.WorkflowName, temporal.RunInput{Plan: plan, Dir: tree, RunID: "r1", Records: true, CommitTasks: true, Branch: "harnish/p-r1"})
+	if err := e.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var res temporal.RunResult
+	if err := e.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != policy.Completed || !crashed || records < 5 {
+		t.Fatalf("outcome %s (%s), crashed %v, %d records", res.Outcome, res.Reason, crashed, records)
+	}
+	var subjects []string
+	for _, h := range strings.Fields(gitIn(t, tree, "rev-list", "--reverse", "main..HEAD")) {
+		subjects = append(subjects, strings.TrimSpace(gitIn(t, tree, "show", "-s", "--format=%s", h)))
+	}
+	want := []string{"feat(p1): T1 — T1", "feat(p1): T2 — made by the worker that died", "feat(p1): T3 — T3", "chore(harnish): records of run r1 (completed)"}
+	if diff := cmp.Diff(want, subjects); diff != "" {
+		t.Errorf("the branch's commits (-want +got):\n%s", diff)
+	}
+	if b := strings.TrimSpace(gitIn(t, tree, "branch", "--show-current")); b != "harnish/p-r1" {
+		t.Errorf("on branch %s", b)
+	}
+	disk, err := loop.ReadState(stateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(res.State, disk); diff != "" {
+		t.Errorf("the state on disk differs from the workflow's (-workflow +disk):\n%s", diff)
+	}
+	for _, id := range []string{"T1", "T2", "T3"} {
+		if ts := res.State.Tasks[id]; !ts.Committed || ts.Commit == "" {
+			t.Errorf("%s: %+v", id, ts)
+		}
+	}
+	if !res.State.RecordsCommitted {
+		t.Error("the records' commit is not recorded")
+	}
+	h, err := os.ReadFile(filepath.Join(stateDir, "handoffs", "T1.json"))
+	if err != nil || !strings.Contains(string(h), `"summary": "did T1"`) {
+		t.Errorf("T1's handoff: %v\n%s", err, h)
+	}
+}
