@@ -485,16 +485,6 @@ func (l *Loop) phase(id string) *task.Phase {
 	return &task.Phase{ID: id}
 }
 
-func (l *Loop) nextPhase(id string) string {
-	ps := l.cfg.Plan.Phases
-	for i := range ps {
-		if ps[i].ID == id && i+1 < len(ps) {
-			return ps[i+1].ID
-		}
-	}
-	return ""
-}
-
 // guard calls user code and turns a panic into an error, so one bad
 // component never takes the host down.
 func guard[T any](f func() (T, error)) (v T, err error) {
