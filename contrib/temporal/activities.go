@@ -337,13 +337,7 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 		}
 	}
 	// What the agent's hooks decided during the attempt.
-	var vs []executor.Violation
-	if ee, ok := errors.AsType[*executor.Error](err); ok {
-		vs = ee.Violations
-	} else if err == nil && res != nil {
-		vs = res.Violations
-	}
-	for _, v := range vs {
+	for _, v := range loop.ReportedViolations(res, err) {
 		switch {
 		case !v.Hard:
 			out.Soft = append(out.Soft, v)
@@ -351,37 +345,17 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 			out.Stop = &policy.GuardrailStop{Rule: v.Rule, Reason: v.Reason}
 		}
 	}
-	switch {
-	case out.Stop != nil:
+	if out.Stop != nil {
 		if res != nil {
 			out.Usage = res.Usage
 		}
-	case err != nil:
-		var ee *executor.Error
-		kind := executor.KindCrashed
-		if errors.As(err, &ee) {
-			out.Usage, kind = ee.Usage, ee.Kind
+	} else {
+		var void string
+		out.Failure, void, out.Usage = loop.ExecutionFailure(in.Attempt, res, err, context.Cause(actx))
+		out.Void = bound(void, maxText)
+		if f := out.Failure; f != nil {
+			f.Reason, f.OutputTail = bound(f.Reason, maxText), tail(f.OutputTail, maxTail)
 		}
-		if !executor.IsRetryable(err) && actx.Err() == nil {
-			out.Void = bound(err.Error(), maxText) // the executor cannot run at all
-			break
-		}
-		if errors.Is(context.Cause(actx), loop.ErrTaskTimeout) {
-			kind = executor.KindTimeout
-		}
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:" + string(kind),
-			Class: string(kind), Reason: bound(err.Error(), maxText)}
-		if ee != nil {
-			out.Failure.OutputTail = tail(ee.Tail, maxTail)
-		}
-	case res == nil || !res.Status.Valid():
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:protocol",
-			Class: string(executor.KindProtocol), Reason: "the executor claimed no valid status"}
-	case res.Status == executor.StatusBlocked:
-		out.Usage = res.Usage
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailBlocked, Reason: bound(res.Reason, maxText)}
-	default:
-		out.Usage = res.Usage
 	}
 	if res != nil {
 		out.Summary, out.Transcript = bound(res.Summary, maxText), res.Transcript
@@ -444,16 +418,9 @@ func (a *Activities) Verify(ctx context.Context, in CheckInput) (*CheckOutput, e
 	case rep == nil:
 		out.Void = fmt.Sprintf("verify task %s: the verifier returned no report", t.ID)
 		return out, nil
-	case !rep.Passed:
-		fp := rep.Fingerprint
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailVerify, Fingerprint: fp.String(), Class: string(fp.Class),
-			Reason: bound(fp.Summary, maxText)}
-		for _, ch := range rep.Checks {
-			if !ch.Passed {
-				out.Failure.OutputTail = tail(ch.OutputTail, maxTail)
-				break
-			}
-		}
+	}
+	if out.Failure = loop.VerifyFailure(in.Attempt, rep); out.Failure != nil {
+		out.Failure.Reason, out.Failure.OutputTail = bound(out.Failure.Reason, maxText), tail(out.Failure.OutputTail, maxTail)
 		return out, nil
 	}
 	for _, ch := range rep.Checks {
@@ -494,21 +461,15 @@ func (a *Activities) Review(ctx context.Context, in CheckInput) (*CheckOutput, e
 		out.Void = bound(fmt.Sprintf("review task %s: %v", t.ID, err), maxText)
 		return out, nil
 	}
-	if rev == nil {
-		return out, nil
+	f, minor := loop.ReviewFailure(in.Attempt, rev)
+	for _, m := range minor[:min(len(minor), maxFindings)] {
+		out.Minor = append(out.Minor, bound(m, 300))
 	}
-	for _, f := range rev.Findings {
-		if f.Severity != verify.SeverityCritical && len(out.Minor) < maxFindings {
-			out.Minor = append(out.Minor, bound(fmt.Sprintf("[%s] %s:%d %s", f.Severity, f.File, f.Line, f.Message), 300))
+	if f != nil {
+		for i := range f.Findings { // loop.ReviewFailure keeps at most 50
+			f.Findings[i].Message = bound(f.Findings[i].Message, 500)
 		}
-	}
-	if crit := rev.Critical(); len(crit) > 0 {
-		kept := crit[:min(len(crit), maxFindings)]
-		for i := range kept {
-			kept[i].Message = bound(kept[i].Message, 500)
-		}
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailReview, Keys: verify.Keys(crit),
-			Reason: fmt.Sprintf("%d critical review findings", len(crit)), Findings: kept}
+		out.Failure = f
 	}
 	return out, nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -730,54 +729,21 @@ func (r *runner) gate(ctx workflow.Context, s policy.Step) ([]policy.Transition,
 	return r.p.ObserveGate(r.st, s.Phase, dec, workflow.Now(ctx))
 }
 
-// checklistOf describes the milestone after phase as the CLI's gate does:
-// what its tasks' checks proved, and what a person verifies by hand.
+// checklistOf describes the milestone after phase as the CLI's gate does
+// (loop.NewGateRequest): what its tasks' checks proved, and what a person
+// verifies by hand.
 func (r *runner) checklistOf(phase string) *Checklist {
-	c := &Checklist{Phase: phase}
-	var ph *task.Phase
+	ph := &task.Phase{ID: phase}
 	for i := range r.plan.Phases {
 		if r.plan.Phases[i].ID == phase {
 			ph = &r.plan.Phases[i]
-			if i+1 < len(r.plan.Phases) {
-				c.Next = r.plan.Phases[i+1].ID
-			}
 		}
 	}
-	if ph == nil {
-		return c
-	}
-	c.Title = ph.Title
-	c.Manual = policy.ManualItems(ph)
-	if ph.Milestone != nil {
-		c.Manual = append(c.Manual, ph.Milestone.Manual...)
-	}
-	var passed, files []string
-	for j := range ph.Tasks {
-		id := ph.Tasks[j].ID
-		m := r.memo[id]
-		if ts := r.st.Tasks[id]; ts == nil || ts.Status != policy.StatusDone || m == nil || m.Handoff == nil {
-			continue
+	req := loop.NewGateRequest(r.plan, r.st, ph, func(id string) *loop.Handoff {
+		if m := r.memo[id]; m != nil {
+			return m.Handoff
 		}
-		item := id
-		if len(m.Handoff.Checks) > 0 {
-			item += " (" + strings.Join(m.Handoff.Checks, ", ") + ")"
-		}
-		passed = append(passed, item)
-		for _, f := range m.Handoff.FilesChanged {
-			if !slices.Contains(files, f) {
-				files = append(files, f)
-			}
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Automated passed: %s", cmp.Or(strings.Join(passed, "; "), "nothing"))
-	if len(c.Manual) > 0 {
-		fmt.Fprintf(&b, "; please verify: %s", strings.Join(c.Manual, "; "))
-	}
-	b.WriteString(".")
-	if len(files) > 0 {
-		fmt.Fprintf(&b, "\nFiles changed: %s.", strings.Join(files, ", "))
-	}
-	c.Summary = b.String()
-	return c
+		return nil
+	})
+	return &Checklist{Phase: req.Phase, Title: req.Title, Next: req.Next, Manual: req.Manual, Summary: req.Summary}
 }
