@@ -142,3 +142,36 @@ func TestServerCommits(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestServerCancelResume: a run cancelled while T2's agent works ends
+// with its tasks' handoffs in its result, so that its resume tells T2
+// what T1 did, as a resume of the CLI's run does from its records.
+func TestServerCancelResume(t *testing.T) {
+	addr := sharedServer(t)
+	f := newFixture(t, 3, "0", "T2")
+	queue := uniq(t)
+	startWorker(t, addr, queue)
+	startRun(t, addr, queue, queue, temporal.RunInput{Plan: f.plan, Dir: f.tree})
+	waitFile(t, f.mark, 2*time.Minute)
+	c, err := dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.CancelWorkflow(context.Background(), queue, ""); err != nil {
+		t.Fatal(err)
+	}
+	f.killHanging(t)
+	res := waitRun(t, addr, queue, time.Minute)
+	if res.Outcome != policy.Cancelled || res.Carry == nil || res.Carry.Tasks["T1"] == nil || res.Carry.Tasks["T1"].Handoff == nil ||
+		res.Carry.Tasks["T1"].Handoff.Summary != "did T1" {
+		t.Fatalf("outcome %s, carry %+v", res.Outcome, res.Carry)
+	}
+	if _, err := temporal.Resume(context.Background(), c, queue, queue, temporal.RunInput{Plan: f.plan, Dir: f.tree}, false); err != nil {
+		t.Fatal(err)
+	}
+	res = waitRun(t, addr, queue, 2*time.Minute)
+	if res.Outcome != policy.Completed || res.Carry.Tasks["T1"].Handoff == nil {
+		t.Fatalf("after the resume: outcome %s (%s), T1's memo %+v", res.Outcome, res.Reason, res.Carry.Tasks["T1"])
+	}
+}
