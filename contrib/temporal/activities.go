@@ -82,11 +82,19 @@ type Activities struct {
 	// Logger receives what the activities could not report otherwise. Nil:
 	// silence.
 	Logger *slog.Logger
+	// IdleAfter is how long a run's components and record stay open on a
+	// worker after their last use when its end goes to another worker
+	// (see [Activities.End]). Zero: 30 minutes.
+	IdleAfter time.Duration
 
 	mu        sync.Mutex
 	plans     map[string]*task.Plan
 	built     map[string]*Components // by run, plan digest and dir
 	followers map[string]*follower   // the same
+	used      map[string]time.Time   // the same: when last used
+	fetched   map[string]bool        // plans fetched from the workflow, not added
+	swept     time.Time
+	now       func() time.Time // nil: time.Now; for tests
 }
 
 // AddPlan makes plan known to the activities, so they need not ask the
@@ -97,7 +105,9 @@ func (a *Activities) AddPlan(plan *task.Plan) {
 	if a.plans == nil {
 		a.plans = map[string]*task.Plan{}
 	}
-	a.plans[policy.PlanDigest(plan)] = plan
+	d := policy.PlanDigest(plan)
+	a.plans[d] = plan
+	delete(a.fetched, d) // the host's: kept
 }
 
 // Close closes the components the activities built and the runs' records
@@ -138,6 +148,7 @@ func (a *Activities) components(ctx context.Context, ref Ref) (*Components, *tas
 		return nil, nil, nil, err
 	}
 	key := runKey(ref)
+	a.touch(key)
 	a.mu.Lock()
 	c := a.built[key]
 	a.mu.Unlock()
@@ -194,13 +205,23 @@ func (a *Activities) plan(ctx context.Context, digest string) (*task.Plan, error
 	if got := policy.PlanDigest(p); got != digest {
 		return nil, nonRetryable(fmt.Errorf("temporal: workflow %s holds plan %s, not %s", info.WorkflowExecution.ID, got, digest))
 	}
-	a.AddPlan(p)
-	return p, nil
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.plans == nil {
+		a.plans, a.fetched = map[string]*task.Plan{}, map[string]bool{}
+	}
+	if a.fetched == nil {
+		a.fetched = map[string]bool{}
+	}
+	if a.plans[digest] == nil {
+		a.plans[digest], a.fetched[digest] = p, true
+	}
+	return a.plans[digest], nil
 }
 
 // heartbeat records a heartbeat now and every HeartbeatEvery until the
-// returned stop is called.
-func (a *Activities) heartbeat(ctx context.Context) (stop func()) {
+// returned stop is called, and keeps the run's components from going idle.
+func (a *Activities) heartbeat(ctx context.Context, ref Ref) (stop func()) {
 	activity.RecordHeartbeat(ctx)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -215,6 +236,7 @@ func (a *Activities) heartbeat(ctx context.Context) (stop func()) {
 				return
 			case <-t.C:
 				activity.RecordHeartbeat(ctx)
+				a.touch(runKey(ref)) // in use: not idle
 			}
 		}
 	})
@@ -294,7 +316,7 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	if err != nil {
 		return nil, err
 	}
-	defer a.heartbeat(ctx)()
+	defer a.heartbeat(ctx, in.Ref)()
 	actx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
 	parts := in.Parts
@@ -401,7 +423,7 @@ func (a *Activities) Verify(ctx context.Context, in CheckInput) (*CheckOutput, e
 	if err != nil {
 		return nil, err
 	}
-	defer a.heartbeat(ctx)()
+	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
 	rep, err := retry(ctx, func() (*verify.Report, error) {
@@ -444,7 +466,7 @@ func (a *Activities) Review(ctx context.Context, in CheckInput) (*CheckOutput, e
 	if err != nil {
 		return nil, err
 	}
-	defer a.heartbeat(ctx)()
+	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
 	diff, files := a.diff(ctx, c.Workspace, in.Base, in.After)
@@ -495,7 +517,7 @@ func (a *Activities) Debug(ctx context.Context, in DebugInput) (*DebugOutput, er
 	if c.Debugger == nil {
 		return &DebugOutput{NoDebugger: true}, nil
 	}
-	defer a.heartbeat(ctx)()
+	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
 	req := &executor.DebugRequest{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Failures: in.Failures}
@@ -545,7 +567,7 @@ func (a *Activities) Advise(ctx context.Context, in AdviseInput) (*AdviseOutput,
 	if c.Advisor == nil {
 		return &AdviseOutput{}, nil
 	}
-	defer a.heartbeat(ctx)()
+	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
 	req := &executor.AdviceRequest{Task: t, PhaseID: in.Phase, Point: in.Point, WorkDir: in.Dir, Failures: in.Failures}

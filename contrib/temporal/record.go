@@ -79,7 +79,7 @@ func (a *Activities) Record(ctx context.Context, in RecordInput) (*RecordOutput,
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	defer a.heartbeat(ctx)()
+	defer a.heartbeat(ctx, in.Ref)()
 	st, err := f.l.Follow(ctx, in.From, in.Transitions, in.Notes)
 	if err != nil {
 		a.dropFollower(key, f) // a store that failed is reopened by the next try

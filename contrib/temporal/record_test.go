@@ -2,6 +2,7 @@ package temporal_test
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,9 +10,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 
 	temporal "github.com/harnish/harnish/contrib/temporal"
 	"github.com/harnish/harnish/executor"
@@ -152,5 +157,31 @@ func TestRecordCommits(t *testing.T) {
 	h, err := os.ReadFile(filepath.Join(stateDir, "handoffs", "T1.json"))
 	if err != nil || !strings.Contains(string(h), `"summary": "did T1"`) {
 		t.Errorf("T1's handoff: %v\n%s", err, h)
+	}
+}
+
+// TestEndDropsRun: when the run ends, the workflow's End has the worker
+// close and forget the run's components and record.
+func TestEndDropsRun(t *testing.T) {
+	for _, records := range []bool{false, true} {
+		tree := t.TempDir()
+		gitIn(t, tree, "init", "-q")
+		c := &components{writes: true}
+		plan := onePhase(check("T1"))
+		var s testsuite.WorkflowTestSuite
+		s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+		e := s.NewTestWorkflowEnvironment()
+		e.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: 20 * time.Second})
+		a := &temporal.Activities{Build: c.build}
+		defer a.Close()
+		a.AddPlan(plan)
+		temporal.Register(e, a)
+		e.ExecuteWorkflow(temporal.WorkflowName, temporal.RunInput{Plan: plan, Dir: tree, Records: records})
+		if err := e.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		if runs, plans := a.Cached(); runs != 0 || plans != 1 || len(c.executed) != 1 {
+			t.Errorf("records %v: after the run, %d runs and %d plans cached, %d executions", records, runs, plans, len(c.executed))
+		}
 	}
 }

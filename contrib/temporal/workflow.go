@@ -43,6 +43,7 @@ const (
 	ActivityAdvise  = "harnish.advise"
 	ActivityRestore = "harnish.restore"
 	ActivityRecord  = "harnish.record"
+	ActivityEnd     = "harnish.end"
 )
 
 // Register registers the workflow and a's activities with a worker.
@@ -55,6 +56,7 @@ func Register(r worker.Registry, a *Activities) {
 	r.RegisterActivityWithOptions(a.Advise, activity.RegisterOptions{Name: ActivityAdvise})
 	r.RegisterActivityWithOptions(a.Restore, activity.RegisterOptions{Name: ActivityRestore})
 	r.RegisterActivityWithOptions(a.Record, activity.RegisterOptions{Name: ActivityRecord})
+	r.RegisterActivityWithOptions(a.End, activity.RegisterOptions{Name: ActivityEnd})
 }
 
 // RunInput starts a run of a plan. Plan and Dir are required.
@@ -228,6 +230,10 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The worker that takes it drops what it kept of the run; the others
+	// drop it once idle. A failure to is no failure of the run.
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	_ = workflow.ExecuteActivity(r.options(dctx, time.Minute, 3), ActivityEnd, Ref{Run: r.st.Run, PlanDigest: r.digest, Dir: r.in.Dir}).Get(dctx, nil)
 	res := &RunResult{Outcome: step.Outcome, Reason: step.Reason, ExitCode: step.Outcome.ExitCode(), State: r.st,
 		Carry: &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals}}
 	if step.Outcome != policy.Completed {
