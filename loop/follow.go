@@ -91,6 +91,11 @@ func (l *Loop) follow(ctx context.Context, from uint64, ts []policy.Transition, 
 		}
 		l.followed = true
 	}
+	if fk, ok := l.ws.(Forker); ok && l.commits() {
+		// The driver may integrate a forked task's change itself (see
+		// IntegrateFork): its commit is looked for before one is made.
+		l.forker = fk
+	}
 	for id, n := range notes {
 		l.runs[id] = &taskRun{trees: map[int]string{}, passed: n.Passed, files: n.Files, filesFrom: n.FilesFrom, minor: n.Minor,
 			last: &executor.Result{Summary: n.Summary, Decisions: n.Decisions, OpenQuestions: n.OpenQuestions, Blocker: n.Blocker,
