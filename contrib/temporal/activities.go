@@ -138,6 +138,27 @@ type Ref struct {
 	Phase      string `json:"phase,omitempty"`
 	Task       string `json:"task,omitempty"`
 	Attempt    int    `json:"attempt,omitempty"`
+	// Fork names the task's working copy of its own (a loop.Forker's fork
+	// of Dir, made at its first use), when it runs beside others; empty:
+	// the task works in Dir.
+	Fork string `json:"fork,omitempty"`
+}
+
+// place returns where the step works: the tree, or the task's fork, and
+// the workspace that reads it.
+func (a *Activities) place(ctx context.Context, c *Components, ref Ref) (string, loop.Workspace, error) {
+	if ref.Fork == "" {
+		return ref.Dir, c.Workspace, nil
+	}
+	fk, ok := c.Workspace.(loop.Forker)
+	if !ok {
+		return "", nil, nonRetryable(fmt.Errorf("temporal: task %s runs in a fork, and the workspace of %s cannot fork", ref.Task, ref.Dir))
+	}
+	f, err := fk.Fork(ctx, ref.Fork)
+	if err != nil {
+		return "", nil, fmt.Errorf("temporal: the working copy of task %s: %w", ref.Task, err)
+	}
+	return f.Dir, f.Workspace, nil
 }
 
 // components returns the run's components and its task, building them once
@@ -316,21 +337,25 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	if err != nil {
 		return nil, err
 	}
+	dir, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return nil, err
+	}
 	defer a.heartbeat(ctx, in.Ref)()
 	actx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
 	parts := in.Parts
 	parts.Spec, parts.Prohibitions = executor.Spec(t), executor.Prohibitions(plan.Guardrails)
-	req := &executor.Request{Task: t, PhaseID: in.Phase, Attempt: in.Attempt, WorkDir: in.Dir, Parts: parts,
+	req := &executor.Request{Task: t, PhaseID: in.Phase, Attempt: in.Attempt, WorkDir: dir, Parts: parts,
 		Prompt: executor.RenderWithin(parts, executor.DefaultPromptBudget)}
 	req.Limits.Deadline, req.Limits.Tokens, req.Limits.CostUSD = in.Deadline, in.TokensLeft, in.CostLeft
 	if in.Transcript {
 		req.Transcript = loop.TranscriptPath(filepath.Join(in.Dir, loop.TranscriptsDir), in.Task, in.Attempt)
 	}
 	out := &ExecuteOutput{}
-	snap := in.Snapshot && c.Workspace != nil
+	snap := in.Snapshot && ws != nil
 	if snap {
-		if out.Before, err = c.Workspace.Snapshot(ctx); err != nil {
+		if out.Before, err = ws.Snapshot(ctx); err != nil {
 			return nil, fmt.Errorf("temporal: read the tree before attempt %d of %s: %w", in.Attempt, in.Task, err)
 		}
 	}
@@ -340,12 +365,12 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	}
 	if snap {
 		var serr error
-		if out.After, serr = c.Workspace.Snapshot(ctx); serr != nil {
+		if out.After, serr = ws.Snapshot(ctx); serr != nil {
 			return nil, fmt.Errorf("temporal: read the tree after attempt %d of %s: %w", in.Attempt, in.Task, serr)
 		}
 	}
 	if snap && c.Guardrail != nil && out.Before != out.After {
-		diff, derr := c.Workspace.Diff(ctx, out.Before, out.After)
+		diff, derr := ws.Diff(ctx, out.Before, out.After)
 		if derr != nil {
 			return nil, fmt.Errorf("temporal: diff of attempt %d of %s: %w", in.Attempt, in.Task, derr)
 		}
@@ -423,11 +448,15 @@ func (a *Activities) Verify(ctx context.Context, in CheckInput) (*CheckOutput, e
 	if err != nil {
 		return nil, err
 	}
+	dir, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return nil, err
+	}
 	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
 	rep, err := retry(ctx, func() (*verify.Report, error) {
-		return c.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Attempt: in.Attempt})
+		return c.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: in.Phase, WorkDir: dir, Attempt: in.Attempt})
 	})
 	if errors.Is(err, verify.ErrNoChecks) && hasManual(t) {
 		rep, err = &verify.Report{Passed: true}, nil // only a person can check it, at the gate
@@ -449,7 +478,7 @@ func (a *Activities) Verify(ctx context.Context, in CheckInput) (*CheckOutput, e
 		out.Passed = append(out.Passed, ch.Name)
 	}
 	// The task's change so far: from the tree before its first attempt.
-	_, files := a.diff(ctx, c.Workspace, in.Base, in.After)
+	_, files := a.diff(ctx, ws, in.Base, in.After)
 	out.FilesFrom = "diff"
 	if files == nil && in.Files != nil {
 		files, out.FilesFrom = in.Files, "executor" // no snapshots: the executor's word is all there is
@@ -466,10 +495,14 @@ func (a *Activities) Review(ctx context.Context, in CheckInput) (*CheckOutput, e
 	if err != nil {
 		return nil, err
 	}
+	dir, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return nil, err
+	}
 	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
-	diff, files := a.diff(ctx, c.Workspace, in.Base, in.After)
+	diff, files := a.diff(ctx, ws, in.Base, in.After)
 	if files == nil {
 		files = in.Files // no snapshots: the executor's word is all there is
 	}
@@ -477,7 +510,7 @@ func (a *Activities) Review(ctx context.Context, in CheckInput) (*CheckOutput, e
 	if c.Reviewer == nil {
 		return out, nil
 	}
-	req := &verify.ReviewRequest{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Attempt: in.Attempt, Diff: diff, Files: files}
+	req := &verify.ReviewRequest{Task: t, PhaseID: in.Phase, WorkDir: dir, Attempt: in.Attempt, Diff: diff, Files: files}
 	rev, err := retry(ctx, func() (*verify.Review, error) { return c.Reviewer.Review(ctx, req) })
 	if err != nil {
 		out.Void = bound(fmt.Sprintf("review task %s: %v", t.ID, err), maxText)
@@ -517,11 +550,15 @@ func (a *Activities) Debug(ctx context.Context, in DebugInput) (*DebugOutput, er
 	if c.Debugger == nil {
 		return &DebugOutput{NoDebugger: true}, nil
 	}
+	dir, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return nil, err
+	}
 	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
-	req := &executor.DebugRequest{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Failures: in.Failures}
-	req.Diff, _ = a.diff(ctx, c.Workspace, in.From, in.To)
+	req := &executor.DebugRequest{Task: t, PhaseID: in.Phase, WorkDir: dir, Failures: in.Failures}
+	req.Diff, _ = a.diff(ctx, ws, in.From, in.To)
 	out := &DebugOutput{}
 	diag, err := guard(func() (*executor.Diagnosis, error) { return c.Debugger.Debug(ctx, req) })
 	switch {
@@ -595,12 +632,16 @@ func (a *Activities) Restore(ctx context.Context, in RestoreInput) error {
 	if err != nil {
 		return err
 	}
-	if c.Workspace == nil || in.Before == "" {
+	_, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return err
+	}
+	if ws == nil || in.Before == "" {
 		return nil
 	}
-	after, err := c.Workspace.Snapshot(ctx)
+	after, err := ws.Snapshot(ctx)
 	if err == nil && after != in.Before {
-		err = c.Workspace.Restore(ctx, in.Before, after)
+		err = ws.Restore(ctx, in.Before, after)
 	}
 	if err != nil {
 		a.log().Warn("temporal: roll back a failed attempt", "task", in.Task, "attempt", in.Attempt, "err", err)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +174,47 @@ func TestServerCancelResume(t *testing.T) {
 	res = waitRun(t, addr, queue, 2*time.Minute)
 	if res.Outcome != policy.Completed || res.Carry.Tasks["T1"].Handoff == nil {
 		t.Fatalf("after the resume: outcome %s (%s), T1's memo %+v", res.Outcome, res.Reason, res.Carry.Tasks["T1"])
+	}
+}
+
+// TestServerCommitsSideBySide: a phase of three tasks side by side, with
+// commits, leaves the commits the CLI's parallel mode leaves (each task in
+// a fork of its own, the merge queue making its commit): the same
+// messages, trailers and files, in the order the queue took them.
+func TestServerCommitsSideBySide(t *testing.T) {
+	addr := sharedServer(t)
+	const run, branch = "r1", "harnish/fleet-r1"
+	cli := committingFixture(t, "", "")
+	cli.plan.Phases[0].Parallel = 3
+	r, err := harnish.Open(context.Background(), cli.plan, harnish.Options{Dir: cli.tree, Gate: loop.AutoApprove{}, Unmarked: true,
+		RunID: run, Branch: branch, CommitTasks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(context.Background())
+	r.Close()
+	if err != nil {
+		t.Fatalf("the CLI's run: %v", err)
+	}
+	f := committingFixture(t, "", "")
+	f.plan.Phases[0].Parallel = 3
+	queue := uniq(t)
+	startWorker(t, addr, queue)
+	startRun(t, addr, queue, queue, temporal.RunInput{Plan: f.plan, Dir: f.tree, RunID: run, Records: true, CommitTasks: true,
+		Branch: branch, SideBySide: true})
+	if res := waitRun(t, addr, queue, 3*time.Minute); res.Outcome != policy.Completed {
+		t.Fatalf("outcome %s (%s)", res.Outcome, res.Reason)
+	}
+	want, got := commitsOf(t, cli.tree), commitsOf(t, f.tree)
+	if len(want) != 4 || len(got) != 4 {
+		t.Fatalf("%d commits from the CLI, %d from the workflow; want 4 each", len(want), len(got))
+	}
+	slices.Sort(want[:3]) // the tasks' commits come in the order the queue took them
+	slices.Sort(got[:3])
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the workflow's history differs from the CLI's (-cli +workflow):\n%s", diff)
+	}
+	if wt := git(t, f.tree, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
+		t.Errorf("forks left behind:\n%s", wt)
 	}
 }

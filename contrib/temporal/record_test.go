@@ -29,6 +29,9 @@ import (
 type writer struct{ *components }
 
 func (w writer) Execute(ctx context.Context, req *executor.Request) (*executor.Result, error) {
+	w.mu.Lock()
+	w.dirs = append(w.dirs, req.WorkDir)
+	w.mu.Unlock()
 	if err := os.WriteFile(filepath.Join(req.WorkDir, req.Task.ID+".txt"), []byte(req.Task.ID+"\n"), 0o644); err != nil {
 		return nil, err
 	}
@@ -183,5 +186,56 @@ func TestEndDropsRun(t *testing.T) {
 		if runs, plans := a.Cached(); runs != 0 || plans != 1 || len(c.executed) != 1 {
 			t.Errorf("records %v: after the run, %d runs and %d plans cached, %d executions", records, runs, plans, len(c.executed))
 		}
+	}
+}
+
+// TestRecordForks runs a phase of three tasks side by side with commits
+// offline, over a real git repository: each task works in a fork of its
+// own (never in the tree), and the merge queue brings each change onto the
+// branch as the task's commit, one at a time; the forks are removed.
+func TestRecordForks(t *testing.T) {
+	tree := t.TempDir()
+	gitIn(t, tree, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(tree, "README"), []byte("tree\n"), 0o644)
+	gitIn(t, tree, "add", "README")
+	gitIn(t, tree, "commit", "-q", "-m", "init")
+	plan := onePhase(check("T1"), check("T2"), check("T3"))
+	plan.Reviewer, plan.Phases[0].Parallel = nil, 3
+	c := &components{writes: true, sleep: 300 * time.Millisecond}
+	res, _, err := runIn(t, c, temporal.RunInput{Plan: plan, Dir: tree, RunID: "r1", Records: true, CommitTasks: true, Branch: "harnish/p-r1",
+		SideBySide: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != policy.Completed || c.peak < 2 {
+		t.Fatalf("outcome %s (%s), %d tasks at once at most", res.Outcome, res.Reason, c.peak)
+	}
+	var subjects []string
+	for _, h := range strings.Fields(gitIn(t, tree, "rev-list", "--reverse", "main..HEAD")) {
+		subjects = append(subjects, strings.TrimSpace(gitIn(t, tree, "show", "-s", "--format=%s", h)))
+		if files := strings.TrimSpace(gitIn(t, tree, "show", "--name-only", "--format=", h)); strings.HasPrefix(subjects[len(subjects)-1], "feat") &&
+			!strings.HasSuffix(files, ".txt") || strings.Contains(files, "\n") && strings.HasPrefix(subjects[len(subjects)-1], "feat") {
+			t.Errorf("%s changes %q, want its own file alone", subjects[len(subjects)-1], files)
+		}
+	}
+	slices.Sort(subjects[:min(3, len(subjects))])
+	want := []string{"feat(p1): T1 — T1", "feat(p1): T2 — T2", "feat(p1): T3 — T3", "chore(harnish): records of run r1 (completed)"}
+	if diff := cmp.Diff(want, subjects); diff != "" {
+		t.Errorf("the branch's commits (-want +got):\n%s", diff)
+	}
+	for _, id := range []string{"T1", "T2", "T3"} {
+		ts := res.State.Tasks[id]
+		if !ts.Committed || ts.Commit == "" || !strings.Contains(gitIn(t, tree, "show", "-s", "--format=%B", ts.Commit), "Harnish-Task: "+id) {
+			t.Errorf("%s: %+v", id, ts)
+		}
+	}
+	if slices.Contains(c.dirs, tree) || len(c.dirs) != 3 {
+		t.Errorf("the agents worked in %q, want forks of %s", c.dirs, tree)
+	}
+	if wt := gitIn(t, tree, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
+		t.Errorf("forks left behind:\n%s", wt)
+	}
+	if s := gitIn(t, tree, "status", "--porcelain", "--", ".", ":!.harnish"); s != "" {
+		t.Errorf("the tree has changes no commit took in:\n%s", s)
 	}
 }

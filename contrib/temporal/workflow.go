@@ -36,14 +36,15 @@ const (
 
 // The registered names of the activities.
 const (
-	ActivityExecute = "harnish.execute"
-	ActivityVerify  = "harnish.verify"
-	ActivityReview  = "harnish.review"
-	ActivityDebug   = "harnish.debug"
-	ActivityAdvise  = "harnish.advise"
-	ActivityRestore = "harnish.restore"
-	ActivityRecord  = "harnish.record"
-	ActivityEnd     = "harnish.end"
+	ActivityExecute   = "harnish.execute"
+	ActivityVerify    = "harnish.verify"
+	ActivityReview    = "harnish.review"
+	ActivityDebug     = "harnish.debug"
+	ActivityAdvise    = "harnish.advise"
+	ActivityRestore   = "harnish.restore"
+	ActivityRecord    = "harnish.record"
+	ActivityEnd       = "harnish.end"
+	ActivityIntegrate = "harnish.integrate"
 )
 
 // Register registers the workflow and a's activities with a worker.
@@ -57,6 +58,7 @@ func Register(r worker.Registry, a *Activities) {
 	r.RegisterActivityWithOptions(a.Restore, activity.RegisterOptions{Name: ActivityRestore})
 	r.RegisterActivityWithOptions(a.Record, activity.RegisterOptions{Name: ActivityRecord})
 	r.RegisterActivityWithOptions(a.End, activity.RegisterOptions{Name: ActivityEnd})
+	r.RegisterActivityWithOptions(a.Integrate, activity.RegisterOptions{Name: ActivityIntegrate})
 }
 
 // RunInput starts a run of a plan. Plan and Dir are required.
@@ -77,9 +79,11 @@ type RunInput struct {
 	ContinueIndependent bool `json:"continue_independent,omitempty"`
 	// SideBySide runs a phase's tasks as many at once as the plan allows,
 	// up to MaxParallel (zero: the plan's limit), each as its own
-	// activities. The tasks then share the working tree, so it is for
-	// executors that keep out of each other's way; the default takes one
-	// task at a time, as the CLI does without working copies of its own.
+	// activities. With CommitTasks each such task works in a fork of the
+	// tree of its own, and the merge queue brings its change onto the
+	// branch, as the CLI's loop does; without, the tasks share the working
+	// tree, so it is for executors that keep out of each other's way. The
+	// default takes one task at a time.
 	SideBySide  bool `json:"side_by_side,omitempty"`
 	MaxParallel int  `json:"max_parallel,omitempty"`
 	// Rollback undoes a failed attempt's change before the next attempt.
@@ -93,8 +97,8 @@ type RunInput struct {
 	// CommitTasks, with Records, commits each task done and the run's
 	// records at its end, as "harnish run" does: the same messages and
 	// trailers, on Branch (made at HEAD when the run starts; empty: the
-	// branch checked out). Tasks side by side share the tree, so it cannot
-	// go with SideBySide.
+	// branch checked out). Tasks side by side then work in forks (see
+	// SideBySide); the tree must be a git working tree.
 	CommitTasks bool   `json:"commit_tasks,omitempty"`
 	Branch      string `json:"branch,omitempty"`
 	// Approve approves every milestone gate, as harnish run --yes.
@@ -186,8 +190,6 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 		return nil, sdktemporal.NewNonRetryableApplicationError("temporal: RunInput needs a plan and a dir", "harnish.input", nil)
 	case (in.CommitTasks || in.Branch != "") && !in.Records:
 		return nil, sdktemporal.NewNonRetryableApplicationError("temporal: RunInput.CommitTasks and Branch need Records", "harnish.input", nil)
-	case in.CommitTasks && in.SideBySide:
-		return nil, sdktemporal.NewNonRetryableApplicationError("temporal: RunInput.CommitTasks cannot go with SideBySide: the tasks share the tree", "harnish.input", nil)
 	}
 	r := &runner{in: in, plan: in.Plan, digest: policy.PlanDigest(in.Plan), memo: map[string]*TaskMemo{},
 		approvals: map[string]Approval{}, prev: map[string]string{}}
@@ -284,6 +286,7 @@ type runner struct {
 
 	approvals map[string]Approval // by phase, received and not yet used
 	checklist *Checklist          // of the gate the run waits at
+	merging   bool                // a task is in the merge queue
 }
 
 // handlers sets up the queries and the approvals' signal.
@@ -565,7 +568,8 @@ func (r *runner) options(ctx workflow.Context, left time.Duration, tries int32) 
 }
 
 func (r *runner) ref(s policy.Step) Ref {
-	return Ref{Run: r.st.Run, PlanDigest: r.digest, Dir: r.in.Dir, Phase: s.Phase, Task: s.Task, Attempt: s.Attempt}
+	return Ref{Run: r.st.Run, PlanDigest: r.digest, Dir: r.in.Dir, Phase: s.Phase, Task: s.Task, Attempt: s.Attempt,
+		Fork: r.forkOf(s.Phase, s.Task)}
 }
 
 // attempt runs one attempt: execute (the agent, the snapshots, the audit)
@@ -610,8 +614,13 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 		Generalizable: ex.Generalizable, Transcript: ex.Transcript}
 	rep := policy.AttemptReport{Task: s.Task, Attempt: s.Attempt, Stop: ex.Stop, Failure: ex.Failure}
 	void := ex.Void
+	integrated := false // the fork may hold the branch's changes now: no rollback
 	if void == "" && rep.Stop == nil && rep.Failure == nil {
 		void, err = r.check(ctx, s, ref, deadline, &ex, m, &rep)
+		if err == nil && void == "" && rep.Failure == nil && ref.Fork != "" {
+			integrated = true
+			void, err = r.integrate(ctx, ref, deadline, ex.Summary, &rep)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -624,7 +633,7 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 		rep.Failure.Warnings = ex.Soft
 	}
 	rep.Elapsed, rep.Tokens, rep.CostUSD = now.Sub(start), ex.Usage.Tokens(), ex.Usage.CostUSD
-	if r.in.Rollback && rep.Failure != nil && rep.Stop == nil && ex.Before != "" {
+	if r.in.Rollback && rep.Failure != nil && rep.Stop == nil && ex.Before != "" && !integrated {
 		err := workflow.ExecuteActivity(r.options(ctx, time.Minute, 3), ActivityRestore, RestoreInput{Ref: ref, Before: ex.Before}).Get(ctx, nil)
 		if err != nil && ctx.Err() != nil {
 			return nil, err

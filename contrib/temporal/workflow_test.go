@@ -56,6 +56,7 @@ type components struct {
 	// writes has each execution write a file of its task's own into a git
 	// tree (writer), read by a GitWorkspace.
 	writes bool
+	dirs   []string // where the writer's executions worked
 
 	mu         sync.Mutex
 	live, peak int

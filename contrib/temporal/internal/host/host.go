@@ -178,6 +178,16 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	in := temporal.RunInput{Plan: plan, Dir: abs, Approve: *yes, Rollback: *rollback, GateTimeout: *gateTimeout,
 		Budget: task.Budget{Cycles: *cycles}, Records: *records || *commit || *branch != ""}
+	if in.Records {
+		// One run's record per tree, as harnish run has it.
+		switch st, err := loop.ReadState(filepath.Join(abs, loop.StateDir)); {
+		case err == nil:
+			return 1, fmt.Errorf("%s holds run %s (%s); resume it, or move the directory away to start anew",
+				filepath.Join(abs, loop.StateDir), st.Run, cmp.Or(string(st.Outcome), "running"))
+		case !errors.Is(err, loop.ErrNoState):
+			return 1, err
+		}
+	}
 	if *commit {
 		if in.CommitTasks, in.Branch, err = commits(abs, rest[0], plan.Name, *branch, now, *allowDirty, stderr); err != nil {
 			return 1, err
