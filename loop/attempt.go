@@ -54,7 +54,7 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	}
 	req.Limits.Tokens, req.Limits.CostUSD = step.TokensLeft, step.CostLeft
 	if th := l.cfg.Policy.Stuck; !th.Off {
-		req.Watch = newWatcher(*th, stop).observe
+		req.Watch = StuckWatch(*th, stop)
 	}
 	// The agent's change is what the tree gained between these two
 	// snapshots, and nothing of harnish's runs between them.
