@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -344,11 +345,17 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	defer a.heartbeat(ctx, in.Ref)()
 	actx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
+	actx, stop := context.WithCancelCause(actx)
+	defer stop(nil)
 	parts := in.Parts
 	parts.Spec, parts.Prohibitions = executor.Spec(t), executor.Prohibitions(plan.Guardrails)
+	parts.Context, _ = executor.ReadContext(os.DirFS(dir), plan.Context) // as the attempt's own tree has it
 	req := &executor.Request{Task: t, PhaseID: in.Phase, Attempt: in.Attempt, WorkDir: dir, Parts: parts,
 		Prompt: executor.RenderWithin(parts, executor.DefaultPromptBudget)}
 	req.Limits.Deadline, req.Limits.Tokens, req.Limits.CostUSD = in.Deadline, in.TokensLeft, in.CostLeft
+	if th := plan.Stuck; !th.Off {
+		req.Watch = loop.StuckWatch(th, stop) // the plan's stuck rules, as the CLI's loop watches
+	}
 	if in.Transcript {
 		req.Transcript = loop.TranscriptPath(filepath.Join(in.Dir, loop.TranscriptsDir), in.Task, in.Attempt)
 	}

@@ -239,3 +239,21 @@ func TestRecordForks(t *testing.T) {
 		t.Errorf("the tree has changes no commit took in:\n%s", s)
 	}
 }
+
+// TestStuck: an agent that runs the same command with the same result
+// five times in a row has its attempt ended stuck, by the plan's stuck
+// rules, as the CLI's loop ends it.
+func TestStuck(t *testing.T) {
+	c := &components{sc: script{tries: map[string][]try{"T1": {{loops: 5}, {loops: 4}}}}}
+	plan := onePhase(check("T1"))
+	plan.Reviewer = nil
+	res, _, err := runIn(t, c, temporal.RunInput{Plan: plan, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := res.State.Tasks["T1"]
+	if res.Outcome != policy.Completed || ts.Attempts != 2 || len(ts.Failures) != 1 || ts.Failures[0].Kind != policy.FailStuck ||
+		ts.Failures[0].Fingerprint != "stuck:repeated-command" {
+		t.Fatalf("outcome %s, T1 %+v", res.Outcome, ts)
+	}
+}

@@ -587,6 +587,11 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 	if ts.RootCause {
 		parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
 	}
+	for _, a := range ts.Advice { // the advisor's PLAN or CORRECTION, given just before this attempt
+		if a.Attempt == s.Attempt-1 && a.Guides() {
+			parts.Advice = &executor.Advice{Verdict: a.Verdict, Text: a.Text}
+		}
+	}
 	for i := len(parts.Failures) - 1; i >= 0; i-- {
 		if f := parts.Failures[i]; f.Kind != policy.FailInterrupted {
 			parts.Findings, parts.Warnings = f.Findings, f.Warnings
@@ -631,6 +636,7 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 	}
 	if rep.Failure != nil {
 		rep.Failure.Warnings = ex.Soft
+		rep.Failure.Unchanged = ex.Before != "" && ex.Before == ex.After // for the stuck rules, as the CLI's loop says it
 	}
 	rep.Elapsed, rep.Tokens, rep.CostUSD = now.Sub(start), ex.Usage.Tokens(), ex.Usage.CostUSD
 	if r.in.Rollback && rep.Failure != nil && rep.Stop == nil && ex.Before != "" && !integrated {

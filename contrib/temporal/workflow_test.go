@@ -39,6 +39,9 @@ type try struct {
 	tokens  int64
 	cost    float64
 	hang    bool
+	// loops is how often the agent runs the same command with the same
+	// result before it gives up (the stuck rules end it at 5).
+	loops int
 }
 
 type script struct {
@@ -88,6 +91,12 @@ func (c *components) Execute(ctx context.Context, req *executor.Request) (*execu
 	if tr.hang {
 		<-ctx.Done()
 		return nil, &executor.Error{Kind: executor.KindTimeout, Err: context.Cause(ctx)}
+	}
+	for range tr.loops {
+		req.Tell(executor.Activity{Command: "make test", Result: "exit 1"})
+	}
+	if ctx.Err() != nil {
+		return nil, &executor.Error{Kind: executor.KindCrashed, Err: context.Cause(ctx)}
 	}
 	res := &executor.Result{Status: executor.StatusDone, Summary: "did " + req.Task.ID,
 		Usage: executor.Usage{InputTokens: tr.tokens, CostUSD: tr.cost}}
