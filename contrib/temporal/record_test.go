@@ -257,3 +257,45 @@ func TestStuck(t *testing.T) {
 		t.Fatalf("outcome %s, T1 %+v", res.Outcome, ts)
 	}
 }
+
+// TestRecordResume: a run with commits that escalated, resumed without
+// saying so again, goes on keeping the tree's record and committing: the
+// task done after the resume is committed, and the state on disk is the
+// workflow's.
+func TestRecordResume(t *testing.T) {
+	tree := t.TempDir()
+	gitIn(t, tree, "init", "-q", "-b", "main")
+	gitIn(t, tree, "commit", "-q", "--allow-empty", "-m", "init")
+	plan := onePhase(check("T1"), check("T2"))
+	plan.Reviewer = nil
+	c := &components{writes: true, sc: script{tries: map[string][]try{"T2": {{fp: "a"}, {fp: "b"}, {fp: "c"}}}}}
+	res, _, err := runIn(t, c, temporal.RunInput{Plan: plan, Dir: tree, RunID: "r1", Records: true, CommitTasks: true, Branch: "harnish/p-r1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != policy.Escalated {
+		t.Fatalf("outcome %s (%s)", res.Outcome, res.Reason)
+	}
+	res, _, err = runIn(t, c, temporal.RunInput{Plan: plan, Dir: tree, Resume: true, Carry: res.Carry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != policy.Completed || !res.State.Tasks["T2"].Committed || !res.State.RecordsCommitted {
+		t.Fatalf("after the resume: outcome %s (%s), T2 %+v", res.Outcome, res.Reason, res.State.Tasks["T2"])
+	}
+	var subjects []string
+	for _, h := range strings.Fields(gitIn(t, tree, "rev-list", "--reverse", "main..HEAD")) {
+		subjects = append(subjects, strings.TrimSpace(gitIn(t, tree, "show", "-s", "--format=%s", h)))
+	}
+	want := []string{"feat(p1): T1 — T1", "chore(harnish): records of run r1 (escalated)", "feat(p1): T2 — T2", "chore(harnish): records of run r1 (completed)"}
+	if diff := cmp.Diff(want, subjects); diff != "" {
+		t.Errorf("the branch's commits (-want +got):\n%s", diff)
+	}
+	disk, err := loop.ReadState(filepath.Join(tree, loop.StateDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(res.State, disk); diff != "" {
+		t.Errorf("the state on disk differs from the workflow's (-workflow +disk):\n%s", diff)
+	}
+}

@@ -132,7 +132,10 @@ type RunInput struct {
 
 // Carry is a run's state across continue-as-new.
 type Carry struct {
-	State     *policy.RunState     `json:"state"`
+	State *policy.RunState `json:"state"`
+	// Records says the run keeps its record in the tree (RunInput.Records):
+	// a resume goes on keeping it, and commits where the run did.
+	Records   bool                 `json:"records,omitempty"`
 	Tasks     map[string]*TaskMemo `json:"tasks,omitempty"`
 	Approvals map[string]Approval  `json:"approvals,omitempty"`
 }
@@ -191,6 +194,12 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 	case (in.CommitTasks || in.Branch != "") && !in.Records:
 		return nil, sdktemporal.NewNonRetryableApplicationError("temporal: RunInput.CommitTasks and Branch need Records", "harnish.input", nil)
 	}
+	if c := in.Carry; in.Resume && c != nil && c.State != nil {
+		// A resumed run keeps its record and commits as it did.
+		in.Records = in.Records || c.Records || c.State.Commits
+		in.CommitTasks = in.CommitTasks || c.State.Commits
+		in.Branch = cmp.Or(in.Branch, c.State.Branch)
+	}
 	r := &runner{in: in, plan: in.Plan, digest: policy.PlanDigest(in.Plan), memo: map[string]*TaskMemo{},
 		approvals: map[string]Approval{}, prev: map[string]string{}}
 	r.p = policy.Policy{Budget: in.Budget, ContinueIndependent: in.ContinueIndependent, MaxParallel: 1}
@@ -237,7 +246,7 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
 	_ = workflow.ExecuteActivity(r.options(dctx, time.Minute, 3), ActivityEnd, Ref{Run: r.st.Run, PlanDigest: r.digest, Dir: r.in.Dir}).Get(dctx, nil)
 	res := &RunResult{Outcome: step.Outcome, Reason: step.Reason, ExitCode: step.Outcome.ExitCode(), State: r.st,
-		Carry: &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals}}
+		Carry: &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals, Records: r.in.Records}}
 	if step.Outcome != policy.Completed {
 		for _, pt := range r.plan.Tasks() {
 			if ts := r.st.Tasks[pt.Task.ID]; ts != nil && ts.Status != policy.StatusDone {
@@ -531,7 +540,7 @@ func (r *runner) historyFull(ctx workflow.Context) bool {
 
 func (r *runner) carry() RunInput {
 	in := r.in
-	in.Carry = &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals}
+	in.Carry = &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals, Records: r.in.Records}
 	return in
 }
 
