@@ -100,6 +100,17 @@ var temporalUnsupported = []string{"push", "executor", "tasks", "session-notes",
 // into harnish-temporal's; ok is false when it has no --temporal.
 func temporalArgs(args []string) (out []string, ok bool, err error) {
 	name := args[0]
+	asked := false
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		k, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		asked = asked || strings.HasPrefix(a, "-") && k == "temporal"
+	}
+	if !asked {
+		return nil, false, nil // the command's own parser judges its arguments
+	}
 	var (
 		addr, plan, dir, id string
 		flags, positional   []string

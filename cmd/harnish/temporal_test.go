@@ -27,6 +27,8 @@ func TestTemporalArgs(t *testing.T) {
 	}{
 		{args: []string{"run", "--dir", dir}},
 		{args: []string{"status", "--json"}},
+		{args: []string{"status", "--dir"}},
+		{args: []string{"validate", "plan.yaml", "--strict"}},
 		{args: []string{"run", "--temporal", "h:1", "--dir", dir, "--yes", "--cycles", "5", "--worker"},
 			want: []string{"run", "--address", "h:1", "--dir", dir, "--yes", "--cycles", "5", "--worker", "--commit", plan}},
 		{args: []string{"run", "--temporal=h:1", "--plan", "p.yaml", "--id", "w1", "--rollback", "--allow-dirty", "--task-queue=q"},
