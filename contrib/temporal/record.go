@@ -123,6 +123,10 @@ func (a *Activities) follower(ctx context.Context, key string, in RecordInput) (
 		return nil, fmt.Errorf("temporal: the state of run %s in %s: %w", in.Run, stateDir, err)
 	}
 	f.closers = append(f.closers, store)
+	if st, err := store.Load(ctx); err == nil && st.Run != in.Run {
+		f.close()
+		return nil, nonRetryable(fmt.Errorf("temporal: %s holds run %s, not run %s: one run's record per tree", stateDir, st.Run, in.Run))
+	}
 	assets, err := asset.OpenFile(asset.StorePath(stateDir), nil)
 	if err != nil {
 		f.close()

@@ -299,3 +299,21 @@ func TestRecordResume(t *testing.T) {
 		t.Errorf("the state on disk differs from the workflow's (-workflow +disk):\n%s", diff)
 	}
 }
+
+// TestRecordOtherRun: a tree whose record holds another run fails the
+// run at once, rather than have Record tried again and again.
+func TestRecordOtherRun(t *testing.T) {
+	tree := t.TempDir()
+	store, err := loop.OpenDir(filepath.Join(tree, loop.StateDir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Commit(context.Background(), policy.Transition{Kind: policy.TransRunStarted, Time: time.Now(), Run: "other", Plan: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	_, _, err = runIn(t, &components{}, temporal.RunInput{Plan: onePhase(check("T1")), Dir: tree, RunID: "r1", Records: true})
+	if err == nil || !strings.Contains(err.Error(), "holds run other, not run r1") {
+		t.Fatalf("err %v", err)
+	}
+}
