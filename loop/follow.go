@@ -59,15 +59,8 @@ func (l *Loop) Follow(ctx context.Context, from uint64, ts []policy.Transition, 
 func (l *Loop) follow(ctx context.Context, from uint64, ts []policy.Transition, notes map[string]*TaskNotes) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.st == nil {
-		st, err := l.cfg.Store.Load(ctx)
-		switch {
-		case errors.Is(err, ErrNoState):
-			st = &policy.RunState{}
-		case err != nil:
-			return err
-		}
-		l.st, l.followed = st, false
+	if err := l.load(ctx); err != nil {
+		return err
 	}
 	if l.st.Seq < from {
 		return fmt.Errorf("loop: the store holds %d transitions of run %s, and the driver's go on from %d", l.st.Seq, l.st.Run, from)
@@ -102,4 +95,41 @@ func (l *Loop) follow(ctx context.Context, from uint64, ts []policy.Transition, 
 				Generalizable: n.Generalizable, Transcript: n.Transcript}}
 	}
 	return l.commit(ctx, ts)
+}
+
+// load reads the store's state the first time a host that follows asks;
+// l.mu must be held.
+func (l *Loop) load(ctx context.Context) error {
+	if l.st != nil {
+		return nil
+	}
+	st, err := l.cfg.Store.Load(ctx)
+	switch {
+	case errors.Is(err, ErrNoState):
+		st = &policy.RunState{}
+	case err != nil:
+		return err
+	}
+	l.st, l.followed = st, false
+	return nil
+}
+
+// Prompt returns what the loop tells the executor at an attempt step of
+// the run it follows, as Run's own attempt does: the task's spec and the
+// plan's prohibitions, the handoffs, where the task stands and what was
+// done before it, its failures, findings and warnings, the diagnosis and
+// advice it was given, and the experience store's assets (asking marks
+// them accessed: call it before the tree's snapshot). The plan's context
+// files, read from the attempt's own tree, are the caller's to add.
+func (l *Loop) Prompt(ctx context.Context, step policy.Step) (executor.PromptParts, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t := l.tasks[step.Task]
+	if t == nil {
+		return executor.PromptParts{}, fmt.Errorf("loop: plan %s has no task %q", l.cfg.Plan.Name, step.Task)
+	}
+	if err := l.load(ctx); err != nil {
+		return executor.PromptParts{}, err
+	}
+	return l.promptParts(ctx, t, step), nil
 }
