@@ -297,9 +297,16 @@ type ExecuteInput struct {
 	// Snapshot says the tree is read before and after the agent runs (for
 	// the audit, the diffs and the rollback).
 	Snapshot bool `json:"snapshot,omitempty"`
-	// Transcript keeps the agent's transcript in the tree, where the CLI
-	// keeps it (loop.TranscriptsDir), for the run's audit log.
-	Transcript bool `json:"transcript,omitempty"`
+	// Records says the run keeps its record in the tree (RunInput.Records):
+	// the prompt is then made from that record by the loop's own code, as
+	// the CLI makes it (Parts is not used; the prompt says where the task
+	// stands, what was done before it, and what the experience store
+	// holds), and the agent's transcript is kept where the CLI keeps it
+	// (loop.TranscriptsDir), for the audit log. CommitTasks and Branch are
+	// the run's.
+	Records     bool   `json:"records,omitempty"`
+	CommitTasks bool   `json:"commit_tasks,omitempty"`
+	Branch      string `json:"branch,omitempty"`
 }
 
 // ExecuteOutput is what came of the execution. Exactly one of Void,
@@ -349,6 +356,11 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	defer stop(nil)
 	parts := in.Parts
 	parts.Spec, parts.Prohibitions = executor.Spec(t), executor.Prohibitions(plan.Guardrails)
+	if in.Records {
+		if parts, err = a.prompt(ctx, in); err != nil {
+			return nil, err
+		}
+	}
 	parts.Context, _ = executor.ReadContext(os.DirFS(dir), plan.Context) // as the attempt's own tree has it
 	req := &executor.Request{Task: t, PhaseID: in.Phase, Attempt: in.Attempt, WorkDir: dir, Parts: parts,
 		Prompt: executor.RenderWithin(parts, executor.DefaultPromptBudget)}
@@ -356,7 +368,7 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	if th := plan.Stuck; !th.Off {
 		req.Watch = loop.StuckWatch(th, stop) // the plan's stuck rules, as the CLI's loop watches
 	}
-	if in.Transcript {
+	if in.Records {
 		req.Transcript = loop.TranscriptPath(filepath.Join(in.Dir, loop.TranscriptsDir), in.Task, in.Attempt)
 	}
 	out := &ExecuteOutput{}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/harnish/harnish/asset"
+	"github.com/harnish/harnish/executor"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
 )
@@ -166,3 +167,19 @@ func (a *Activities) dropFollower(key string, f *follower) {
 }
 
 func runKey(ref Ref) string { return ref.Run + "\x00" + ref.PlanDigest + "\x00" + ref.Dir }
+
+// prompt is the attempt's prompt made from the run's record in the tree,
+// by the loop's own code.
+func (a *Activities) prompt(ctx context.Context, in ExecuteInput) (executor.PromptParts, error) {
+	f, err := a.follower(ctx, runKey(in.Ref), RecordInput{Ref: in.Ref, CommitTasks: in.CommitTasks, Branch: in.Branch})
+	if err != nil {
+		return executor.PromptParts{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	parts, err := f.l.Prompt(ctx, policy.Step{Kind: policy.StepAttempt, Phase: in.Phase, Task: in.Task, Attempt: in.Attempt})
+	if err != nil {
+		return executor.PromptParts{}, nonRetryable(err)
+	}
+	return parts, nil
+}

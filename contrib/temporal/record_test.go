@@ -2,6 +2,7 @@ package temporal_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -31,6 +32,10 @@ type writer struct{ *components }
 func (w writer) Execute(ctx context.Context, req *executor.Request) (*executor.Result, error) {
 	w.mu.Lock()
 	w.dirs = append(w.dirs, req.WorkDir)
+	if w.parts == nil {
+		w.parts = map[string]executor.PromptParts{}
+	}
+	w.parts[fmt.Sprintf("%s#%d", req.Task.ID, req.Attempt)] = req.Parts
 	w.mu.Unlock()
 	if err := os.WriteFile(filepath.Join(req.WorkDir, req.Task.ID+".txt"), []byte(req.Task.ID+"\n"), 0o644); err != nil {
 		return nil, err
@@ -120,6 +125,14 @@ func TestRecordCommits(t *testing.T) {
 		}
 		return out, nil
 	})
+	// The attempts go to the current worker too: the prompt is made from
+	// the record it keeps.
+	e.OnActivity(temporal.ActivityExecute, mock.Anything, mock.Anything).Return(func(ctx context.Context, in temporal.ExecuteInput) (*temporal.ExecuteOutput, error) {
+		mu.Lock()
+		a := cur
+		mu.Unlock()
+		return a.Execute(ctx, in)
+	})
 	e.ExecuteWorkflow(temporal.WorkflowName, temporal.RunInput{Plan: plan, Dir: tree, RunID: "r1", Records: true, CommitTasks: true, Branch: "harnish/p-r1"})
 	if err := e.GetWorkflowError(); err != nil {
 		t.Fatal(err)
@@ -156,6 +169,15 @@ func TestRecordCommits(t *testing.T) {
 	}
 	if !res.State.RecordsCommitted {
 		t.Error("the records' commit is not recorded")
+	}
+	// The prompt is the CLI's, made from the record: where the task
+	// stands, what was done before it, the handoff of the task before.
+	// (T2's summary died with the worker that knew it, as a crash of the
+	// CLI loses it: its handoff was repaired from the state.)
+	p := c.parts["T3#1"]
+	if p.Progress != "Task 3 of 3, in phase p1 (P1)." || len(p.Done) != 2 || p.Done[0].Line != "did T1" || p.Done[1].TaskID != "T2" ||
+		len(p.Handoffs) != 1 || p.Handoffs[0].TaskID != "T2" || p.Spec == "" {
+		t.Errorf("T3's prompt: progress %q, done %+v, handoffs %+v", p.Progress, p.Done, p.Handoffs)
 	}
 	h, err := os.ReadFile(filepath.Join(stateDir, "handoffs", "T1.json"))
 	if err != nil || !strings.Contains(string(h), `"summary": "did T1"`) {

@@ -592,25 +592,15 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 	}
 	m := r.memoOf(s.Task)
 	ts := r.st.Tasks[s.Task]
-	parts := executor.PromptParts{Handoffs: r.handoffsFor(s.Task), Failures: slices.Clone(ts.Failures)}
-	if ts.RootCause {
-		parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
-	}
-	for _, a := range ts.Advice { // the advisor's PLAN or CORRECTION, given just before this attempt
-		if a.Attempt == s.Attempt-1 && a.Guides() {
-			parts.Advice = &executor.Advice{Verdict: a.Verdict, Text: a.Text}
-		}
-	}
-	for i := len(parts.Failures) - 1; i >= 0; i-- {
-		if f := parts.Failures[i]; f.Kind != policy.FailInterrupted {
-			parts.Findings, parts.Warnings = f.Findings, f.Warnings
-			break
-		}
+	var parts executor.PromptParts
+	if !r.in.Records { // with records, the worker makes the prompt from them, as the CLI does
+		parts = r.prompt(s, ts)
 	}
 	ref := r.ref(s)
 	var ex ExecuteOutput
 	err := workflow.ExecuteActivity(r.options(ctx, s.TimeLeft, 1), ActivityExecute, ExecuteInput{Ref: ref, Deadline: deadline,
-		TokensLeft: s.TokensLeft, CostLeft: s.CostLeft, Parts: parts, Snapshot: true, Transcript: r.in.Records}).Get(ctx, &ex)
+		TokensLeft: s.TokensLeft, CostLeft: s.CostLeft, Parts: parts, Snapshot: true,
+		Records: r.in.Records, CommitTasks: r.in.CommitTasks, Branch: r.in.Branch}).Get(ctx, &ex)
 	if err != nil {
 		return nil, err
 	}
@@ -655,6 +645,28 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 		}
 	}
 	return r.p.ObserveAttempt(r.st, rep, workflow.Now(ctx))
+}
+
+// prompt is what the workflow knows to tell the attempt (the worker adds
+// the task's spec, the plan's prohibitions and context), when the run
+// keeps no record in the tree to make it from.
+func (r *runner) prompt(s policy.Step, ts *policy.TaskState) executor.PromptParts {
+	parts := executor.PromptParts{Handoffs: r.handoffsFor(s.Task), Failures: slices.Clone(ts.Failures)}
+	if ts.RootCause {
+		parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
+	}
+	for _, a := range ts.Advice { // the advisor's PLAN or CORRECTION, given just before this attempt
+		if a.Attempt == s.Attempt-1 && a.Guides() {
+			parts.Advice = &executor.Advice{Verdict: a.Verdict, Text: a.Text}
+		}
+	}
+	for i := len(parts.Failures) - 1; i >= 0; i-- {
+		if f := parts.Failures[i]; f.Kind != policy.FailInterrupted {
+			parts.Findings, parts.Warnings = f.Findings, f.Warnings
+			break
+		}
+	}
+	return parts
 }
 
 // check verifies the attempt and, when its checks pass and the plan has a

@@ -59,7 +59,8 @@ type components struct {
 	// writes has each execution write a file of its task's own into a git
 	// tree (writer), read by a GitWorkspace.
 	writes bool
-	dirs   []string // where the writer's executions worked
+	dirs   []string                        // where the writer's executions worked
+	parts  map[string]executor.PromptParts // what they were told, by task#attempt
 
 	mu         sync.Mutex
 	live, peak int
