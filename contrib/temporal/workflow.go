@@ -92,7 +92,11 @@ type RunInput struct {
 	// by an activity after each commit of the workflow ([Activities.Record]):
 	// its state and journal in Dir/.harnish (which "harnish status" reads),
 	// the audit logs, handoffs, reports and completion summary, the
-	// attempts' transcripts and the experience store.
+	// attempts' transcripts and the experience store; the attempts' prompts
+	// are made from it, as the CLI makes them. The worker process that
+	// keeps the record holds the state's lock, as harnish run does: serve
+	// a tree's ActivityQueue with one worker process (another is refused
+	// the lock until the first is gone).
 	Records bool `json:"records,omitempty"`
 	// CommitTasks, with Records, commits each task done and the run's
 	// records at its end, as "harnish run" does: the same messages and
