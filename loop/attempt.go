@@ -54,7 +54,7 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	}
 	req.Limits.Tokens, req.Limits.CostUSD = step.TokensLeft, step.CostLeft
 	if th := l.cfg.Policy.Stuck; !th.Off {
-		req.Watch = newWatcher(*th, stop).observe
+		req.Watch = StuckWatch(*th, stop)
 	}
 	// The agent's change is what the tree gained between these two
 	// snapshots, and nothing of harnish's runs between them.
@@ -86,48 +86,12 @@ func (l *Loop) attempt(ctx context.Context, step policy.Step) ([]policy.Transiti
 	warnings = append(warnings, l.hookViolations(step, res, err, &r)...)
 	var usage executor.Usage
 	var void string // a fault of the harness cut the attempt short
-	stuck, _ := context.Cause(actx).(*StuckError)
-	switch {
-	case r.Stop != nil:
+	if r.Stop != nil {
 		if res != nil {
 			usage = res.Usage
 		}
-	case stuck != nil:
-		if ee, ok := errors.AsType[*executor.Error](err); ok {
-			usage = ee.Usage
-		} else if res != nil {
-			usage = res.Usage
-		}
-		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailStuck, Class: "stuck",
-			Fingerprint: "stuck:" + stuck.Pattern, Reason: stuck.Error()}
-	case err != nil:
-		var ee *executor.Error
-		kind := executor.KindCrashed
-		if errors.As(err, &ee) {
-			usage, kind = ee.Usage, ee.Kind
-		}
-		if !executor.IsRetryable(err) && actx.Err() == nil {
-			// The error says another attempt would fail the same way (the
-			// executor cannot run at all): the agent is not to blame.
-			void = err.Error()
-			break
-		}
-		if errors.Is(context.Cause(actx), ErrTaskTimeout) {
-			kind = executor.KindTimeout
-		}
-		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:" + string(kind),
-			Class: string(kind), Reason: err.Error()}
-		if ee != nil {
-			r.Failure.OutputTail = ee.Tail
-		}
-	case res == nil || !res.Status.Valid():
-		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:protocol",
-			Class: string(executor.KindProtocol), Reason: "the executor claimed no valid status"}
-	case res.Status == executor.StatusBlocked:
-		usage = res.Usage
-		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailBlocked, Reason: res.Reason}
-	default:
-		usage, a.tr.last = res.Usage, res
+	} else if r.Failure, void, usage = ExecutionFailure(step.Attempt, res, err, context.Cause(actx)); r.Failure == nil && void == "" {
+		a.tr.last = res // it claimed done: the checks come next
 		err := l.check(actx, t, a, after, &r)
 		if err == nil && r.Failure == nil && a.tr.fork != nil {
 			err = l.integrate(actx, t, a, &r)
@@ -234,13 +198,7 @@ func (l *Loop) diff(ctx context.Context, ws Workspace, from, to string) (string,
 // the run on the first hard one unless the audit already did, and returns the
 // soft ones.
 func (l *Loop) hookViolations(step policy.Step, res *executor.Result, err error, r *policy.AttemptReport) (soft []executor.Violation) {
-	var vs []executor.Violation
-	if ee, ok := errors.AsType[*executor.Error](err); ok {
-		vs = ee.Violations
-	} else if err == nil && res != nil {
-		vs = res.Violations
-	}
-	for _, v := range vs {
+	for _, v := range ReportedViolations(res, err) {
 		level := "soft"
 		if v.Hard {
 			level = "hard"
@@ -313,16 +271,9 @@ func (l *Loop) check(ctx context.Context, t *task.Task, a *attemptCtx, after str
 	if rep == nil {
 		return fmt.Errorf("loop: verify task %s: the verifier returned no report", t.ID)
 	}
-	if !rep.Passed {
+	if r.Failure = VerifyFailure(step.Attempt, rep); r.Failure != nil {
 		fp := rep.Fingerprint
 		l.emit(Event{Type: VerifyFailed, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt, Fingerprint: fp.String(), Message: fp.Summary})
-		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailVerify, Fingerprint: fp.String(), Class: string(fp.Class), Reason: fp.Summary}
-		for _, c := range rep.Checks {
-			if !c.Passed {
-				r.Failure.OutputTail = c.OutputTail
-				break
-			}
-		}
 		return nil
 	}
 	l.emit(Event{Type: VerifyPassed, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt})
@@ -345,23 +296,11 @@ func (l *Loop) check(ctx context.Context, t *task.Task, a *attemptCtx, after str
 	if err != nil {
 		return fmt.Errorf("loop: review task %s: %w", t.ID, err)
 	}
-	if rev == nil {
-		rev = &verify.Review{} // nothing to say
-	}
-	if len(rev.Findings) > 0 {
+	if rev != nil && len(rev.Findings) > 0 {
 		l.emit(Event{Type: ReviewFindings, Phase: step.Phase, Task: t.ID, Attempt: step.Attempt,
 			Message: fmt.Sprintf("%d finding(s), %d critical", len(rev.Findings), len(rev.Critical()))})
 	}
-	a.tr.minor = nil
-	for _, f := range rev.Findings {
-		if f.Severity != verify.SeverityCritical {
-			a.tr.minor = append(a.tr.minor, fmt.Sprintf("[%s] %s:%d %s", f.Severity, f.File, f.Line, f.Message))
-		}
-	}
-	if crit := rev.Critical(); len(crit) > 0 {
-		r.Failure = &policy.Failure{Attempt: step.Attempt, Kind: policy.FailReview, Keys: verify.Keys(crit),
-			Reason: fmt.Sprintf("%d critical review findings", len(crit)), Findings: crit[:min(len(crit), maxKeptFindings)]}
-	}
+	r.Failure, a.tr.minor = ReviewFailure(step.Attempt, rev)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/harnish/harnish/loop/policy"
+	"github.com/harnish/harnish/task"
 )
 
 // owedCommit is a done task whose commit the state does not yet record.
@@ -111,11 +112,18 @@ func (l *Loop) commitTask(ctx context.Context, owed owedCommit) (string, error) 
 }
 
 // taskCommit is the commit of task id after attempts, with the executor's
-// summary: its message, whose trailers (Find) name it. l.mu must be held.
+// summary. l.mu must be held.
 func (l *Loop) taskCommit(id string, attempts int, summary string) *CommitRequest {
-	t := l.tasks[id]
-	trailers := []string{"Harnish-Run: " + l.st.Run, "Harnish-Task: " + id}
-	msg := fmt.Sprintf("feat(%s): %s — %s\n\n", l.phaseOf[id], id, t.Title)
+	return TaskCommit(l.st.Run, l.phaseOf[id], l.tasks[id], attempts, summary)
+}
+
+// TaskCommit is the commit of task t of phase in run after attempts, with
+// the executor's summary as its body: "feat(<phase>): <task id> — <title>",
+// and the run's metadata as trailers (Harnish-Run, Harnish-Task,
+// Harnish-Attempts), which Find lists to find it again after a crash.
+func TaskCommit(run, phase string, t *task.Task, attempts int, summary string) *CommitRequest {
+	trailers := []string{"Harnish-Run: " + run, "Harnish-Task: " + t.ID}
+	msg := fmt.Sprintf("feat(%s): %s — %s\n\n", phase, t.ID, t.Title)
 	if summary != "" {
 		msg += summary + "\n\n"
 	}

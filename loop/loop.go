@@ -173,7 +173,9 @@ type Loop struct {
 	// Commits the state owes: done tasks not yet committed, in order.
 	pending      []owedCommit
 	commitFailed bool // a task's commit failed: no further commit this drive
-	rec          *records
+	// followed says Follow readied the tree in this process (repair, prepare).
+	followed bool
+	rec      *records
 }
 
 // New checks cfg and returns a Loop.
@@ -481,16 +483,6 @@ func (l *Loop) phase(id string) *task.Phase {
 		}
 	}
 	return &task.Phase{ID: id}
-}
-
-func (l *Loop) nextPhase(id string) string {
-	ps := l.cfg.Plan.Phases
-	for i := range ps {
-		if ps[i].ID == id && i+1 < len(ps) {
-			return ps[i+1].ID
-		}
-	}
-	return ""
 }
 
 // guard calls user code and turns a panic into an error, so one bad

@@ -63,35 +63,6 @@ func (l *Loop) integrate(ctx context.Context, t *task.Task, a *attemptCtx, r *po
 	ctx = context.WithoutCancel(ctx) // the queue's git work is not cut half done
 	f := a.tr.fork
 	a.integrated = true
-	changed, err := l.forker.Update(ctx, f)
-	if ce, ok := errors.AsType[*ConflictError](err); ok {
-		r.Failure = conflictFailure(a.step.Attempt, ce)
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("loop: bring the branch into task %s's working copy: %w", t.ID, err)
-	}
-	if changed {
-		rep, err := retryCheck(ctx, l, a.step, "verify", func() (*verify.Report, error) {
-			return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: a.step.Phase, WorkDir: f.Dir, Attempt: a.step.Attempt})
-		})
-		if err != nil {
-			return fmt.Errorf("loop: verify task %s on the integrated tree: %w", t.ID, err)
-		}
-		if !rep.Passed {
-			fp := rep.Fingerprint
-			r.Failure = &policy.Failure{Attempt: a.step.Attempt, Kind: policy.FailVerify, Fingerprint: fp.String(), Class: string(fp.Class),
-				Reason: "with what the run's branch gained since the task forked, the checks fail: " + fp.Summary}
-			for _, c := range rep.Checks {
-				if !c.Passed {
-					r.Failure.OutputTail = c.OutputTail
-					break
-				}
-			}
-			l.emit(Event{Type: VerifyFailed, Phase: a.step.Phase, Task: t.ID, Attempt: a.step.Attempt, Fingerprint: fp.String(), Message: r.Failure.Reason})
-			return nil
-		}
-	}
 	l.mu.Lock()
 	var summary string
 	if a.tr.last != nil {
@@ -99,13 +70,19 @@ func (l *Loop) integrate(ctx context.Context, t *task.Task, a *attemptCtx, r *po
 	}
 	req := l.taskCommit(t.ID, a.step.Attempt, summary)
 	l.mu.Unlock()
-	hash, err := l.forker.Integrate(ctx, f, req)
-	if ce, ok := errors.AsType[*ConflictError](err); ok {
-		r.Failure = conflictFailure(a.step.Attempt, ce) // the branch moved under the queue: not ours alone
-		return nil
-	}
+	hash, fail, err := IntegrateFork(ctx, l.forker, f, req, a.step.Attempt, func(ctx context.Context) (*verify.Report, error) {
+		return retryCheck(ctx, l, a.step, "verify", func() (*verify.Report, error) {
+			return l.cfg.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: a.step.Phase, WorkDir: f.Dir, Attempt: a.step.Attempt})
+		})
+	})
 	if err != nil {
 		return fmt.Errorf("loop: integrate task %s: %w", t.ID, err)
+	}
+	if r.Failure = fail; fail != nil {
+		if fail.Class != "conflict" {
+			l.emit(Event{Type: VerifyFailed, Phase: a.step.Phase, Task: t.ID, Attempt: a.step.Attempt, Fingerprint: fail.Fingerprint, Message: fail.Reason})
+		}
+		return nil
 	}
 	l.log.Info("loop: task integrated", "task", t.ID, "commit", hash)
 	if err := l.forker.Discard(ctx, f); err != nil {
@@ -113,6 +90,44 @@ func (l *Loop) integrate(ctx context.Context, t *task.Task, a *attemptCtx, r *po
 	}
 	a.tr.fork = nil
 	return nil
+}
+
+// IntegrateFork brings the change of a task's fork f, whose checks passed
+// there, onto the tree's branch as one commit (req): the fork first takes
+// in what the branch gained since it forked, and when that changed it,
+// verify runs the task's checks again in it. It returns the commit (""
+// when the fork changed nothing), or the attempt's failure: a conflict
+// (left in the fork, with its markers, for the next attempt) or checks
+// that fail on the integrated tree. An error is a fault of the harness.
+// The caller takes one task at a time through it (the merge queue) and
+// discards the fork once it is integrated. A host that takes the steps
+// itself (a workflow engine) integrates as the loop does with it.
+func IntegrateFork(ctx context.Context, fk Forker, f *Fork, req *CommitRequest, attempt int, verify func(context.Context) (*verify.Report, error)) (string, *policy.Failure, error) {
+	changed, err := fk.Update(ctx, f)
+	if ce, ok := errors.AsType[*ConflictError](err); ok {
+		return "", conflictFailure(attempt, ce), nil
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("bring the branch into the working copy: %w", err)
+	}
+	if changed {
+		rep, err := verify(ctx)
+		if err != nil {
+			return "", nil, fmt.Errorf("verify on the integrated tree: %w", err)
+		}
+		if rep == nil {
+			return "", nil, errors.New("verify on the integrated tree: the verifier returned no report")
+		}
+		if f := VerifyFailure(attempt, rep); f != nil {
+			f.Reason = "with what the run's branch gained since the task forked, the checks fail: " + f.Reason
+			return "", f, nil
+		}
+	}
+	hash, err := fk.Integrate(ctx, f, req)
+	if ce, ok := errors.AsType[*ConflictError](err); ok {
+		return "", conflictFailure(attempt, ce), nil // the branch moved under the queue: not ours alone
+	}
+	return hash, nil, err
 }
 
 // QueueFile is the file, in the records directory, that lists the tasks

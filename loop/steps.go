@@ -15,7 +15,7 @@ import (
 func (l *Loop) gate(ctx context.Context, step policy.Step) ([]policy.Transition, error) {
 	dec := &policy.GateDecision{Verdict: policy.Defer}
 	if g := l.cfg.Gate; g != nil {
-		req := l.gateRequest(l.phase(step.Phase))
+		req := NewGateRequest(l.cfg.Plan, l.st, l.phase(step.Phase), l.rec.handoff)
 		var err error
 		dec, err = guard(func() (*policy.GateDecision, error) { return g.Decide(ctx, req) })
 		if err != nil {
@@ -28,11 +28,18 @@ func (l *Loop) gate(ctx context.Context, step policy.Step) ([]policy.Transition,
 	return l.cfg.Policy.ObserveGate(l.st, step.Phase, *dec, l.now())
 }
 
-// gateRequest describes the milestone after ph: what its tasks' checks
-// proved, and the checklist a person confirms, the tasks' manual acceptance
-// items among it.
-func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
-	req := &GateRequest{Run: l.st.Run, Plan: l.cfg.Plan.Name, Phase: ph.ID, Title: ph.Title, Next: l.nextPhase(ph.ID)}
+// NewGateRequest describes the milestone after phase ph of run st of
+// plan: what its tasks' checks proved (from their handoffs, which handoff
+// returns, nil for none) and the checklist a person confirms, the tasks'
+// manual acceptance items among it. A host that decides gates itself (a
+// workflow engine) shows a person the same checklist as the loop's gate.
+func NewGateRequest(plan *task.Plan, st *policy.RunState, ph *task.Phase, handoff func(task string) *Handoff) *GateRequest {
+	req := &GateRequest{Run: st.Run, Plan: plan.Name, Phase: ph.ID, Title: ph.Title}
+	for i := range plan.Phases {
+		if plan.Phases[i].ID == ph.ID && i+1 < len(plan.Phases) {
+			req.Next = plan.Phases[i+1].ID
+		}
+	}
 	req.Manual = policy.ManualItems(ph)
 	if ph.Milestone != nil {
 		req.Manual = append(req.Manual, ph.Milestone.Manual...)
@@ -41,8 +48,8 @@ func (l *Loop) gateRequest(ph *task.Phase) *GateRequest {
 	seen := map[string]bool{} // of files
 	for j := range ph.Tasks {
 		id := ph.Tasks[j].ID
-		h := l.rec.handoff(id)
-		if ts := l.st.Tasks[id]; ts == nil || ts.Status != policy.StatusDone || h == nil {
+		h := handoff(id)
+		if ts := st.Tasks[id]; ts == nil || ts.Status != policy.StatusDone || h == nil {
 			continue
 		}
 		item := id

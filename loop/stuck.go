@@ -38,6 +38,16 @@ type watcher struct {
 	silent  int // turns in a row without a tool call
 }
 
+// StuckWatch is what an attempt's executor.Request.Watch is set to for
+// the stuck rules th: told what the agent does, it ends the attempt with
+// stop and a [*StuckError] as the cause when the agent goes round in
+// circles, which [ExecutionFailure] then makes the attempt's failure. A
+// host that takes the steps itself watches its attempts as the loop does
+// with it.
+func StuckWatch(th task.Stuck, stop context.CancelCauseFunc) func(executor.Activity) {
+	return newWatcher(th, stop).observe
+}
+
 func newWatcher(th task.Stuck, stop context.CancelCauseFunc) *watcher {
 	return &watcher{th: th.Resolve(), stop: stop}
 }

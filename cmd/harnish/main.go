@@ -132,6 +132,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitError
 	}
+	if code, ok := viaTemporal(args, stdout, stderr); ok { // --temporal ADDR: see temporal.go
+		return code
+	}
 	c := lookup(name)
 	if c == nil {
 		fmt.Fprintf(stderr, "harnish: unknown command %q\n", name)

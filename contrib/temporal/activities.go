@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -81,10 +83,19 @@ type Activities struct {
 	// Logger receives what the activities could not report otherwise. Nil:
 	// silence.
 	Logger *slog.Logger
+	// IdleAfter is how long a run's components and record stay open on a
+	// worker after their last use when its end goes to another worker
+	// (see [Activities.End]). Zero: 30 minutes.
+	IdleAfter time.Duration
 
-	mu    sync.Mutex
-	plans map[string]*task.Plan
-	built map[string]*Components // by run, plan digest and dir
+	mu        sync.Mutex
+	plans     map[string]*task.Plan
+	built     map[string]*Components // by run, plan digest and dir
+	followers map[string]*follower   // the same
+	used      map[string]time.Time   // the same: when last used
+	fetched   map[string]bool        // plans fetched from the workflow, not added
+	swept     time.Time
+	now       func() time.Time // nil: time.Now; for tests
 }
 
 // AddPlan makes plan known to the activities, so they need not ask the
@@ -95,14 +106,21 @@ func (a *Activities) AddPlan(plan *task.Plan) {
 	if a.plans == nil {
 		a.plans = map[string]*task.Plan{}
 	}
-	a.plans[policy.PlanDigest(plan)] = plan
+	d := policy.PlanDigest(plan)
+	a.plans[d] = plan
+	delete(a.fetched, d) // the host's: kept
 }
 
-// Close closes the components the activities built.
+// Close closes the components the activities built and the runs' records
+// they keep open.
 func (a *Activities) Close() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var errs []error
+	for k, f := range a.followers {
+		errs = append(errs, f.close())
+		delete(a.followers, k)
+	}
 	for k, c := range a.built {
 		if c.Closer != nil {
 			errs = append(errs, c.Closer.Close())
@@ -121,6 +139,27 @@ type Ref struct {
 	Phase      string `json:"phase,omitempty"`
 	Task       string `json:"task,omitempty"`
 	Attempt    int    `json:"attempt,omitempty"`
+	// Fork names the task's working copy of its own (a loop.Forker's fork
+	// of Dir, made at its first use), when it runs beside others; empty:
+	// the task works in Dir.
+	Fork string `json:"fork,omitempty"`
+}
+
+// place returns where the step works: the tree, or the task's fork, and
+// the workspace that reads it.
+func (a *Activities) place(ctx context.Context, c *Components, ref Ref) (string, loop.Workspace, error) {
+	if ref.Fork == "" {
+		return ref.Dir, c.Workspace, nil
+	}
+	fk, ok := c.Workspace.(loop.Forker)
+	if !ok {
+		return "", nil, nonRetryable(fmt.Errorf("temporal: task %s runs in a fork, and the workspace of %s cannot fork", ref.Task, ref.Dir))
+	}
+	f, err := fk.Fork(ctx, ref.Fork)
+	if err != nil {
+		return "", nil, fmt.Errorf("temporal: the working copy of task %s: %w", ref.Task, err)
+	}
+	return f.Dir, f.Workspace, nil
 }
 
 // components returns the run's components and its task, building them once
@@ -130,7 +169,8 @@ func (a *Activities) components(ctx context.Context, ref Ref) (*Components, *tas
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	key := ref.Run + "\x00" + ref.PlanDigest + "\x00" + ref.Dir
+	key := runKey(ref)
+	a.touch(key)
 	a.mu.Lock()
 	c := a.built[key]
 	a.mu.Unlock()
@@ -187,13 +227,23 @@ func (a *Activities) plan(ctx context.Context, digest string) (*task.Plan, error
 	if got := policy.PlanDigest(p); got != digest {
 		return nil, nonRetryable(fmt.Errorf("temporal: workflow %s holds plan %s, not %s", info.WorkflowExecution.ID, got, digest))
 	}
-	a.AddPlan(p)
-	return p, nil
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.plans == nil {
+		a.plans, a.fetched = map[string]*task.Plan{}, map[string]bool{}
+	}
+	if a.fetched == nil {
+		a.fetched = map[string]bool{}
+	}
+	if a.plans[digest] == nil {
+		a.plans[digest], a.fetched[digest] = p, true
+	}
+	return a.plans[digest], nil
 }
 
 // heartbeat records a heartbeat now and every HeartbeatEvery until the
-// returned stop is called.
-func (a *Activities) heartbeat(ctx context.Context) (stop func()) {
+// returned stop is called, and keeps the run's components from going idle.
+func (a *Activities) heartbeat(ctx context.Context, ref Ref) (stop func()) {
 	activity.RecordHeartbeat(ctx)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -208,6 +258,7 @@ func (a *Activities) heartbeat(ctx context.Context) (stop func()) {
 				return
 			case <-t.C:
 				activity.RecordHeartbeat(ctx)
+				a.touch(runKey(ref)) // in use: not idle
 			}
 		}
 	})
@@ -228,6 +279,7 @@ const (
 	maxText     = 2 << 10
 	maxFindings = 50
 	maxFiles    = 200
+	maxNotes    = 20
 )
 
 // ExecuteInput is one attempt's execution.
@@ -245,6 +297,16 @@ type ExecuteInput struct {
 	// Snapshot says the tree is read before and after the agent runs (for
 	// the audit, the diffs and the rollback).
 	Snapshot bool `json:"snapshot,omitempty"`
+	// Records says the run keeps its record in the tree (RunInput.Records):
+	// the prompt is then made from that record by the loop's own code, as
+	// the CLI makes it (Parts is not used; the prompt says where the task
+	// stands, what was done before it, and what the experience store
+	// holds), and the agent's transcript is kept where the CLI keeps it
+	// (loop.TranscriptsDir), for the audit log. CommitTasks and Branch are
+	// the run's.
+	Records     bool   `json:"records,omitempty"`
+	CommitTasks bool   `json:"commit_tasks,omitempty"`
+	Branch      string `json:"branch,omitempty"`
 }
 
 // ExecuteOutput is what came of the execution. Exactly one of Void,
@@ -263,6 +325,12 @@ type ExecuteOutput struct {
 	Soft    []executor.Violation  `json:"soft,omitempty"`
 	Summary string                `json:"summary,omitempty"`
 	Files   []string              `json:"files,omitempty"`
+	// Decisions, OpenQuestions, Blocker and Generalizable are the
+	// executor's notes, for the handoff and the experience store.
+	Decisions     []string `json:"decisions,omitempty"`
+	OpenQuestions []string `json:"open_questions,omitempty"`
+	Blocker       string   `json:"blocker,omitempty"`
+	Generalizable bool     `json:"generalizable,omitempty"`
 	// Transcript is where the agent's transcript is kept, on the worker.
 	Transcript string `json:"transcript,omitempty"`
 }
@@ -277,18 +345,36 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	if err != nil {
 		return nil, err
 	}
-	defer a.heartbeat(ctx)()
+	dir, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return nil, err
+	}
+	defer a.heartbeat(ctx, in.Ref)()
 	actx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
+	actx, stop := context.WithCancelCause(actx)
+	defer stop(nil)
 	parts := in.Parts
 	parts.Spec, parts.Prohibitions = executor.Spec(t), executor.Prohibitions(plan.Guardrails)
-	req := &executor.Request{Task: t, PhaseID: in.Phase, Attempt: in.Attempt, WorkDir: in.Dir, Parts: parts,
+	if in.Records {
+		if parts, err = a.prompt(ctx, in); err != nil {
+			return nil, err
+		}
+	}
+	parts.Context, _ = executor.ReadContext(os.DirFS(dir), plan.Context) // as the attempt's own tree has it
+	req := &executor.Request{Task: t, PhaseID: in.Phase, Attempt: in.Attempt, WorkDir: dir, Parts: parts,
 		Prompt: executor.RenderWithin(parts, executor.DefaultPromptBudget)}
 	req.Limits.Deadline, req.Limits.Tokens, req.Limits.CostUSD = in.Deadline, in.TokensLeft, in.CostLeft
+	if th := plan.Stuck; !th.Off {
+		req.Watch = loop.StuckWatch(th, stop) // the plan's stuck rules, as the CLI's loop watches
+	}
+	if in.Records {
+		req.Transcript = loop.TranscriptPath(filepath.Join(in.Dir, loop.TranscriptsDir), in.Task, in.Attempt)
+	}
 	out := &ExecuteOutput{}
-	snap := in.Snapshot && c.Workspace != nil
+	snap := in.Snapshot && ws != nil
 	if snap {
-		if out.Before, err = c.Workspace.Snapshot(ctx); err != nil {
+		if out.Before, err = ws.Snapshot(ctx); err != nil {
 			return nil, fmt.Errorf("temporal: read the tree before attempt %d of %s: %w", in.Attempt, in.Task, err)
 		}
 	}
@@ -298,12 +384,12 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 	}
 	if snap {
 		var serr error
-		if out.After, serr = c.Workspace.Snapshot(ctx); serr != nil {
+		if out.After, serr = ws.Snapshot(ctx); serr != nil {
 			return nil, fmt.Errorf("temporal: read the tree after attempt %d of %s: %w", in.Attempt, in.Task, serr)
 		}
 	}
 	if snap && c.Guardrail != nil && out.Before != out.After {
-		diff, derr := c.Workspace.Diff(ctx, out.Before, out.After)
+		diff, derr := ws.Diff(ctx, out.Before, out.After)
 		if derr != nil {
 			return nil, fmt.Errorf("temporal: diff of attempt %d of %s: %w", in.Attempt, in.Task, derr)
 		}
@@ -317,13 +403,7 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 		}
 	}
 	// What the agent's hooks decided during the attempt.
-	var vs []executor.Violation
-	if ee, ok := errors.AsType[*executor.Error](err); ok {
-		vs = ee.Violations
-	} else if err == nil && res != nil {
-		vs = res.Violations
-	}
-	for _, v := range vs {
+	for _, v := range loop.ReportedViolations(res, err) {
 		switch {
 		case !v.Hard:
 			out.Soft = append(out.Soft, v)
@@ -331,41 +411,23 @@ func (a *Activities) Execute(ctx context.Context, in ExecuteInput) (*ExecuteOutp
 			out.Stop = &policy.GuardrailStop{Rule: v.Rule, Reason: v.Reason}
 		}
 	}
-	switch {
-	case out.Stop != nil:
+	if out.Stop != nil {
 		if res != nil {
 			out.Usage = res.Usage
 		}
-	case err != nil:
-		var ee *executor.Error
-		kind := executor.KindCrashed
-		if errors.As(err, &ee) {
-			out.Usage, kind = ee.Usage, ee.Kind
+	} else {
+		var void string
+		out.Failure, void, out.Usage = loop.ExecutionFailure(in.Attempt, res, err, context.Cause(actx))
+		out.Void = bound(void, maxText)
+		if f := out.Failure; f != nil {
+			f.Reason, f.OutputTail = bound(f.Reason, maxText), tail(f.OutputTail, maxTail)
 		}
-		if !executor.IsRetryable(err) && actx.Err() == nil {
-			out.Void = bound(err.Error(), maxText) // the executor cannot run at all
-			break
-		}
-		if errors.Is(context.Cause(actx), loop.ErrTaskTimeout) {
-			kind = executor.KindTimeout
-		}
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:" + string(kind),
-			Class: string(kind), Reason: bound(err.Error(), maxText)}
-		if ee != nil {
-			out.Failure.OutputTail = tail(ee.Tail, maxTail)
-		}
-	case res == nil || !res.Status.Valid():
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailExecutor, Fingerprint: "executor:protocol",
-			Class: string(executor.KindProtocol), Reason: "the executor claimed no valid status"}
-	case res.Status == executor.StatusBlocked:
-		out.Usage = res.Usage
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailBlocked, Reason: bound(res.Reason, maxText)}
-	default:
-		out.Usage = res.Usage
 	}
 	if res != nil {
 		out.Summary, out.Transcript = bound(res.Summary, maxText), res.Transcript
 		out.Files = res.FilesChanged[:min(len(res.FilesChanged), maxFiles)]
+		out.Decisions, out.OpenQuestions = boundAll(res.Decisions), boundAll(res.OpenQuestions)
+		out.Blocker, out.Generalizable = bound(res.Blocker, maxText), res.Generalizable
 	}
 	return out, nil
 }
@@ -390,10 +452,12 @@ type CheckOutput struct {
 	Void    string          `json:"void,omitempty"`
 	// Passed names the checks that passed.
 	Passed []string `json:"passed,omitempty"`
-	// Files are the files the task's change touches; Minor, the review's
-	// findings below critical, for the handoff.
-	Files []string `json:"files,omitempty"`
-	Minor []string `json:"minor,omitempty"`
+	// Files are the files the task's change touches, as FilesFrom says
+	// ("diff", or "executor" when the tree has no snapshots); Minor, the
+	// review's findings below critical, for the handoff.
+	Files     []string `json:"files,omitempty"`
+	FilesFrom string   `json:"files_from,omitempty"`
+	Minor     []string `json:"minor,omitempty"`
 }
 
 // Verify runs the task's checks, trying a check that could not run (its
@@ -403,11 +467,15 @@ func (a *Activities) Verify(ctx context.Context, in CheckInput) (*CheckOutput, e
 	if err != nil {
 		return nil, err
 	}
-	defer a.heartbeat(ctx)()
+	dir, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return nil, err
+	}
+	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
 	rep, err := retry(ctx, func() (*verify.Report, error) {
-		return c.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Attempt: in.Attempt})
+		return c.Verifier.Verify(ctx, &verify.Request{Task: t, PhaseID: in.Phase, WorkDir: dir, Attempt: in.Attempt})
 	})
 	if errors.Is(err, verify.ErrNoChecks) && hasManual(t) {
 		rep, err = &verify.Report{Passed: true}, nil // only a person can check it, at the gate
@@ -420,21 +488,21 @@ func (a *Activities) Verify(ctx context.Context, in CheckInput) (*CheckOutput, e
 	case rep == nil:
 		out.Void = fmt.Sprintf("verify task %s: the verifier returned no report", t.ID)
 		return out, nil
-	case !rep.Passed:
-		fp := rep.Fingerprint
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailVerify, Fingerprint: fp.String(), Class: string(fp.Class),
-			Reason: bound(fp.Summary, maxText)}
-		for _, ch := range rep.Checks {
-			if !ch.Passed {
-				out.Failure.OutputTail = tail(ch.OutputTail, maxTail)
-				break
-			}
-		}
+	}
+	if out.Failure = loop.VerifyFailure(in.Attempt, rep); out.Failure != nil {
+		out.Failure.Reason, out.Failure.OutputTail = bound(out.Failure.Reason, maxText), tail(out.Failure.OutputTail, maxTail)
 		return out, nil
 	}
 	for _, ch := range rep.Checks {
 		out.Passed = append(out.Passed, ch.Name)
 	}
+	// The task's change so far: from the tree before its first attempt.
+	_, files := a.diff(ctx, ws, in.Base, in.After)
+	out.FilesFrom = "diff"
+	if files == nil && in.Files != nil {
+		files, out.FilesFrom = in.Files, "executor" // no snapshots: the executor's word is all there is
+	}
+	out.Files = files[:min(len(files), maxFiles)]
 	return out, nil
 }
 
@@ -446,10 +514,14 @@ func (a *Activities) Review(ctx context.Context, in CheckInput) (*CheckOutput, e
 	if err != nil {
 		return nil, err
 	}
-	defer a.heartbeat(ctx)()
+	dir, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return nil, err
+	}
+	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
-	diff, files := a.diff(ctx, c.Workspace, in.Base, in.After)
+	diff, files := a.diff(ctx, ws, in.Base, in.After)
 	if files == nil {
 		files = in.Files // no snapshots: the executor's word is all there is
 	}
@@ -457,27 +529,21 @@ func (a *Activities) Review(ctx context.Context, in CheckInput) (*CheckOutput, e
 	if c.Reviewer == nil {
 		return out, nil
 	}
-	req := &verify.ReviewRequest{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Attempt: in.Attempt, Diff: diff, Files: files}
+	req := &verify.ReviewRequest{Task: t, PhaseID: in.Phase, WorkDir: dir, Attempt: in.Attempt, Diff: diff, Files: files}
 	rev, err := retry(ctx, func() (*verify.Review, error) { return c.Reviewer.Review(ctx, req) })
 	if err != nil {
 		out.Void = bound(fmt.Sprintf("review task %s: %v", t.ID, err), maxText)
 		return out, nil
 	}
-	if rev == nil {
-		return out, nil
+	f, minor := loop.ReviewFailure(in.Attempt, rev)
+	for _, m := range minor[:min(len(minor), maxFindings)] {
+		out.Minor = append(out.Minor, bound(m, 300))
 	}
-	for _, f := range rev.Findings {
-		if f.Severity != verify.SeverityCritical && len(out.Minor) < maxFindings {
-			out.Minor = append(out.Minor, bound(fmt.Sprintf("[%s] %s:%d %s", f.Severity, f.File, f.Line, f.Message), 300))
+	if f != nil {
+		for i := range f.Findings { // loop.ReviewFailure keeps at most 50
+			f.Findings[i].Message = bound(f.Findings[i].Message, 500)
 		}
-	}
-	if crit := rev.Critical(); len(crit) > 0 {
-		kept := crit[:min(len(crit), maxFindings)]
-		for i := range kept {
-			kept[i].Message = bound(kept[i].Message, 500)
-		}
-		out.Failure = &policy.Failure{Attempt: in.Attempt, Kind: policy.FailReview, Keys: verify.Keys(crit),
-			Reason: fmt.Sprintf("%d critical review findings", len(crit)), Findings: kept}
+		out.Failure = f
 	}
 	return out, nil
 }
@@ -503,11 +569,15 @@ func (a *Activities) Debug(ctx context.Context, in DebugInput) (*DebugOutput, er
 	if c.Debugger == nil {
 		return &DebugOutput{NoDebugger: true}, nil
 	}
-	defer a.heartbeat(ctx)()
+	dir, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return nil, err
+	}
+	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
-	req := &executor.DebugRequest{Task: t, PhaseID: in.Phase, WorkDir: in.Dir, Failures: in.Failures}
-	req.Diff, _ = a.diff(ctx, c.Workspace, in.From, in.To)
+	req := &executor.DebugRequest{Task: t, PhaseID: in.Phase, WorkDir: dir, Failures: in.Failures}
+	req.Diff, _ = a.diff(ctx, ws, in.From, in.To)
 	out := &DebugOutput{}
 	diag, err := guard(func() (*executor.Diagnosis, error) { return c.Debugger.Debug(ctx, req) })
 	switch {
@@ -553,7 +623,7 @@ func (a *Activities) Advise(ctx context.Context, in AdviseInput) (*AdviseOutput,
 	if c.Advisor == nil {
 		return &AdviseOutput{}, nil
 	}
-	defer a.heartbeat(ctx)()
+	defer a.heartbeat(ctx, in.Ref)()
 	ctx, cancel := context.WithDeadlineCause(ctx, in.Deadline, loop.ErrTaskTimeout)
 	defer cancel()
 	req := &executor.AdviceRequest{Task: t, PhaseID: in.Phase, Point: in.Point, WorkDir: in.Dir, Failures: in.Failures}
@@ -581,12 +651,16 @@ func (a *Activities) Restore(ctx context.Context, in RestoreInput) error {
 	if err != nil {
 		return err
 	}
-	if c.Workspace == nil || in.Before == "" {
+	_, ws, err := a.place(ctx, c, in.Ref)
+	if err != nil {
+		return err
+	}
+	if ws == nil || in.Before == "" {
 		return nil
 	}
-	after, err := c.Workspace.Snapshot(ctx)
+	after, err := ws.Snapshot(ctx)
 	if err == nil && after != in.Before {
-		err = c.Workspace.Restore(ctx, in.Before, after)
+		err = ws.Restore(ctx, in.Before, after)
 	}
 	if err != nil {
 		a.log().Warn("temporal: roll back a failed attempt", "task", in.Task, "attempt", in.Attempt, "err", err)
@@ -675,6 +749,18 @@ func tail(s string, n int) string {
 		i++
 	}
 	return "…" + s[i:]
+}
+
+// boundAll keeps at most maxNotes notes, each bounded.
+func boundAll(notes []string) []string {
+	out := make([]string, 0, min(len(notes), maxNotes))
+	for _, n := range notes[:min(len(notes), maxNotes)] {
+		out = append(out, bound(n, 500))
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

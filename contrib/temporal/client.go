@@ -33,14 +33,19 @@ func Start(ctx context.Context, c client.Client, id, queue string, in RunInput) 
 func Wait(ctx context.Context, c client.Client, id string) (*RunResult, error) {
 	var res RunResult
 	err := c.GetWorkflow(ctx, id, "").Get(ctx, &res)
-	if sdktemporal.IsCanceledError(err) {
+	if ce, ok := errors.AsType[*sdktemporal.CanceledError](err); ok {
+		// The workflow ends cancelled with its result as the details: the
+		// state and the tasks' memos (their handoffs), for a resume.
+		if ce.HasDetails() && ce.Details(&res) == nil && res.State != nil {
+			return &res, nil
+		}
 		st, qerr := Status(ctx, c, id)
 		if qerr != nil {
 			st = nil
 		}
 		res := &RunResult{Outcome: policy.Cancelled, Reason: "the workflow was cancelled", ExitCode: policy.Cancelled.ExitCode(), State: st}
 		if st != nil {
-			res.Carry = &Carry{State: st} // the tasks' memos went with the workflow: no handoffs
+			res.Carry = &Carry{State: st} // cancelled before it could say more: no handoffs
 		}
 		return res, nil
 	}
@@ -52,10 +57,10 @@ func Wait(ctx context.Context, c client.Client, id string) (*RunResult, error) {
 
 // Resume reopens the run that ended as the workflow id (escalated, halted,
 // blocked, awaiting approval, cancelled) as a new run of the same ID, with
-// plan (the run's, or one changed since): each task that did not get done
+// in.Plan (the run's, or one changed since): each task that did not get done
 // gets a fresh budget, and approveGate approves the gate it waits at, as
 // "harnish resume [--approve]" does. in gives the options (Dir, Approve,
-// queues); its Plan, Carry and Resume are set here. The run must have
+// queues); its Carry and Resume are set here. The run must have
 // ended: Resume waits for its result.
 func Resume(ctx context.Context, c client.Client, id, queue string, in RunInput, approveGate bool) (client.WorkflowRun, error) {
 	d, err := c.DescribeWorkflowExecution(ctx, id, "")

@@ -25,7 +25,18 @@
 // activities return is bounded, so the history grows by a bounded amount
 // per attempt.
 //
+// With RunInput.Records, the working tree keeps the run's record as the
+// CLI keeps it (the state in .harnish, audit logs, handoffs, reports, the
+// experience store), written after each of the workflow's commits by the
+// Record activity with the loop's own code ([loop.Loop.Follow]); with
+// CommitTasks, each task done is committed on the run's branch with the
+// CLI's message and trailers, and tasks side by side work in forks whose
+// changes the merge queue (the Integrate activity) brings onto the branch.
+// Both are idempotent: a worker that dies at any point leaves neither a
+// commit made twice nor one lost.
+//
 // The command harnish-temporal (cmd/harnish-temporal) is the host: a
-// worker, and run, approve and status against a server. The module
+// worker, and run, approve and status against a server; "harnish run
+// --temporal ADDR" and its kin run it. The module
 // devserver is a single-node Temporal server for development and tests.
 package temporal

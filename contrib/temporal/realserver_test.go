@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -440,8 +441,9 @@ func TestServerHost(t *testing.T) {
 
 // BenchmarkServerAttempt measures what an attempt costs on a real server
 // against the CLI's loop on the same plan (one task, an agent that does
-// nothing), the two interleaved in each iteration; it reports the medians
-// and their ratio.
+// nothing but write one file), the two interleaved in each iteration,
+// without and with the record in the tree and the commits; it reports the
+// medians and their ratio.
 //
 //	HARNISH_TEMPORAL_DEVSERVER=<binary> go test -run '^$' -bench ServerAttempt -benchtime 20x .
 func BenchmarkServerAttempt(b *testing.B) {
@@ -460,7 +462,7 @@ func BenchmarkServerAttempt(b *testing.B) {
 		addr = s.addr
 	}
 	plan := &task.Plan{Version: "1", Name: "bench",
-		Executor: &task.Component{Kind: task.KindCommand, Argv: []string{"true"}},
+		Executor: &task.Component{Kind: task.KindCommand, Argv: []string{"sh", "-c", "echo x > out.txt"}},
 		Phases:   []task.Phase{{ID: "p1", Tasks: []task.Task{{ID: "T1", Title: "t", Acceptance: []task.Check{{Run: []string{"true"}}}}}}}}
 	c, err := dial(addr)
 	if err != nil {
@@ -476,37 +478,59 @@ func BenchmarkServerAttempt(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer w.Stop()
-	root := b.TempDir()
-	var wf, cli []int64
-	b.ResetTimer()
-	for i := range b.N {
-		tree := filepath.Join(root, strconv.Itoa(i))
-		os.MkdirAll(filepath.Join(tree, "cli"), 0o755)
-		t0 := time.Now()
-		id := fmt.Sprintf("%s-%d", queue, i)
-		if _, err := temporal.Start(context.Background(), c, id, queue, temporal.RunInput{Plan: plan, Dir: tree}); err != nil {
-			b.Fatal(err)
-		}
-		if res, err := temporal.Wait(context.Background(), c, id); err != nil || res.Outcome != policy.Completed {
-			b.Fatalf("run %s: %v %+v", id, err, res)
-		}
-		wf = append(wf, int64(time.Since(t0)))
-		t0 = time.Now()
-		r, err := harnish.Open(context.Background(), plan, harnish.Options{Dir: filepath.Join(tree, "cli"), Gate: loop.AutoApprove{}, NoAssets: true, Unmarked: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := r.Run(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-		r.Close()
-		cli = append(cli, int64(time.Since(t0)))
+	// plain: no record in the tree; records: the tree's record and the
+	// task's and records' commits, on both sides.
+	for _, records := range []bool{false, true} {
+		b.Run(map[bool]string{false: "plain", true: "records"}[records], func(b *testing.B) {
+			root := b.TempDir()
+			var wf, cli []int64
+			for i := range b.N {
+				tree := filepath.Join(root, strconv.Itoa(i))
+				for _, d := range []string{tree, filepath.Join(tree, "cli")} {
+					os.MkdirAll(d, 0o755)
+					if records {
+						gitBench(b, d)
+					}
+				}
+				t0 := time.Now()
+				id := fmt.Sprintf("%s-%v-%d", queue, records, i)
+				in := temporal.RunInput{Plan: plan, Dir: tree, Records: records, CommitTasks: records}
+				if _, err := temporal.Start(context.Background(), c, id, queue, in); err != nil {
+					b.Fatal(err)
+				}
+				if res, err := temporal.Wait(context.Background(), c, id); err != nil || res.Outcome != policy.Completed {
+					b.Fatalf("run %s: %v %+v", id, err, res)
+				}
+				wf = append(wf, int64(time.Since(t0)))
+				t0 = time.Now()
+				r, err := harnish.Open(context.Background(), plan, harnish.Options{Dir: filepath.Join(tree, "cli"), Gate: loop.AutoApprove{},
+					NoAssets: !records, Unmarked: true, CommitTasks: records})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := r.Run(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				r.Close()
+				cli = append(cli, int64(time.Since(t0)))
+			}
+			mw, mc := median(wf), median(cli)
+			b.ReportMetric(float64(mw)/1e6, "workflow-ms/attempt")
+			b.ReportMetric(float64(mc)/1e6, "cli-ms/attempt")
+			b.ReportMetric(float64(mw)/float64(max(mc, 1)), "ratio")
+		})
 	}
+}
+
+// gitBench makes dir a git repository with one commit, outside the timing.
+func gitBench(b *testing.B, dir string) {
 	b.StopTimer()
-	mw, mc := median(wf), median(cli)
-	b.ReportMetric(float64(mw)/1e6, "workflow-ms/attempt")
-	b.ReportMetric(float64(mc)/1e6, "cli-ms/attempt")
-	b.ReportMetric(float64(mw)/float64(max(mc, 1)), "ratio")
+	defer b.StartTimer()
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "--allow-empty", "-m", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
 }
 
 func freeAddrB(b *testing.B) string {

@@ -67,7 +67,17 @@ func workerMain(addr, queue string) int {
 		return 1
 	}
 	w := worker.New(c, queue, worker.Options{DeadlockDetectionTimeout: 20 * time.Second})
-	temporal.Register(w, &temporal.Activities{Build: temporal.Harnish(""), HeartbeatEvery: 500 * time.Millisecond})
+	a := &temporal.Activities{Build: temporal.Harnish(""), HeartbeatEvery: 500 * time.Millisecond}
+	if os.Getenv("HARNISH_TEMPORAL_VERBOSE") != "" { // the worker's warnings, to debug a test
+		a.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		c.Close()
+		if c, err = client.Dial(client.Options{HostPort: addr, Namespace: "default", Logger: sdklog.NewStructuredLogger(a.Logger)}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		w = worker.New(c, queue, worker.Options{DeadlockDetectionTimeout: 20 * time.Second})
+	}
+	temporal.Register(w, a)
 	if err := w.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -37,12 +36,15 @@ const (
 
 // The registered names of the activities.
 const (
-	ActivityExecute = "harnish.execute"
-	ActivityVerify  = "harnish.verify"
-	ActivityReview  = "harnish.review"
-	ActivityDebug   = "harnish.debug"
-	ActivityAdvise  = "harnish.advise"
-	ActivityRestore = "harnish.restore"
+	ActivityExecute   = "harnish.execute"
+	ActivityVerify    = "harnish.verify"
+	ActivityReview    = "harnish.review"
+	ActivityDebug     = "harnish.debug"
+	ActivityAdvise    = "harnish.advise"
+	ActivityRestore   = "harnish.restore"
+	ActivityRecord    = "harnish.record"
+	ActivityEnd       = "harnish.end"
+	ActivityIntegrate = "harnish.integrate"
 )
 
 // Register registers the workflow and a's activities with a worker.
@@ -54,6 +56,9 @@ func Register(r worker.Registry, a *Activities) {
 	r.RegisterActivityWithOptions(a.Debug, activity.RegisterOptions{Name: ActivityDebug})
 	r.RegisterActivityWithOptions(a.Advise, activity.RegisterOptions{Name: ActivityAdvise})
 	r.RegisterActivityWithOptions(a.Restore, activity.RegisterOptions{Name: ActivityRestore})
+	r.RegisterActivityWithOptions(a.Record, activity.RegisterOptions{Name: ActivityRecord})
+	r.RegisterActivityWithOptions(a.End, activity.RegisterOptions{Name: ActivityEnd})
+	r.RegisterActivityWithOptions(a.Integrate, activity.RegisterOptions{Name: ActivityIntegrate})
 }
 
 // RunInput starts a run of a plan. Plan and Dir are required.
@@ -74,13 +79,32 @@ type RunInput struct {
 	ContinueIndependent bool `json:"continue_independent,omitempty"`
 	// SideBySide runs a phase's tasks as many at once as the plan allows,
 	// up to MaxParallel (zero: the plan's limit), each as its own
-	// activities. The tasks then share the working tree, so it is for
-	// executors that keep out of each other's way; the default takes one
-	// task at a time, as the CLI does without working copies of its own.
+	// activities. With CommitTasks each such task works in a fork of the
+	// tree of its own, and the merge queue brings its change onto the
+	// branch, as the CLI's loop does; without, the tasks share the working
+	// tree, so it is for executors that keep out of each other's way. The
+	// default takes one task at a time.
 	SideBySide  bool `json:"side_by_side,omitempty"`
 	MaxParallel int  `json:"max_parallel,omitempty"`
 	// Rollback undoes a failed attempt's change before the next attempt.
 	Rollback bool `json:"rollback,omitempty"`
+	// Records keeps the run's record in the working tree as the CLI does,
+	// by an activity after each commit of the workflow ([Activities.Record]):
+	// its state and journal in Dir/.harnish (which "harnish status" reads),
+	// the audit logs, handoffs, reports and completion summary, the
+	// attempts' transcripts and the experience store; the attempts' prompts
+	// are made from it, as the CLI makes them. The worker process that
+	// keeps the record holds the state's lock, as harnish run does: serve
+	// a tree's ActivityQueue with one worker process (another is refused
+	// the lock until the first is gone).
+	Records bool `json:"records,omitempty"`
+	// CommitTasks, with Records, commits each task done and the run's
+	// records at its end, as "harnish run" does: the same messages and
+	// trailers, on Branch (made at HEAD when the run starts; empty: the
+	// branch checked out). Tasks side by side then work in forks (see
+	// SideBySide); the tree must be a git working tree.
+	CommitTasks bool   `json:"commit_tasks,omitempty"`
+	Branch      string `json:"branch,omitempty"`
 	// Approve approves every milestone gate, as harnish run --yes.
 	Approve bool `json:"approve,omitempty"`
 	// GateTimeout is how long a gate waits for an [Approval] before the run
@@ -112,7 +136,10 @@ type RunInput struct {
 
 // Carry is a run's state across continue-as-new.
 type Carry struct {
-	State     *policy.RunState     `json:"state"`
+	State *policy.RunState `json:"state"`
+	// Records says the run keeps its record in the tree (RunInput.Records):
+	// a resume goes on keeping it, and commits where the run did.
+	Records   bool                 `json:"records,omitempty"`
 	Tasks     map[string]*TaskMemo `json:"tasks,omitempty"`
 	Approvals map[string]Approval  `json:"approvals,omitempty"`
 }
@@ -121,13 +148,11 @@ type Carry struct {
 // trees the attempts left, what the last one said and passed, and, once
 // the task is done, its handoff for the tasks after it.
 type TaskMemo struct {
-	Base    string         `json:"base,omitempty"`  // the tree before the first attempt
-	Trees   map[int]string `json:"trees,omitempty"` // per attempt, the last two
-	Summary string         `json:"summary,omitempty"`
-	Passed  []string       `json:"passed,omitempty"`
-	Files   []string       `json:"files,omitempty"`
-	Minor   []string       `json:"minor,omitempty"`
-	Handoff *loop.Handoff  `json:"handoff,omitempty"`
+	Base  string         `json:"base,omitempty"`  // the tree before the first attempt
+	Trees map[int]string `json:"trees,omitempty"` // per attempt, the last two
+	// TaskNotes are what the last attempt said, passed and touched.
+	loop.TaskNotes
+	Handoff *loop.Handoff `json:"handoff,omitempty"`
 }
 
 // Approval is a person's answer at a milestone gate. Phase empty: the gate
@@ -167,8 +192,17 @@ type RunResult struct {
 // clock and does no I/O of its own. Cancelling the workflow ends the run
 // cancelled.
 func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
-	if in.Plan == nil || in.Dir == "" {
+	switch {
+	case in.Plan == nil || in.Dir == "":
 		return nil, sdktemporal.NewNonRetryableApplicationError("temporal: RunInput needs a plan and a dir", "harnish.input", nil)
+	case (in.CommitTasks || in.Branch != "") && !in.Records:
+		return nil, sdktemporal.NewNonRetryableApplicationError("temporal: RunInput.CommitTasks and Branch need Records", "harnish.input", nil)
+	}
+	if c := in.Carry; in.Resume && c != nil && c.State != nil {
+		// A resumed run keeps its record and commits as it did.
+		in.Records = in.Records || c.Records || c.State.Commits
+		in.CommitTasks = in.CommitTasks || c.State.Commits
+		in.Branch = cmp.Or(in.Branch, c.State.Branch)
 	}
 	r := &runner{in: in, plan: in.Plan, digest: policy.PlanDigest(in.Plan), memo: map[string]*TaskMemo{},
 		approvals: map[string]Approval{}, prev: map[string]string{}}
@@ -190,9 +224,15 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 		}
 	} else {
 		r.st = &policy.RunState{}
+	}
+	// The handlers first: the activities of the first commit ask the plan.
+	if err := r.handlers(ctx); err != nil {
+		return nil, err
+	}
+	if r.st.Run == "" {
 		run := cmp.Or(in.RunID, workflow.GetInfo(ctx).WorkflowExecution.ID)
 		if err := r.commit(ctx, []policy.Transition{{Kind: policy.TransRunStarted, Time: workflow.Now(ctx), Run: run,
-			Plan: in.Plan.Name, PlanDigest: r.digest}}); err != nil {
+			Plan: in.Plan.Name, PlanDigest: r.digest, Branch: in.Branch, Commits: in.CommitTasks}}); err != nil {
 			return nil, err
 		}
 	}
@@ -201,15 +241,16 @@ func Run(ctx workflow.Context, in RunInput) (*RunResult, error) {
 			return nil, err
 		}
 	}
-	if err := r.handlers(ctx); err != nil {
-		return nil, err
-	}
 	step, err := r.drive(ctx)
 	if err != nil {
 		return nil, err
 	}
+	// The worker that takes it drops what it kept of the run; the others
+	// drop it once idle. A failure to is no failure of the run.
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	_ = workflow.ExecuteActivity(r.options(dctx, time.Minute, 3), ActivityEnd, Ref{Run: r.st.Run, PlanDigest: r.digest, Dir: r.in.Dir}).Get(dctx, nil)
 	res := &RunResult{Outcome: step.Outcome, Reason: step.Reason, ExitCode: step.Outcome.ExitCode(), State: r.st,
-		Carry: &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals}}
+		Carry: &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals, Records: r.in.Records}}
 	if step.Outcome != policy.Completed {
 		for _, pt := range r.plan.Tasks() {
 			if ts := r.st.Tasks[pt.Task.ID]; ts != nil && ts.Status != policy.StatusDone {
@@ -258,6 +299,7 @@ type runner struct {
 
 	approvals map[string]Approval // by phase, received and not yet used
 	checklist *Checklist          // of the gate the run waits at
+	merging   bool                // a task is in the merge queue
 }
 
 // handlers sets up the queries and the approvals' signal.
@@ -291,8 +333,28 @@ func (r *runner) handlers(ctx workflow.Context) error {
 }
 
 // commit applies ts to the run's state: the workflow's history is the
-// journal, so applying is making durable.
+// journal, so applying is making durable. With Records, the tree's record
+// follows, and what it committed is applied in turn.
 func (r *runner) commit(ctx workflow.Context, ts []policy.Transition) error {
+	from := r.st.Seq
+	notes := r.notes(ts) // before a done task's memo becomes its handoff
+	if err := r.apply(ts); err != nil {
+		return err
+	}
+	if r.in.Records && len(ts) > 0 {
+		then, err := r.record(ctx, from, ts, notes)
+		if err != nil {
+			return err
+		}
+		if err := r.apply(then); err != nil {
+			return err
+		}
+	}
+	r.pace(ctx, ts)
+	return nil
+}
+
+func (r *runner) apply(ts []policy.Transition) error {
 	for _, t := range ts {
 		if err := r.st.Apply(t); err != nil {
 			return sdktemporal.NewNonRetryableApplicationError(err.Error(), "harnish.state", err)
@@ -301,8 +363,44 @@ func (r *runner) commit(ctx workflow.Context, ts []policy.Transition) error {
 			r.handoff(t.Task)
 		}
 	}
-	r.pace(ctx, ts)
 	return nil
+}
+
+// notes are what the workflow knows of the last attempt of each task ts
+// finish an attempt of, or end.
+func (r *runner) notes(ts []policy.Transition) map[string]*loop.TaskNotes {
+	var out map[string]*loop.TaskNotes
+	for _, t := range ts {
+		m := r.memo[t.Task]
+		if m == nil || (t.Kind != policy.TransAttemptFinished && t.Kind != policy.TransTaskFinished) {
+			continue
+		}
+		if out == nil {
+			out = map[string]*loop.TaskNotes{}
+		}
+		n := m.TaskNotes
+		out[t.Task] = &n
+	}
+	return out
+}
+
+// record has the worker keep the tree's record of ts and returns what it
+// committed, for the workflow's state.
+func (r *runner) record(ctx workflow.Context, from uint64, ts []policy.Transition, notes map[string]*loop.TaskNotes) ([]policy.Transition, error) {
+	in := RecordInput{Ref: Ref{Run: r.st.Run, PlanDigest: r.digest, Dir: r.in.Dir}, CommitTasks: r.in.CommitTasks, Branch: r.in.Branch,
+		From: from, Transitions: ts, Notes: notes, Ended: r.st.Outcome != "", RecordsCommitted: r.st.RecordsCommitted}
+	if r.st.Commits {
+		for _, pt := range r.plan.Tasks() {
+			if s := r.st.Tasks[pt.Task.ID]; s != nil && s.Status == policy.StatusDone && !s.Committed && s.Attempts > 0 {
+				in.Owed = append(in.Owed, pt.Task.ID)
+			}
+		}
+	}
+	var out RecordOutput
+	if err := workflow.ExecuteActivity(r.options(ctx, 4*time.Minute, 10), ActivityRecord, in).Get(ctx, &out); err != nil {
+		return nil, err
+	}
+	return out.Then, nil
 }
 
 // handoff records what a done task leaves for the tasks after it, and
@@ -316,8 +414,12 @@ func (r *runner) handoff(id string) {
 			phase = pt.Phase.ID
 		}
 	}
-	*m = TaskMemo{Handoff: &loop.Handoff{Task: id, Phase: phase, Status: policy.StatusDone, Summary: m.Summary,
-		FilesChanged: m.Files, Checks: m.Passed, Findings: m.Minor, Attempts: ts.Attempts}}
+	h := &loop.Handoff{Task: id, Phase: phase, Status: policy.StatusDone, Summary: m.Summary, FilesChanged: m.Files, Checks: m.Passed,
+		Findings: m.Minor, Attempts: ts.Attempts, Decisions: m.Decisions, OpenQuestions: m.OpenQuestions, Blocker: m.Blocker}
+	if len(h.FilesChanged) > 0 {
+		h.FilesFrom = m.FilesFrom
+	}
+	*m = TaskMemo{Handoff: h}
 }
 
 // pace waits the plan's pacing after a task ended, while tasks are left.
@@ -442,7 +544,7 @@ func (r *runner) historyFull(ctx workflow.Context) bool {
 
 func (r *runner) carry() RunInput {
 	in := r.in
-	in.Carry = &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals}
+	in.Carry = &Carry{State: r.st, Tasks: r.memo, Approvals: r.approvals, Records: r.in.Records}
 	return in
 }
 
@@ -479,7 +581,8 @@ func (r *runner) options(ctx workflow.Context, left time.Duration, tries int32) 
 }
 
 func (r *runner) ref(s policy.Step) Ref {
-	return Ref{Run: r.st.Run, PlanDigest: r.digest, Dir: r.in.Dir, Phase: s.Phase, Task: s.Task, Attempt: s.Attempt}
+	return Ref{Run: r.st.Run, PlanDigest: r.digest, Dir: r.in.Dir, Phase: s.Phase, Task: s.Task, Attempt: s.Attempt,
+		Fork: r.forkOf(s.Phase, s.Task)}
 }
 
 // attempt runs one attempt: execute (the agent, the snapshots, the audit)
@@ -493,20 +596,15 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 	}
 	m := r.memoOf(s.Task)
 	ts := r.st.Tasks[s.Task]
-	parts := executor.PromptParts{Handoffs: r.handoffsFor(s.Task), Failures: slices.Clone(ts.Failures)}
-	if ts.RootCause {
-		parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
-	}
-	for i := len(parts.Failures) - 1; i >= 0; i-- {
-		if f := parts.Failures[i]; f.Kind != policy.FailInterrupted {
-			parts.Findings, parts.Warnings = f.Findings, f.Warnings
-			break
-		}
+	var parts executor.PromptParts
+	if !r.in.Records { // with records, the worker makes the prompt from them, as the CLI does
+		parts = r.prompt(s, ts)
 	}
 	ref := r.ref(s)
 	var ex ExecuteOutput
 	err := workflow.ExecuteActivity(r.options(ctx, s.TimeLeft, 1), ActivityExecute, ExecuteInput{Ref: ref, Deadline: deadline,
-		TokensLeft: s.TokensLeft, CostLeft: s.CostLeft, Parts: parts}).Get(ctx, &ex)
+		TokensLeft: s.TokensLeft, CostLeft: s.CostLeft, Parts: parts, Snapshot: true,
+		Records: r.in.Records, CommitTasks: r.in.CommitTasks, Branch: r.in.Branch}).Get(ctx, &ex)
 	if err != nil {
 		return nil, err
 	}
@@ -520,11 +618,17 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 		m.Trees[s.Attempt] = ex.After
 		delete(m.Trees, s.Attempt-2)
 	}
-	m.Summary, m.Minor = ex.Summary, nil
+	m.TaskNotes = loop.TaskNotes{Summary: ex.Summary, Decisions: ex.Decisions, OpenQuestions: ex.OpenQuestions, Blocker: ex.Blocker,
+		Generalizable: ex.Generalizable, Transcript: ex.Transcript}
 	rep := policy.AttemptReport{Task: s.Task, Attempt: s.Attempt, Stop: ex.Stop, Failure: ex.Failure}
 	void := ex.Void
+	integrated := false // the fork may hold the branch's changes now: no rollback
 	if void == "" && rep.Stop == nil && rep.Failure == nil {
 		void, err = r.check(ctx, s, ref, deadline, &ex, m, &rep)
+		if err == nil && void == "" && rep.Failure == nil && ref.Fork != "" {
+			integrated = true
+			void, err = r.integrate(ctx, ref, deadline, ex.Summary, &rep)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -535,15 +639,38 @@ func (r *runner) attempt(ctx workflow.Context, s policy.Step) ([]policy.Transiti
 	}
 	if rep.Failure != nil {
 		rep.Failure.Warnings = ex.Soft
+		rep.Failure.Unchanged = ex.Before != "" && ex.Before == ex.After // for the stuck rules, as the CLI's loop says it
 	}
 	rep.Elapsed, rep.Tokens, rep.CostUSD = now.Sub(start), ex.Usage.Tokens(), ex.Usage.CostUSD
-	if r.in.Rollback && rep.Failure != nil && rep.Stop == nil && ex.Before != "" {
+	if r.in.Rollback && rep.Failure != nil && rep.Stop == nil && ex.Before != "" && !integrated {
 		err := workflow.ExecuteActivity(r.options(ctx, time.Minute, 3), ActivityRestore, RestoreInput{Ref: ref, Before: ex.Before}).Get(ctx, nil)
 		if err != nil && ctx.Err() != nil {
 			return nil, err
 		}
 	}
 	return r.p.ObserveAttempt(r.st, rep, workflow.Now(ctx))
+}
+
+// prompt is what the workflow knows to tell the attempt (the worker adds
+// the task's spec, the plan's prohibitions and context), when the run
+// keeps no record in the tree to make it from.
+func (r *runner) prompt(s policy.Step, ts *policy.TaskState) executor.PromptParts {
+	parts := executor.PromptParts{Handoffs: r.handoffsFor(s.Task), Failures: slices.Clone(ts.Failures)}
+	if ts.RootCause {
+		parts.Diagnosis = ts.Diagnosis // for the one attempt the root cause buys
+	}
+	for _, a := range ts.Advice { // the advisor's PLAN or CORRECTION, given just before this attempt
+		if a.Attempt == s.Attempt-1 && a.Guides() {
+			parts.Advice = &executor.Advice{Verdict: a.Verdict, Text: a.Text}
+		}
+	}
+	for i := len(parts.Failures) - 1; i >= 0; i-- {
+		if f := parts.Failures[i]; f.Kind != policy.FailInterrupted {
+			parts.Findings, parts.Warnings = f.Findings, f.Warnings
+			break
+		}
+	}
+	return parts
 }
 
 // check verifies the attempt and, when its checks pass and the plan has a
@@ -560,7 +687,7 @@ func (r *runner) check(ctx workflow.Context, s policy.Step, ref Ref, deadline ti
 		rep.Failure = v.Failure
 		return v.Void, nil
 	}
-	m.Passed, m.Files = v.Passed, ex.Files
+	m.Passed, m.Files, m.FilesFrom = v.Passed, v.Files, v.FilesFrom
 	if r.plan.Reviewer == nil {
 		return "", nil
 	}
@@ -568,7 +695,7 @@ func (r *runner) check(ctx workflow.Context, s policy.Step, ref Ref, deadline ti
 	if err := workflow.ExecuteActivity(r.options(ctx, left, 3), ActivityReview, in).Get(ctx, &rv); err != nil {
 		return "", err
 	}
-	m.Files, m.Minor = rv.Files, rv.Minor
+	m.Minor = rv.Minor
 	rep.Failure = rv.Failure
 	return rv.Void, nil
 }
@@ -648,54 +775,21 @@ func (r *runner) gate(ctx workflow.Context, s policy.Step) ([]policy.Transition,
 	return r.p.ObserveGate(r.st, s.Phase, dec, workflow.Now(ctx))
 }
 
-// checklistOf describes the milestone after phase as the CLI's gate does:
-// what its tasks' checks proved, and what a person verifies by hand.
+// checklistOf describes the milestone after phase as the CLI's gate does
+// (loop.NewGateRequest): what its tasks' checks proved, and what a person
+// verifies by hand.
 func (r *runner) checklistOf(phase string) *Checklist {
-	c := &Checklist{Phase: phase}
-	var ph *task.Phase
+	ph := &task.Phase{ID: phase}
 	for i := range r.plan.Phases {
 		if r.plan.Phases[i].ID == phase {
 			ph = &r.plan.Phases[i]
-			if i+1 < len(r.plan.Phases) {
-				c.Next = r.plan.Phases[i+1].ID
-			}
 		}
 	}
-	if ph == nil {
-		return c
-	}
-	c.Title = ph.Title
-	c.Manual = policy.ManualItems(ph)
-	if ph.Milestone != nil {
-		c.Manual = append(c.Manual, ph.Milestone.Manual...)
-	}
-	var passed, files []string
-	for j := range ph.Tasks {
-		id := ph.Tasks[j].ID
-		m := r.memo[id]
-		if ts := r.st.Tasks[id]; ts == nil || ts.Status != policy.StatusDone || m == nil || m.Handoff == nil {
-			continue
+	req := loop.NewGateRequest(r.plan, r.st, ph, func(id string) *loop.Handoff {
+		if m := r.memo[id]; m != nil {
+			return m.Handoff
 		}
-		item := id
-		if len(m.Handoff.Checks) > 0 {
-			item += " (" + strings.Join(m.Handoff.Checks, ", ") + ")"
-		}
-		passed = append(passed, item)
-		for _, f := range m.Handoff.FilesChanged {
-			if !slices.Contains(files, f) {
-				files = append(files, f)
-			}
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Automated passed: %s", cmp.Or(strings.Join(passed, "; "), "nothing"))
-	if len(c.Manual) > 0 {
-		fmt.Fprintf(&b, "; please verify: %s", strings.Join(c.Manual, "; "))
-	}
-	b.WriteString(".")
-	if len(files) > 0 {
-		fmt.Fprintf(&b, "\nFiles changed: %s.", strings.Join(files, ", "))
-	}
-	c.Summary = b.String()
-	return c
+		return nil
+	})
+	return &Checklist{Phase: req.Phase, Title: req.Title, Next: req.Next, Manual: req.Manual, Summary: req.Summary}
 }

@@ -21,6 +21,7 @@ import (
 
 	temporal "github.com/harnish/harnish/contrib/temporal"
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/looptest"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
@@ -38,6 +39,9 @@ type try struct {
 	tokens  int64
 	cost    float64
 	hang    bool
+	// loops is how often the agent runs the same command with the same
+	// result before it gives up (the stuck rules end it at 5).
+	loops int
 }
 
 type script struct {
@@ -52,6 +56,11 @@ type script struct {
 type components struct {
 	sc    script
 	sleep time.Duration // each execution takes this long
+	// writes has each execution write a file of its task's own into a git
+	// tree (writer), read by a GitWorkspace.
+	writes bool
+	dirs   []string                        // where the writer's executions worked
+	parts  map[string]executor.PromptParts // what they were told, by task#attempt
 
 	mu         sync.Mutex
 	live, peak int
@@ -83,6 +92,12 @@ func (c *components) Execute(ctx context.Context, req *executor.Request) (*execu
 	if tr.hang {
 		<-ctx.Done()
 		return nil, &executor.Error{Kind: executor.KindTimeout, Err: context.Cause(ctx)}
+	}
+	for range tr.loops {
+		req.Tell(executor.Activity{Command: "make test", Result: "exit 1"})
+	}
+	if ctx.Err() != nil {
+		return nil, &executor.Error{Kind: executor.KindCrashed, Err: context.Cause(ctx)}
 	}
 	res := &executor.Result{Status: executor.StatusDone, Summary: "did " + req.Task.ID,
 		Usage: executor.Usage{InputTokens: tr.tokens, CostUSD: tr.cost}}
@@ -121,6 +136,9 @@ func (c *components) Debug(ctx context.Context, req *executor.DebugRequest) (*ex
 }
 
 func (c *components) build(ctx context.Context, plan *task.Plan, dir string) (*temporal.Components, error) {
+	if c.writes {
+		return &temporal.Components{Executor: writer{c}, Verifier: c, Reviewer: c, Debugger: c, Workspace: &loop.GitWorkspace{Dir: dir}}, nil
+	}
 	return &temporal.Components{Executor: c, Verifier: c, Reviewer: c, Debugger: c}, nil
 }
 

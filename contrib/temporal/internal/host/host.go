@@ -3,6 +3,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,13 +21,16 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	temporal "github.com/harnish/harnish/contrib/temporal"
+	"github.com/harnish/harnish/internal/gitx"
+	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
 )
 
 const usage = `usage:
   harnish-temporal worker [--address ADDR] [--namespace NS] [--task-queue Q] [--hook PROGRAM]
-  harnish-temporal run [--address ADDR] [--namespace NS] [--task-queue Q] [--dir DIR] [--id ID] [--yes] [--detach] [--worker] PLAN
+  harnish-temporal run [--address ADDR] [--namespace NS] [--task-queue Q] [--dir DIR] [--id ID] [--yes] [--detach] [--worker]
+                       [--records] [--commit [--branch B] [--allow-dirty]] PLAN
   harnish-temporal approve [--address ADDR] [--namespace NS] [--reject] [--note TEXT] [--by NAME] ID
   harnish-temporal status [--address ADDR] [--namespace NS] [--json] ID
 `
@@ -154,6 +158,10 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	cycles := fs.Int("cycles", 0, "at most this many attempts in all (the plan's budget.cycles otherwise)")
 	rollback := fs.Bool("rollback", false, "undo a failed attempt's changes before the next")
 	gateTimeout := fs.Duration("gate-timeout", 0, "end the run awaiting approval when a gate waits this long; zero: wait")
+	records := fs.Bool("records", false, "keep the run's record in the tree's .harnish, as harnish run does")
+	commit := fs.Bool("commit", false, "with the records, commit each task done and the records, as harnish run does")
+	branch := fs.String("branch", "", "with --commit, the branch to commit on; empty: harnish/PLAN-TIME, made at HEAD")
+	allowDirty := fs.Bool("allow-dirty", false, "with --commit, start on a tree with uncommitted changes, and commit nothing")
 	rest, err := parse(fs, args, stderr, 1)
 	if err != nil {
 		return 1, err
@@ -163,12 +171,28 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return 1, err
 	}
 	defer done()
+	now := time.Now().UTC()
 	wid := *id
 	if wid == "" {
-		wid = fmt.Sprintf("harnish-%s-%s", plan.Name, time.Now().UTC().Format("20060102T150405.000Z"))
+		wid = fmt.Sprintf("harnish-%s-%s", plan.Name, now.Format("20060102T150405.000Z"))
 	}
 	in := temporal.RunInput{Plan: plan, Dir: abs, Approve: *yes, Rollback: *rollback, GateTimeout: *gateTimeout,
-		Budget: task.Budget{Cycles: *cycles}}
+		Budget: task.Budget{Cycles: *cycles}, Records: *records || *commit || *branch != ""}
+	if in.Records {
+		// One run's record per tree, as harnish run has it.
+		switch st, err := loop.ReadState(filepath.Join(abs, loop.StateDir)); {
+		case err == nil:
+			return 1, fmt.Errorf("%s holds run %s (%s); resume it, or move the directory away to start anew",
+				filepath.Join(abs, loop.StateDir), st.Run, cmp.Or(string(st.Outcome), "running"))
+		case !errors.Is(err, loop.ErrNoState):
+			return 1, err
+		}
+	}
+	if *commit {
+		if in.CommitTasks, in.Branch, err = commits(abs, rest[0], plan.Name, *branch, now, *allowDirty, stderr); err != nil {
+			return 1, err
+		}
+	}
 	if _, err := temporal.Start(ctx, c, wid, cn.queue, in); err != nil {
 		return 1, err
 	}
@@ -177,6 +201,42 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return 0, nil
 	}
 	return wait(ctx, c, wid, stderr)
+}
+
+// commits decides, as harnish run does, whether a run on the tree dir
+// commits its tasks and on which branch: never on a tree with uncommitted
+// changes but the plan's file (an error, or with allowDirty, no commits), on branch or else a
+// free harnish/PLAN-TIME. A tree this host cannot see (the workers' own)
+// is taken as it is said.
+func commits(dir, planFile, plan, branch string, now time.Time, allowDirty bool, stderr io.Writer) (bool, string, error) {
+	ctx := context.Background()
+	if !gitx.InRepo(dir) {
+		if _, err := os.Stat(dir); err == nil {
+			fmt.Fprintf(stderr, "harnish-temporal run: %s is not a git working tree: nothing is committed\n", dir)
+			return false, "", nil
+		}
+		return true, cmp.Or(branch, "harnish/"+plan+"-"+now.Format("20060102-150405")), nil
+	}
+	abs, _ := filepath.Abs(planFile)
+	rel, _ := filepath.Rel(dir, abs)
+	changes, err := gitx.Changes(ctx, dir, loop.StateDir, filepath.ToSlash(rel)) // the plan's file may be new
+	if err != nil {
+		return false, "", err
+	}
+	if len(changes) > 0 {
+		if !allowDirty {
+			return false, "", fmt.Errorf("the working tree has uncommitted changes (%s); commit or stash them, or pass --allow-dirty",
+				strings.Join(changes[:min(len(changes), 5)], ", "))
+		}
+		fmt.Fprintln(stderr, "harnish-temporal run: uncommitted changes: finished tasks will not be committed")
+		return false, branch, nil
+	}
+	if branch == "" {
+		if branch, err = gitx.FreeBranchName(ctx, dir, "harnish/"+plan+"-"+now.Format("20060102-150405")); err != nil {
+			return false, "", err
+		}
+	}
+	return true, branch, nil
 }
 
 // open loads the plan, dials the server and, when asked, starts a worker
