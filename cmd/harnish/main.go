@@ -162,6 +162,8 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name+" "+c.args, c.summary)
 	}
+	fmt.Fprintf(w, "\nrun, resume and status take --temporal ADDR to work on a Temporal server, with approve and\n"+
+		"worker; harnish-temporal (the contrib/temporal module) carries them out.\n")
 	fmt.Fprintf(w, "\nRun \"harnish help <command>\" for more about a command.\n")
 }
 
