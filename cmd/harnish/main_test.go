@@ -27,6 +27,9 @@ Commands:
   hook pre-tool-use|stop --agent claude|codex                    answer an agent's hook: guardrails before a tool call, checks before a stop
   plugins list|check [--manifest FILE] [--dir DIR] [--json]      show the plugins of the manifest, or start them and check each
 
+run, resume and status take --temporal ADDR to work on a Temporal server, with approve and
+worker; harnish-temporal (the contrib/temporal module) carries them out.
+
 Run "harnish help <command>" for more about a command.
 `
 
