@@ -156,6 +156,7 @@ type mention struct {
 	path   string
 	intent intent
 	why    string
+	quoted bool // in backticks
 }
 
 // mentions finds the paths a task's text names.
@@ -167,7 +168,7 @@ func mentions(text string) []mention {
 			if m[2] == "create" || m[2] == "add" {
 				in = intentCreate
 			}
-			out = append(out, mention{path: m[1], intent: in, why: m[0]})
+			out = append(out, mention{path: m[1], intent: in, why: m[0], quoted: true})
 			continue
 		}
 		clean := urlLike().ReplaceAllStringFunc(line, func(s string) string { return strings.Repeat(" ", len(s)) })
@@ -180,7 +181,7 @@ func mentions(text string) []mention {
 					continue
 				}
 				in, why := intentOf(clause, loc[0], loc[0]+len(tok))
-				out = append(out, mention{path: tok, intent: in, why: why})
+				out = append(out, mention{path: tok, intent: in, why: why, quoted: loc[0] > 0 && clause[loc[0]-1] == '`'})
 			}
 			// "Move a.go to b.go", "a.go を b.go に移動": the last path is
 			// where the file goes.
@@ -312,7 +313,11 @@ func negated(clause string, at, end int) bool {
 
 // contradictions finds what a task's scope and text say of the tree that
 // the tree does not bear out.
-func contradictions(tree *treeIndex, t task.Task) []Finding {
+//
+// planned holds the paths, and their directories, that the tasks before t
+// still to do name: a file an earlier task creates may be changed by a
+// later one. contradictions adds t's own.
+func contradictions(tree *treeIndex, t task.Task, planned map[string]bool) []Finding {
 	var out []Finding
 	type named struct {
 		mention
@@ -340,7 +345,11 @@ func contradictions(tree *treeIndex, t task.Task) []Finding {
 	text := t.Title + "\n" + t.Objective
 	ms := mentions(text)
 	for _, m := range ms {
-		add(m, false)
+		// A bare file name in running text ("next.js", "transformers.js
+		// v4") is as often a product as a file; in backticks it is a file.
+		if m.quoted || strings.Contains(m.path, "/") {
+			add(m, false)
+		}
 	}
 	for _, f := range t.Files {
 		m := mention{path: f}
@@ -353,11 +362,41 @@ func contradictions(tree *treeIndex, t task.Task) []Finding {
 		}
 		add(m, true)
 	}
-	// A bare file name ("client.go") is there when a file of that name is
-	// anywhere: people name files short.
+	// A path is there when a file ends with it: people name files short
+	// ("client.go"), or from their sub-project's root ("app/page.tsx" for
+	// web/src/app/page.tsx).
 	exists := func(n named) bool {
-		return tree.exists(n.path) || !n.scope && !strings.Contains(n.path, "/") && len(tree.named(n.path)) > 0
+		if tree.exists(n.path) {
+			return true
+		}
+		if !strings.Contains(path.Base(n.path), ".") {
+			return false
+		}
+		for _, f := range tree.named(path.Base(n.path)) {
+			if strings.HasSuffix(f, "/"+n.path) {
+				return true
+			}
+		}
+		return false
 	}
+	isPlanned := func(p string) bool {
+		for q := p; q != "." && q != "/"; q = path.Dir(q) {
+			if planned[q] {
+				return true
+			}
+		}
+		return false
+	}
+	defer func() {
+		for _, n := range all {
+			if n.intent != intentForbidden {
+				planned[n.path] = true
+				if d := path.Dir(n.path); d != "." {
+					planned[d] = true
+				}
+			}
+		}
+	}()
 	var present int
 	for _, n := range all {
 		if exists(n) {
@@ -373,7 +412,7 @@ func contradictions(tree *treeIndex, t task.Task) []Finding {
 			}
 			continue
 		}
-		if n.intent == intentCreate || n.intent == intentForbidden {
+		if n.intent == intentCreate || n.intent == intentForbidden || isPlanned(p) {
 			continue
 		}
 		why := fmt.Sprintf("task %s's scope", t.ID)

@@ -104,6 +104,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	tools := map[string]bool{}
 	var order []string
 	tree := &treeIndex{ctx: ctx, dir: dir}
+	planned := map[string]bool{}
 	for _, pt := range p.Tasks() {
 		t := pt.Task
 		if t.Status == task.StatusDone {
@@ -119,7 +120,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				order = append(order, name)
 			}
 		}
-		r.Findings = append(r.Findings, contradictions(tree, *t)...)
+		r.Findings = append(r.Findings, contradictions(tree, *t, planned)...)
 	}
 	for _, c := range missingContext(p, os.DirFS(dir)) {
 		r.Findings = append(r.Findings, Finding{Kind: KindInput,

@@ -138,9 +138,7 @@ func TestContradictions(t *testing.T) {
 		{name: "moved, Chinese", title: "重试", objective: "修改 internal/cache/client.go 中的重试逻辑。", found: moved},
 		{name: "modify, nowhere", title: "Race", objective: "Fix the race in internal/worker/pool.go.", found: "no such file"},
 		{name: "modify, Japanese, nowhere", title: "認証", objective: "`src/lib/auth.ts` を修正してトークンを更新する", found: "no such file"},
-		{name: "scope at the root, the file elsewhere", title: "Docs", objective: "Update README.md with the new flags.", files: []string{"README.md"},
-			found: "no such file; README.md is at docs/README.md"},
-		{name: "modify by base name, nowhere", title: "Pool", objective: "Fix the race in pool.go.", found: "no such file"},
+		{name: "modify by base name, nowhere", title: "Pool", objective: "Fix the race in `pool.go`.", found: "no such file"},
 		{name: "typo in a directory", title: "Users", files: []string{"internal/api/server.go", "internal/handler/user.go"},
 			found: "no internal/handler/ in the tree (scope: internal/handler/user.go); internal/handlers/ is there"},
 
@@ -163,6 +161,8 @@ func TestContradictions(t *testing.T) {
 		{name: "a prohibition, Japanese", title: "調整", objective: "`internal/cache/client.go` は変更しない"},
 		{name: "a status list, not a path", title: "Index", objective: "step status 를 업데이트한다 (completed/error/blocked)"},
 		{name: "modify by base name, elsewhere", title: "Retry", objective: "client.go 의 재시도 로직을 수정한다"},
+		{name: "scope from a sub-project's root", title: "Docs", objective: "Update README.md with the new flags.", files: []string{"README.md", "src/app.tsx"}},
+		{name: "product names", title: "Upgrade", objective: "Upgrade next.js and update transformers.js v4 runtime; 更新 three.js"},
 		{name: "write a doc", title: "Guide", objective: "Write docs/guide/setup.md for new users."},
 		{name: "a frontend file, new", title: "Page", files: []string{"web/src/app.tsx", "web/src/pages/settings.tsx"}},
 	} {
@@ -191,5 +191,31 @@ func TestContradictions(t *testing.T) {
 				t.Errorf("findings (-want +got):\n%s\nall: %+v", diff, r.Findings)
 			}
 		})
+	}
+}
+
+// TestContradictionsAcrossTasks: a file an earlier task still to do
+// creates may be changed by a later one; changed before it is created, it
+// is a contradiction.
+func TestContradictionsAcrossTasks(t *testing.T) {
+	dir := tree(t, map[string]string{"go.mod": "module x\n"})
+	create := task.Task{ID: "T1", Title: "Stats", Files: []string{"lib/stats.ts"}, Acceptance: []task.Check{{Sh: "true"}}}
+	update := task.Task{ID: "T2", Title: "Shape", Objective: "`lib/stats.ts` の Stats 型を修正する", Acceptance: []task.Check{{Sh: "true"}}}
+	for _, tt := range []struct {
+		name  string
+		tasks []task.Task
+		stops bool
+	}{
+		{"created first", []task.Task{create, update}, false},
+		{"changed first", []task.Task{update, create}, true},
+	} {
+		plan := &task.Plan{Version: "1", Name: "p", Budget: task.Budget{CostUSD: 1}, Phases: []task.Phase{{ID: "a", Title: "A", Tasks: tt.tasks}}}
+		r, err := preflight.Run(context.Background(), preflight.Config{Plan: plan, Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Blocking(); got != tt.stops {
+			t.Errorf("%s: stops %v, want %v: %+v", tt.name, got, tt.stops, r.Findings)
+		}
 	}
 }
