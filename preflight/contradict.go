@@ -177,7 +177,9 @@ func mentions(text string) []mention {
 			first := len(out)
 			for _, loc := range pathToken().FindAllStringIndex(clause, -1) {
 				tok := strings.TrimRight(clause[loc[0]:loc[1]], "./")
-				if !pathLike(tok, loc[1] < len(clause) && clause[loc[1]-1] == '/') {
+				// In text only files count: a directory-like run is as
+				// often a route (/v1/admin/teams) or a list (done/todo).
+				if !pathLike(tok, false) || loc[0] > 0 && clause[loc[0]-1] == '/' {
 					continue
 				}
 				in, why := intentOf(clause, loc[0], loc[0]+len(tok))
