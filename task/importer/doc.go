@@ -91,7 +91,9 @@
 // "success_metric" (its {run_dir} the step's runs/<run_dirs[0]>) become
 // checks, "targets" and "tests" the scope (a trailing "/**" the
 // directory), "spec", "contract" and "eval_command" the objective, "kind",
-// "actions" and "domains" tags. The phases/ directory itself may be given,
+// "actions" and "domains" tags, "checkpoint" a manual check (a person
+// approves the step; awaiting-review and rejected steps are in progress).
+// The phases/ directory itself may be given,
 // with or without the format. The optional phases/<dir>/step<N>.md, UTF-8 text, becomes the
 // objective, followed by the summary, error or blocked reason; its YAML front
 // matter may give depends_on (steps "2", "step2" or "<dir>/step2") and files.

@@ -109,7 +109,7 @@ func stepStatus(s string) (task.Status, bool) {
 		"skipped", "cancelled", "canceled", "obsolete":
 		return task.StatusDone, true
 	case "error", "failed", "failure", "blocked", "in_progress", "inprogress", "running", "wip", "doing",
-		"started", "active", "review", "in_review":
+		"started", "active", "review", "in_review", "awaiting_review", "rejected":
 		return task.StatusDoing, true
 	case "pending", "todo", "to_do", "planned", "not_started", "queued", "ready", "open", "new", "":
 		return task.StatusTodo, true
@@ -155,7 +155,7 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 		r.unknown(sv, field, "step", "name", "status", "summary", "error_message", "blocked_reason", "started_at",
 			"completed_at", "failed_at", "blocked_at", "description", "depends_on", "files", "timeout_seconds", "timeout",
 			"timeout_sec", "verify", "success_metric", "run_dirs", "eval_command", "targets", "tests", "spec", "contract",
-			"kind", "actions", "domains", "max_retries")
+			"kind", "actions", "domains", "max_retries", "checkpoint")
 		num := r.key(sv, "step", field+".step")
 		if num == "" {
 			num = strconv.Itoa(i)
@@ -278,6 +278,10 @@ func forkStep(r *jsonReader, sv *jsonValue, field string) forkFields {
 			// The run directory is known only once the step has run.
 			f.checks = append(f.checks, task.Check{Manual: "success metric, on the step's run directory runs/<run>: " + m})
 		}
+	}
+	if cp := strings.TrimSpace(r.str(sv, "checkpoint", field+".checkpoint")); cp != "" {
+		// The executor stops after the step for a person to approve it.
+		f.checks = append(f.checks, task.Check{Manual: "checkpoint " + cp + ": a person reviews the step's results and approves it"})
 	}
 	for _, k := range []string{"targets", "tests"} {
 		for _, p := range r.strings(sv, k, field+"."+k) {
