@@ -275,7 +275,8 @@ func intentOf(clause string, ps, pe int) (intent, string) {
 		pick = after
 	}
 	if pick == nil {
-		pick = before
+		// The only verbs are inside the path ("fix.go").
+		return intentNone, ""
 	}
 	lo, hi := min(pick.at, ps), max(pick.end, pe)
 	why := strings.TrimSpace(clause[lo:hi])
