@@ -263,10 +263,10 @@ func intentOf(clause string, ps, pe int) (intent, string) {
 	var before, after *verb
 	for i := range verbs {
 		v := &verbs[i]
-		if v.end <= ps && (before == nil || v.end > before.end) {
+		if v.end <= ps && ps-v.end <= maxVerbGap && (before == nil || v.end > before.end) {
 			before = v
 		}
-		if v.at >= pe && (after == nil || v.at < after.at) {
+		if v.at >= pe && v.at-pe <= maxVerbGap && (after == nil || v.at < after.at) {
 			after = v
 		}
 	}
@@ -280,6 +280,11 @@ func intentOf(clause string, ps, pe int) (intent, string) {
 	}
 	lo, hi := min(pick.at, ps), max(pick.end, pe)
 	why := strings.TrimSpace(clause[lo:hi])
+	if label().MatchString(clause[pick.end:]) {
+		// "変更予定: a.ts, b.ts", "Changes: a.go": a label over the files
+		// the task touches, new ones among them; a scope, not a change.
+		return intentNone, why
+	}
 	if pick.in == intentModify && negated(clause, pick.at, pick.end) {
 		// "do not modify x", "x 변경 금지", "x を変更しない": a prohibition
 		// says nothing of whether x is there.
@@ -288,7 +293,15 @@ func intentOf(clause string, ps, pe int) (intent, string) {
 	return pick.in, why
 }
 
+// maxVerbGap is the most bytes between a verb and the path it is read
+// against: a clause's verb binds the words near it, not a path a long
+// list later ("README (default 変更アナウンス), …, docs/env.md").
+const maxVerbGap = 48
+
 var (
+	label = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:予定|対象|ファイル|箇所|대상|파일|예정|对象|文件|\s*files?|\s*targets?)?\s*[:：]`)
+	})
 	negBefore = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(?:\bnot|n't|\bnever|\bno|禁止|不要|不得|勿|别|不)\s*(?:to\s+|be\s+)?$`)
 	})

@@ -163,6 +163,9 @@ func TestContradictions(t *testing.T) {
 		{name: "modify by base name, elsewhere", title: "Retry", objective: "client.go 의 재시도 로직을 수정한다"},
 		{name: "scope from a sub-project's root", title: "Docs", objective: "Update README.md with the new flags.", files: []string{"README.md", "src/app.tsx"}},
 		{name: "product names", title: "Upgrade", objective: "Upgrade next.js and update transformers.js v4 runtime; 更新 three.js"},
+		{name: "a label over the files, Japanese", title: "棚卸し", objective: "変更予定: `internal/inventory/panel.tsx`, `pkg/cache/store.go`"},
+		{name: "a label over the files, English", title: "Inventory", objective: "Changes: `internal/inventory/panel.tsx`"},
+		{name: "a verb far from the path", title: "告知", objective: "README.md (default 変更アナウンス + setup 所要時間・DL 期待値)、ガイド一式の見直しと docs/environment/variables.md (default 値記述の実態同期)"},
 		{name: "write a doc", title: "Guide", objective: "Write docs/guide/setup.md for new users."},
 		{name: "a frontend file, new", title: "Page", files: []string{"web/src/app.tsx", "web/src/pages/settings.tsx"}},
 	} {
