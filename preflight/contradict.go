@@ -252,6 +252,9 @@ func intentOf(clause string, ps, pe int) (intent, string) {
 		verbs = append(verbs, verb{l[0], l[1], intentCreate})
 	}
 	for _, l := range modifyWords().FindAllStringIndex(clause, -1) {
+		if w := clause[l[0]:l[1]]; len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w {
+			continue // DELETE, PATCH, UPDATE: an HTTP method or SQL, not a sentence's verb
+		}
 		verbs = append(verbs, verb{l[0], l[1], intentModify})
 	}
 	if len(verbs) == 0 {

@@ -166,6 +166,7 @@ func TestContradictions(t *testing.T) {
 		{name: "a label over the files, Japanese", title: "棚卸し", objective: "変更予定: `internal/inventory/panel.tsx`, `pkg/cache/store.go`"},
 		{name: "a label over the files, English", title: "Inventory", objective: "Changes: `internal/inventory/panel.tsx`"},
 		{name: "a verb far from the path", title: "告知", objective: "README.md (default 変更アナウンス + setup 所要時間・DL 期待値)、ガイド一式の見直しと docs/environment/variables.md (default 値記述の実態同期)"},
+		{name: "an HTTP method", title: "API", objective: "`reservation/ReservationController.java` — DELETE /reservations/{id}, PATCH /seats"},
 		{name: "write a doc", title: "Guide", objective: "Write docs/guide/setup.md for new users."},
 		{name: "a frontend file, new", title: "Page", files: []string{"web/src/app.tsx", "web/src/pages/settings.tsx"}},
 	} {
