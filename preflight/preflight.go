@@ -103,6 +103,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	tools := map[string]bool{}
 	var order []string
+	tree := &treeIndex{ctx: ctx, dir: dir}
+	planned := map[string]bool{}
 	for _, pt := range p.Tasks() {
 		t := pt.Task
 		if t.Status == task.StatusDone {
@@ -118,7 +120,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				order = append(order, name)
 			}
 		}
-		r.Findings = append(r.Findings, contradictions(dir, *t)...)
+		r.Findings = append(r.Findings, contradictions(tree, *t, planned)...)
 	}
 	for _, c := range missingContext(p, os.DirFS(dir)) {
 		r.Findings = append(r.Findings, Finding{Kind: KindInput,
@@ -228,72 +230,6 @@ func version(ctx context.Context, prog string) string {
 	}
 	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	return strings.TrimSpace(line)
-}
-
-var (
-	// changeVerb finds "modify path" and the like in an objective: a file
-	// the task expects to exist.
-	changeVerb = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile("(?i)\\b(?:modify|update|edit|change|fix|extend|refactor|rename|delete|remove|patch)\\s+(?:the\\s+)?(?:file\\s+)?`?([A-Za-z0-9_./-]+\\.[A-Za-z0-9]+|[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+)`?")
-	})
-	// fileAction is a "File: path (modify)" line, as the importer writes a
-	// progress file's target_files.
-	fileAction = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^File: (\S+) \((modify|update|delete|create|add)\)$`)
-	})
-)
-
-// contradictions finds what a task's objective and scope say of the tree
-// that the tree does not bear out.
-func contradictions(dir string, t task.Task) []Finding {
-	var out []Finding
-	exists := func(p string) bool {
-		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
-		return err == nil
-	}
-	seen := map[string]bool{}
-	expect := func(p, why string) {
-		p = strings.TrimPrefix(path.Clean(strings.TrimLeft(p, "/")), "./")
-		if seen[p] || !fs.ValidPath(p) {
-			return
-		}
-		seen[p] = true
-		if !exists(p) {
-			out = append(out, Finding{Kind: KindInput, Task: t.ID, Blocking: true,
-				Expected: fmt.Sprintf("%s exists (task %s: %q)", p, t.ID, why), Found: "no such file"})
-		}
-	}
-	for _, m := range fileAction().FindAllStringSubmatch(t.Objective, -1) {
-		switch m[2] {
-		case "modify", "update", "delete":
-			expect(m[1], m[0])
-		case "create", "add":
-			if exists(m[1]) && t.Status != task.StatusDoing {
-				out = append(out, Finding{Kind: KindInput, Task: t.ID, Blocking: true,
-					Expected: fmt.Sprintf("%s does not exist yet (task %s creates it)", m[1], t.ID), Found: "it exists"})
-			}
-		}
-	}
-	for _, m := range changeVerb().FindAllStringSubmatch(t.Objective+"\n"+t.Title, -1) {
-		if strings.Contains(m[1], "/") || strings.Contains(path.Base(m[1]), ".") && slices.Contains(t.Files, m[1]) {
-			expect(m[1], m[0])
-		}
-	}
-	// A scope in a directory the tree does not have, when the task's other
-	// files are there: more likely a wrong path than a new package.
-	for _, f := range t.Files {
-		d := path.Dir(f)
-		if d == "." || exists(d) {
-			continue
-		}
-		if top := strings.Split(d, "/")[0]; !exists(top) && len(t.Files) > 1 && slices.ContainsFunc(t.Files, func(o string) bool {
-			return o != f && path.Dir(o) != "." && exists(path.Dir(o))
-		}) {
-			out = append(out, Finding{Kind: KindInput, Task: t.ID, Blocking: true,
-				Expected: fmt.Sprintf("%s/ exists, beside the task's other files", top), Found: fmt.Sprintf("no %s/ in the tree (scope: %s)", top, f)})
-		}
-	}
-	return out
 }
 
 // missingContext returns the entries of the plan's context that name no

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/harnish/harnish/executor/claude/claudetest"
 	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/task"
 )
@@ -74,5 +77,73 @@ func TestPlanCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "harnish-plan.draft.yaml")); err == nil {
 		t.Error("a draft was left behind")
+	}
+}
+
+// TestPlanCommandWithClaude is harnish plan end to end with the real Claude
+// Code CLI against the scripted Anthropic server: the built harnish drives
+// Claude Code (whose hooks call that harnish), the first draft is refused,
+// its problems and the PRD's guardrail reach the model, and the second
+// draft, approved with --yes, is the plan written.
+func TestPlanCommandWithClaude(t *testing.T) {
+	if _, err := exec.LookPath("claude"); err != nil {
+		if os.Getenv("HARNISH_REQUIRE_AGENTS") == "1" {
+			t.Fatalf("the claude CLI is not on PATH and HARNISH_REQUIRE_AGENTS=1: %v", err)
+		}
+		t.Skip("the claude CLI is not on PATH (npm install @anthropic-ai/claude-code); set HARNISH_REQUIRE_AGENTS=1 to fail instead")
+	}
+	bin := harnishBinary(t)
+	dir := testkit.GitTree(t)
+	if err := os.MkdirAll(filepath.Join(dir, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "docs", "prd-cache.md"), []byte(planPRD), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"assets", "record", "--dir", dir, "--type", "guardrail", "--tags", "cache", "--title", "never cache errors"}, &out, &errb); code != 0 {
+		t.Fatalf("assets record: %d %s", code, errb.String())
+	}
+	const manual = "version: 1\nname: cache\nphases:\n  - id: data\n    title: Data\n    tasks:\n      - id: T1\n        title: Entry\n        acceptance:\n          - manual: looks right\n"
+	runs := strings.Replace(manual, "manual: looks right", "run: [go, test, ./internal/cache/...]", 1)
+	draft := filepath.Join(dir, "harnish-plan.draft.yaml")
+	has := func(wants ...string) func(*claudetest.Request) error {
+		return func(r *claudetest.Request) error {
+			for _, w := range wants {
+				if !strings.Contains(r.Prompt(), w) {
+					return fmt.Errorf("the prompt lacks %q", w)
+				}
+			}
+			return nil
+		}
+	}
+	srv := claudetest.NewServer(t,
+		claudetest.Turn{Blocks: []claudetest.Block{claudetest.Write(draft, manual)}, Expect: has("never cache errors", "## The PRD (docs/prd-cache.md)")},
+		claudetest.Turn{Blocks: []claudetest.Block{claudetest.Text("Wrote the plan.")}},
+		claudetest.Turn{Blocks: []claudetest.Block{claudetest.Write(draft, runs)}, Expect: has("Your previous draft was refused", "has no check that runs")},
+		claudetest.Turn{Blocks: []claudetest.Block{claudetest.Text("Fixed it.")}},
+	)
+	cmd := exec.Command(bin, "plan", "--dir", dir, "--prd", "docs/prd-cache.md", "--executor", "claude", "--model", "claude-test-model", "--yes")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	for k, v := range srv.Env() {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	out.Reset()
+	errb.Reset()
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("harnish plan: %v\n%s%s\nserver calls: %v", err, out.String(), errb.String(), srv.Calls())
+	}
+	if want := "Seeding complete: 1 phase, 1 task (" + filepath.Join(dir, "harnish.yaml") + ")\n"; out.String() != want {
+		t.Errorf("stdout %q, want %q", out.String(), want)
+	}
+	if !strings.Contains(errb.String(), "drafted in 2 rounds") {
+		t.Errorf("stderr: %s", errb.String())
+	}
+	if p, err := task.Load(filepath.Join(dir, "harnish.yaml")); err != nil || p.Tasks()[0].Task.Acceptance[0].Kind() != "run" {
+		t.Errorf("the written plan: %v", err)
+	}
+	if n := srv.Remaining(); n != 0 {
+		t.Errorf("%d scripted turns were not asked for; calls: %v", n, srv.Calls())
 	}
 }

@@ -85,7 +85,16 @@
 // started_at is set, which is how the executor leaves a step it was cut off
 // in; the words other tools write (done, in_progress, failed, skipped, ...)
 // read too; a step's depends_on and files join the task, its timeout_seconds
-// becomes the task's time. The optional phases/<dir>/step<N>.md, UTF-8 text, becomes the
+// (or timeout_sec, at most a day) becomes the task's time, max_retries its
+// attempts. The fields forks of the executor add and run are read as they
+// read them: "verify" (a shell command run from the tree's root) and
+// "success_metric" (its {run_dir} the step's runs/<run_dirs[0]>) become
+// checks, "targets" and "tests" the scope (a trailing "/**" the
+// directory), "spec", "contract" and "eval_command" the objective, "kind",
+// "actions" and "domains" tags, "checkpoint" a manual check (a person
+// approves the step; awaiting-review and rejected steps are in progress).
+// The phases/ directory itself may be given,
+// with or without the format. The optional phases/<dir>/step<N>.md, UTF-8 text, becomes the
 // objective, followed by the summary, error or blocked reason; its YAML front
 // matter may give depends_on (steps "2", "step2" or "<dir>/step2") and files.
 // Under its "Acceptance Criteria" heading each list item is a criterion; a
@@ -117,7 +126,9 @@
 // cc:未着手, pm:依頼中, pm:pending, [todo] are to do; cc:WIP, cc:WORK,
 // cursor:WIP, [in_progress] are doing; cc:完了, cc:done, pm:確認済,
 // pm:confirmed, cursor:完了 are done; cc:不要 and cc:withdrawn (not to be
-// done) are done, with a warning, so they do not run; blocked is to do. An
+// done), cc:retired, and deferred ones (cc:defer, DEFERRED), which the
+// peer does not pick up, are done, with a warning, so they do not run;
+// blocked is to do. An
 // unknown marker is a warning and the checkbox decides. The status marker
 // of a list item is its last one when only a date, a commit, a note or
 // dependencies follow it, or one that opens the item; a marker elsewhere is
@@ -130,7 +141,13 @@
 // phase's milestone. A table is a task table when it has a Status column and
 // a Task or 内容 column; an empty Status cell is the section's status or to
 // do; a bar that splits a cell (outside a code span) is read back into it;
-// the DoD cell splits into criteria at <br> and at "(a) ... (b) ...". A long
+// the DoD cell splits into criteria at <br> and at "(a) ... (b) ...". A
+// Status cell that opens with a marker has that status, whatever markers
+// its note mentions ("cc:done [abc123] (WIP 9→0)"). When backticks do not
+// pair and code spans would leave a row fewer cells than columns, the row
+// is split at every bar, as the peer splits it. Rows that lost their
+// header (after a "---") are read with the last task table's columns,
+// with a warning. An ID cell's [P] tag is not part of the ID. A long
 // 内容 is cut to its first sentence for the title and kept whole as the
 // objective. [lane:...] and [tdd:...] tags become the task's tags. Headings
 // are phases: the nearest heading named "Phase ..." above a task (other

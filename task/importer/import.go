@@ -134,7 +134,7 @@ var (
 const archiveFile = "harnish-progress-archive.jsonl"
 
 func importDir(dir string, format Format, plan string, w *warnings) (*Result, error) {
-	if format == FormatAuto && filepath.Base(filepath.Clean(dir)) == "phases" && isFile(filepath.Join(dir, "index.json")) &&
+	if (format == FormatAuto || format == FormatSteps) && filepath.Base(filepath.Clean(dir)) == "phases" && isFile(filepath.Join(dir, "index.json")) &&
 		!isFile(filepath.Join(dir, stepIndex)) {
 		dir = filepath.Dir(filepath.Clean(dir)) // the phases/ directory itself
 	}

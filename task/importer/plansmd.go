@@ -152,6 +152,10 @@ type mdParser struct {
 	// after a "DoD:" label line; -1 when not after one.
 	critIndent int
 	critFor    *mdEntry // the task a label's criteria belong to; nil for the phase
+	// taskCols are the columns of the last task table, and taskColsLine
+	// its header's line, for rows that lost their header.
+	taskCols     *mdColumns
+	taskColsLine int
 }
 
 var (
@@ -167,6 +171,9 @@ var (
 	// mdMarker finds a status marker: in a code span, or a bracketed word.
 	mdMarker = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile("`\\s*((?i:cc|pm|cursor):[^`\\s]+|(?i:blocked))\\s*`|\\[((?i:in[_ -]progress|blocked|done|todo|wip|pending|completed|skipped|cancell?ed))\\]")
+	})
+	mdStruck = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`~~[^~]*~~`)
 	})
 	mdBareMark = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)(?:^|[^a-z])((?:cc|pm|cursor):[^\s|,()（）\[\]` + "`" + `*]+|blocked)`)
@@ -258,8 +265,12 @@ func markerStatus(raw string) (status task.Status, note string, ok bool) {
 		return false
 	}
 	switch {
-	case has("不要", "withdraw", "cancel", "中止", "skip", "見送", "取り下げ", "取下げ", "obsolete", "wontfix", "won't", "dropped", "n/a"):
+	case has("不要", "withdraw", "cancel", "中止", "skip", "見送", "取り下げ", "取下げ", "obsolete", "wontfix", "won't", "dropped", "n/a",
+		"retire", "supersede", "廃止"):
 		return task.StatusDone, "marked " + raw + ": not to be done; imported as done so it does not run", true
+	case has("defer", "postpone", "延期", "後回し", "later"):
+		// The peer picks up only what is to do or in progress.
+		return task.StatusDone, "marked " + raw + ": deferred, not to be done now; imported as done so it does not run", true
 	case has("blocked", "ブロック", "保留", "hold"):
 		return task.StatusTodo, "", true
 	case has("todo", "未着手", "依頼中", "request", "pending", "予定", "plan", "open", "new", "backlog"):
@@ -321,6 +332,10 @@ func (m *mdParser) parse(data []byte) {
 			i = m.table(lines, i) - 1
 			continue
 		}
+		if strings.HasPrefix(trimmed, "|") && m.taskCols != nil {
+			i = m.headless(lines, i) - 1
+			continue
+		}
 		if li := mdListItem().FindStringSubmatch(line); li != nil && m.inLegend() {
 			continue // "- `cc:TODO`: not started" explains a marker
 		}
@@ -343,7 +358,7 @@ func (m *mdParser) parse(data []byte) {
 				}
 				m.detail(item, text)
 				continue
-			case !marked && m.labelLine(text, indent, item):
+			case !marked && m.labelLine(at, text, indent, item):
 				continue
 			case m.inCriteria() && !marked:
 				m.criterion(at, text)
@@ -364,7 +379,7 @@ func (m *mdParser) parse(data []byte) {
 		if trimmed == "" {
 			continue
 		}
-		if m.labelLine(trimmed, indentWidth(line[:len(line)-len(strings.TrimLeft(line, " \t"))]), item) {
+		if m.labelLine(pos{lineNo, len(line) - len(strings.TrimLeft(line, " \t")) + 1}, trimmed, indentWidth(line[:len(line)-len(strings.TrimLeft(line, " \t"))]), item) {
 			continue
 		}
 		switch {
@@ -382,7 +397,7 @@ func (m *mdParser) parse(data []byte) {
 
 // labelLine takes a line "DoD:" (or 完了条件: ...) that introduces the
 // criteria below it, or holds one; it reports whether it did.
-func (m *mdParser) labelLine(text string, indent int, item *mdEntry) bool {
+func (m *mdParser) labelLine(at pos, text string, indent int, item *mdEntry) bool {
 	l := mdLabel().FindStringSubmatch(strings.TrimSpace(stripCheckbox(text)))
 	if l == nil {
 		return false
@@ -395,7 +410,7 @@ func (m *mdParser) labelLine(text string, indent int, item *mdEntry) bool {
 		if target != nil {
 			target.draft.Acceptance = addCriterion(target.draft.Acceptance, rest)
 		} else {
-			m.phaseCrit = append(m.phaseCrit, phaseCrit{heading: m.current, text: rest})
+			m.phaseCrit = append(m.phaseCrit, phaseCrit{heading: m.current, at: at, text: rest})
 		}
 		return true
 	}
@@ -727,8 +742,24 @@ type mdCell struct {
 }
 
 // splitRow splits a table row into cells; "\|" is a literal bar, and so is
-// a bar inside a code span, as people write and the peer reads them.
-func splitRow(line string) []mdCell {
+// a bar inside a code span, as people write them.
+func splitRow(line string) []mdCell { return splitCells(line, true) }
+
+// rowCells splits a row of a table with n columns. When the code spans
+// leave fewer cells than columns, a stray backtick ("`(`") paired spans
+// across cells, and the row is split at every bar, as the peer splits it;
+// the extra cells are joined back by [mdParser.row].
+func rowCells(line string, n int) []mdCell {
+	cells := splitCells(line, true)
+	if len(cells) < n {
+		if plain := splitCells(line, false); len(plain) >= n {
+			return plain
+		}
+	}
+	return cells
+}
+
+func splitCells(line string, spans bool) []mdCell {
 	var cells []mdCell
 	var b strings.Builder
 	i := len(line) - len(strings.TrimLeft(line, " \t"))
@@ -743,7 +774,7 @@ func splitRow(line string) []mdCell {
 		case c == '\\' && i+1 < end && line[i+1] == '|':
 			b.WriteByte('|')
 			i++
-		case c == '`':
+		case c == '`' && spans:
 			n := 1
 			for i+n < end && line[i+n] == '`' {
 				n++
@@ -810,16 +841,41 @@ func columnsOf(header []mdCell) mdColumns {
 	return c
 }
 
+// headless reads rows that lost their table's header (an edit cut the
+// table in two): the peer reads any row by its cells, the status last, so
+// rows with as many cells as the last task table are read with its
+// columns, with a warning. It returns the index of the first line after
+// them.
+func (m *mdParser) headless(lines []string, i int) int {
+	cols := *m.taskCols
+	j := i
+	for ; j < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j]), "|"); j++ {
+		line := strings.TrimRight(lines[j], "\r")
+		cells := rowCells(line, len(cols.names))
+		if len(cells) < len(cols.names) || strings.TrimSpace(cells[len(cells)-1].text) == "" {
+			continue
+		}
+		if j == i {
+			m.warnf(pos{j + 1, 1}, "table", "table rows without a header; read with the columns of the table at line %d", m.taskColsLine)
+		}
+		m.row(cells, cols, j+1)
+	}
+	return j
+}
+
 // table reads the table whose header is lines[i]; it returns the index of the
 // first line after it. Only a table with a status column and a task or
 // content column holds tasks.
 func (m *mdParser) table(lines []string, i int) int {
 	cols := columnsOf(splitRow(lines[i]))
 	isTasks := cols.status >= 0 && (cols.id >= 0 || cols.title >= 0)
+	if isTasks {
+		m.taskCols, m.taskColsLine = &cols, i+1
+	}
 	j := i + 2
 	for ; j < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j]), "|"); j++ {
 		if isTasks {
-			m.row(splitRow(strings.TrimRight(lines[j], "\r")), cols, j+1)
+			m.row(rowCells(strings.TrimRight(lines[j], "\r"), len(cols.names)), cols, j+1)
 		}
 	}
 	return j
@@ -864,7 +920,10 @@ func (m *mdParser) row(cells []mdCell, cols mdColumns, lineNo int) {
 	t.Status = m.cellStatus(st, name(cols.status), lineNo)
 	content := cell(cols.title).text
 	if cols.id >= 0 {
-		t.rawID = strings.Trim(cell(cols.id).text, "*` ")
+		// "S70-007 [P]": the ID, tagged to run in parallel.
+		id, idTags := takeTags(cell(cols.id).text)
+		t.rawID = strings.Trim(id, "*` ")
+		t.Tags = append(t.Tags, idTags...)
 		if content == "" {
 			content = cell(cols.id).text
 		}
@@ -884,7 +943,8 @@ func (m *mdParser) row(cells []mdCell, cols mdColumns, lineNo int) {
 		}
 		t.Objective = joinLines(t.Objective, prefixed("Where: ", where))
 	}
-	content, t.Tags = takeTags(content)
+	content, tags := takeTags(content)
+	t.Tags = append(t.Tags, tags...)
 	var long string
 	t.Title, long = titleOf(content)
 	t.Objective = joinLines(long, t.Objective)
@@ -907,8 +967,10 @@ func (m *mdParser) row(cells []mdCell, cols mdColumns, lineNo int) {
 func (m *mdParser) cellStatus(c mdCell, field string, lineNo int) task.Status {
 	text := strings.TrimSpace(c.text)
 	at := pos{lineNo, c.col}
-	var raw string
-	if loc := lastMarker(text); loc != nil {
+	raw := openingMarker(text)
+	if raw != "" {
+		// the cell opens with its status; later markers are in its note
+	} else if loc := lastMarker(text); loc != nil {
 		raw = markerText(text, loc)
 	} else if mk := mdBareMark().FindAllStringSubmatch(text, -1); mk != nil {
 		raw = mk[len(mk)-1][1]
@@ -924,7 +986,10 @@ func (m *mdParser) cellStatus(c mdCell, field string, lineNo int) task.Status {
 		if st, ok := emojiStatus(text); ok {
 			return st
 		}
-		if st, _, ok := markerStatus(word); ok {
+		if st, note, ok := markerStatus(word); ok {
+			if note != "" {
+				m.warnf(at, field, "%s", note)
+			}
 			return st
 		}
 		if st, ok := stepStatus(word); ok {
@@ -941,6 +1006,24 @@ func (m *mdParser) cellStatus(c mdCell, field string, lineNo int) task.Status {
 		m.warnf(at, field, "%s", note)
 	}
 	return status
+}
+
+// openingMarker returns the marker a status cell opens with ("cc:done
+// [abc123] (WIP 9→0 …)"), as the peer reads a cell whose note mentions
+// other markers: the status first, then what was done. Struck-out text
+// (~~cc:WIP~~ cc:完了) and emphasis before it are skipped.
+func openingMarker(text string) string {
+	text = mdStruck().ReplaceAllString(text, "")
+	text = strings.TrimLeftFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '*' || r == '_' || unicode.Is(unicode.So, r) || r == '\uFE0F'
+	})
+	if loc := mdMarker().FindStringSubmatchIndex(text); loc != nil && loc[0] == 0 {
+		return markerText(text, loc)
+	}
+	if loc := mdBareMark().FindStringSubmatchIndex(text); loc != nil && loc[2] == 0 {
+		return text[loc[2]:loc[3]]
+	}
+	return ""
 }
 
 // codeSpans returns the texts of the code spans in s.
@@ -1013,7 +1096,12 @@ func dodItems(text string) []string {
 			}
 		}
 		if len(cuts) == 0 {
-			out = append(out, trimItem(part))
+			switch item := trimItem(part); item {
+			case "-", "—", "–", "n/a", "N/A", "なし", "-（なし）":
+				// an empty DoD cell, written so
+			default:
+				out = append(out, item)
+			}
 			continue
 		}
 		if head := trimItem(part[:cuts[0][0]]); head != "" {

@@ -109,7 +109,7 @@ func stepStatus(s string) (task.Status, bool) {
 		"skipped", "cancelled", "canceled", "obsolete":
 		return task.StatusDone, true
 	case "error", "failed", "failure", "blocked", "in_progress", "inprogress", "running", "wip", "doing",
-		"started", "active", "review", "in_review":
+		"started", "active", "review", "in_review", "awaiting_review", "rejected":
 		return task.StatusDoing, true
 	case "pending", "todo", "to_do", "planned", "not_started", "queued", "ready", "open", "new", "":
 		return task.StatusTodo, true
@@ -153,7 +153,9 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 			continue
 		}
 		r.unknown(sv, field, "step", "name", "status", "summary", "error_message", "blocked_reason", "started_at",
-			"completed_at", "failed_at", "blocked_at", "description", "depends_on", "files", "timeout_seconds", "timeout")
+			"completed_at", "failed_at", "blocked_at", "description", "depends_on", "files", "timeout_seconds", "timeout",
+			"timeout_sec", "verify", "success_metric", "run_dirs", "eval_command", "targets", "tests", "spec", "contract",
+			"kind", "actions", "domains", "max_retries", "checkpoint")
 		num := r.key(sv, "step", field+".step")
 		if num == "" {
 			num = strconv.Itoa(i)
@@ -183,17 +185,33 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 		failure := r.str(sv, "error_message", field+".error_message")
 		blocked := r.str(sv, "blocked_reason", field+".blocked_reason")
 		// A step's own time limit, as forks of the executor write it.
-		for _, k := range []string{"timeout_seconds", "timeout"} {
+		for _, k := range []string{"timeout_seconds", "timeout", "timeout_sec"} {
 			if v := sv.get(k); v != nil && v.kind == jsonNumber {
-				if n, err := strconv.ParseFloat(v.str, 64); err == nil && n >= 1 && n <= (24*time.Hour).Seconds() {
+				n, err := strconv.ParseFloat(v.str, 64)
+				switch {
+				case err == nil && n >= 1 && n <= task.MaxTaskTimeout.Seconds():
 					t.Budget.TaskTimeout = task.Duration(time.Duration(n * float64(time.Second)))
-				} else {
+				case err == nil && n > task.MaxTaskTimeout.Seconds():
+					t.Budget.TaskTimeout = task.Duration(task.MaxTaskTimeout)
+					r.warnf(v, field+"."+k, "%s seconds is more than harnish allows a task; taken as %s", v.str, task.MaxTaskTimeout)
+				default:
 					r.warnf(v, field+"."+k, "%s seconds is out of range 1..86400; not imported", v.str)
 				}
 			}
 		}
+		if v := sv.get("max_retries"); v != nil && v.kind == jsonNumber {
+			// The executor's retries after the first attempt.
+			if n, err := strconv.Atoi(v.str); err == nil && n >= 0 && n < task.MaxAttempts {
+				t.Budget.Attempts = n + 1
+			} else {
+				r.warnf(v, field+".max_retries", "%s is out of range 0..%d; not imported", v.str, task.MaxAttempts-1)
+			}
+		}
 		t.deps = qualify(dir, r.strings(sv, "depends_on", field+".depends_on"))
 		t.Files = r.strings(sv, "files", field+".files")
+		fork := forkStep(r, sv, field)
+		t.Files = append(t.Files, fork.files...)
+		t.Tags = append(t.Tags, fork.tags...)
 		t.depAt, t.depF = sv.at, field+".depends_on"
 		stepName := "phases/" + dir + "/step" + num + ".md"
 		spec, err := readStepFile(fsys, stepName, display)
@@ -211,8 +229,8 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 				}
 			}
 		}
-		t.Acceptance = stepChecks(body, display(stepName), b.warn)
-		t.Objective = joinLines(body,
+		t.Acceptance = append(fork.checks, stepChecks(body, display(stepName), b.warn)...)
+		t.Objective = joinLines(body, fork.notes,
 			prefixed("Summary: ", summary),
 			prefixed("Last error: ", failure),
 			prefixed("Blocked: ", blocked))
@@ -225,6 +243,61 @@ func readSteps(b *builder, fsys fs.FS, dir, title string, display func(string) s
 		b.add(ph, t, withSuffix(slug(dir), "-step"+slug(t.src.num)))
 	}
 	return nil
+}
+
+// forkFields is what forks of the executor add to a step and run or read
+// themselves: a "verify" command the executor runs through the shell from
+// the tree's root before it takes a step as completed, a "success_metric"
+// (a jq test on the step's run directory, "{run_dir}" standing for
+// runs/<run_dirs[0]>), "targets" (the paths the step may touch, globs
+// ending in "/**" for a directory), "tests" and "spec" files, a
+// "contract", an "eval_command", and "kind", "actions" and "domains" labels.
+type forkFields struct {
+	checks []task.Check
+	files  []string
+	tags   []string
+	notes  string
+}
+
+func forkStep(r *jsonReader, sv *jsonValue, field string) forkFields {
+	var f forkFields
+	if v := strings.TrimSpace(r.str(sv, "verify", field+".verify")); v != "" {
+		f.checks = append(f.checks, task.Check{Sh: v})
+	}
+	if m := strings.TrimSpace(r.str(sv, "success_metric", field+".success_metric")); m != "" {
+		dirs := r.strings(sv, "run_dirs", field+".run_dirs")
+		switch {
+		case !strings.Contains(m, "{run_dir}"):
+			f.checks = append(f.checks, task.Check{Sh: m})
+		case len(dirs) > 0:
+			// The executor puts runs/<dir> for {run_dir}; a metric that
+			// writes runs/{run_dir} itself means the same directory.
+			run := "runs/" + dirs[0]
+			f.checks = append(f.checks, task.Check{Sh: strings.ReplaceAll(strings.ReplaceAll(m, "runs/{run_dir}", run), "{run_dir}", run)})
+		default:
+			// The run directory is known only once the step has run.
+			f.checks = append(f.checks, task.Check{Manual: "success metric, on the step's run directory runs/<run>: " + m})
+		}
+	}
+	if cp := strings.TrimSpace(r.str(sv, "checkpoint", field+".checkpoint")); cp != "" {
+		// The executor stops after the step for a person to approve it.
+		f.checks = append(f.checks, task.Check{Manual: "checkpoint " + cp + ": a person reviews the step's results and approves it"})
+	}
+	for _, k := range []string{"targets", "tests"} {
+		for _, p := range r.strings(sv, k, field+"."+k) {
+			f.files = append(f.files, strings.TrimSuffix(strings.TrimSuffix(p, "/**"), "/"))
+		}
+	}
+	f.notes = joinLines(
+		prefixed("Spec: ", r.str(sv, "spec", field+".spec")),
+		prefixed("Contract: ", r.str(sv, "contract", field+".contract")),
+		prefixed("Evaluation: ", r.str(sv, "eval_command", field+".eval_command")))
+	for _, k := range []string{"kind", "actions", "domains"} {
+		for _, v := range r.strings(sv, k, field+"."+k) {
+			f.tags = append(f.tags, strings.TrimSuffix(k, "s")+":"+v)
+		}
+	}
+	return f
 }
 
 // qualify turns the step references of a step in dir ("2", "step2",
