@@ -326,22 +326,7 @@ var candidates = map[string][]string{
 // directory or Windows executable extension, PowerShell aliases resolved.
 func canonical(sh, name string) string {
 	if plainName(name) {
-		// The common case: a lowercase name, nothing to strip.
-		switch sh {
-		case PowerShell:
-			if a, ok := psAliases[name]; ok {
-				return a
-			}
-		case Cmd:
-			if a, ok := cmdNames[name]; ok {
-				return a
-			}
-		default:
-			if a, ok := gnuPrefixed[name]; ok {
-				return a
-			}
-		}
-		return name
+		return aliasOf(sh, name) // the common case: a lowercase name, nothing to strip
 	}
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 && i < len(name)-1 {
 		name = name[i+1:]
@@ -357,19 +342,23 @@ func canonical(sh, name string) string {
 		// A package runner's name@version (npx rimraf@5).
 		name = name[:i]
 	}
+	return aliasOf(sh, name)
+}
+
+// aliasOf returns the command the shell sh runs by the lowercase name:
+// PowerShell's aliases, cmd's names, Homebrew's g-prefixed GNU tools.
+func aliasOf(sh, name string) string {
+	var aliases map[string]string
 	switch sh {
 	case PowerShell:
-		if a, ok := psAliases[name]; ok {
-			return a
-		}
+		aliases = psAliases
 	case Cmd:
-		if a, ok := cmdNames[name]; ok {
-			return a
-		}
+		aliases = cmdNames
 	default:
-		if a, ok := gnuPrefixed[name]; ok {
-			return a
-		}
+		aliases = gnuPrefixed
+	}
+	if a, ok := aliases[name]; ok {
+		return a
 	}
 	return name
 }
