@@ -31,8 +31,8 @@ const temporalProgram = "harnish-temporal"
 
 // temporalInstall says how to get the program.
 const temporalInstall = "install it with\n" +
-	"  go install github.com/harnish/harnish/contrib/temporal/cmd/harnish-temporal@latest\n" +
-	"or, in a clone of harnish, (cd contrib/temporal && go install ./cmd/harnish-temporal),\n" +
+	"  (cd contrib/temporal && go install ./cmd/harnish-temporal)\n" +
+	"in a clone of harnish (the module builds against the harnish beside it),\n" +
 	"and put it next to harnish or on PATH"
 
 // viaTemporal runs args on a Temporal server when they ask for one (a

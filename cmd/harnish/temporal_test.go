@@ -68,7 +68,7 @@ func TestTemporalMissing(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"status", "--temporal", "127.0.0.1:1", "w1"}, &stdout, &stderr)
 	if code != exitError || !strings.Contains(stderr.String(), "harnish-temporal is neither next to harnish nor on PATH") ||
-		!strings.Contains(stderr.String(), "go install github.com/harnish/harnish/contrib/temporal/cmd/harnish-temporal@latest") {
+		!strings.Contains(stderr.String(), "(cd contrib/temporal && go install ./cmd/harnish-temporal)") {
 		t.Errorf("exit %d\n%s", code, stderr.String())
 	}
 	stderr.Reset()
