@@ -16,6 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/harnish/harnish/internal/strdist"
 	"github.com/harnish/harnish/task"
 )
 
@@ -538,35 +539,5 @@ func similar(a, b string) bool {
 	if min(len(na), len(nb)) >= 8 {
 		limit = 2
 	}
-	return editDistance(na, nb, limit) <= limit
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit+1 once it
-// is sure to be more than limit.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			best = min(best, cur[j])
-		}
-		if best > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return strdist.Levenshtein(na, nb, limit) <= limit
 }

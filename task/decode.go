@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/harnish/harnish/internal/strdist"
 	"github.com/harnish/harnish/task/internal/quote"
 	"github.com/harnish/harnish/task/internal/source"
 )
@@ -360,35 +361,11 @@ func suggest(name string, fields map[string]int) string {
 		if len(name) > 2*len(f) { // not a misspelling of f, and maybe huge
 			continue
 		}
-		if norm(f) == norm(name) || (len(name) > 3 && editDistance(f, name) <= 2) {
+		if norm(f) == norm(name) || (len(name) > 3 && strdist.Levenshtein(f, name, 2) <= 2) {
 			return fmt.Sprintf(" (did you mean %q?)", f)
 		}
 	}
 	return " (valid fields: " + strings.Join(names, ", ") + ")"
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return max(len(a), len(b))
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 var fieldCache sync.Map // reflect.Type -> map[string]int
