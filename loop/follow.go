@@ -53,6 +53,8 @@ func (l *Loop) Follow(ctx context.Context, from uint64, ts []policy.Transition, 
 	if err := (*host)(l).commitLocked(ctx, nil); err != nil { // the commits owed, as Run makes them
 		return nil, err
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	return l.st.Clone(), nil
 }
 
