@@ -253,11 +253,12 @@ func CommitAll(ctx context.Context, dir, message string, skip ...string) (string
 // unstage gives the index entries under paths back their HEAD's content
 // (none, on a branch with no commit yet).
 func unstage(ctx context.Context, dir string, paths []string) error {
-	args := append([]string{"reset", "-q", "--"}, paths...)
-	if _, err := output(ctx, dir, nil, "rev-parse", "-q", "--verify", "HEAD"); err != nil {
-		args = append([]string{"rm", "-r", "-q", "--cached", "--ignore-unmatch", "--"}, paths...)
+	_, err := output(ctx, dir, nil, append([]string{"reset", "-q", "--"}, paths...)...)
+	if err != nil {
+		if _, herr := output(ctx, dir, nil, "rev-parse", "-q", "--verify", "HEAD"); herr != nil {
+			_, err = output(ctx, dir, nil, append([]string{"rm", "-r", "-q", "--cached", "--ignore-unmatch", "--"}, paths...)...)
+		}
 	}
-	_, err := output(ctx, dir, nil, args...)
 	return err
 }
 
