@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/harnish/harnish/asset"
+	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
 	"github.com/harnish/harnish/task"
@@ -104,6 +105,12 @@ func open(ctx context.Context, plan *task.Plan, opts Options) (_ *Runner, err er
 		return nil, err
 	}
 	r.closers = append(r.closers, store)
+	if gitx.InRepo(dir) {
+		// The state stays out of the user's git status and commits.
+		if err := gitx.IgnoreDir(stateDir); err != nil {
+			return nil, err
+		}
+	}
 	runID := opts.RunID
 	switch st, err := store.Load(ctx); {
 	case err == nil:

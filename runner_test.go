@@ -95,6 +95,12 @@ func TestOpenRun(t *testing.T) {
 			t.Errorf("record: %v", err)
 		}
 	}
+	// The state's runtime files (journal, lock, the plan's copy, the
+	// experience store) stay out of git status, in a tree that does not
+	// ignore them itself.
+	if st := testkit.Git(t, dir, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Errorf("git status after the run:\n%s", st)
+	}
 }
 
 // TestCloseReleasesTheState: while a Runner is open, no other may open the
@@ -231,14 +237,18 @@ func TestOpenMarks(t *testing.T) {
 func TestOpenWithoutGit(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
+		git   bool
 		write map[string]string // task -> the file it writes
 		want  policy.Outcome
 	}{
-		{"keeps to its task", map[string]string{"T1": "a.txt", "T2": "b.txt"}, policy.Completed},
-		{"writes into the state directory", map[string]string{"T1": filepath.Join(loop.StateDir, "evil")}, policy.StoppedByGuardrail},
+		{"keeps to its task", false, map[string]string{"T1": "a.txt", "T2": "b.txt"}, policy.Completed},
+		{"writes into the state directory", false, map[string]string{"T1": filepath.Join(loop.StateDir, "evil")}, policy.StoppedByGuardrail},
+		// The state directory's .gitignore hides it from git status, not
+		// from the audit of what an attempt changed.
+		{"writes into the ignored state directory of a git tree", true, map[string]string{"T1": filepath.Join(loop.StateDir, "evil")}, policy.StoppedByGuardrail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir, plan := tree(t, false, map[string]string{})
+			dir, plan := tree(t, tc.git, map[string]string{})
 			r, err := harnish.Open(t.Context(), plan, harnish.Options{Dir: dir, Gate: loop.AutoApprove{}, CommitTasks: true})
 			if err != nil {
 				t.Fatal(err)
@@ -251,8 +261,11 @@ func TestOpenWithoutGit(t *testing.T) {
 			if res == nil || res.Outcome != tc.want {
 				t.Fatalf("Run = %+v, %v; want %s", res, err, tc.want)
 			}
-			if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil && !tc.git {
 				t.Error("a run without git made a repository")
+			}
+			if _, err := os.Stat(filepath.Join(dir, loop.StateDir, ".gitignore")); (err == nil) != tc.git {
+				t.Errorf("the state directory's .gitignore: %v (a git tree: %t)", err, tc.git)
 			}
 		})
 	}

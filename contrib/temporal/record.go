@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnish/harnish/asset"
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/internal/gitx"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
 )
@@ -124,6 +125,12 @@ func (a *Activities) follower(ctx context.Context, key string, in RecordInput) (
 		return nil, fmt.Errorf("temporal: the state of run %s in %s: %w", in.Run, stateDir, err)
 	}
 	f.closers = append(f.closers, store)
+	if gitx.InRepo(in.Dir) {
+		if err := gitx.IgnoreDir(stateDir); err != nil {
+			f.close()
+			return nil, fmt.Errorf("temporal: %w", err)
+		}
+	}
 	if st, err := store.Load(ctx); err == nil && st.Run != in.Run {
 		f.close()
 		return nil, nonRetryable(fmt.Errorf("temporal: %s holds run %s, not run %s: one run's record per tree", stateDir, st.Run, in.Run))

@@ -299,3 +299,34 @@ func TestSnapshotSeesRacyRewrites(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoreDir: the .gitignore hides the whole directory, itself
+// included, from git status, and one already there is left alone.
+func TestIgnoreDir(t *testing.T) {
+	dir := testkit.GitTree(t)
+	state := filepath.Join(dir, ".harnish")
+	if err := os.MkdirAll(filepath.Join(state, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"journal.jsonl", "logs/task-T1.json"} {
+		if err := os.WriteFile(filepath.Join(state, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := gitx.IgnoreDir(state); err != nil {
+		t.Fatal(err)
+	}
+	if st := testkit.Git(t, dir, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Errorf("git status:\n%s", st)
+	}
+	mine := "journal.jsonl\n"
+	if err := os.WriteFile(filepath.Join(state, ".gitignore"), []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := gitx.IgnoreDir(state); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(state, ".gitignore")); err != nil || string(b) != mine {
+		t.Errorf("the user's .gitignore became %q, %v", b, err)
+	}
+}
