@@ -25,6 +25,7 @@ const (
 	RuleInteractive     = cmdguard.RuleInteractive     // "shell.interactive"
 	RuleDisk            = cmdguard.RuleDisk            // "sys.disk"
 	RuleForkBomb        = cmdguard.RuleForkBomb        // "sys.fork-bomb"
+	RuleSystemFiles     = cmdguard.RuleSystemFiles     // "sys.files"
 )
 
 // DefaultMaxDepth is the default of [CommandConfig.MaxDepth].

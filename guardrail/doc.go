@@ -165,6 +165,18 @@
 //     do start cmd); and interpreter code that forks in a loop (perl -e
 //     'fork while fork', python3 -c 'while True: os.fork()', ruby -e
 //     'loop { fork }', php -r 'while(1) pcntl_fork();').
+//   - sys.files: deleting, moving, truncating or overwriting a file of the
+//     system's own, outside the working tree, by any command that writes a
+//     path (the verbs of fs.protected, interpreter code included): under
+//     /etc, /usr, /bin, /sbin, /lib*, /boot, /proc, /sys, /root, /var, /opt,
+//     /snap, /nix/store, macOS's /System, /Library, /Applications and
+//     /private/etc, Windows' C:\Windows, C:\Program Files and C:\ProgramData;
+//     a glob that may name one counts (rm /et*), and cd is followed. No
+//     coding task changes them, and a single deleted file (/etc/passwd,
+//     /usr/bin/python3) can break the machine. Examples: rm /etc/hosts,
+//     echo x | sudo tee -a /etc/sudoers, cp tool /usr/local/bin/,
+//     python3 -c "os.remove('/etc/passwd')". Reading and copying from them
+//     is allowed, and so are /tmp, /var/tmp and macOS's /var/folders.
 //   - edit.secret.* (see "Edit rules"): text a command writes into a file,
 //     when the command line says what it is, is judged by the secret rules
 //     of the edit guard, with the file's name: a here-document or

@@ -21,6 +21,7 @@ const (
 	RuleInteractive     = "shell.interactive"
 	RuleDisk            = "sys.disk"
 	RuleForkBomb        = "sys.fork-bomb"
+	RuleSystemFiles     = "sys.files"
 )
 
 // The shells, as guardrail.Shell spells them.

@@ -34,6 +34,10 @@ func (e *evaluator) write(w shell.Word, match, verb string) {
 		e.add(RuleDisk, match, "the command %s %q, a disk or memory device: that destroys a file system or the machine", verb, w.Text)
 		return
 	}
+	if dir, ok := e.systemFile(w); ok {
+		e.add(RuleSystemFiles, match, "the command %s %q, a file of the system's own (%s), outside the working tree", verb, w.Text, dir)
+		return
+	}
 	if entry, ok := e.protected(w); ok {
 		e.add(RuleProtected, match, "the command %s %q, which is protected (%s)", verb, w.Text, entry)
 	}
