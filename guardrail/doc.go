@@ -87,8 +87,8 @@
 //     rsync --delete with -n, --dry-run or --list-only, and find tests whose
 //     argument merely reads -delete (find . -name -delete).
 //   - fs.protected: deleting, moving, truncating or overwriting (appending
-//     included) a path under [Protected] (.harnish/ and the plan's
-//     guardrails.protected): rm, unlink, shred, rmdir, mv, the destination of
+//     included) a path under [Protected] (.harnish/, .git/, the plugin
+//     manifest and the plan's guardrails.protected): rm, unlink, shred, rmdir, mv, the destination of
 //     cp, ln and install, truncate, dd of=, tee, sed -i, git rm and mv, curl
 //     -o and wget -O, output redirections, Remove-Item, Move-Item,
 //     Rename-Item, Set-Content, Add-Content, Clear-Content, Out-File,
@@ -337,7 +337,8 @@
 // rules, by ID:
 //
 //   - edit.protected (hard): the diff creates, modifies, renames or deletes a
-//     path under [Protected] (the state directory .harnish/ and the plan's
+//     path under [Protected] (the state directory .harnish/, the
+//     repository's .git/, the plugin manifest and the plan's
 //     guardrails.protected). A rename is judged on both paths; the source of
 //     a copy is only read. Example: deleting secrets/prod.env.gpg with
 //     protected: [secrets/].

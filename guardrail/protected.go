@@ -12,20 +12,26 @@ import (
 // next run starts.
 const PluginManifest = "harnish-plugins.yaml"
 
+// GitDir is the repository's own directory, protected always: a command
+// that deleted or moved it would take the history with it, and a hook
+// written into it would run at the loop's next commit.
+const GitDir = ".git"
+
 // Protected is a set of paths no action may delete, move, truncate or
 // overwrite. An entry names a file or, with or without a trailing slash, a
-// directory and everything under it. The zero value protects only [schema.StateDir]
-// and PluginManifest.
+// directory and everything under it. The zero value protects only [schema.StateDir],
+// GitDir and PluginManifest.
 // It is safe for concurrent use.
 type Protected struct {
 	entries []string // cleaned, slash-separated, relative; never empty
 }
 
-// NewProtected returns the set of [schema.StateDir], PluginManifest and paths
-// (relative to the working tree's root, slash- or backslash-separated).
+// NewProtected returns the set of [schema.StateDir], GitDir, PluginManifest
+// and paths (relative to the working tree's root, slash- or
+// backslash-separated).
 func NewProtected(paths ...string) *Protected {
 	p := &Protected{}
-	for _, e := range append([]string{schema.StateDir + "/", PluginManifest}, paths...) {
+	for _, e := range append([]string{schema.StateDir + "/", GitDir + "/", PluginManifest}, paths...) {
 		if c := cleanRel(e); c != "" && c != "." {
 			p.entries = append(p.entries, c)
 		}
