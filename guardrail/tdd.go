@@ -153,9 +153,26 @@ func newTDDRule(c TDDConfig) (tddRule, error) {
 	return r, nil
 }
 
+// diffPaths are the paths of a diff, each with its status, and the names
+// of their files, which rule out most test candidates without making a
+// path.
+type diffPaths struct {
+	status map[string]FileStatus
+	names  map[string]bool
+}
+
+func newDiffPaths(files []FileDiff) *diffPaths {
+	d := &diffPaths{status: make(map[string]FileStatus, len(files)), names: make(map[string]bool, len(files))}
+	for _, f := range files {
+		d.status[f.Path] = f.Status
+		d.names[path.Base(f.Path)] = true
+	}
+	return d
+}
+
 // check is the edit.tdd rule for one file; inDiff holds every path of the
-// diff with its status.
-func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string]FileStatus, tree fs.FS) []EditDecision {
+// diff.
+func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff *diffPaths, tree fs.FS) []EditDecision {
 	if r.level == Allow || f.Status == StatusDeleted || generated || f.Binary {
 		return nil
 	}
@@ -168,16 +185,19 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string
 	}
 	// Candidates are looked up through one buffer, not made one string each.
 	var buf [256]byte
-	for _, d := range places.dirs {
-		for _, n := range places.names {
-			if st, ok := inDiff[string(appendJoin(buf[:0], d, n))]; ok && st != StatusDeleted {
+	for _, n := range places.names {
+		if !inDiff.names[n] {
+			continue // no path of the diff ends in it
+		}
+		for _, d := range places.dirs {
+			if st, ok := inDiff.status[string(appendJoin(buf[:0], d, n))]; ok && st != StatusDeleted {
 				return nil
 			}
 		}
 	}
 	if tree != nil {
 		for c := range places.all() {
-			if inDiff[c] == StatusDeleted {
+			if inDiff.status[c] == StatusDeleted {
 				continue
 			}
 			if _, err := fs.Stat(tree, c); err == nil {
@@ -320,21 +340,39 @@ func (r *tddRule) generatedName(name string) bool {
 // pathPatterns are patterns read as [TDDConfig.Exempt] describes,
 // compiled: each is looked at in the way it matches.
 type pathPatterns struct {
-	dirs  []string // "vendor/": a directory anywhere in the path
-	paths []glob   // a pattern with another "/": a glob on the whole path
-	names []glob   // any other: a glob on the file's name
+	// "vendor/": a directory anywhere in the path; dirNames are those of
+	// one component, looked up per component of the path, dirs the
+	// others.
+	dirNames map[string]bool
+	dirs     []string
+	paths    []glob // a pattern with another "/": a glob on the whole path
+	// Any other: a glob on the file's name; exact are the plain names,
+	// looked up at once, names the others.
+	exact map[string]bool
+	names []glob
 }
 
 func compilePatterns(ps []string) pathPatterns {
-	var p pathPatterns
+	p := pathPatterns{dirNames: map[string]bool{}, exact: map[string]bool{}}
 	for _, s := range ps {
 		switch {
 		case strings.HasSuffix(s, "/"):
-			p.dirs = append(p.dirs, strings.TrimSuffix(s, "/"))
+			switch d := strings.TrimSuffix(s, "/"); {
+			case d == "":
+				// hasDir finds no empty directory
+			case strings.Contains(d, "/"):
+				p.dirs = append(p.dirs, d)
+			default:
+				p.dirNames[d] = true
+			}
 		case strings.Contains(s, "/"):
 			p.paths = append(p.paths, compileGlob(s))
 		default:
-			p.names = append(p.names, compileGlob(s))
+			if g := compileGlob(s); g.kind == globExact {
+				p.exact[s] = true
+			} else {
+				p.names = append(p.names, g)
+			}
 		}
 	}
 	return p
@@ -343,9 +381,28 @@ func compilePatterns(ps []string) pathPatterns {
 // match reports whether name matches one of the patterns.
 func (p *pathPatterns) match(name string) bool {
 	base := path.Base(name)
+	if p.exact[base] {
+		return true
+	}
 	for i := range p.names {
 		if p.names[i].match(base) {
 			return true
+		}
+	}
+	if len(p.dirNames) > 0 {
+		// hasDir of each: a component of name's directory equal to it.
+		for d := path.Dir(name); ; {
+			i := strings.IndexByte(d, '/')
+			if i < 0 {
+				if p.dirNames[d] {
+					return true
+				}
+				break
+			}
+			if p.dirNames[d[:i]] {
+				return true
+			}
+			d = d[i+1:]
 		}
 	}
 	for _, d := range p.dirs {
