@@ -1,0 +1,99 @@
+package secretrules_test
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/harnish/harnish/guardrail/internal/secretrules"
+)
+
+// skipGroups are keyword sets that exercise the skipping scan: the
+// default rules' keywords with the guard's detectors' (case-folded,
+// overlapping, of two bytes and long), and small sets with keywords of
+// one and two bytes, which may start anywhere.
+func skipGroups() [][][]string {
+	all := secretrules.Default().Keywords()
+	all = append(all, []string{"private key", "secretaccess", "basic ", "basic\t", "auth", "eyj", "://", "password=", "pwd=",
+		"sshpass", "pass", "pwd", "secret", "token", "key", "credential", "credentials>", "masterauth", "secret>", "key>"})
+	return [][][]string{
+		all,
+		{{"akia", "asia"}, {"ghp_"}, {"sk", "key"}, {"ey"}, {"a"}, {"aa", "aaa"}},
+		{{"ab"}, {"abc", "bcd"}, {"cd"}, {"b"}},
+		{{"pass"}, {"password"}, {"ss"}, {"word="}},
+	}
+}
+
+// skipDiffer returns a description of how the skipping scan of text
+// differs from the automaton stepped over every byte, or "".
+func skipDiffer(t testing.TB, k *secretrules.Keywords, text string) string {
+	skip, every, skips := secretrules.KeywordCounts(k, text)
+	if !skips {
+		t.Fatal("the matcher does not skip: the test compares nothing")
+	}
+	if !maps.Equal(skip, every) {
+		return fmt.Sprintf("skipping found %v, every byte %v (group: times)", skip, every)
+	}
+	return ""
+}
+
+// TestSkipFindsWhatStepFinds is the differential test of the skipping
+// keyword scan: on every corpus line, and on random texts over each set's
+// keywords' bytes in both cases and a few others, it reports each group as
+// often as the automaton stepped over every byte does.
+func TestSkipFindsWhatStepFinds(t *testing.T) {
+	lines := corpusLines(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	for gi, groups := range skipGroups() {
+		k := secretrules.NewKeywords(groups)
+		for _, c := range lines {
+			if d := skipDiffer(t, k, c[1]); d != "" {
+				t.Fatalf("set %d: %q: %s", gi, c[1], d)
+			}
+		}
+		var alphabet []byte
+		for _, ks := range groups {
+			for _, kw := range ks {
+				alphabet = append(alphabet, kw...)
+				alphabet = append(alphabet, strings.ToUpper(kw)...)
+			}
+		}
+		alphabet = append(alphabet, " \t.=\xff"...)
+		for range 5000 {
+			b := make([]byte, r.IntN(24))
+			for i := range b {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			}
+			// Keywords whole, at random places, so the long ones occur.
+			if len(b) > 0 && r.IntN(2) == 0 {
+				ks := groups[r.IntN(len(groups))]
+				at := r.IntN(len(b))
+				b = append(b[:at], append([]byte(ks[r.IntN(len(ks))]), b[at:]...)...)
+			}
+			if d := skipDiffer(t, k, string(b)); d != "" {
+				t.Fatalf("set %d: %q: %s", gi, b, d)
+			}
+		}
+	}
+}
+
+// FuzzSkipFindsWhatStepFinds is TestSkipFindsWhatStepFinds on texts the
+// fuzzer makes.
+func FuzzSkipFindsWhatStepFinds(f *testing.F) {
+	for _, c := range corpusLines(f) {
+		f.Add(c[1])
+	}
+	var ks []*secretrules.Keywords
+	for _, groups := range skipGroups() {
+		ks = append(ks, secretrules.NewKeywords(groups))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for gi, k := range ks {
+			if d := skipDiffer(t, k, text); d != "" {
+				t.Fatalf("set %d: %q: %s", gi, text, d)
+			}
+		}
+	})
+}
