@@ -203,7 +203,8 @@ func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint6
 			fs = append(fs, f)
 		}
 	}
-	for i, d := range detectors {
+	for i := range detectors {
+		d := &detectors[i] // not a copy of it per line
 		if d.providers {
 			providerSecrets(f.providers, text, hits, add)
 			continue
