@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // Config is a rule set as gitleaks.json holds it.
@@ -103,9 +102,10 @@ var Default = sync.OnceValue(func() *Set {
 // Set is a compiled rule set. It is safe for concurrent use.
 type Set struct {
 	// files caches File by path, up to maxFiles paths: a loop's diffs
-	// touch the same files again and again.
-	files  sync.Map
-	nfiles atomic.Int64
+	// touch the same files again and again. A map under a lock rather
+	// than a sync.Map, whose lookups chase pointers when it is full.
+	filesMu sync.RWMutex
+	files   map[string]*File
 	cfg    *Config
 	rules  []*rule
 	kwOnce sync.Once
@@ -742,13 +742,21 @@ func (s *Set) Scan(path, line string, found func(Match)) {
 // none when the configuration's allowlist exempts it, and the rules
 // limited to other paths left out.
 func (s *Set) File(path string) *File {
-	if f, ok := s.files.Load(path); ok {
-		return f.(*File)
+	s.filesMu.RLock()
+	f, ok := s.files[path]
+	s.filesMu.RUnlock()
+	if ok {
+		return f
 	}
-	f := s.newFile(path)
-	if s.nfiles.Add(1) <= maxFiles {
-		s.files.Store(path, f)
+	f = s.newFile(path)
+	s.filesMu.Lock()
+	if len(s.files) < maxFiles {
+		if s.files == nil {
+			s.files = make(map[string]*File)
+		}
+		s.files[path] = f
 	}
+	s.filesMu.Unlock()
 	return f
 }
 
