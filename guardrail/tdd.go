@@ -215,8 +215,8 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff *diffPaths
 // testPlaces are where the test of a product file may be: each of names
 // in each of dirs, nearest dir first. No names: the file needs no test.
 type testPlaces struct {
-	dirs  []string // clean, distinct; "" is the tree's root
-	names []string // distinct file names
+	dirs  []string // clean, distinctStrings; "" is the tree's root
+	names []string // distinctStrings file names
 }
 
 // all yields the candidate paths in order.
@@ -266,38 +266,90 @@ func (r *tddRule) places(name string) testPlaces {
 	dir, base := path.Split(name)
 	dir = cleanDir(strings.TrimSuffix(dir, "/"))
 	stem := strings.TrimSuffix(base, ext)
-	var p testPlaces
+	// The names and dirs are made in one buffer each, one string each in
+	// the end: a new file's places are a dozen or more strings.
+	var names distinctStrings
 	for _, pat := range pats {
-		if n := strings.ReplaceAll(pat, "{stem}", stem); !slices.Contains(p.names, n) {
-			p.names = append(p.names, n)
+		for {
+			before, after, ok := strings.Cut(pat, "{stem}")
+			names.buf = append(names.buf, before...)
+			if !ok {
+				break
+			}
+			names.buf = append(names.buf, stem...)
+			pat = after
 		}
+		names.end()
 	}
 	// dir is clean, roots are names: their joins are clean.
-	add := func(d string) {
-		if !slices.Contains(p.dirs, d) {
-			p.dirs = append(p.dirs, d)
-		}
-	}
-	add(dir)
+	var dirs distinctStrings
+	dirs.add(dir, "")
 	for _, root := range r.roots {
-		add(string(appendJoin(nil, dir, root)))
+		if dir != "" {
+			dirs.add(dir, "/"+root)
+		} else {
+			dirs.add(root, "")
+		}
 	}
 	// Mirrors: tests/a/b/x, tests/b/x, tests/x for a/b/x.
 	for _, root := range r.roots {
 		for d := dir; ; {
-			add(strings.TrimSuffix(root+"/"+d, "/"))
-			i := strings.IndexByte(d, '/')
 			if d == "" {
+				dirs.add(root, "")
 				break
 			}
-			if i < 0 {
+			dirs.add(root+"/", d)
+			if i := strings.IndexByte(d, '/'); i < 0 {
 				d = ""
 			} else {
 				d = d[i+1:]
 			}
 		}
 	}
-	return p
+	return testPlaces{dirs: dirs.strings(), names: names.strings()}
+}
+
+// distinctStrings makes distinctStrings strings, in the order first made, in one buffer.
+type distinctStrings struct {
+	buf  []byte
+	ends []int // where each string ends in buf; each starts where the last ends
+}
+
+// end ends the string made since the last one, dropping it when it is one
+// of them already.
+func (d *distinctStrings) end() {
+	start := 0
+	if len(d.ends) > 0 {
+		start = d.ends[len(d.ends)-1]
+	}
+	s := d.buf[start:]
+	prev := 0
+	for _, e := range d.ends {
+		if string(d.buf[prev:e]) == string(s) {
+			d.buf = d.buf[:start]
+			return
+		}
+		prev = e
+	}
+	d.ends = append(d.ends, len(d.buf))
+}
+
+// add makes a+b.
+func (d *distinctStrings) add(a, b string) {
+	d.buf = append(append(d.buf, a...), b...)
+	d.end()
+}
+
+// strings returns the strings made.
+func (d *distinctStrings) strings() []string {
+	all := string(d.buf)
+	out := make([]string, len(d.ends))
+	prev := 0
+	for i, e := range d.ends {
+		out[i] = all[prev:e]
+		prev = e
+	}
+	return out
 }
 
 // cleanDir is dir cleaned, "" for the root.
