@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -258,7 +259,7 @@ func (g *EditGuard) size(f *FileDiff, generated bool) []EditDecision {
 	if n := f.Changed(); n > limit {
 		return []EditDecision{{
 			Decision: Decision{Level: Soft, Rule: RuleEditSize,
-				Reason: fmt.Sprintf("changes %d lines, more than %d in one file; prefer smaller steps", n, limit)},
+				Reason: "changes " + strconv.Itoa(n) + " lines, more than " + strconv.Itoa(limit) + " in one file; prefer smaller steps"},
 			Path: f.Path,
 		}}
 	}

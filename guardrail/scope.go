@@ -23,7 +23,7 @@ func (g *EditGuard) scope(task string, f *FileDiff) []EditDecision {
 		if !compiled.holds(p) {
 			return []EditDecision{{
 				Decision: Decision{Level: Soft, Rule: RuleEditScope,
-					Reason: fmt.Sprintf("%s is outside the declared files of task %s (%s)", p, task, listed(entries, 5))},
+					Reason: p + " is outside the declared files of task " + task + " (" + listed(entries, 5) + ")"},
 				Path: f.Path,
 			}}
 		}

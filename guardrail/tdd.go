@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -207,7 +208,7 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff *diffPaths
 	}
 	return []EditDecision{{
 		Decision: Decision{Level: r.level, Rule: RuleEditTDD,
-			Reason: fmt.Sprintf("product file changed without its test; write the test first (%s)", places.listed(3))},
+			Reason: "product file changed without its test; write the test first (" + places.listed(3) + ")"},
 		Path: f.Path,
 	}}
 }
@@ -242,7 +243,7 @@ func (p testPlaces) listed(n int) string {
 		first = append(first, c)
 	}
 	if total := len(p.dirs) * len(p.names); total > n {
-		return fmt.Sprintf("%s and %d more", strings.Join(first, ", "), total-n)
+		return strings.Join(first, ", ") + " and " + strconv.Itoa(total-n) + " more"
 	}
 	return strings.Join(first, ", ")
 }
