@@ -279,87 +279,66 @@ func (m *matcher) scan(text string, hit func([]uint16)) {
 		m.scanFrom(text, 0, 0, hit)
 		return
 	}
+	n := m.nclass
+	next, class, starts, pairs := m.next, &m.class, m.starts, m.pairs
 	// While the automaton is shallow, no keyword has begun before the
 	// last byte it read: it goes on from the next place one may start,
 	// from the root (or where it is, when that place is the last byte).
 	row, i := int32(0), 0
 	for i < len(text) {
-		from := i
+		j := i
 		if row != 0 {
-			from = i - 1
+			j = i - 1
 		}
-		j := m.nextStart(text, from)
-		if j < 0 {
-			return
+		// The next place a keyword may start: two bytes against pairs,
+		// then three classes against starts (class 0 past the end).
+		for ; j+2 < len(text); j++ {
+			if x := uint(text[j]) | uint(text[j+1])<<8; pairs[x>>6&(1<<10-1)]&(1<<(x&63)) != 0 &&
+				starts[(uint(class[text[j]])<<6|uint(class[text[j+1]]))&(1<<12-1)]>>(class[text[j+2]]&63)&1 != 0 {
+				break
+			}
+		}
+		if j+2 >= len(text) {
+			j = m.startNearEnd(text, j)
+			if j < 0 {
+				return
+			}
 		}
 		if j >= i {
 			row, i = 0, j
 		}
-		row, i = m.stepFrom(text, row, i, j, hit)
+		// The automaton from there, until it is shallow again past it.
+		for start := j; i < len(text); {
+			c := int32(class[text[i]])
+			v := next[row+c].Load()
+			if v == 0 {
+				v = m.step(row/n, c)
+			}
+			row = v&stateMask - 1
+			i++
+			if v&outFlag != 0 {
+				m.report(row, hit)
+			}
+			if v&shallowFlag != 0 && i-1 > start {
+				break
+			}
+		}
 	}
 }
 
-// nextStart returns the first place in text at or after from where a
-// keyword may start, or -1.
-func (m *matcher) nextStart(text string, from int) int {
-	st, class := m.starts, &m.class
-	if from >= len(text) {
-		return -1
-	}
-	c0 := uint(class[text[from]])
-	c1 := uint(0)
-	if from+1 < len(text) {
-		c1 = uint(class[text[from+1]])
-	}
-	j := from
-	for pairs := m.pairs; j+2 < len(text); j++ {
-		if x := uint(text[j]) | uint(text[j+1])<<8; pairs[x>>6&(1<<10-1)]&(1<<(x&63)) == 0 {
-			continue
-		}
-		c0, c1 := uint(class[text[j]]), uint(class[text[j+1]])
-		if st[(c0<<6|c1)&(1<<12-1)]>>(class[text[j+2]]&63)&1 != 0 {
-			return j
-		}
-	}
-	if j < len(text) {
-		c0 = uint(class[text[j]])
-		c1 = 0
-		if j+1 < len(text) {
-			c1 = uint(class[text[j+1]])
-		}
-	}
-	// Past the end, bytes are class 0, which no keyword holds.
+// startNearEnd returns the first place at or after j, one of the last two
+// bytes of text, where a keyword may start, or -1.
+func (m *matcher) startNearEnd(text string, j int) int {
 	for ; j < len(text); j++ {
-		if st[(c0<<6|c1)&(1<<12-1)]&1 != 0 {
+		c0, c1 := uint(m.class[text[j]]), uint(0)
+		if j+1 < len(text) {
+			c1 = uint(m.class[text[j+1]])
+		}
+		if m.starts[(c0<<6|c1)&(1<<12-1)]&1 != 0 {
 			return j
 		}
-		c0, c1 = c1, 0
 	}
 	return -1
-}
-
-// stepFrom runs the automaton from the state at row over text from i on,
-// calling hit as scan does, until it is shallow again past start or the
-// text ends; it returns the state's row and where it stopped.
-func (m *matcher) stepFrom(text string, row int32, i, start int, hit func([]uint16)) (int32, int) {
-	n := m.nclass
-	next, class := m.next, &m.class
-	for i < len(text) {
-		c := int32(class[text[i]])
-		v := next[row+c].Load()
-		if v == 0 {
-			v = m.step(row/n, c)
-		}
-		row = v&stateMask - 1
-		i++
-		if v&outFlag != 0 {
-			m.report(row, hit)
-		}
-		if v&shallowFlag != 0 && i-1 > start {
-			break
-		}
-	}
-	return row, i
 }
 
 // scanFrom runs the automaton from the state at row over all of text.
