@@ -3,6 +3,7 @@ package guardrail
 import (
 	"os"
 	"path"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -253,4 +254,28 @@ func FuzzPerFileRulesAsSpecified(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDefaultTDDRule checks that the shared default rule is the rule a
+// zero TDDConfig compiles to, and that guards do not share its cache.
+func TestDefaultTDDRule(t *testing.T) {
+	want, err := compileTDDRule(TDDConfig{Level: Hard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := newTDDRule(TDDConfig{Level: Hard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := newTDDRule(TDDConfig{Level: Soft})
+	if got.known == want.known || got.known == other.known || other.level != Soft {
+		t.Fatal("guards share a TDD cache or a level")
+	}
+	got.known, want.known = nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("default TDD rule:\n%+v\nwant\n%+v", got, want)
+	}
+	if _, err := newTDDRule(TDDConfig{Level: Level(9)}); err == nil {
+		t.Fatal("an invalid level passes")
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // TDDConfig configures the test-first rule (edit.tdd): a changed product
@@ -107,11 +108,32 @@ type tddRule struct {
 }
 
 func newTDDRule(c TDDConfig) (tddRule, error) {
+	if !c.Level.Valid() {
+		return tddRule{}, fmt.Errorf("guardrail: tdd: %w %d", ErrInvalidLevel, int(c.Level))
+	}
+	if c.Patterns == nil && c.Roots == nil && c.Exempt == nil {
+		// The defaults, compiled once: a hook makes a guard per call.
+		r := defaultTDDRule()
+		r.level, r.known = c.Level, &pathCache[testPlaces]{}
+		return r, nil
+	}
+	return compileTDDRule(c)
+}
+
+// defaultTDDRule is the rule of the default patterns, roots and
+// exemptions, without a level or a cache; it is only read.
+var defaultTDDRule = sync.OnceValue(func() tddRule {
+	r, err := compileTDDRule(TDDConfig{Level: Soft})
+	if err != nil {
+		panic(err) // the defaults are valid (TestDefaultTDDRule)
+	}
+	return r
+})
+
+// compileTDDRule is newTDDRule for a valid level.
+func compileTDDRule(c TDDConfig) (tddRule, error) {
 	r := tddRule{level: c.Level, patterns: c.Patterns, roots: c.Roots, known: &pathCache[testPlaces]{}}
 	exempt := c.Exempt
-	if !c.Level.Valid() {
-		return r, fmt.Errorf("guardrail: tdd: %w %d", ErrInvalidLevel, int(c.Level))
-	}
 	if r.patterns == nil {
 		r.patterns = DefaultTestPatterns()
 	}
