@@ -134,3 +134,6 @@ func KeywordCounts(k *Keywords, text string) (skip, every map[uint16]int, skips 
 	})
 	return skip, every, k.m.starts != nil
 }
+
+// IndexLit exposes indexLit to the tests.
+var IndexLit = indexLit

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Config is a rule set as gitleaks.json holds it.
@@ -106,12 +107,12 @@ type Set struct {
 	// than a sync.Map, whose lookups chase pointers when it is full.
 	filesMu sync.RWMutex
 	files   map[string]*File
-	cfg    *Config
-	rules  []*rule
-	kwOnce sync.Once
-	kw     *matcher // see keywords
-	always []int    // rules without keywords
-	global *allowlist
+	cfg     *Config
+	rules   []*rule
+	kwOnce  sync.Once
+	kw      *matcher // see keywords
+	always  []int    // rules without keywords
+	global  *allowlist
 }
 
 type rule struct {
@@ -576,12 +577,26 @@ func indexLit(s, lit string, fold bool) int {
 	if !fold {
 		return strings.Index(s, lit)
 	}
+	if lit == "" {
+		return 0
+	}
+	// A place EqualFold takes starts with lit's first byte in either
+	// case, or with a rune beyond ASCII (K, the Kelvin sign, folds to k):
+	// a cheap test before the call.
+	c := lowerASCII(lit[0])
 	for i := 0; i+len(lit) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(lit)], lit) {
+		if b := s[i]; (lowerASCII(b) == c || b >= utf8.RuneSelf) && strings.EqualFold(s[i:i+len(lit)], lit) {
 			return i
 		}
 	}
 	return -1
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func wordChar(c byte) bool {

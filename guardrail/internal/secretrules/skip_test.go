@@ -97,3 +97,44 @@ func FuzzSkipFindsWhatStepFinds(f *testing.F) {
 		}
 	})
 }
+
+// indexLitSpec is indexLit as it was: EqualFold at every place.
+func indexLitSpec(s, lit string) int {
+	for i := 0; i+len(lit) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(lit)], lit) {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestIndexLit compares the head filter's case-folding search with
+// EqualFold at every place, with the runes that fold to ASCII letters.
+func TestIndexLit(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	alphabet := []string{"a", "A", "k", "K", "s", "S", "\u212a", "\u017f", "_", "@", "`", "[", "{", "0", "é"}
+	lits := []string{"k", "ks", "sk_", "key", "a@", "@", "`k", "[s", "ſ"[:1], ""}
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s, lit := b.String(), lits[r.IntN(len(lits))]
+		if got, want := secretrules.IndexLit(s, lit, true), indexLitSpec(s, lit); got != want {
+			t.Fatalf("indexLit(%q, %q) = %d, want %d", s, lit, got, want)
+		}
+	}
+}
+
+func FuzzIndexLit(f *testing.F) {
+	f.Add("xx\u212aey", "key")
+	f.Add("a\u017fk_live", "sk_")
+	f.Fuzz(func(t *testing.T, s, lit string) {
+		if len(lit) > 0 && lit[0] >= 0x80 {
+			return // literals are ASCII
+		}
+		if got, want := secretrules.IndexLit(s, lit, true), indexLitSpec(s, lit); got != want {
+			t.Fatalf("indexLit(%q, %q) = %d, want %d", s, lit, got, want)
+		}
+	})
+}
