@@ -280,7 +280,7 @@ func (m *matcher) scan(text string, hit func([]uint16)) {
 		return
 	}
 	n := m.nclass
-	next, class, starts, pairs := m.next, &m.class, m.starts, m.pairs
+	next, class := m.next, &m.class
 	// While the automaton is shallow, no keyword has begun before the
 	// last byte it read: it goes on from the next place one may start,
 	// from the root (or where it is, when that place is the last byte).
@@ -290,14 +290,7 @@ func (m *matcher) scan(text string, hit func([]uint16)) {
 		if row != 0 {
 			j = i - 1
 		}
-		// The next place a keyword may start: two bytes against pairs,
-		// then three classes against starts (class 0 past the end).
-		for ; j+2 < len(text); j++ {
-			if x := uint(text[j]) | uint(text[j+1])<<8; pairs[x>>6&(1<<10-1)]&(1<<(x&63)) != 0 &&
-				starts[(uint(class[text[j]])<<6|uint(class[text[j+1]]))&(1<<12-1)]>>(class[text[j+2]]&63)&1 != 0 {
-				break
-			}
-		}
+		j = m.skip(text, j)
 		if j+2 >= len(text) {
 			j = m.startNearEnd(text, j)
 			if j < 0 {
@@ -324,6 +317,23 @@ func (m *matcher) scan(text string, hit func([]uint16)) {
 			}
 		}
 	}
+}
+
+// skip returns the first place at or after j, and before the last two
+// bytes of text, where a keyword may start: two bytes against pairs, then
+// three classes against starts; else the first place not before them.
+func (m *matcher) skip(text string, j int) int {
+	if j >= len(text) {
+		return j
+	}
+	pairs, starts, class := m.pairs, m.starts, &m.class
+	for t := text[j:]; len(t) >= 3; t = t[1:] {
+		if x := uint(t[0]) | uint(t[1])<<8; pairs[x>>6&(1<<10-1)]&(1<<(x&63)) != 0 &&
+			starts[(uint(class[t[0]])<<6|uint(class[t[1]]))&(1<<12-1)]>>(class[t[2]]&63)&1 != 0 {
+			return len(text) - len(t)
+		}
+	}
+	return max(j, len(text)-2)
 }
 
 // startNearEnd returns the first place at or after j, one of the last two

@@ -144,8 +144,11 @@ type allowlist struct {
 type pathRegexp struct {
 	expr string
 	lits literals
-	once sync.Once
-	re   *regexp.Regexp // nil until compiled, or when expr does not compile
+	// litBytes are the bytes of each literal: a path lacking one of them
+	// cannot hold it, which is cheaper to learn than by a search.
+	litBytes []byteSet
+	once     sync.Once
+	re       *regexp.Regexp // nil until compiled, or when expr does not compile
 }
 
 // newPath returns the pattern expr with its literals lits, or, when lits
@@ -157,7 +160,25 @@ func newPath(expr string, lits *literals) *pathRegexp {
 	} else {
 		p.lits = literalsOf(expr)
 	}
+	p.litBytes = make([]byteSet, len(p.lits.s))
+	for i, l := range p.lits.s {
+		for j := 0; j < len(l); j++ {
+			p.litBytes[i].add(l[j])
+		}
+	}
 	return p
+}
+
+// pathBytes are the bytes of a path, as they are and in lower case.
+type pathBytes struct{ exact, lower byteSet }
+
+func pathBytesOf(path string) pathBytes {
+	var b pathBytes
+	for i := 0; i < len(path); i++ {
+		b.exact.add(path[i])
+		b.lower.add(lowerASCII(path[i]))
+	}
+	return b
 }
 
 // literalsOf returns the strings one of which every match of expr holds,
@@ -185,12 +206,25 @@ func (p *pathRegexp) regexp() *regexp.Regexp {
 }
 
 func (p *pathRegexp) match(path string) bool {
+	b := pathBytesOf(path)
+	return p.matchIn(path, &b)
+}
+
+// matchIn is match of a path whose bytes are b.
+func (p *pathRegexp) matchIn(path string, b *pathBytes) bool {
 	if p.lits.s != nil {
-		in := path
+		in, have := path, &b.exact
 		if p.lits.fold {
-			in = strings.ToLower(path)
+			in, have = strings.ToLower(path), &b.lower
 		}
-		if !slices.ContainsFunc(p.lits.s, func(l string) bool { return strings.Contains(in, l) }) {
+		found := false
+		for i, l := range p.lits.s {
+			if p.litBytes[i].within(have) && strings.Contains(in, l) {
+				found = true
+				break
+			}
+		}
+		if !found {
 			return false
 		}
 	}
@@ -549,6 +583,13 @@ type byteSet [4]uint64
 
 func (b *byteSet) has(c byte) bool { return b[c/64]&(1<<(c%64)) != 0 }
 
+func (b *byteSet) add(c byte) { b[c/64] |= 1 << (c % 64) }
+
+// within reports whether every byte of b is in c.
+func (b *byteSet) within(c *byteSet) bool {
+	return b[0]&^c[0]|b[1]&^c[1]|b[2]&^c[2]|b[3]&^c[3] == 0
+}
+
 // in reports whether line has a place where h starts.
 func (h *head) in(line string) bool {
 	for from := 0; from+len(h.lit) <= len(line); {
@@ -731,8 +772,14 @@ func literalHead(lit *syntax.Regexp, word bool, rest []*syntax.Regexp) head {
 // PathAllowed reports whether the configuration's allowlist exempts the
 // file at path (lock files, vendored trees, images, ...).
 func (s *Set) PathAllowed(path string) bool {
+	b := pathBytesOf(path)
+	return s.pathAllowed(path, &b)
+}
+
+// pathAllowed is PathAllowed of a path whose bytes are b.
+func (s *Set) pathAllowed(path string, b *pathBytes) bool {
 	for _, re := range s.global.paths {
-		if re.match(path) {
+		if re.matchIn(path, b) {
 			return true
 		}
 	}
@@ -780,12 +827,13 @@ const maxFiles = 1 << 14
 
 func (s *Set) newFile(path string) *File {
 	f := &File{set: s, path: path}
-	if s.PathAllowed(path) {
+	b := pathBytesOf(path)
+	if s.pathAllowed(path, &b) {
 		f.none = true
 		return f
 	}
 	for i, r := range s.rules {
-		if r.path != nil && !r.path.match(path) {
+		if r.path != nil && !r.path.matchIn(path, &b) {
 			if f.off == nil {
 				f.off = make([]uint64, (len(s.rules)+63)/64)
 			}
