@@ -11,8 +11,9 @@ import (
 // letter's class; every other byte is class 0). Only the trie and its
 // failure links are built at first, in a few small arrays; each DFA
 // transition is worked out when a text first takes it and kept, so a
-// process that scans a few lines builds (and pages in) little. It is safe
-// for concurrent use.
+// process that scans a few lines builds (and pages in) little. While the
+// automaton is at most one byte deep, the scan skips ahead to where a
+// keyword may start (see matcher.starts). It is safe for concurrent use.
 type Keywords struct{ m *matcher }
 
 // NewKeywords returns the matcher of groups[i], the lowercase keywords of

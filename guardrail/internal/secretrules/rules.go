@@ -174,9 +174,20 @@ type pathBytes struct{ exact, lower byteSet }
 
 func pathBytesOf(path string) pathBytes {
 	var b pathBytes
+	ascii := true
 	for i := 0; i < len(path); i++ {
 		b.exact.add(path[i])
 		b.lower.add(lowerASCII(path[i]))
+		ascii = ascii && path[i] < utf8.RuneSelf
+	}
+	if !ascii {
+		// The lower case of a rune beyond ASCII may be ASCII (that of K,
+		// the Kelvin sign, is k): the bytes of what matchIn searches.
+		b.lower = byteSet{}
+		lower := strings.ToLower(path)
+		for i := 0; i < len(lower); i++ {
+			b.lower.add(lower[i])
+		}
 	}
 	return b
 }

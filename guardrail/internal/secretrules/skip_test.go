@@ -138,3 +138,31 @@ func FuzzIndexLit(f *testing.F) {
 		}
 	})
 }
+
+// TestScanWithoutSkip checks the scan of keywords over more than 64 byte
+// classes, which does not skip, against strings.Contains.
+func TestScanWithoutSkip(t *testing.T) {
+	var groups [][]string
+	for c := byte(0x80); c < 0x80+70; c++ { // no case to fold
+		groups = append(groups, []string{string([]byte{c, c + 1})})
+	}
+	k := secretrules.NewKeywords(groups)
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 2000 {
+		b := make([]byte, r.IntN(16))
+		for i := range b {
+			b[i] = byte(0x7c + r.IntN(80))
+		}
+		text := string(b)
+		skip, every, skips := secretrules.KeywordCounts(k, text)
+		if skips {
+			t.Fatal("a matcher of more than 64 classes skips")
+		}
+		lower := strings.ToLower(text)
+		for g, ks := range groups {
+			if want := strings.Count(lower, ks[0]); skip[uint16(g)] < min(want, 1) || skip[uint16(g)] != every[uint16(g)] {
+				t.Fatalf("%q: group %q found %d times, every byte %d, want at least %d", text, ks[0], skip[uint16(g)], every[uint16(g)], min(want, 1))
+			}
+		}
+	}
+}
