@@ -103,9 +103,15 @@ func findAssignments(text, _ string, code bool) []found {
 	return out
 }
 
-func identByte(c byte) bool {
-	return c == '_' || c == '-' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func identByte(c byte) bool { return identBytes[c] }
+
+// identBytes are the bytes of a name: one lookup per byte of a line.
+var identBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '_' || c == '-' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return t
+}()
 
 // credentialName reports whether the name's last word (or last two) names
 // a credential.

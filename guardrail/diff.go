@@ -343,6 +343,11 @@ func (p *diffParser) hunk(header string) error {
 	}
 	oldLeft, newLeft := h.OldLines, h.NewLines
 	oldNo, newNo := h.OldStart, h.NewStart
+	// The header says how many lines follow: at most old plus new (fewer
+	// by the context lines, counted on both sides). Not empty, so a hunk
+	// without lines has [] and not nil; bounded, so a header cannot make
+	// a large allocation for lines that are not there.
+	h.Lines = make([]Line, 0, min(h.OldLines+h.NewLines, maxPrealloc))
 	for oldLeft > 0 || newLeft > 0 {
 		line, ok := p.next()
 		if !ok {
@@ -379,9 +384,6 @@ func (p *diffParser) hunk(header string) error {
 		p.next()
 		h.Lines[len(h.Lines)-1].NoNewline = true
 	}
-	if h.Lines == nil {
-		h.Lines = []Line{}
-	}
 	p.cur.Hunks = append(p.cur.Hunks, h)
 	return nil
 }
@@ -410,6 +412,9 @@ func parseHunkHeader(s string) (Hunk, bool) {
 	h.Section = strings.TrimPrefix(section, " ")
 	return h, true
 }
+
+// maxPrealloc bounds the lines a hunk header makes room for at once.
+const maxPrealloc = 1024
 
 // maxRange bounds the numbers of a hunk header, so line numbers cannot
 // overflow an int on any platform.

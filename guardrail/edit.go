@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -79,8 +80,9 @@ func (d EditDecision) where() string {
 // declared scope, size and test-first. It judges [KindEdit] actions and
 // allows every other kind. It is safe for concurrent use.
 type EditGuard struct {
-	cfg EditConfig
-	tdd tddRule
+	cfg    EditConfig
+	scopes map[string]scopeEntries // cfg.Scope compiled
+	tdd    tddRule
 }
 
 // NewEditGuard returns the guard of cfg, or an error naming the first bad
@@ -93,18 +95,20 @@ func NewEditGuard(cfg EditConfig) (*EditGuard, error) {
 	if cfg.MaxChangedLines == 0 {
 		cfg.MaxChangedLines = DefaultMaxChangedLines
 	}
+	scopes := make(map[string]scopeEntries, len(cfg.Scope))
 	for id, entries := range cfg.Scope {
 		for _, e := range entries {
 			if _, err := path.Match(cleanRel(e), ""); err != nil {
 				return nil, fmt.Errorf("guardrail: scope of task %q: bad pattern %q", id, e)
 			}
 		}
+		scopes[id] = compileScope(entries)
 	}
 	tdd, err := newTDDRule(cfg.TDD)
 	if err != nil {
 		return nil, err
 	}
-	return &EditGuard{cfg: cfg, tdd: tdd}, nil
+	return &EditGuard{cfg: cfg, scopes: scopes, tdd: tdd}, nil
 }
 
 // Check judges an edit: it returns the most severe of [EditGuard.CheckEdit]'s
@@ -163,10 +167,7 @@ func (g *EditGuard) CheckEdit(ctx context.Context, a Action) ([]EditDecision, er
 	if err != nil {
 		return nil, err
 	}
-	inDiff := make(map[string]FileStatus, len(files))
-	for _, f := range files {
-		inDiff[f.Path] = f.Status
-	}
+	inDiff := newDiffPaths(files)
 	var out []EditDecision
 	for i := range files {
 		if err := ctx.Err(); err != nil {
@@ -258,7 +259,7 @@ func (g *EditGuard) size(f *FileDiff, generated bool) []EditDecision {
 	if n := f.Changed(); n > limit {
 		return []EditDecision{{
 			Decision: Decision{Level: Soft, Rule: RuleEditSize,
-				Reason: fmt.Sprintf("changes %d lines, more than %d in one file; prefer smaller steps", n, limit)},
+				Reason: "changes " + strconv.Itoa(n) + " lines, more than " + strconv.Itoa(limit) + " in one file; prefer smaller steps"},
 			Path: f.Path,
 		}}
 	}
@@ -274,8 +275,14 @@ func (g *EditGuard) generated(f *FileDiff) bool {
 		return true
 	}
 	for _, h := range f.Hunks {
+		if h.NewStart > generatedHeaderLines {
+			continue // its new lines are numbered from NewStart on
+		}
 		for _, l := range h.Lines {
-			if l.NewLine > 0 && l.NewLine <= generatedHeaderLines && generatedMarker(l.Text) {
+			if l.NewLine > generatedHeaderLines {
+				break // and in order
+			}
+			if l.NewLine > 0 && generatedMarker(l.Text) {
 				return true
 			}
 		}
@@ -304,6 +311,11 @@ func (g *EditGuard) generated(f *FileDiff) bool {
 const generatedHeaderLines = 20
 
 func generatedMarker(line string) bool {
+	// Both markers hold "generated": one search rules out most lines.
+	i := strings.Index(line, "generated")
+	if i < 0 {
+		return false
+	}
 	return strings.Contains(line, "Code generated") && strings.Contains(line, "DO NOT EDIT") ||
-		strings.Contains(line, "@generated")
+		strings.Contains(line[max(i-1, 0):], "@generated")
 }

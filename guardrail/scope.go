@@ -14,15 +14,16 @@ func (g *EditGuard) scope(task string, f *FileDiff) []EditDecision {
 	if task == "" || len(entries) == 0 {
 		return nil
 	}
+	compiled := g.scopes[task]
 	paths := []string{f.Path}
 	if f.Status == StatusRenamed {
 		paths = append(paths, f.OldPath)
 	}
 	for _, p := range paths {
-		if !InScope(entries, p) {
+		if !compiled.holds(p) {
 			return []EditDecision{{
 				Decision: Decision{Level: Soft, Rule: RuleEditScope,
-					Reason: fmt.Sprintf("%s is outside the declared files of task %s (%s)", p, task, listed(entries, 5))},
+					Reason: p + " is outside the declared files of task " + task + " (" + listed(entries, 5) + ")"},
 				Path: f.Path,
 			}}
 		}
@@ -36,17 +37,51 @@ func (g *EditGuard) scope(task string, f *FileDiff) []EditDecision {
 // a path.Match glob matching it or one of its directories ("cmd/*" holds
 // cmd/harnish/main.go). A malformed glob matches nothing.
 func InScope(entries []string, name string) bool {
-	name = cleanRel(name)
+	return compileScope(entries).holds(name)
+}
+
+// scopeEntries are a task's declared files as [InScope] reads them,
+// cleaned, and globs compiled, once per guard rather than per file.
+type scopeEntries []scopeEntry
+
+type scopeEntry struct {
+	name string // clean; "." holds everything
+	// isGlob says name has a glob's metacharacters, compiled in glob; a
+	// plain name matches a path or one of its directories only where it
+	// equals it, which the prefix test already answers.
+	isGlob bool
+	glob   glob
+}
+
+func compileScope(entries []string) scopeEntries {
+	out := make(scopeEntries, 0, len(entries))
 	for _, e := range entries {
 		e = cleanRel(e)
 		if e == "" {
 			continue
 		}
-		if e == "." || name == e || strings.HasPrefix(name, e+"/") {
+		se := scopeEntry{name: e}
+		if strings.ContainsAny(e, `*?[\`) {
+			se.isGlob, se.glob = true, compileGlob(e)
+		}
+		out = append(out, se)
+	}
+	return out
+}
+
+// holds is InScope of the entries.
+func (s scopeEntries) holds(name string) bool {
+	name = cleanRel(name)
+	for i := range s {
+		e := &s[i]
+		if e.name == "." || name == e.name || strings.HasPrefix(name, e.name) && len(name) > len(e.name) && name[len(e.name)] == '/' {
 			return true
 		}
+		if !e.isGlob {
+			continue
+		}
 		for p := name; p != "." && p != "/" && p != ""; p = path.Dir(p) {
-			if ok, _ := path.Match(e, p); ok {
+			if e.glob.match(p) {
 				return true
 			}
 		}

@@ -203,9 +203,14 @@ func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint6
 			fs = append(fs, f)
 		}
 	}
-	for i, d := range detectors {
+	url := run&(1<<len(detectors)) != 0 // the keyword pass's "://" (see triggers)
+	if !filtered {
+		url = strings.Contains(text, "://")
+	}
+	for i := range detectors {
+		d := &detectors[i] // not a copy of it per line
 		if d.providers {
-			providerSecrets(f.providers, text, hits, add)
+			providerSecrets(f.providers, text, url, hits, add)
 			continue
 		}
 		if run&(1<<i) == 0 || filtered && d.may != nil && !d.may(text) {
@@ -229,7 +234,8 @@ func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint6
 
 // triggerSet finds in one pass which of gitleaks' rules and which
 // detectors a line has keywords of: groups 0 to rules-1 are the rules (as
-// secretrules numbers them), the next ones detectors[i].
+// secretrules numbers them), the next ones detectors[i], and the last
+// "://".
 type triggerSet struct {
 	kw    *secretrules.Keywords
 	rules int
@@ -242,6 +248,10 @@ var triggers = sync.OnceValue(func() *triggerSet {
 	for _, d := range detectors {
 		groups = append(groups, d.keywords)
 	}
+	// The group after the detectors' says the line holds a URL (bit
+	// len(detectors) of judge's run), cheaper to learn here than by a
+	// search for "://", whose ':' code is full of.
+	groups = append(groups, []string{"://"})
 	t.kw = secretrules.NewKeywords(groups)
 	return t
 })
@@ -250,11 +260,12 @@ var triggers = sync.OnceValue(func() *triggerSet {
 // line of the file at path, but for the placeholders harnish allows
 // (labelled examples, runs of one character, ...). Many of the rules want
 // a token to end at a quote, a blank or the line's end; in a URL it ends
-// at & # @ ? and the like too, so a line with those is scanned once more
-// with them read as blanks (the same length, so the same offsets).
-func providerSecrets(rules *secretrules.File, text string, hits []uint64, add func(found)) {
+// at & # @ ? and the like too, so a line with those (url: one holding
+// "://") is scanned once more with them read as blanks (the same length,
+// so the same offsets).
+func providerSecrets(rules *secretrules.File, text string, url bool, hits []uint64, add func(found)) {
 	blanks := ""
-	if strings.Contains(text, "://") {
+	if url {
 		blanks = urlDelims
 	}
 	rules.ScanHits(text, blanks, hits, func(m secretrules.Match) {

@@ -7,7 +7,9 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // TDDConfig configures the test-first rule (edit.tdd): a changed product
@@ -106,11 +108,32 @@ type tddRule struct {
 }
 
 func newTDDRule(c TDDConfig) (tddRule, error) {
+	if !c.Level.Valid() {
+		return tddRule{}, fmt.Errorf("guardrail: tdd: %w %d", ErrInvalidLevel, int(c.Level))
+	}
+	if c.Patterns == nil && c.Roots == nil && c.Exempt == nil {
+		// The defaults, compiled once: a hook makes a guard per call.
+		r := defaultTDDRule()
+		r.level, r.known = c.Level, &pathCache[testPlaces]{}
+		return r, nil
+	}
+	return compileTDDRule(c)
+}
+
+// defaultTDDRule is the rule of the default patterns, roots and
+// exemptions, without a level or a cache; it is only read.
+var defaultTDDRule = sync.OnceValue(func() tddRule {
+	r, err := compileTDDRule(TDDConfig{Level: Soft})
+	if err != nil {
+		panic(err) // the defaults are valid (TestDefaultTDDRule)
+	}
+	return r
+})
+
+// compileTDDRule is newTDDRule for a valid level.
+func compileTDDRule(c TDDConfig) (tddRule, error) {
 	r := tddRule{level: c.Level, patterns: c.Patterns, roots: c.Roots, known: &pathCache[testPlaces]{}}
 	exempt := c.Exempt
-	if !c.Level.Valid() {
-		return r, fmt.Errorf("guardrail: tdd: %w %d", ErrInvalidLevel, int(c.Level))
-	}
 	if r.patterns == nil {
 		r.patterns = DefaultTestPatterns()
 	}
@@ -153,9 +176,26 @@ func newTDDRule(c TDDConfig) (tddRule, error) {
 	return r, nil
 }
 
+// diffPaths are the paths of a diff, each with its status, and the names
+// of their files, which rule out most test candidates without making a
+// path.
+type diffPaths struct {
+	status map[string]FileStatus
+	names  map[string]bool
+}
+
+func newDiffPaths(files []FileDiff) *diffPaths {
+	d := &diffPaths{status: make(map[string]FileStatus, len(files)), names: make(map[string]bool, len(files))}
+	for _, f := range files {
+		d.status[f.Path] = f.Status
+		d.names[path.Base(f.Path)] = true
+	}
+	return d
+}
+
 // check is the edit.tdd rule for one file; inDiff holds every path of the
-// diff with its status.
-func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string]FileStatus, tree fs.FS) []EditDecision {
+// diff.
+func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff *diffPaths, tree fs.FS) []EditDecision {
 	if r.level == Allow || f.Status == StatusDeleted || generated || f.Binary {
 		return nil
 	}
@@ -168,16 +208,19 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string
 	}
 	// Candidates are looked up through one buffer, not made one string each.
 	var buf [256]byte
-	for _, d := range places.dirs {
-		for _, n := range places.names {
-			if st, ok := inDiff[string(appendJoin(buf[:0], d, n))]; ok && st != StatusDeleted {
+	for _, n := range places.names {
+		if !inDiff.names[n] {
+			continue // no path of the diff ends in it
+		}
+		for _, d := range places.dirs {
+			if st, ok := inDiff.status[string(appendJoin(buf[:0], d, n))]; ok && st != StatusDeleted {
 				return nil
 			}
 		}
 	}
 	if tree != nil {
 		for c := range places.all() {
-			if inDiff[c] == StatusDeleted {
+			if inDiff.status[c] == StatusDeleted {
 				continue
 			}
 			if _, err := fs.Stat(tree, c); err == nil {
@@ -187,7 +230,7 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string
 	}
 	return []EditDecision{{
 		Decision: Decision{Level: r.level, Rule: RuleEditTDD,
-			Reason: fmt.Sprintf("product file changed without its test; write the test first (%s)", places.listed(3))},
+			Reason: "product file changed without its test; write the test first (" + places.listed(3) + ")"},
 		Path: f.Path,
 	}}
 }
@@ -195,8 +238,8 @@ func (r *tddRule) check(f *FileDiff, pathOnly, generated bool, inDiff map[string
 // testPlaces are where the test of a product file may be: each of names
 // in each of dirs, nearest dir first. No names: the file needs no test.
 type testPlaces struct {
-	dirs  []string // clean, distinct; "" is the tree's root
-	names []string // distinct file names
+	dirs  []string // clean, distinctStrings; "" is the tree's root
+	names []string // distinctStrings file names
 }
 
 // all yields the candidate paths in order.
@@ -222,7 +265,7 @@ func (p testPlaces) listed(n int) string {
 		first = append(first, c)
 	}
 	if total := len(p.dirs) * len(p.names); total > n {
-		return fmt.Sprintf("%s and %d more", strings.Join(first, ", "), total-n)
+		return strings.Join(first, ", ") + " and " + strconv.Itoa(total-n) + " more"
 	}
 	return strings.Join(first, ", ")
 }
@@ -246,38 +289,90 @@ func (r *tddRule) places(name string) testPlaces {
 	dir, base := path.Split(name)
 	dir = cleanDir(strings.TrimSuffix(dir, "/"))
 	stem := strings.TrimSuffix(base, ext)
-	var p testPlaces
+	// The names and dirs are made in one buffer each, one string each in
+	// the end: a new file's places are a dozen or more strings.
+	var names distinctStrings
 	for _, pat := range pats {
-		if n := strings.ReplaceAll(pat, "{stem}", stem); !slices.Contains(p.names, n) {
-			p.names = append(p.names, n)
+		for {
+			before, after, ok := strings.Cut(pat, "{stem}")
+			names.buf = append(names.buf, before...)
+			if !ok {
+				break
+			}
+			names.buf = append(names.buf, stem...)
+			pat = after
 		}
+		names.end()
 	}
 	// dir is clean, roots are names: their joins are clean.
-	add := func(d string) {
-		if !slices.Contains(p.dirs, d) {
-			p.dirs = append(p.dirs, d)
-		}
-	}
-	add(dir)
+	var dirs distinctStrings
+	dirs.add(dir, "")
 	for _, root := range r.roots {
-		add(string(appendJoin(nil, dir, root)))
+		if dir != "" {
+			dirs.add(dir, "/"+root)
+		} else {
+			dirs.add(root, "")
+		}
 	}
 	// Mirrors: tests/a/b/x, tests/b/x, tests/x for a/b/x.
 	for _, root := range r.roots {
 		for d := dir; ; {
-			add(strings.TrimSuffix(root+"/"+d, "/"))
-			i := strings.IndexByte(d, '/')
 			if d == "" {
+				dirs.add(root, "")
 				break
 			}
-			if i < 0 {
+			dirs.add(root+"/", d)
+			if i := strings.IndexByte(d, '/'); i < 0 {
 				d = ""
 			} else {
 				d = d[i+1:]
 			}
 		}
 	}
-	return p
+	return testPlaces{dirs: dirs.strings(), names: names.strings()}
+}
+
+// distinctStrings makes distinctStrings strings, in the order first made, in one buffer.
+type distinctStrings struct {
+	buf  []byte
+	ends []int // where each string ends in buf; each starts where the last ends
+}
+
+// end ends the string made since the last one, dropping it when it is one
+// of them already.
+func (d *distinctStrings) end() {
+	start := 0
+	if len(d.ends) > 0 {
+		start = d.ends[len(d.ends)-1]
+	}
+	s := d.buf[start:]
+	prev := 0
+	for _, e := range d.ends {
+		if string(d.buf[prev:e]) == string(s) {
+			d.buf = d.buf[:start]
+			return
+		}
+		prev = e
+	}
+	d.ends = append(d.ends, len(d.buf))
+}
+
+// add makes a+b.
+func (d *distinctStrings) add(a, b string) {
+	d.buf = append(append(d.buf, a...), b...)
+	d.end()
+}
+
+// strings returns the strings made.
+func (d *distinctStrings) strings() []string {
+	all := string(d.buf)
+	out := make([]string, len(d.ends))
+	prev := 0
+	for i, e := range d.ends {
+		out[i] = all[prev:e]
+		prev = e
+	}
+	return out
 }
 
 // cleanDir is dir cleaned, "" for the root.
@@ -320,21 +415,39 @@ func (r *tddRule) generatedName(name string) bool {
 // pathPatterns are patterns read as [TDDConfig.Exempt] describes,
 // compiled: each is looked at in the way it matches.
 type pathPatterns struct {
-	dirs  []string // "vendor/": a directory anywhere in the path
-	paths []glob   // a pattern with another "/": a glob on the whole path
-	names []glob   // any other: a glob on the file's name
+	// "vendor/": a directory anywhere in the path; dirNames are those of
+	// one component, looked up per component of the path, dirs the
+	// others.
+	dirNames map[string]bool
+	dirs     []string
+	paths    []glob // a pattern with another "/": a glob on the whole path
+	// Any other: a glob on the file's name; exact are the plain names,
+	// looked up at once, names the others.
+	exact map[string]bool
+	names []glob
 }
 
 func compilePatterns(ps []string) pathPatterns {
-	var p pathPatterns
+	p := pathPatterns{dirNames: map[string]bool{}, exact: map[string]bool{}}
 	for _, s := range ps {
 		switch {
 		case strings.HasSuffix(s, "/"):
-			p.dirs = append(p.dirs, strings.TrimSuffix(s, "/"))
+			switch d := strings.TrimSuffix(s, "/"); {
+			case d == "":
+				// hasDir finds no empty directory
+			case strings.Contains(d, "/"):
+				p.dirs = append(p.dirs, d)
+			default:
+				p.dirNames[d] = true
+			}
 		case strings.Contains(s, "/"):
 			p.paths = append(p.paths, compileGlob(s))
 		default:
-			p.names = append(p.names, compileGlob(s))
+			if g := compileGlob(s); g.kind == globExact {
+				p.exact[s] = true
+			} else {
+				p.names = append(p.names, g)
+			}
 		}
 	}
 	return p
@@ -343,9 +456,28 @@ func compilePatterns(ps []string) pathPatterns {
 // match reports whether name matches one of the patterns.
 func (p *pathPatterns) match(name string) bool {
 	base := path.Base(name)
+	if p.exact[base] {
+		return true
+	}
 	for i := range p.names {
 		if p.names[i].match(base) {
 			return true
+		}
+	}
+	if len(p.dirNames) > 0 {
+		// hasDir of each: a component of name's directory equal to it.
+		for d := path.Dir(name); ; {
+			i := strings.IndexByte(d, '/')
+			if i < 0 {
+				if p.dirNames[d] {
+					return true
+				}
+				break
+			}
+			if p.dirNames[d[:i]] {
+				return true
+			}
+			d = d[i+1:]
 		}
 	}
 	for _, d := range p.dirs {

@@ -116,3 +116,24 @@ func FullScan(s *Set, path, line string, found func(Match)) {
 		}
 	}
 }
+
+// KeywordCounts returns, per group, how often Keywords.Scan reports a
+// keyword of it in text (skip) and how often the automaton stepped over
+// every byte does (every); and whether k skips at all.
+func KeywordCounts(k *Keywords, text string) (skip, every map[uint16]int, skips bool) {
+	skip, every = map[uint16]int{}, map[uint16]int{}
+	k.Scan(text, func(gs []uint16) {
+		for _, g := range gs {
+			skip[g]++
+		}
+	})
+	k.m.scanFrom(text, 0, 0, func(gs []uint16) {
+		for _, g := range gs {
+			every[g]++
+		}
+	})
+	return skip, every, k.m.starts != nil
+}
+
+// IndexLit exposes indexLit to the tests.
+var IndexLit = indexLit

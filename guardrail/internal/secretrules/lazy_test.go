@@ -171,7 +171,7 @@ func TestKeywordsConcurrent(t *testing.T) {
 // FuzzPathFilters checks that a path pattern's literals never reject a
 // path its regexp matches (TestPathFilters on paths the fuzzer makes).
 func FuzzPathFilters(f *testing.F) {
-	for _, p := range []string{"a.go", "web/package-lock.json", "IMG.JPEG", "x/lib64/python3.12/y", "a/vendor/golang.org/x/y", "b.TIFF", "main.hcl"} {
+	for _, p := range []string{"a.go", "web/package-lock.json", "IMG.JPEG", "x/lib64/python3.12/y", "a/vendor/golang.org/x/y", "b.TIFF", "main.hcl", "x.soc\u212aet"} {
 		f.Add(p)
 	}
 	s := secretrules.Default()

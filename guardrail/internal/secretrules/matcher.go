@@ -11,8 +11,9 @@ import (
 // letter's class; every other byte is class 0). Only the trie and its
 // failure links are built at first, in a few small arrays; each DFA
 // transition is worked out when a text first takes it and kept, so a
-// process that scans a few lines builds (and pages in) little. It is safe
-// for concurrent use.
+// process that scans a few lines builds (and pages in) little. While the
+// automaton is at most one byte deep, the scan skips ahead to where a
+// keyword may start (see matcher.starts). It is safe for concurrent use.
 type Keywords struct{ m *matcher }
 
 // NewKeywords returns the matcher of groups[i], the lowercase keywords of
@@ -46,11 +47,27 @@ type matcher struct {
 	// keyword, or -1; flag says the state or its chain ends one.
 	dict []int32
 	flag []bool
+	// shallow says a state is the root or a child of it: the automaton
+	// then knows at most the last byte of the text.
+	shallow []bool
+	// starts says where a keyword may start: a keyword starts where the
+	// classes of three bytes are c0, c1, c2 (class 0 past the text's end)
+	// only if bit c2 of starts[c0<<6|c1] is set. Scan skips from byte to
+	// byte with it, several times cheaper than an automaton step, while
+	// the automaton is shallow, and steps only from where a keyword may
+	// start. Nil when there are more than 64 classes, or an empty keyword.
+	starts *[1 << 12]uint64
+	// pairs says, by the bits of two bytes (the first in the low ones),
+	// that a keyword may start with them, in any ASCII case: a cheaper
+	// test than starts, made first. Set with starts.
+	pairs *[1 << 10]uint64
 }
 
 const (
-	outFlag   = 1 << 30
-	stateMask = outFlag - 1
+	outFlag = 1 << 30
+	// shallowFlag marks a transition into a shallow state.
+	shallowFlag = 1 << 29
+	stateMask   = shallowFlag - 1
 )
 
 // newMatcher builds the matcher of keywords[i], the keywords of rule i.
@@ -116,6 +133,11 @@ func newMatcher(keywords [][]string) *matcher {
 	m.dict = make([]int32, n)
 	m.flag = make([]bool, n)
 	m.dict[0] = -1
+	m.shallow = make([]bool, n)
+	m.shallow[0] = true
+	for t := m.child[0]; t != 0; t = m.sibling[t] {
+		m.shallow[t] = true
+	}
 	queue := make([]int32, 1, n)
 	for q := 0; q < len(queue); q++ {
 		s := queue[q]
@@ -143,7 +165,72 @@ func newMatcher(keywords [][]string) *matcher {
 		}
 	}
 	m.next = make([]atomic.Int32, n*int(m.nclass))
+	m.starts = startsOf(keywords, &m.class, m.nclass)
+	if m.starts != nil {
+		m.pairs = pairsOf(keywords)
+	}
 	return m
+}
+
+// pairsOf returns the matcher's pairs table (see matcher.pairs) for
+// keywords, none empty.
+func pairsOf(keywords [][]string) *[1 << 10]uint64 {
+	p := new([1 << 10]uint64)
+	set := func(b0, b1 byte) {
+		for _, x := range [2]byte{b0, upper(b0)} {
+			for _, y := range [2]byte{b1, upper(b1)} {
+				i := uint(x) | uint(y)<<8
+				p[i>>6] |= 1 << (i & 63)
+			}
+		}
+	}
+	for _, ks := range keywords {
+		for _, k := range ks {
+			if len(k) == 1 {
+				for b1 := range 256 {
+					set(k[0], byte(b1))
+				}
+				continue
+			}
+			set(k[0], k[1])
+		}
+	}
+	return p
+}
+
+// upper returns c in upper case when it is an ASCII lower-case letter.
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+// startsOf returns the matcher's starts table (see matcher.starts) for
+// keywords with the byte classes class, or nil.
+func startsOf(keywords [][]string, class *[256]uint8, nclass int32) *[1 << 12]uint64 {
+	if nclass > 64 {
+		return nil
+	}
+	st := new([1 << 12]uint64)
+	for _, ks := range keywords {
+		for _, k := range ks {
+			switch len(k) {
+			case 0:
+				return nil
+			case 1: // any two classes may follow
+				c0 := int(class[k[0]])
+				for c1 := range 64 {
+					st[c0<<6|c1] = ^uint64(0)
+				}
+			case 2:
+				st[int(class[k[0]])<<6|int(class[k[1]])] = ^uint64(0)
+			default:
+				st[int(class[k[0]])<<6|int(class[k[1]])] |= 1 << class[k[2]]
+			}
+		}
+	}
+	return st
 }
 
 // goTo returns the child of s on class c, or 0.
@@ -175,10 +262,13 @@ func (m *matcher) step(s, c int32) int32 {
 		if m.flag[t] {
 			v |= outFlag
 		}
+		if m.shallow[t] {
+			v |= shallowFlag
+		}
 	} else if s != 0 {
 		v = m.step(m.fail[s], c)
 	} else {
-		v = 1 // the root, which ends no keyword
+		v = 1 | shallowFlag // the root, which ends no keyword
 	}
 	e.Store(v)
 	return v
@@ -186,10 +276,87 @@ func (m *matcher) step(s, c int32) int32 {
 
 // scan calls hit with the rules of every keyword that ends in text.
 func (m *matcher) scan(text string, hit func([]uint16)) {
-	row := int32(0)
+	if m.starts == nil {
+		m.scanFrom(text, 0, 0, hit)
+		return
+	}
 	n := m.nclass
 	next, class := m.next, &m.class
-	for i := 0; i < len(text); i++ {
+	// While the automaton is shallow, no keyword has begun before the
+	// last byte it read: it goes on from the next place one may start,
+	// from the root (or where it is, when that place is the last byte).
+	row, i := int32(0), 0
+	for i < len(text) {
+		j := i
+		if row != 0 {
+			j = i - 1
+		}
+		j = m.skip(text, j)
+		if j+2 >= len(text) {
+			j = m.startNearEnd(text, j)
+			if j < 0 {
+				return
+			}
+		}
+		if j >= i {
+			row, i = 0, j
+		}
+		// The automaton from there, until it is shallow again past it.
+		for start := j; i < len(text); {
+			c := int32(class[text[i]])
+			v := next[row+c].Load()
+			if v == 0 {
+				v = m.step(row/n, c)
+			}
+			row = v&stateMask - 1
+			i++
+			if v&outFlag != 0 {
+				m.report(row, hit)
+			}
+			if v&shallowFlag != 0 && i-1 > start {
+				break
+			}
+		}
+	}
+}
+
+// skip returns the first place at or after j, and before the last two
+// bytes of text, where a keyword may start: two bytes against pairs, then
+// three classes against starts; else the first place not before them.
+func (m *matcher) skip(text string, j int) int {
+	if j >= len(text) {
+		return j
+	}
+	pairs, starts, class := m.pairs, m.starts, &m.class
+	for t := text[j:]; len(t) >= 3; t = t[1:] {
+		if x := uint(t[0]) | uint(t[1])<<8; pairs[x>>6&(1<<10-1)]&(1<<(x&63)) != 0 &&
+			starts[(uint(class[t[0]])<<6|uint(class[t[1]]))&(1<<12-1)]>>(class[t[2]]&63)&1 != 0 {
+			return len(text) - len(t)
+		}
+	}
+	return max(j, len(text)-2)
+}
+
+// startNearEnd returns the first place at or after j, one of the last two
+// bytes of text, where a keyword may start, or -1.
+func (m *matcher) startNearEnd(text string, j int) int {
+	for ; j < len(text); j++ {
+		c0, c1 := uint(m.class[text[j]]), uint(0)
+		if j+1 < len(text) {
+			c1 = uint(m.class[text[j+1]])
+		}
+		if m.starts[(c0<<6|c1)&(1<<12-1)]&1 != 0 {
+			return j
+		}
+	}
+	return -1
+}
+
+// scanFrom runs the automaton from the state at row over all of text.
+func (m *matcher) scanFrom(text string, row int32, i int, hit func([]uint16)) {
+	n := m.nclass
+	next, class := m.next, &m.class
+	for ; i < len(text); i++ {
 		c := int32(class[text[i]])
 		v := next[row+c].Load()
 		if v == 0 {
@@ -197,11 +364,17 @@ func (m *matcher) scan(text string, hit func([]uint16)) {
 		}
 		row = v&stateMask - 1
 		if v&outFlag != 0 {
-			for t := row / n; t >= 0; t = m.dict[t] {
-				if m.ends(t) {
-					hit(m.outs[m.outAt[t]:m.outAt[t+1]])
-				}
-			}
+			m.report(row, hit)
+		}
+	}
+}
+
+// report calls hit with the groups of the keywords that end at the state
+// at row.
+func (m *matcher) report(row int32, hit func([]uint16)) {
+	for t := row / m.nclass; t >= 0; t = m.dict[t] {
+		if m.ends(t) {
+			hit(m.outs[m.outAt[t]:m.outAt[t+1]])
 		}
 	}
 }

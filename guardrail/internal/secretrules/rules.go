@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
+	"unicode/utf8"
 )
 
 // Config is a rule set as gitleaks.json holds it.
@@ -103,15 +103,16 @@ var Default = sync.OnceValue(func() *Set {
 // Set is a compiled rule set. It is safe for concurrent use.
 type Set struct {
 	// files caches File by path, up to maxFiles paths: a loop's diffs
-	// touch the same files again and again.
-	files  sync.Map
-	nfiles atomic.Int64
-	cfg    *Config
-	rules  []*rule
-	kwOnce sync.Once
-	kw     *matcher // see keywords
-	always []int    // rules without keywords
-	global *allowlist
+	// touch the same files again and again. A map under a lock rather
+	// than a sync.Map, whose lookups chase pointers when it is full.
+	filesMu sync.RWMutex
+	files   map[string]*File
+	cfg     *Config
+	rules   []*rule
+	kwOnce  sync.Once
+	kw      *matcher // see keywords
+	always  []int    // rules without keywords
+	global  *allowlist
 }
 
 type rule struct {
@@ -143,8 +144,11 @@ type allowlist struct {
 type pathRegexp struct {
 	expr string
 	lits literals
-	once sync.Once
-	re   *regexp.Regexp // nil until compiled, or when expr does not compile
+	// litBytes are the bytes of each literal: a path lacking one of them
+	// cannot hold it, which is cheaper to learn than by a search.
+	litBytes []byteSet
+	once     sync.Once
+	re       *regexp.Regexp // nil until compiled, or when expr does not compile
 }
 
 // newPath returns the pattern expr with its literals lits, or, when lits
@@ -156,7 +160,36 @@ func newPath(expr string, lits *literals) *pathRegexp {
 	} else {
 		p.lits = literalsOf(expr)
 	}
+	p.litBytes = make([]byteSet, len(p.lits.s))
+	for i, l := range p.lits.s {
+		for j := 0; j < len(l); j++ {
+			p.litBytes[i].add(l[j])
+		}
+	}
 	return p
+}
+
+// pathBytes are the bytes of a path, as they are and in lower case.
+type pathBytes struct{ exact, lower byteSet }
+
+func pathBytesOf(path string) pathBytes {
+	var b pathBytes
+	ascii := true
+	for i := 0; i < len(path); i++ {
+		b.exact.add(path[i])
+		b.lower.add(lowerASCII(path[i]))
+		ascii = ascii && path[i] < utf8.RuneSelf
+	}
+	if !ascii {
+		// The lower case of a rune beyond ASCII may be ASCII (that of K,
+		// the Kelvin sign, is k): the bytes of what matchIn searches.
+		b.lower = byteSet{}
+		lower := strings.ToLower(path)
+		for i := 0; i < len(lower); i++ {
+			b.lower.add(lower[i])
+		}
+	}
+	return b
 }
 
 // literalsOf returns the strings one of which every match of expr holds,
@@ -184,12 +217,25 @@ func (p *pathRegexp) regexp() *regexp.Regexp {
 }
 
 func (p *pathRegexp) match(path string) bool {
+	b := pathBytesOf(path)
+	return p.matchIn(path, &b)
+}
+
+// matchIn is match of a path whose bytes are b.
+func (p *pathRegexp) matchIn(path string, b *pathBytes) bool {
 	if p.lits.s != nil {
-		in := path
+		in, have := path, &b.exact
 		if p.lits.fold {
-			in = strings.ToLower(path)
+			in, have = strings.ToLower(path), &b.lower
 		}
-		if !slices.ContainsFunc(p.lits.s, func(l string) bool { return strings.Contains(in, l) }) {
+		found := false
+		for i, l := range p.lits.s {
+			if p.litBytes[i].within(have) && strings.Contains(in, l) {
+				found = true
+				break
+			}
+		}
+		if !found {
 			return false
 		}
 	}
@@ -548,6 +594,13 @@ type byteSet [4]uint64
 
 func (b *byteSet) has(c byte) bool { return b[c/64]&(1<<(c%64)) != 0 }
 
+func (b *byteSet) add(c byte) { b[c/64] |= 1 << (c % 64) }
+
+// within reports whether every byte of b is in c.
+func (b *byteSet) within(c *byteSet) bool {
+	return b[0]&^c[0]|b[1]&^c[1]|b[2]&^c[2]|b[3]&^c[3] == 0
+}
+
 // in reports whether line has a place where h starts.
 func (h *head) in(line string) bool {
 	for from := 0; from+len(h.lit) <= len(line); {
@@ -576,12 +629,26 @@ func indexLit(s, lit string, fold bool) int {
 	if !fold {
 		return strings.Index(s, lit)
 	}
+	if lit == "" {
+		return 0
+	}
+	// A place EqualFold takes starts with lit's first byte in either
+	// case, or with a rune beyond ASCII (K, the Kelvin sign, folds to k):
+	// a cheap test before the call.
+	c := lowerASCII(lit[0])
 	for i := 0; i+len(lit) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(lit)], lit) {
+		if b := s[i]; (lowerASCII(b) == c || b >= utf8.RuneSelf) && strings.EqualFold(s[i:i+len(lit)], lit) {
 			return i
 		}
 	}
 	return -1
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func wordChar(c byte) bool {
@@ -716,8 +783,14 @@ func literalHead(lit *syntax.Regexp, word bool, rest []*syntax.Regexp) head {
 // PathAllowed reports whether the configuration's allowlist exempts the
 // file at path (lock files, vendored trees, images, ...).
 func (s *Set) PathAllowed(path string) bool {
+	b := pathBytesOf(path)
+	return s.pathAllowed(path, &b)
+}
+
+// pathAllowed is PathAllowed of a path whose bytes are b.
+func (s *Set) pathAllowed(path string, b *pathBytes) bool {
 	for _, re := range s.global.paths {
-		if re.match(path) {
+		if re.matchIn(path, b) {
 			return true
 		}
 	}
@@ -742,13 +815,21 @@ func (s *Set) Scan(path, line string, found func(Match)) {
 // none when the configuration's allowlist exempts it, and the rules
 // limited to other paths left out.
 func (s *Set) File(path string) *File {
-	if f, ok := s.files.Load(path); ok {
-		return f.(*File)
+	s.filesMu.RLock()
+	f, ok := s.files[path]
+	s.filesMu.RUnlock()
+	if ok {
+		return f
 	}
-	f := s.newFile(path)
-	if s.nfiles.Add(1) <= maxFiles {
-		s.files.Store(path, f)
+	f = s.newFile(path)
+	s.filesMu.Lock()
+	if len(s.files) < maxFiles {
+		if s.files == nil {
+			s.files = make(map[string]*File)
+		}
+		s.files[path] = f
 	}
+	s.filesMu.Unlock()
 	return f
 }
 
@@ -757,12 +838,13 @@ const maxFiles = 1 << 14
 
 func (s *Set) newFile(path string) *File {
 	f := &File{set: s, path: path}
-	if s.PathAllowed(path) {
+	b := pathBytesOf(path)
+	if s.pathAllowed(path, &b) {
 		f.none = true
 		return f
 	}
 	for i, r := range s.rules {
-		if r.path != nil && !r.path.match(path) {
+		if r.path != nil && !r.path.matchIn(path, &b) {
 			if f.off == nil {
 				f.off = make([]uint64, (len(s.rules)+63)/64)
 			}

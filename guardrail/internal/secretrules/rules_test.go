@@ -102,7 +102,10 @@ func TestPathFilters(t *testing.T) {
 		"a/.git", "Database.refactorlog", "x.php", "/Users/me/x", "deps/foo-1.2.dist-info/RECORD",
 		"logo.JPG", "a/b.tiff", "f.WOFF2", "r.docx", "x.dll", "go.work.sum", "a/vendor/golang.org/x/net/y.go",
 		"gradlew.bat", "mvnw.cmd", "web/jquery-ui.min.js", "lib/plotly-2.1.min.js.map", ".VENV/lib/x", "VirtualEnv/lib64/y",
-		"usr/lib64/python3.11/os.py", "python/2.7/lib/x", "cfg.YML", "x/NuGet.Config", "cert.PFX", "k/a.p12"}
+		"usr/lib64/python3.11/os.py", "python/2.7/lib/x", "cfg.YML", "x/NuGet.Config", "cert.PFX", "k/a.p12",
+		// Lower-cased beyond ASCII: the Kelvin sign is k, so x.socKet holds
+		// "socket" (and its regexp, case-folding, matches).
+		"x.soc\u212aet", "a.\u212aML"}
 	if bad := secretrules.PathMismatches(secretrules.Default(), paths); len(bad) > 0 {
 		t.Errorf("the literal filters change the answer of: %v", bad)
 	}
