@@ -107,9 +107,15 @@
 //   - git.discard: discarding uncommitted work: git reset --hard; git clean
 //     with -f and without -n; git checkout -f, git checkout . and
 //     git checkout -- . (or :/, *); git restore . without --staged (or with
-//     --worktree); git switch --discard-changes or -f; git stash clear.
-//     Examples: git clean -xdf, git restore :/, git reset --ha (an
-//     abbreviation). git clean -n and git reset --keep are allowed.
+//     --worktree); git switch --discard-changes or -f; git stash clear
+//     and git stash drop; git reset --merge; git branch -D (--delete
+//     --force, -df, -d -f) and git branch -f NAME (--force, moving an
+//     existing branch off its commits), -m or -c with -f; git worktree
+//     remove --force. Examples: git clean -xdf, git restore :/, git reset
+//     --ha (an abbreviation), git stash drop stash@{1}, git branch -df old.
+//     git clean -n, git reset --keep, git branch -d (which refuses an
+//     unmerged branch), git branch -M main, git stash list and pop, and
+//     git worktree remove without --force are allowed.
 //   - sql.drop: DROP TABLE, DROP DATABASE or DROP SCHEMA (TEMPORARY too) in
 //     any case and spacing, with comments as separators (DROP/**/TABLE),
 //     reaching a SQL client (psql, mysql, mariadb, sqlite3, duckdb, sqlcmd,
@@ -118,6 +124,16 @@
 //     here-string, including through docker exec or kubectl exec. Example:
 //     echo "drop table users" | docker exec -i db psql. SQL from a file
 //     (psql -f x.sql, psql < dump.sql) is judged by the file's name only.
+//   - sql.destroy: emptying a table that stays defined, reaching a SQL
+//     client as sql.drop's statements do: TRUNCATE [TABLE] name and DELETE
+//     FROM without a WHERE in its statement (up to the next semicolon).
+//     Examples: psql -c 'TRUNCATE users', mysql -e 'DELETE FROM sessions',
+//     psql -c 'DELETE FROM a WHERE id = 1; DELETE FROM b'. Allowed: DELETE
+//     FROM t WHERE id = 1, MySQL's TRUNCATE(x, 2) function, ON DELETE
+//     CASCADE, and the words in string literals, comments, messages and
+//     searches (echo "TRUNCATE" > notes.md). A separate ID from sql.drop,
+//     whose meaning stays what it was, so that a caller keyed on either
+//     sees what it saw before.
 //   - pkg.install: installing a package the plan does not allow
 //     ([CommandConfig.Packages], the plan's guardrails.packages): go get,
 //     go install and go run of module@version ("go"); npm, pnpm, yarn and bun

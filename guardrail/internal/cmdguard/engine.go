@@ -14,6 +14,7 @@ const (
 	RuleForcePush       = "git.force-push"
 	RuleDiscard         = "git.discard"
 	RuleSQLDrop         = "sql.drop"
+	RuleSQLDestroy      = "sql.destroy"
 	RuleInstall         = "pkg.install"
 	RuleUnresolved      = "shell.unresolved"
 	RuleParse           = "shell.parse"

@@ -139,7 +139,7 @@ func FuzzToolScripts(f *testing.F) {
 		if out := sqlStrings(s); len(out) != len(s) {
 			t.Fatalf("sqlStrings changed the length: %d, was %d", len(out), len(s))
 		}
-		sqlDropIn(s)
+		sqlDanger(s)
 		cronCommand(s)
 		if n := len(diffFiles(s)); n > maxDiffFiles {
 			t.Fatalf("diffFiles: %d files, more than %d", n, maxDiffFiles)

@@ -196,6 +196,33 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 	case "reset":
 		if contains(opts, "--hard") {
 			e.add(RuleDiscard, k.match(), "git reset --hard discards uncommitted work")
+		} else if contains(opts, "--merge") {
+			e.add(RuleDiscard, k.match(), "git reset --merge discards uncommitted work in files the reset touches")
+		}
+	case "branch":
+		// -D, -d with -f (--delete --force, -df) delete a branch whether or
+		// not it is merged, and -f (--force) moves an existing branch: the
+		// commits only it held are lost. -d alone refuses an unmerged branch,
+		// and -M, which renames over a branch of that name, is left alone as
+		// the peers leave it (git branch -M main after git init).
+		del := hasShort(opts, "dD", "--delete")
+		force := hasShort(opts, "fD", "--force")
+		listing := hasShort(opts, "lavr", "--list", "--all", "--remotes", "--show-current", "--contains",
+			"--no-contains", "--merged", "--no-merged", "--points-at")
+		renames := hasShort(opts, "mMcC", "--move", "--copy")
+		switch {
+		case del && force:
+			e.add(RuleDiscard, k.match(), "git branch %s deletes a branch with commits no other branch may hold", strings.Join(opts, " "))
+		case renames && hasShort(opts, "f", "--force"):
+			e.add(RuleDiscard, k.match(), "git branch %s overwrites an existing branch", strings.Join(opts, " "))
+		case force && !renames && !listing && len(ops) > 0:
+			e.add(RuleDiscard, k.match(), "git branch --force moves the branch %s, dropping the commits only it held", ops[0].Text)
+		}
+	case "worktree":
+		// git worktree remove --force deletes a worktree with uncommitted or
+		// untracked work in it.
+		if len(ops) > 0 && ops[0].Text == "remove" && hasShort(opts, "f", "--force") {
+			e.add(RuleDiscard, k.match(), "git worktree remove --force deletes the worktree's uncommitted work")
 		}
 	case "checkout-index":
 		// checkout-index -f -a overwrites every tracked file in the tree.
@@ -246,8 +273,10 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 			e.add(RuleDiscard, k.match(), "git switch --discard-changes discards uncommitted work")
 		}
 	case "stash":
-		if len(ops) > 0 && (ops[0].Text == "clear") {
+		if len(ops) > 0 && ops[0].Text == "clear" {
 			e.add(RuleDiscard, k.match(), "git stash clear discards every stash")
+		} else if len(ops) > 0 && ops[0].Text == "drop" {
+			e.add(RuleDiscard, k.match(), "git stash drop discards a stash")
 		}
 	case "rm":
 		if hasShort(opts, "n", "--cached", "--dry-run") {
@@ -330,6 +359,8 @@ var gitValued = map[string]struct{ short, long string }{
 	"reset":    {"", "pathspec-from-file"},
 	"rm":       {"", "pathspec-from-file"},
 	"stash":    {"m", "message pathspec-from-file"},
+	"branch":   {"ut", "set-upstream-to track contains no-contains merged no-merged points-at sort format color column"},
+	"worktree": {"bB", "reason"},
 }
 
 // gitLongs are, per subcommand judged, its long options: git takes any
@@ -349,6 +380,11 @@ var gitLongs = map[string][]string{
 		"no-progress track no-track orphan ignore-other-worktrees recurse-submodules no-recurse-submodules"),
 	"restore": longs("source patch worktree staged merge conflict ours theirs quiet progress no-progress overlay no-overlay " +
 		"ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules pathspec-from-file pathspec-file-nul"),
+	"branch": longs("delete create-reflog force move copy color no-color list abbrev no-abbrev column no-column sort " +
+		"merged no-merged contains no-contains points-at ignore-case omit-empty format track no-track set-upstream-to " +
+		"unset-upstream edit-description show-current all remotes verbose quiet recurse-submodules"),
+	"worktree": longs("force detach checkout no-checkout lock reason orphan track no-track guess-remote no-guess-remote " +
+		"relative-paths no-relative-paths quiet verbose expire porcelain"),
 	"rm": longs("force dry-run cached ignore-unmatch quiet sparse pathspec-from-file pathspec-file-nul"),
 }
 

@@ -24,18 +24,54 @@ var (
 	sqlDrop = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+|temp\s+)?(?:table|database|schema)\b`)
 	})
+	// sqlEmpty finds what empties a table and leaves it defined: TRUNCATE
+	// [TABLE] name (not MySQL's TRUNCATE(x, d) function), and DELETE FROM,
+	// whose statement is then looked at for a WHERE.
+	sqlEmpty = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\btruncate\s+(?:table\s+)?(?:only\s+)?(?:if\s+exists\s+)?[a-z_"\x60\[]|\bdelete\s+from\b`)
+	})
+	sqlWhere = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bwhere\b`)
+	})
 )
 
-// sqlDropIn returns the DROP TABLE, DATABASE or SCHEMA statement in text,
-// judged in any case and spacing, with comments as separators.
-func sqlDropIn(text string) string {
-	if !strings.Contains(strings.ToLower(text), "drop") {
-		return ""
+// sqlDanger returns the rule and the statement of the first SQL in text that
+// destroys data: DROP TABLE, DATABASE or SCHEMA (sql.drop), TRUNCATE or a
+// DELETE FROM without WHERE (sql.destroy), judged in any case and spacing,
+// with comments as separators and string literals only mentions.
+func sqlDanger(text string) (rule, stmt string) {
+	lower := strings.ToLower(text)
+	drop := strings.Contains(lower, "drop")
+	empty := strings.Contains(lower, "truncate") || strings.Contains(lower, "delete")
+	if !drop && !empty {
+		return "", ""
 	}
 	t := sqlStrings(text)
 	t = sqlBlockComment().ReplaceAllString(t, " ")
 	t = sqlLineComment().ReplaceAllString(t, " ")
-	return sqlDrop().FindString(t)
+	if drop {
+		if s := sqlDrop().FindString(t); s != "" {
+			return RuleSQLDrop, s
+		}
+	}
+	if !empty {
+		return "", ""
+	}
+	for _, m := range sqlEmpty().FindAllStringIndex(t, -1) {
+		s := t[m[0]:m[1]]
+		if s[0] == 't' || s[0] == 'T' {
+			return RuleSQLDestroy, strings.TrimRight(s[:len(s)-1], " \t\r\n")
+		}
+		// DELETE FROM: its statement runs to the next semicolon.
+		end := strings.IndexByte(t[m[1]:], ';')
+		if end < 0 {
+			end = len(t) - m[1]
+		}
+		if !sqlWhere().MatchString(t[m[1] : m[1]+end]) {
+			return RuleSQLDestroy, strings.Join(strings.Fields(t[m[0]:m[1]+end]), " ") + " (without WHERE)"
+		}
+	}
+	return "", ""
 }
 
 // sqlClient judges the SQL a client gets by argument and by standard input.
@@ -58,8 +94,8 @@ func sqlClient(e *evaluator, k *call) {
 	}
 	text, state, _ := stdinText(k.stdin, 0)
 	if state == inputKnown {
-		if s := sqlDropIn(text.Text); s != "" {
-			e.add(RuleSQLDrop, k.matchInput(), "%q reaches the SQL client %s by standard input and destroys data", s, k.name)
+		if rule, s := sqlDanger(text.Text); s != "" {
+			e.add(rule, k.matchInput(), "%q reaches the SQL client %s by standard input and destroys data", s, k.name)
 		}
 	}
 }
@@ -71,8 +107,8 @@ func sqlSubcommand(e *evaluator, k *call) {
 }
 
 func (e *evaluator) sqlText(k *call, text, via string) {
-	if s := sqlDropIn(text); s != "" {
-		e.add(RuleSQLDrop, k.match(), "%q reaches the SQL client %s by %s and destroys data", s, k.name, via)
+	if rule, s := sqlDanger(text); s != "" {
+		e.add(rule, k.match(), "%q reaches the SQL client %s by %s and destroys data", s, k.name, via)
 	}
 }
 
