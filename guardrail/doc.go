@@ -287,6 +287,26 @@
 // does not start with a command, and calls of the script's own aliases and
 // functions, whose expansion is judged instead.
 //
+// Commands that programs run from their options, their configuration or
+// the environment are judged as bash payloads where they are written: tar
+// --to-command, -I/--use-compress-program, --rsh-command, -F/--info-script,
+// --new-volume-script and --checkpoint-action=exec=CMD; zip -TT; rsync
+// -e/--rsh and --rsync-path; split --filter; man -P; scp and sftp -S; ssh's
+// -o ProxyCommand=, LocalCommand=, RemoteCommand= and KnownHostsCommand=
+// (ssh -o ProxyCommand='rm -rf x' host); git difftool -x, filter-branch's
+// filters, send-email's --to-cmd and the like, grep -O; git configuration
+// whose value git runs, given by -c or written by git config (core.pager,
+// core.editor, core.sshCommand, core.fsmonitor, sequence.editor,
+// diff.external, pager.*, diff.*.textconv, filter.*.smudge, merge.*.driver,
+// a credential helper starting with "!", ...: git config core.pager 'rm -rf
+// x' arms every later git log); and variables that hold a command, assigned
+// before a command, on their own, by export or declare, or through env:
+// GIT_SSH_COMMAND, GIT_EDITOR, GIT_PAGER, EDITOR, VISUAL, PAGER, MANPAGER,
+// LESSOPEN, PROMPT_COMMAND and any name ending in _COMMAND, _CMD, EDITOR,
+// PAGER, ASKPASS or _RSH (GIT_SSH_COMMAND='rm -rf x' git fetch). A value
+// wholly known only at run time (EDITOR="$MY_EDITOR") is left alone, and
+// so are the values of other variables (MSG='rm -rf x' is text).
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

@@ -193,6 +193,9 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 		e.expr(c)
 		return
 	}
+	for _, w := range c.Env {
+		e.envCommand(depth, w)
+	}
 	e.forkBomb(c)
 	e.argv(c, c.Args, c.Stdin, sh, depth)
 }
@@ -234,6 +237,9 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 		return
 	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
+	if _, ok := commandOpts[k.name]; ok {
+		e.commandOptions(k)
+	}
 	if inner, alt, ok := e.unwrap(k); ok {
 		if k.name == "xargs" {
 			stdin = shell.Input{} // xargs reads it; the command gets none

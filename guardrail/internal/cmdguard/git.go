@@ -24,7 +24,7 @@ func gitCommand(e *evaluator, k *call) {
 			aliases = e.gitConfig(k, a[i], aliases)
 			conf = setConf(conf, a[i].Text)
 		case strings.HasPrefix(t, "-c") && len(t) > 2:
-			aliases = e.gitConfig(k, shell.Lit(t[2:]), aliases)
+			aliases = e.gitConfig(k, withText(a[i], t[2:]), aliases)
 			conf = setConf(conf, t[2:])
 		case t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" ||
 			t == "--exec-path" || t == "--config-env" || t == "--super-prefix":
@@ -115,6 +115,7 @@ func (e *evaluator) gitConfig(k *call, kv shell.Word, aliases map[string]string)
 	key, value, _ := strings.Cut(kv.Text, "=")
 	name, ok := strings.CutPrefix(strings.ToLower(key), "alias.")
 	if !ok {
+		e.gitCommandConfig(k.depth, key, withText(kv, value))
 		return aliases
 	}
 	if aliases == nil {
@@ -320,6 +321,16 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 				e.payload(k, withText(w, w.Text[2:]), Bash)
 			}
 		}
+	case "difftool", "mergetool":
+		// difftool -x CMD / --extcmd=CMD runs CMD on each pair of files.
+		e.gitCommandOpts(k, a, "-x", "--extcmd")
+	case "filter-branch":
+		e.gitCommandOpts(k, a, "", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter",
+			"--msg-filter", "--commit-filter", "--tag-name-filter", "--setup")
+	case "send-email":
+		e.gitCommandOpts(k, a, "", "--to-cmd", "--cc-cmd", "--header-cmd", "--sendmail-cmd")
+	case "grep":
+		e.gitCommandOpts(k, a, "-O", "--open-files-in-pager")
 	case "apply":
 		// git apply reads a diff from standard input when given no file
 		// (or -): judged as patch's.
@@ -334,7 +345,11 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		}
 	case "config":
 		e.gitConfigAlias(a)
-		// git config [--global] KEY VALUE writes a configuration file.
+		// git config [--global] KEY VALUE writes a configuration file; a
+		// value git runs as a command is judged as one.
+		if cfg := gitConfigOperands(ops); len(cfg) == 2 {
+			e.gitCommandConfig(k.depth, cfg[0].Text, cfg[1])
+		}
 		if len(ops) > 1 && !strings.HasPrefix(ops[0].Text, "-") {
 			e.configSecret(".gitconfig", ops, " = ")
 		}
@@ -343,6 +358,42 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		// .git/config.
 		if len(ops) > 2 && (ops[0].Text == "add" || ops[0].Text == "set-url") {
 			e.configSecret(".git/config", append([]shell.Word{shell.Lit("url")}, ops[2:]...), " = ")
+		}
+	}
+}
+
+// gitConfigOperands returns git config's KEY VALUE operands (after "set"
+// in the newer spelling), or nil.
+func gitConfigOperands(ops []shell.Word) []shell.Word {
+	if len(ops) > 0 && ops[0].Text == "set" {
+		ops = ops[1:]
+	}
+	if len(ops) != 2 || strings.HasPrefix(ops[0].Text, "-") {
+		return nil
+	}
+	return ops
+}
+
+// gitCommandOpts judges the values of a git subcommand's options that it
+// runs as shell commands: short (attached or not) and long (with = or not).
+func (e *evaluator) gitCommandOpts(k *call, a []shell.Word, short string, long ...string) {
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		if t == "--" {
+			return
+		}
+		switch {
+		case short != "" && t == short || contains(long, t):
+			if i+1 < len(a) {
+				i++
+				e.commandValue(k.depth, a[i])
+			}
+		case short != "" && strings.HasPrefix(t, short) && len(t) > len(short) && !strings.HasPrefix(t, "--"):
+			e.commandValue(k.depth, withText(a[i], t[len(short):]))
+		case strings.HasPrefix(t, "--"):
+			if name, v, ok := strings.Cut(t, "="); ok && contains(long, name) {
+				e.commandValue(k.depth, withText(a[i], v))
+			}
 		}
 	}
 }
