@@ -133,7 +133,13 @@
 //     CASCADE, and the words in string literals, comments, messages and
 //     searches (echo "TRUNCATE" > notes.md). A separate ID from sql.drop,
 //     whose meaning stays what it was, so that a caller keyed on either
-//     sees what it saw before.
+//     sees what it saw before. MySQL's DELETE LOW_PRIORITY/QUICK/IGNORE
+//     FROM and multi-table DELETE t1, t2 FROM ... count (REVOKE DELETE ON t
+//     FROM u does not). Framework and platform database shells are SQL
+//     clients for sql.drop and sql.destroy: manage.py and django-admin
+//     dbshell, rails db and dbconsole, php artisan db, wrangler d1 execute,
+//     sqlite-utils (whose drop-table and drop-view are sql.drop), heroku
+//     pg:psql, prisma db execute, pscale shell, fly postgres connect.
 //   - pkg.install: installing a package the plan does not allow
 //     ([CommandConfig.Packages], the plan's guardrails.packages): go get,
 //     go install and go run of module@version ("go"); npm, pnpm, yarn and bun
@@ -306,6 +312,19 @@
 // PAGER, ASKPASS or _RSH (GIT_SSH_COMMAND='rm -rf x' git fetch). A value
 // wholly known only at run time (EDITOR="$MY_EDITOR") is left alone, and
 // so are the values of other variables (MSG='rm -rf x' is text).
+//
+// srm and wipe with -r, and safe-rm with rm's options, are
+// fs.recursive-delete as rm is. yarn NAME, pnpm NAME and bun NAME (and yarn
+// run, bun run) that are not the tool's own subcommands run a package
+// script or the installed binary NAME, judged as that binary (yarn rimraf
+// dist). A shell or interpreter given /dev/stdin, /dev/fd/0 or
+// /proc/self/fd/0 as its script reads its standard input (bash /dev/stdin
+// <<< 'rm -rf x', source /dev/stdin). zsh's precommand modifiers noglob and
+// nocorrect run the rest, and =rm is rm. vim, nvim, ex and ed write the
+// files they edit when their commands (-c, +cmd, or standard input in ex
+// mode and for ed) hold a write (:w, :wq, :x, :update, :saveas; ed's w):
+// vim -c '%d|wq' go.sum is fs.protected. pip's extras after a local path
+// (pip install -e '.[dev]') keep it local.
 //
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than

@@ -335,6 +335,9 @@ func canonical(sh, name string) string {
 	if plainName(name) {
 		return aliasOf(sh, name) // the common case: a lowercase name, nothing to strip
 	}
+	if len(name) > 1 && name[0] == '=' && sh != PowerShell && sh != Cmd {
+		name = name[1:] // zsh's =rm is the path of rm
+	}
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 && i < len(name)-1 {
 		name = name[i+1:]
 	}

@@ -232,6 +232,9 @@ func interpreterCommand(e *evaluator, k *call) {
 	if key == "perl" {
 		perlInPlace(e, k)
 	}
+	if key == "php" && scriptSQL(e, k, k.args) {
+		return
+	}
 	a := k.args
 	opts := interpOptions[key]
 	if k.name == "deno" || k.name == "bun" {
@@ -257,7 +260,7 @@ func interpreterCommand(e *evaluator, k *call) {
 	stdin := false
 	for i := 0; i < len(a); i++ {
 		t := a[i].Text
-		if t == "-" {
+		if t == "-" || stdinPath(t) {
 			stdin = true
 			break
 		}

@@ -158,12 +158,27 @@ func (e *evaluator) scriptFile(k *call, w shell.Word) {
 		e.add(RuleInstall, k.match(), "running a downloaded script (%s) installs code nobody reviewed", d.Source)
 		return
 	}
+	if stdinPath(w.Text) {
+		// bash /dev/stdin, source /dev/stdin: the script is the input.
+		e.stdinScript(k, Bash)
+		return
+	}
 	if !strings.HasPrefix(w.Text, "<(") || len(w.Subst) == 0 {
 		return
 	}
 	if text, ok := writtenText(w.Subst[len(w.Subst)-1], Bash); ok {
 		e.payload(k, shell.Lit(text), Bash)
 	}
+}
+
+// stdinPath reports whether p names the standard input of the process that
+// opens it.
+func stdinPath(p string) bool {
+	switch p {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0":
+		return true
+	}
+	return false
 }
 
 // trapBuiltin judges the command trap runs on a signal: trap 'cmd' EXIT.

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
 )
 
 func init() {
@@ -12,6 +14,83 @@ func init() {
 		"cqlsh", "trino", "presto", "beeline", "hive", "impala-shell", "spark-sql", "vsql", "litecli", "sqlplus", "turso")
 	handle(dropTool, "dropdb", "mysqladmin", "mariadb-admin")
 	handle(sqlSubcommand, "clickhouse", "cockroach")
+	handle(appSQL, "manage.py", "django-admin", "rails", "wrangler", "sqlite-utils", "heroku", "prisma", "pscale",
+		"fly", "flyctl")
+}
+
+// appSQL judges the database shells of frameworks and platforms, which pass
+// SQL from their arguments or standard input to a client: manage.py and
+// django-admin dbshell, rails db and dbconsole, php artisan db, wrangler d1
+// execute, sqlite-utils (query, and drop-table), heroku pg:psql, prisma db
+// execute, pscale shell, fly postgres connect.
+func appSQL(e *evaluator, k *call) {
+	a := k.args
+	sub := func(n int, names ...string) bool {
+		return len(a) >= n && contains(names, a[n-1].Text)
+	}
+	var rest []shell.Word
+	switch k.name {
+	case "manage.py", "django-admin":
+		if !sub(1, "dbshell") {
+			return
+		}
+		rest = a[1:]
+	case "rails":
+		if !sub(1, "db", "dbconsole") {
+			return
+		}
+		rest = a[1:]
+	case "wrangler":
+		if !sub(1, "d1") || !sub(2, "execute") {
+			return
+		}
+		rest = a[2:]
+	case "sqlite-utils":
+		if sub(1, "drop-table", "drop-view") {
+			e.add(RuleSQLDrop, k.match(), "sqlite-utils %s drops and destroys its data", a[0].Text)
+			return
+		}
+		rest = a
+	case "heroku":
+		if !sub(1, "pg:psql") {
+			return
+		}
+		rest = a[1:]
+	case "prisma":
+		if !sub(1, "db") || !sub(2, "execute") {
+			return
+		}
+		rest = a[2:]
+	case "pscale":
+		if !sub(1, "shell") {
+			return
+		}
+		rest = a[1:]
+	case "fly", "flyctl":
+		if !sub(1, "postgres", "pg") || !sub(2, "connect") {
+			return
+		}
+		rest = a[2:]
+	}
+	sqlClient(e, &call{c: k.c, name: k.name, args: rest, stdin: k.stdin, sh: k.sh, depth: k.depth})
+}
+
+// scriptSQL judges an interpreter running a framework's command script
+// whose subcommand opens a database shell: python manage.py dbshell, php
+// artisan db. It reports whether a was one.
+func scriptSQL(e *evaluator, k *call, a []shell.Word) bool {
+	for i, w := range a {
+		if strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		base := w.Text[strings.LastIndexByte(w.Text, '/')+1:]
+		if i+1 < len(a) && (base == "manage.py" && a[i+1].Text == "dbshell" || base == "artisan" && a[i+1].Text == "db") {
+			sqlClient(e, &call{c: k.c, name: base, args: a[i+2:], stdin: k.stdin, sh: k.sh, depth: k.depth})
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 var (
@@ -25,10 +104,12 @@ var (
 		return regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+|temp\s+)?(?:table|database|schema)\b`)
 	})
 	// sqlEmpty finds what empties a table and leaves it defined: TRUNCATE
-	// [TABLE] name (not MySQL's TRUNCATE(x, d) function), and DELETE FROM,
-	// whose statement is then looked at for a WHERE.
+	// [TABLE] name (not MySQL's TRUNCATE(x, d) function), and DELETE
+	// [LOW_PRIORITY] [QUICK] [IGNORE] [t1, t2] FROM, whose statement is then
+	// looked at for a WHERE.
 	sqlEmpty = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\btruncate\s+(?:table\s+)?(?:only\s+)?(?:if\s+exists\s+)?[a-z_"\x60\[]|\bdelete\s+from\b`)
+		return regexp.MustCompile(`(?i)\btruncate\s+(?:table\s+)?(?:only\s+)?(?:if\s+exists\s+)?[a-z_"\x60\[]|` +
+			`\bdelete\s+(?:(?:low_priority|quick|ignore)\s+)*(?:[\w.$"\x60\[\]]+(?:\s*,\s*[\w.$"\x60\[\]]+)*\s+)?from\b`)
 	})
 	sqlWhere = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\bwhere\b`)

@@ -120,6 +120,8 @@ var wrapperSpecs = map[string]*optSpec{
 	"pkexec":           {long: longs("user"), longFlags: longs("disable-internal-agent keep-cwd help version")},
 	"builtin":          {},
 	"nohup":            {},
+	"noglob":           {}, // zsh's precommand modifiers
+	"nocorrect":        {},
 	"busybox":          {},
 	"call":             {},
 	"setsid":           {flags: "cfw", longFlags: longs("ctty fork wait")},
