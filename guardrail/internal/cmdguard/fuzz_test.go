@@ -36,6 +36,14 @@ func FuzzWrappers(f *testing.F) {
 		"shx rm -rf dist", "valgrind --tool=memcheck rm -rf x", "vim -c '!rm -rf x' +q", "make -f - all",
 		"expect -c 'spawn rm -rf x'", "tar -xf a.tar -C .harnish", "unzip -o a.zip -d .harnish", "badblocks -wsv /dev/sdb",
 		"dropdb app", "mysqladmin -f drop app", "git -c alias.co=checkout co -- .", "git -c clean.requireForce=false clean -dx",
+		"tar -cf x --checkpoint-action=exec='rm -rf x' y", "tar -I 'sh -c x' -cf a b", "zip a b -TT 'rm -rf x'",
+		"rsync -e 'sh -c x' a b:c", "ssh -oProxyCommand='rm -rf x' h", "ssh -o 'LocalCommand rm -rf x' h", "man -P 'rm -rf x' ls",
+		"split --filter='rm -rf x' f", "git -c core.pager='rm -rf x' log", "git config core.editor 'rm -rf x'",
+		"git difftool -x 'rm -rf x'", "git filter-branch --tree-filter 'rm -rf x' HEAD", "git grep -O'rm -rf x' y",
+		"env GIT_SSH_COMMAND='rm -rf x' git fetch", "yarn rimraf dist", "pnpm run rimraf x", "bun run rimraf x",
+		"srm -rf x", "wipe -r x", "noglob rm -rf x", "ed -s f", "ex -sc '%d|x' f", "manage.py dbshell",
+		"rails dbconsole -p", "wrangler d1 execute DB --command 'DELETE FROM t'", "sqlite-utils drop-table a t",
+		"git branch -D x", "git stash drop", "git worktree remove -f x", "git reset --merge",
 	} {
 		i := strings.IndexByte(s, ' ')
 		f.Add(s[:i], s[i+1:])
@@ -60,7 +68,10 @@ func FuzzWrappers(f *testing.F) {
 			"npx", "npm exec", "uv run", "pnpm dlx", "fd", "watchexec", "entr", "at", "tmux", "screen", "bwrap",
 			"cpulimit", "lxc exec", "vagrant ssh", "trap", "git submodule foreach", "git rebase -x", "rimraf",
 			"hyperfine", "rush", "crontab", "gdb", "perf", "dtach", "shx", "valgrind", "vim", "make", "expect", "tar",
-			"unzip", "7z", "badblocks", "dropdb", "mysqladmin", "git -c alias.x=reset x", "del-cli", "sed"} {
+			"unzip", "7z", "badblocks", "dropdb", "mysqladmin", "git -c alias.x=reset x", "del-cli", "sed",
+			"zip", "rsync", "split", "man", "scp", "git difftool", "git filter-branch", "git grep", "git send-email",
+			"git config", "git branch", "git stash", "git worktree", "yarn", "pnpm", "bun", "srm", "wipe", "ed", "ex",
+			"manage.py", "rails", "wrangler d1 execute", "sqlite-utils", "heroku", "prisma db execute", "noglob"} {
 			Check(p, w+" "+rest, Bash)
 		}
 	})
@@ -120,7 +131,8 @@ func FuzzToolScripts(f *testing.F) {
 	for _, s := range []string{
 		"1e rm -rf x", "s/.*/rm -rf x/e", "/re/e ls;s|a|b|we", `"rm -rf x" | getline`, `print "x" | "sh"`,
 		"system qq{rm -rf x}; q(a) qw[b c]", "%w[rm -rf x].join(' ') %q(y)", "SELECT 'DROP TABLE t'; EXECUTE 'DROP TABLE u'",
-		`"Users" 'it''s' "a"" b"`, "* * * * * rm -rf /srv", "@reboot rm -rf x", "--- a/x\n+++ b/y\n+k\n--- /dev/null\n+++ \"b/z\"\t0\n", "PATH=/bin", "'", `"`, "qq{", "%w[",
+		`"Users" 'it''s' "a"" b"`, "* * * * * rm -rf /srv", "@reboot rm -rf x", "DELETE LOW_PRIORITY t1, t2 FROM t1; TRUNCATE x",
+		"%d|wq", ":1,$w!|q", "w\nq\n", "delete from t where", "DELETE FROM", "--- a/x\n+++ b/y\n+k\n--- /dev/null\n+++ \"b/z\"\t0\n", "PATH=/bin", "'", `"`, "qq{", "%w[",
 	} {
 		f.Add(s)
 	}
@@ -140,6 +152,9 @@ func FuzzToolScripts(f *testing.F) {
 			t.Fatalf("sqlStrings changed the length: %d, was %d", len(out), len(s))
 		}
 		sqlDanger(s)
+		exWrites(s)
+		gitCommandKey(strings.ToLower(s), s)
+		shell.CommandVariable(s)
 		cronCommand(s)
 		if n := len(diffFiles(s)); n > maxDiffFiles {
 			t.Fatalf("diffFiles: %d files, more than %d", n, maxDiffFiles)
