@@ -326,6 +326,28 @@
 // vim -c '%d|wq' go.sum is fs.protected. pip's extras after a local path
 // (pip install -e '.[dev]') keep it local.
 //
+// SQL clients' own shell escapes run commands, judged as bash: psql's and
+// mysql's \! CMD, mysql's system CMD, sqlite3's and duckdb's .shell and
+// .system, sqlcmd's !! CMD (psql -c '\! rm -rf x'). TRUNCATE of a
+// variable ($T, :t, {{t}}) is sql.destroy. Tools that rewrite files in
+// place write their operands: dos2unix and kin (not with -n), yq -i,
+// prettier --write, gofmt/goimports/gofumpt -w, shfmt -w, clang-format -i,
+// autopep8 -i, black, isort, rustfmt (not with --check or --diff), eslint
+// --fix; a protected path, or one inside it, is fs.protected, while a
+// directory that only holds one is not (prettier --write . is allowed).
+// Tools that copy an image onto an output write it (ddrescue IN OUT,
+// bmaptool copy IMAGE DEST, dcfldd and dc3dd of=), so a device is sys.disk.
+// setpriv is a wrapper; asyncio.create_subprocess_shell and _exec run a
+// command; deno run npm:PKG runs the package's binary; cargo binstall
+// installs. Code of languages harnish has no scanner for (elixir, groovy,
+// scala, kotlin, clojure, racket, erl, swift, raku, ... by -e or standard
+// input) fails closed coarsely: a string literal that is a command line,
+// or literals naming a program and then its arguments, are judged as that
+// command (so a printed mention blocks too), and a call named as a
+// recursive delete in any language (rm_rf, rmtree, deleteDir,
+// deleteRecursively, ...) is fs.recursive-delete. Tcl read from standard
+// input: exec runs argv, file delete -force deletes trees.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

@@ -44,6 +44,9 @@ func FuzzWrappers(f *testing.F) {
 		"srm -rf x", "wipe -r x", "noglob rm -rf x", "ed -s f", "ex -sc '%d|x' f", "manage.py dbshell",
 		"rails dbconsole -p", "wrangler d1 execute DB --command 'DELETE FROM t'", "sqlite-utils drop-table a t",
 		"git branch -D x", "git stash drop", "git worktree remove -f x", "git reset --merge",
+		"elixir -e 'System.cmd(\"rm\", [\"-rf\", \"x\"])'", "groovy -e '\"rm -rf x\".execute()'", "tclsh -encoding utf-8",
+		"dos2unix go.sum", "yq -i '.a=1' f", "prettier --write .", "ddrescue a /dev/sdb", "bmaptool copy a /dev/sdb",
+		"setpriv --reuid=1 rm -rf x", "deno run -A npm:rimraf x", "psql -c '\\! rm -rf x'", "sqlite3 a '.shell rm -rf x'",
 	} {
 		i := strings.IndexByte(s, ' ')
 		f.Add(s[:i], s[i+1:])
@@ -71,7 +74,9 @@ func FuzzWrappers(f *testing.F) {
 			"unzip", "7z", "badblocks", "dropdb", "mysqladmin", "git -c alias.x=reset x", "del-cli", "sed",
 			"zip", "rsync", "split", "man", "scp", "git difftool", "git filter-branch", "git grep", "git send-email",
 			"git config", "git branch", "git stash", "git worktree", "yarn", "pnpm", "bun", "srm", "wipe", "ed", "ex",
-			"manage.py", "rails", "wrangler d1 execute", "sqlite-utils", "heroku", "prisma db execute", "noglob"} {
+			"manage.py", "rails", "wrangler d1 execute", "sqlite-utils", "heroku", "prisma db execute", "noglob",
+			"elixir -e", "groovy -e", "scala", "tclsh", "dos2unix", "yq", "prettier", "black", "eslint", "ddrescue",
+			"bmaptool", "dcfldd", "setpriv", "deno run", "psql -c", "mysql -e", "sqlcmd -Q"} {
 			Check(p, w+" "+rest, Bash)
 		}
 	})
@@ -153,6 +158,9 @@ func FuzzToolScripts(f *testing.F) {
 		}
 		sqlDanger(s)
 		exWrites(s)
+		if n := len(stringLiterals(s, maxCalls)); n > maxCalls {
+			t.Fatalf("stringLiterals: %d, more than %d", n, maxCalls)
+		}
 		gitCommandKey(strings.ToLower(s), s)
 		shell.CommandVariable(s)
 		cronCommand(s)

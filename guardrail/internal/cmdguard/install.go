@@ -207,7 +207,7 @@ func pypiName(s string) string {
 }
 
 func cargoCommand(e *evaluator, k *call) {
-	if len(k.args) == 0 || k.args[0].Text != "add" && k.args[0].Text != "install" {
+	if len(k.args) == 0 || k.args[0].Text != "add" && k.args[0].Text != "install" && k.args[0].Text != "binstall" {
 		return
 	}
 	_, ops, v := operands(k.args[1:], "Fpj", "features rename registry package branch tag rev target manifest-path "+

@@ -80,10 +80,16 @@ const (
 	// programCall runs the program its own name says with its arguments as
 	// argv (Python's sh module: sh.rm("-rf", "x")).
 	programCall
+	// argvCall runs its arguments as argv, the program first
+	// (asyncio.create_subprocess_exec("rm", "-rf", "x")).
+	argvCall
 	// pathObject is a path object (pathlib.Path("x")) whose method called
 	// right after it (.unlink(), .write_text(...)) deletes or writes it.
 	pathObject
 )
+
+// denoValued are deno run's options that take a separate value.
+var denoValued = []string{"-c", "--config", "--import-map", "--lock", "--cert", "--location", "--seed", "--inspect", "--v8-flags"}
 
 // treeModules are the JavaScript modules that exist to delete trees.
 var treeModules = map[string]bool{"rimraf": true, "del": true, "trash": true, "del-cli": true}
@@ -94,6 +100,8 @@ var pythonCalls = map[string]callKind{
 	"subprocess.getoutput": shellLine, "subprocess.getstatusoutput": shellLine, "commands.getoutput": shellLine,
 	"check_output": shellLine, "check_call": shellLine, "Popen": shellLine, "getoutput": shellLine,
 	"pty.spawn": shellLine, "sh.run": shellLine,
+	"asyncio.create_subprocess_shell": shellLine, "create_subprocess_shell": shellLine,
+	"asyncio.create_subprocess_exec": argvCall, "create_subprocess_exec": argvCall,
 	"shutil.rmtree": rmTree, "rmtree": rmTree, "dir_util.remove_tree": rmTree, "remove_tree": rmTree,
 	"os.remove": rmFile, "os.unlink": rmFile,
 	"os.execv": execArgv, "os.execve": execArgv, "os.execvp": execArgv, "os.execvpe": execArgv,
@@ -248,6 +256,29 @@ func interpreterCommand(e *evaluator, k *call) {
 				}
 			}
 			return
+		}
+		if k.name == "deno" && len(a) > 1 && a[0].Text == "run" {
+			// deno run [options] npm:PKG ARGS runs the package's binary.
+			for j := 1; j < len(a); j++ {
+				t := a[j].Text
+				if strings.HasPrefix(t, "-") {
+					if !strings.Contains(t, "=") && contains(denoValued, t) {
+						j++
+					}
+					continue
+				}
+				if pkg, ok := strings.CutPrefix(t, "npm:"); ok && !a[j].Dynamic() {
+					if i := strings.LastIndexByte(pkg, '@'); i > 0 {
+						pkg = pkg[:i]
+					}
+					if i := strings.LastIndexByte(pkg, '/'); i >= 0 {
+						pkg = pkg[i+1:]
+					}
+					e.argv(k.c, append([]shell.Word{shell.Lit(pkg)}, a[j+1:]...), k.stdin, k.sh, k.depth)
+					return
+				}
+				break
+			}
 		}
 		if len(a) > 1 && a[0].Text == "run" && a[len(a)-1].Text == "-" {
 			a = a[1:] // deno run [options] -: the script is standard input
@@ -557,6 +588,16 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 			e.payload(k, first.word(), Bash)
 		default:
 			e.add(RuleUnresolved, match, "%s in the %s code runs a command known only at run time (%s)", c.name, l.name, first.text)
+		}
+	case argvCall:
+		switch {
+		case len(c.args) == 0:
+		case c.args[0].kind == argList:
+			e.interpArgv(k, c.args[0].items)
+		case c.args[0].kind == argString:
+			e.interpArgv(k, c.args)
+		default:
+			e.add(RuleUnresolved, match, "%s in the %s code runs a command known only at run time (%s)", c.name, l.name, c.args[0].text)
 		}
 	case execArgv, spawnArgv:
 		args := c.args

@@ -108,7 +108,7 @@ var (
 	// [LOW_PRIORITY] [QUICK] [IGNORE] [t1, t2] FROM, whose statement is then
 	// looked at for a WHERE.
 	sqlEmpty = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\btruncate\s+(?:table\s+)?(?:only\s+)?(?:if\s+exists\s+)?[a-z_"\x60\[]|` +
+		return regexp.MustCompile(`(?i)\btruncate\s+(?:table\s+)?(?:only\s+)?(?:if\s+exists\s+)?[a-z_"\x60\[$:{]|` +
 			`\bdelete\s+(?:(?:low_priority|quick|ignore)\s+)*(?:[\w.$"\x60\[\]]+(?:\s*,\s*[\w.$"\x60\[\]]+)*\s+)?from\b`)
 	})
 	sqlWhere = sync.OnceValue(func() *regexp.Regexp {
@@ -175,6 +175,7 @@ func sqlClient(e *evaluator, k *call) {
 	}
 	text, state, _ := stdinText(k.stdin, 0)
 	if state == inputKnown {
+		e.sqlShellEscapes(k, text.Text)
 		if rule, s := sqlDanger(text.Text); s != "" {
 			e.add(rule, k.matchInput(), "%q reaches the SQL client %s by standard input and destroys data", s, k.name)
 		}
@@ -187,7 +188,37 @@ func sqlSubcommand(e *evaluator, k *call) {
 	}
 }
 
+// sqlShellEscapes judges the commands a SQL client runs from its own
+// input: psql's and mysql's \! CMD, mysql's system CMD, sqlite3's and
+// duckdb's .shell and .system, sqlcmd's !! CMD, at the start of a line or
+// after a semicolon.
+func (e *evaluator) sqlShellEscapes(k *call, text string) {
+	if !strings.ContainsAny(text, "!.sS") {
+		return
+	}
+	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' }) {
+		t := strings.TrimSpace(line)
+		var cmd string
+		switch {
+		case strings.HasPrefix(t, `\!`):
+			cmd = t[2:]
+		case strings.HasPrefix(t, "!!"):
+			cmd = t[2:]
+		case len(t) > 7 && strings.EqualFold(t[:7], "system "):
+			cmd = t[7:]
+		case strings.HasPrefix(t, ".shell "), strings.HasPrefix(t, ".system "):
+			_, cmd, _ = strings.Cut(t, " ")
+		default:
+			continue
+		}
+		if cmd = strings.TrimSpace(cmd); cmd != "" {
+			e.script(cmd, Bash, k.depth+1)
+		}
+	}
+}
+
 func (e *evaluator) sqlText(k *call, text, via string) {
+	e.sqlShellEscapes(k, text)
 	if rule, s := sqlDanger(text); s != "" {
 		e.add(rule, k.match(), "%q reaches the SQL client %s by %s and destroys data", s, k.name, via)
 	}
