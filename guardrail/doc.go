@@ -348,6 +348,17 @@
 // deleteRecursively, ...) is fs.recursive-delete. Tcl read from standard
 // input: exec runs argv, file delete -force deletes trees.
 //
+// printf's output piped or substituted is what printf prints: its
+// format's escapes (\xHH, \NNN, \uHHHH) decoded and its conversions
+// filled, the format reused for the remaining arguments (printf 'rm -rf
+// %s\n' a b | sh). git clean -i whose answers come from a pipe or a file
+// deletes as told (git.discard). A function that deletes trees passed as a
+// value (map(shutil.rmtree, dirs), dirs.forEach(fs.rmSync),
+// executor.submit(shutil.rmtree, d)) is fs.recursive-delete; one that runs
+// commands fails closed (shell.unresolved). zx (-e, --eval) is
+// JavaScript, and its $`cmd` runs a shell line. sg_format --format and
+// sg_sanitize's erases are sys.disk; ksh93, pdksh and lksh are shells.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

@@ -137,7 +137,7 @@ func FuzzToolScripts(f *testing.F) {
 		"1e rm -rf x", "s/.*/rm -rf x/e", "/re/e ls;s|a|b|we", `"rm -rf x" | getline`, `print "x" | "sh"`,
 		"system qq{rm -rf x}; q(a) qw[b c]", "%w[rm -rf x].join(' ') %q(y)", "SELECT 'DROP TABLE t'; EXECUTE 'DROP TABLE u'",
 		`"Users" 'it''s' "a"" b"`, "* * * * * rm -rf /srv", "@reboot rm -rf x", "DELETE LOW_PRIORITY t1, t2 FROM t1; TRUNCATE x",
-		"%d|wq", ":1,$w!|q", "w\nq\n", "delete from t where", "DELETE FROM", "--- a/x\n+++ b/y\n+k\n--- /dev/null\n+++ \"b/z\"\t0\n", "PATH=/bin", "'", `"`, "qq{", "%w[",
+		"%d|wq", ":1,$w!|q", "rm -rf %s\\n", "\\x72\\162\\u0072%b%%%5.2d\\", "map(shutil.rmtree, d)", "w\nq\n", "delete from t where", "DELETE FROM", "--- a/x\n+++ b/y\n+k\n--- /dev/null\n+++ \"b/z\"\t0\n", "PATH=/bin", "'", `"`, "qq{", "%w[",
 	} {
 		f.Add(s)
 	}
@@ -158,6 +158,9 @@ func FuzzToolScripts(f *testing.F) {
 		}
 		sqlDanger(s)
 		exWrites(s)
+		if text, ok := printfText([]shell.Word{shell.Lit(s), shell.Lit("a"), shell.Lit(s)}); ok && len(text) > maxCode+8 {
+			t.Fatalf("printfText: %d bytes, more than %d", len(text), maxCode)
+		}
 		if n := len(stringLiterals(s, maxCalls)); n > maxCalls {
 			t.Fatalf("stringLiterals: %d, more than %d", n, maxCalls)
 		}

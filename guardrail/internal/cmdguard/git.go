@@ -241,6 +241,9 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		if v, ok := e.gitConf("clean.requireforce"); ok && !gitTrue(v) && !hasShort(opts, "i", "--interactive") {
 			force = true // clean.requireForce=false: clean deletes without -f
 		}
+		if hasShort(opts, "i", "--interactive") && k.stdin.Kind != shell.Inherited {
+			force = true // git clean -i answered from a pipe or a file deletes as told
+		}
 		if force && !dry {
 			e.add(RuleDiscard, k.match(), "git clean %s deletes untracked files", strings.Join(opts, " "))
 		}

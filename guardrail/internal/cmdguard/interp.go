@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	handle(interpreterCommand, "node", "nodejs", "perl", "ruby", "php", "deno", "lua", "luajit",
+	handle(interpreterCommand, "node", "nodejs", "zx", "perl", "ruby", "php", "deno", "lua", "luajit",
 		"osascript", "rscript", "ipython", "ipython3", "tsx", "ts-node", "julia")
 	handle(awkCommand, "awk", "gawk", "mawk", "nawk", "busybox-awk")
 }
@@ -183,7 +183,7 @@ var awkCalls = map[string]callKind{"system": shellLine}
 // langs, or "".
 func interpreterName(name string) string {
 	switch name {
-	case "node", "nodejs", "deno", "bun":
+	case "node", "nodejs", "deno", "bun", "zx":
 		return "node"
 	case "perl", "ruby", "php", "rscript", "osascript":
 		return name
@@ -438,13 +438,50 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 		}
 		return
 	}
+	if l.name == "JavaScript" && strings.Contains(src, "$`") {
+		// zx's and Bun's $`cmd` run a shell line.
+		for _, m := range zxShell().FindAllStringSubmatch(src, maxCalls) {
+			e.payload(k, shell.Lit(m[1]), Bash)
+		}
+	}
+	e.passedCalls(k, l, src)
 	for _, c := range scanCalls(l, src) {
 		c.src = src
 		e.interpCall(k, l, c)
 	}
 }
 
+// passedCalls judges a function that deletes trees or runs commands passed
+// as a value to what calls it later (map(shutil.rmtree, dirs),
+// dirs.forEach(fs.rmSync), executor.submit(os.system, cmd)): a tree delete
+// is fs.recursive-delete, a command runner fails closed.
+func (e *evaluator) passedCalls(k *call, l *lang, src string) {
+	if !strings.Contains(src, "(") {
+		return
+	}
+	for _, m := range passedFunc().FindAllStringSubmatch(src, maxCalls) {
+		kind, ok := lookupCall(l, m[1])
+		if !ok {
+			continue
+		}
+		switch kind {
+		case rmTree, rmMaybeTree:
+			e.add(RuleRecursiveDelete, k.match(), "the %s code passes %s, a recursive delete, to be called", l.name, m[1])
+			return
+		case shellLine, program, execArgv, spawnArgv, argvCall, programCall:
+			e.add(RuleUnresolved, k.match(), "the %s code passes %s, which runs commands, to be called with values known only at run time", l.name, m[1])
+			return
+		}
+	}
+}
+
 var (
+	zxShell = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?:^|[^\\w.])\\$`([^`]*)`")
+	})
+	passedFunc = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:map|imap|starmap|filter|forEach|each|each_entry|partial|submit|apply_async|apply|call_soon|run_in_executor|then|Thread|Process)\(\s*(?:None\s*,\s*)?(?:target\s*=\s*)?([A-Za-z_$][\w.$]*)\s*[,)]`)
+	})
 	pythonGetattr = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*['"]([A-Za-z_]\w*)['"]\s*\)`)
 	})
