@@ -451,12 +451,24 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 	}
 }
 
+// mayPass reports whether src may call what passedFunc matches: a cheap
+// test before the regexp.
+func mayPass(src string) bool {
+	for _, w := range [...]string{"map(", "filter(", "each(", "Each(", "partial(", "submit(", "apply", "call_soon(",
+		"run_in_executor(", "then(", "Thread(", "Process("} {
+		if strings.Contains(src, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // passedCalls judges a function that deletes trees or runs commands passed
 // as a value to what calls it later (map(shutil.rmtree, dirs),
 // dirs.forEach(fs.rmSync), executor.submit(os.system, cmd)): a tree delete
 // is fs.recursive-delete, a command runner fails closed.
 func (e *evaluator) passedCalls(k *call, l *lang, src string) {
-	if !strings.Contains(src, "(") {
+	if !mayPass(src) {
 		return
 	}
 	for _, m := range passedFunc().FindAllStringSubmatch(src, maxCalls) {
