@@ -359,6 +359,13 @@
 // JavaScript, and its $`cmd` runs a shell line. sg_format --format and
 // sg_sanitize's erases are sys.disk; ksh93, pdksh and lksh are shells.
 //
+// docker, podman and nerdctl run, and compose run, with --entrypoint run
+// the entrypoint with the arguments after the image (docker run
+// --entrypoint rm alpine -rf /data). cmake -E rm -r and remove_directory
+// are fs.recursive-delete, and its rm, remove, rename and copy write their
+// paths; its echo only prints. make -f /dev/stdin reads its makefile from
+// standard input as make -f - does.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

@@ -46,6 +46,7 @@ func FuzzWrappers(f *testing.F) {
 		"git branch -D x", "git stash drop", "git worktree remove -f x", "git reset --merge",
 		"elixir -e 'System.cmd(\"rm\", [\"-rf\", \"x\"])'", "groovy -e '\"rm -rf x\".execute()'", "tclsh -encoding utf-8",
 		"dos2unix go.sum", "yq -i '.a=1' f", "prettier --write .", "ddrescue a /dev/sdb", "bmaptool copy a /dev/sdb",
+		"docker run --entrypoint=rm alpine -rf x", "cmake -E remove_directory x", "make -f /dev/stdin",
 		"setpriv --reuid=1 rm -rf x", "deno run -A npm:rimraf x", "psql -c '\\! rm -rf x'", "sqlite3 a '.shell rm -rf x'",
 	} {
 		i := strings.IndexByte(s, ' ')
@@ -76,7 +77,8 @@ func FuzzWrappers(f *testing.F) {
 			"git config", "git branch", "git stash", "git worktree", "yarn", "pnpm", "bun", "srm", "wipe", "ed", "ex",
 			"manage.py", "rails", "wrangler d1 execute", "sqlite-utils", "heroku", "prisma db execute", "noglob",
 			"elixir -e", "groovy -e", "scala", "tclsh", "dos2unix", "yq", "prettier", "black", "eslint", "ddrescue",
-			"bmaptool", "dcfldd", "setpriv", "deno run", "psql -c", "mysql -e", "sqlcmd -Q"} {
+			"bmaptool", "dcfldd", "setpriv", "deno run", "psql -c", "mysql -e", "sqlcmd -Q", "cmake -E",
+			"docker run --entrypoint", "docker compose run --entrypoint", "zx -e", "sg_format", "printf"} {
 			Check(p, w+" "+rest, Bash)
 		}
 	})

@@ -350,6 +350,7 @@ func unzipCommand(e *evaluator, k *call) {
 func init() {
 	handle(vimCommand, "vim", "vi", "nvim", "ex", "view", "gvim", "mvim")
 	handle(edCommand, "ed", "red")
+	handle(cmakeCommand, "cmake")
 	handle(makeCommand, "make", "gmake")
 	handle(expectCommand, "expect")
 }
@@ -444,10 +445,14 @@ func makeCommand(e *evaluator, k *call) {
 	a := k.args
 	for i, w := range a {
 		switch {
-		case (w.Text == "-f" || w.Text == "--file" || w.Text == "--makefile") && i+1 < len(a) && a[i+1].Text == "-":
+		case (w.Text == "-f" || w.Text == "--file" || w.Text == "--makefile") && i+1 < len(a) &&
+			(a[i+1].Text == "-" || stdinPath(a[i+1].Text)):
 			stdin = true
 		case w.Text == "-f-" || w.Text == "--file=-" || w.Text == "--makefile=-":
 			stdin = true
+		case strings.HasPrefix(w.Text, "-f/dev/") || strings.HasPrefix(w.Text, "--file=/") || strings.HasPrefix(w.Text, "--makefile=/"):
+			_, v, _ := strings.Cut(w.Text, "=")
+			stdin = stdinPath(strings.TrimPrefix(w.Text, "-f")) || stdinPath(v)
 		}
 	}
 	if !stdin {
@@ -512,6 +517,31 @@ func forfilesCommand(e *evaluator, k *call) {
 			}
 			e.payload(k, shell.Lit(line), Cmd)
 			return
+		}
+	}
+}
+
+// cmakeCommand judges cmake's command mode, cmake -E: rm -r (or -R, -rf)
+// and remove_directory delete trees; rm and remove delete files; the other
+// tools (echo, copy, make_directory, ...) change nothing harnish guards.
+func cmakeCommand(e *evaluator, k *call) {
+	a := k.args
+	if len(a) < 2 || a[0].Text != "-E" {
+		return
+	}
+	sub, rest := a[1].Text, a[2:]
+	switch sub {
+	case "remove_directory", "rm", "remove":
+		opts, ops, _ := operands(rest, "", "")
+		if sub == "remove_directory" || sub == "rm" && hasShort(opts, "rR") {
+			e.add(RuleRecursiveDelete, k.match(), "cmake -E %s deletes recursively", sub)
+		}
+		for _, w := range ops {
+			e.write(w, k.match(), "deletes")
+		}
+	case "rename", "copy", "copy_if_different", "create_symlink", "create_hardlink", "touch":
+		if len(rest) > 0 {
+			e.write(rest[len(rest)-1], k.match(), "overwrites")
 		}
 	}
 }
