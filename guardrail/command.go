@@ -18,6 +18,7 @@ const (
 	RuleForcePush       = cmdguard.RuleForcePush       // "git.force-push"
 	RuleDiscardWorktree = cmdguard.RuleDiscard         // "git.discard"
 	RuleSQLDrop         = cmdguard.RuleSQLDrop         // "sql.drop"
+	RuleSQLDestroy      = cmdguard.RuleSQLDestroy      // "sql.destroy"
 	RulePackageInstall  = cmdguard.RuleInstall         // "pkg.install"
 	RuleUnresolved      = cmdguard.RuleUnresolved      // "shell.unresolved"
 	RuleUnparsable      = cmdguard.RuleParse           // "shell.parse"

@@ -148,8 +148,8 @@ func TestCommandGuardConcurrent(t *testing.T) {
 			for i := w; i < len(corpus); i += 4 {
 				c := corpus[i]
 				d := guardrail.Evaluate(context.Background(), g, guardrail.Action{Kind: guardrail.KindCommand, Shell: c.shell, Command: c.command})
-				if got := map[bool]string{true: "allow", false: d.Rule}[d.Level == guardrail.Allow]; got != c.want {
-					t.Errorf("%s: %s, want %s", c, got, c.want)
+				if got := map[bool]string{true: "allow", false: d.Rule}[d.Level == guardrail.Allow]; got != c.decides() {
+					t.Errorf("%s: %s, want %s", c, got, c.decides())
 				}
 			}
 		}()

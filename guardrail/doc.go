@@ -107,9 +107,15 @@
 //   - git.discard: discarding uncommitted work: git reset --hard; git clean
 //     with -f and without -n; git checkout -f, git checkout . and
 //     git checkout -- . (or :/, *); git restore . without --staged (or with
-//     --worktree); git switch --discard-changes or -f; git stash clear.
-//     Examples: git clean -xdf, git restore :/, git reset --ha (an
-//     abbreviation). git clean -n and git reset --keep are allowed.
+//     --worktree); git switch --discard-changes or -f; git stash clear
+//     and git stash drop; git reset --merge; git branch -D (--delete
+//     --force, -df, -d -f) and git branch -f NAME (--force, moving an
+//     existing branch off its commits), -m or -c with -f; git worktree
+//     remove --force. Examples: git clean -xdf, git restore :/, git reset
+//     --ha (an abbreviation), git stash drop stash@{1}, git branch -df old.
+//     git clean -n, git reset --keep, git branch -d (which refuses an
+//     unmerged branch), git branch -M main, git stash list and pop, and
+//     git worktree remove without --force are allowed.
 //   - sql.drop: DROP TABLE, DROP DATABASE or DROP SCHEMA (TEMPORARY too) in
 //     any case and spacing, with comments as separators (DROP/**/TABLE),
 //     reaching a SQL client (psql, mysql, mariadb, sqlite3, duckdb, sqlcmd,
@@ -118,6 +124,22 @@
 //     here-string, including through docker exec or kubectl exec. Example:
 //     echo "drop table users" | docker exec -i db psql. SQL from a file
 //     (psql -f x.sql, psql < dump.sql) is judged by the file's name only.
+//   - sql.destroy: emptying a table that stays defined, reaching a SQL
+//     client as sql.drop's statements do: TRUNCATE [TABLE] name and DELETE
+//     FROM without a WHERE in its statement (up to the next semicolon).
+//     Examples: psql -c 'TRUNCATE users', mysql -e 'DELETE FROM sessions',
+//     psql -c 'DELETE FROM a WHERE id = 1; DELETE FROM b'. Allowed: DELETE
+//     FROM t WHERE id = 1, MySQL's TRUNCATE(x, 2) function, ON DELETE
+//     CASCADE, and the words in string literals, comments, messages and
+//     searches (echo "TRUNCATE" > notes.md). A separate ID from sql.drop,
+//     whose meaning stays what it was, so that a caller keyed on either
+//     sees what it saw before. MySQL's DELETE LOW_PRIORITY/QUICK/IGNORE
+//     FROM and multi-table DELETE t1, t2 FROM ... count (REVOKE DELETE ON t
+//     FROM u does not). Framework and platform database shells are SQL
+//     clients for sql.drop and sql.destroy: manage.py and django-admin
+//     dbshell, rails db and dbconsole, php artisan db, wrangler d1 execute,
+//     sqlite-utils (whose drop-table and drop-view are sql.drop), heroku
+//     pg:psql, prisma db execute, pscale shell, fly postgres connect.
 //   - pkg.install: installing a package the plan does not allow
 //     ([CommandConfig.Packages], the plan's guardrails.packages): go get,
 //     go install and go run of module@version ("go"); npm, pnpm, yarn and bun
@@ -282,6 +304,79 @@
 // (jira issue create --summary "git reset --hard broke it"), prose that
 // does not start with a command, and calls of the script's own aliases and
 // functions, whose expansion is judged instead.
+//
+// Commands that programs run from their options, their configuration or
+// the environment are judged as bash payloads where they are written: tar
+// --to-command, -I/--use-compress-program, --rsh-command, -F/--info-script,
+// --new-volume-script and --checkpoint-action=exec=CMD; zip -TT; rsync
+// -e/--rsh and --rsync-path; split --filter; man -P; scp and sftp -S; ssh's
+// -o ProxyCommand=, LocalCommand=, RemoteCommand= and KnownHostsCommand=
+// (ssh -o ProxyCommand='rm -rf x' host); git difftool -x, filter-branch's
+// filters, send-email's --to-cmd and the like, grep -O; git configuration
+// whose value git runs, given by -c or written by git config (core.pager,
+// core.editor, core.sshCommand, core.fsmonitor, sequence.editor,
+// diff.external, pager.*, diff.*.textconv, filter.*.smudge, merge.*.driver,
+// a credential helper starting with "!", ...: git config core.pager 'rm -rf
+// x' arms every later git log); and variables that hold a command, assigned
+// before a command, on their own, by export or declare, or through env:
+// GIT_SSH_COMMAND, GIT_EDITOR, GIT_PAGER, EDITOR, VISUAL, PAGER, MANPAGER,
+// LESSOPEN, PROMPT_COMMAND and any name ending in _COMMAND, _CMD, EDITOR,
+// PAGER, ASKPASS or _RSH (GIT_SSH_COMMAND='rm -rf x' git fetch). A value
+// wholly known only at run time (EDITOR="$MY_EDITOR") is left alone, and
+// so are the values of other variables (MSG='rm -rf x' is text).
+//
+// srm and wipe with -r, and safe-rm with rm's options, are
+// fs.recursive-delete as rm is. yarn NAME, pnpm NAME and bun NAME (and yarn
+// run, bun run) that are not the tool's own subcommands run a package
+// script or the installed binary NAME, judged as that binary (yarn rimraf
+// dist). A shell or interpreter given /dev/stdin, /dev/fd/0 or
+// /proc/self/fd/0 as its script reads its standard input (bash /dev/stdin
+// <<< 'rm -rf x', source /dev/stdin). zsh's precommand modifiers noglob and
+// nocorrect run the rest, and =rm is rm. vim, nvim, ex and ed write the
+// files they edit when their commands (-c, +cmd, or standard input in ex
+// mode and for ed) hold a write (:w, :wq, :x, :update, :saveas; ed's w):
+// vim -c '%d|wq' go.sum is fs.protected. pip's extras after a local path
+// (pip install -e '.[dev]') keep it local.
+//
+// SQL clients' own shell escapes run commands, judged as bash: psql's and
+// mysql's \! CMD, mysql's system CMD, sqlite3's and duckdb's .shell and
+// .system, sqlcmd's !! CMD (psql -c '\! rm -rf x'). TRUNCATE of a
+// variable ($T, :t, {{t}}) is sql.destroy. Tools that rewrite files in
+// place write their operands: dos2unix and kin (not with -n), yq -i,
+// prettier --write, gofmt/goimports/gofumpt -w, shfmt -w, clang-format -i,
+// autopep8 -i, black, isort, rustfmt (not with --check or --diff), eslint
+// --fix; a protected path, or one inside it, is fs.protected, while a
+// directory that only holds one is not (prettier --write . is allowed).
+// Tools that copy an image onto an output write it (ddrescue IN OUT,
+// bmaptool copy IMAGE DEST, dcfldd and dc3dd of=), so a device is sys.disk.
+// setpriv is a wrapper; asyncio.create_subprocess_shell and _exec run a
+// command; deno run npm:PKG runs the package's binary; cargo binstall
+// installs. Code of languages harnish has no scanner for (elixir, groovy,
+// scala, kotlin, clojure, racket, erl, swift, raku, ... by -e or standard
+// input) fails closed coarsely: a string literal that is a command line,
+// or literals naming a program and then its arguments, are judged as that
+// command (so a printed mention blocks too), and a call named as a
+// recursive delete in any language (rm_rf, rmtree, deleteDir,
+// deleteRecursively, ...) is fs.recursive-delete. Tcl read from standard
+// input: exec runs argv, file delete -force deletes trees.
+//
+// printf's output piped or substituted is what printf prints: its
+// format's escapes (\xHH, \NNN, \uHHHH) decoded and its conversions
+// filled, the format reused for the remaining arguments (printf 'rm -rf
+// %s\n' a b | sh). git clean -i whose answers come from a pipe or a file
+// deletes as told (git.discard). A function that deletes trees passed as a
+// value (map(shutil.rmtree, dirs), dirs.forEach(fs.rmSync),
+// executor.submit(shutil.rmtree, d)) is fs.recursive-delete; one that runs
+// commands fails closed (shell.unresolved). zx (-e, --eval) is
+// JavaScript, and its $`cmd` runs a shell line. sg_format --format and
+// sg_sanitize's erases are sys.disk; ksh93, pdksh and lksh are shells.
+//
+// docker, podman and nerdctl run, and compose run, with --entrypoint run
+// the entrypoint with the arguments after the image (docker run
+// --entrypoint rm alpine -rf /data). cmake -E rm -r and remove_directory
+// are fs.recursive-delete, and its rm, remove, rename and copy write their
+// paths; its echo only prints. make -f /dev/stdin reads its makefile from
+// standard input as make -f - does.
 //
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than

@@ -14,6 +14,7 @@ const (
 	RuleForcePush       = "git.force-push"
 	RuleDiscard         = "git.discard"
 	RuleSQLDrop         = "sql.drop"
+	RuleSQLDestroy      = "sql.destroy"
 	RuleInstall         = "pkg.install"
 	RuleUnresolved      = "shell.unresolved"
 	RuleParse           = "shell.parse"
@@ -193,6 +194,9 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 		e.expr(c)
 		return
 	}
+	for _, w := range c.Env {
+		e.envCommand(depth, w)
+	}
 	e.forkBomb(c)
 	e.argv(c, c.Args, c.Stdin, sh, depth)
 }
@@ -234,6 +238,9 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 		return
 	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
+	if _, ok := commandOpts[k.name]; ok {
+		e.commandOptions(k)
+	}
 	if inner, alt, ok := e.unwrap(k); ok {
 		if k.name == "xargs" {
 			stdin = shell.Input{} // xargs reads it; the command gets none
@@ -328,6 +335,9 @@ var candidates = map[string][]string{
 func canonical(sh, name string) string {
 	if plainName(name) {
 		return aliasOf(sh, name) // the common case: a lowercase name, nothing to strip
+	}
+	if len(name) > 1 && name[0] == '=' && sh != PowerShell && sh != Cmd {
+		name = name[1:] // zsh's =rm is the path of rm
 	}
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 && i < len(name)-1 {
 		name = name[i+1:]

@@ -8,8 +8,9 @@ import (
 )
 
 func init() {
-	handle(rmCommand, "rm")
-	handle(deleteOperands, "unlink", "shred", "srm", "rmdir")
+	handle(rmCommand, "rm", "safe-rm")
+	handle(rmLike, "srm", "wipe")
+	handle(deleteOperands, "unlink", "shred", "rmdir")
 	handle(mvCommand, "mv")
 	handle(lastOperandWritten, "cp", "ln", "install")
 	handle(truncateCommand, "truncate")
@@ -212,6 +213,18 @@ func rmCommand(e *evaluator, k *call) {
 	opts = expandLongs(opts, rmLongs)
 	if hasShort(opts, "rR", "--recursive") {
 		e.add(RuleRecursiveDelete, k.match(), "recursive deletion (rm %s) can destroy the working tree", strings.Join(opts, " "))
+	}
+	for _, w := range ops {
+		e.write(w, k.match(), "deletes")
+	}
+}
+
+// rmLike handles the programs that delete like rm and recurse with -r:
+// srm (secure rm) and wipe.
+func rmLike(e *evaluator, k *call) {
+	opts, ops, _ := operands(k.args, "", "")
+	if hasShort(opts, "rR", "--recursive") {
+		e.add(RuleRecursiveDelete, k.match(), "recursive deletion (%s %s) can destroy the working tree", k.name, strings.Join(opts, " "))
 	}
 	for _, w := range ops {
 		e.write(w, k.match(), "deletes")

@@ -36,6 +36,18 @@ func FuzzWrappers(f *testing.F) {
 		"shx rm -rf dist", "valgrind --tool=memcheck rm -rf x", "vim -c '!rm -rf x' +q", "make -f - all",
 		"expect -c 'spawn rm -rf x'", "tar -xf a.tar -C .harnish", "unzip -o a.zip -d .harnish", "badblocks -wsv /dev/sdb",
 		"dropdb app", "mysqladmin -f drop app", "git -c alias.co=checkout co -- .", "git -c clean.requireForce=false clean -dx",
+		"tar -cf x --checkpoint-action=exec='rm -rf x' y", "tar -I 'sh -c x' -cf a b", "zip a b -TT 'rm -rf x'",
+		"rsync -e 'sh -c x' a b:c", "ssh -oProxyCommand='rm -rf x' h", "ssh -o 'LocalCommand rm -rf x' h", "man -P 'rm -rf x' ls",
+		"split --filter='rm -rf x' f", "git -c core.pager='rm -rf x' log", "git config core.editor 'rm -rf x'",
+		"git difftool -x 'rm -rf x'", "git filter-branch --tree-filter 'rm -rf x' HEAD", "git grep -O'rm -rf x' y",
+		"env GIT_SSH_COMMAND='rm -rf x' git fetch", "yarn rimraf dist", "pnpm run rimraf x", "bun run rimraf x",
+		"srm -rf x", "wipe -r x", "noglob rm -rf x", "ed -s f", "ex -sc '%d|x' f", "manage.py dbshell",
+		"rails dbconsole -p", "wrangler d1 execute DB --command 'DELETE FROM t'", "sqlite-utils drop-table a t",
+		"git branch -D x", "git stash drop", "git worktree remove -f x", "git reset --merge",
+		"elixir -e 'System.cmd(\"rm\", [\"-rf\", \"x\"])'", "groovy -e '\"rm -rf x\".execute()'", "tclsh -encoding utf-8",
+		"dos2unix go.sum", "yq -i '.a=1' f", "prettier --write .", "ddrescue a /dev/sdb", "bmaptool copy a /dev/sdb",
+		"docker run --entrypoint=rm alpine -rf x", "cmake -E remove_directory x", "make -f /dev/stdin",
+		"setpriv --reuid=1 rm -rf x", "deno run -A npm:rimraf x", "psql -c '\\! rm -rf x'", "sqlite3 a '.shell rm -rf x'",
 	} {
 		i := strings.IndexByte(s, ' ')
 		f.Add(s[:i], s[i+1:])
@@ -60,7 +72,13 @@ func FuzzWrappers(f *testing.F) {
 			"npx", "npm exec", "uv run", "pnpm dlx", "fd", "watchexec", "entr", "at", "tmux", "screen", "bwrap",
 			"cpulimit", "lxc exec", "vagrant ssh", "trap", "git submodule foreach", "git rebase -x", "rimraf",
 			"hyperfine", "rush", "crontab", "gdb", "perf", "dtach", "shx", "valgrind", "vim", "make", "expect", "tar",
-			"unzip", "7z", "badblocks", "dropdb", "mysqladmin", "git -c alias.x=reset x", "del-cli", "sed"} {
+			"unzip", "7z", "badblocks", "dropdb", "mysqladmin", "git -c alias.x=reset x", "del-cli", "sed",
+			"zip", "rsync", "split", "man", "scp", "git difftool", "git filter-branch", "git grep", "git send-email",
+			"git config", "git branch", "git stash", "git worktree", "yarn", "pnpm", "bun", "srm", "wipe", "ed", "ex",
+			"manage.py", "rails", "wrangler d1 execute", "sqlite-utils", "heroku", "prisma db execute", "noglob",
+			"elixir -e", "groovy -e", "scala", "tclsh", "dos2unix", "yq", "prettier", "black", "eslint", "ddrescue",
+			"bmaptool", "dcfldd", "setpriv", "deno run", "psql -c", "mysql -e", "sqlcmd -Q", "cmake -E",
+			"docker run --entrypoint", "docker compose run --entrypoint", "zx -e", "sg_format", "printf"} {
 			Check(p, w+" "+rest, Bash)
 		}
 	})
@@ -120,7 +138,8 @@ func FuzzToolScripts(f *testing.F) {
 	for _, s := range []string{
 		"1e rm -rf x", "s/.*/rm -rf x/e", "/re/e ls;s|a|b|we", `"rm -rf x" | getline`, `print "x" | "sh"`,
 		"system qq{rm -rf x}; q(a) qw[b c]", "%w[rm -rf x].join(' ') %q(y)", "SELECT 'DROP TABLE t'; EXECUTE 'DROP TABLE u'",
-		`"Users" 'it''s' "a"" b"`, "* * * * * rm -rf /srv", "@reboot rm -rf x", "--- a/x\n+++ b/y\n+k\n--- /dev/null\n+++ \"b/z\"\t0\n", "PATH=/bin", "'", `"`, "qq{", "%w[",
+		`"Users" 'it''s' "a"" b"`, "* * * * * rm -rf /srv", "@reboot rm -rf x", "DELETE LOW_PRIORITY t1, t2 FROM t1; TRUNCATE x",
+		"%d|wq", ":1,$w!|q", "rm -rf %s\\n", "\\x72\\162\\u0072%b%%%5.2d\\", "map(shutil.rmtree, d)", "w\nq\n", "delete from t where", "DELETE FROM", "--- a/x\n+++ b/y\n+k\n--- /dev/null\n+++ \"b/z\"\t0\n", "PATH=/bin", "'", `"`, "qq{", "%w[",
 	} {
 		f.Add(s)
 	}
@@ -139,7 +158,16 @@ func FuzzToolScripts(f *testing.F) {
 		if out := sqlStrings(s); len(out) != len(s) {
 			t.Fatalf("sqlStrings changed the length: %d, was %d", len(out), len(s))
 		}
-		sqlDropIn(s)
+		sqlDanger(s)
+		exWrites(s)
+		if text, ok := printfText([]shell.Word{shell.Lit(s), shell.Lit("a"), shell.Lit(s)}); ok && len(text) > maxCode+8 {
+			t.Fatalf("printfText: %d bytes, more than %d", len(text), maxCode)
+		}
+		if n := len(stringLiterals(s, maxCalls)); n > maxCalls {
+			t.Fatalf("stringLiterals: %d, more than %d", n, maxCalls)
+		}
+		gitCommandKey(strings.ToLower(s), s)
+		shell.CommandVariable(s)
 		cronCommand(s)
 		if n := len(diffFiles(s)); n > maxDiffFiles {
 			t.Fatalf("diffFiles: %d files, more than %d", n, maxDiffFiles)

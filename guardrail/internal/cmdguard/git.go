@@ -24,7 +24,7 @@ func gitCommand(e *evaluator, k *call) {
 			aliases = e.gitConfig(k, a[i], aliases)
 			conf = setConf(conf, a[i].Text)
 		case strings.HasPrefix(t, "-c") && len(t) > 2:
-			aliases = e.gitConfig(k, shell.Lit(t[2:]), aliases)
+			aliases = e.gitConfig(k, withText(a[i], t[2:]), aliases)
 			conf = setConf(conf, t[2:])
 		case t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" ||
 			t == "--exec-path" || t == "--config-env" || t == "--super-prefix":
@@ -115,6 +115,7 @@ func (e *evaluator) gitConfig(k *call, kv shell.Word, aliases map[string]string)
 	key, value, _ := strings.Cut(kv.Text, "=")
 	name, ok := strings.CutPrefix(strings.ToLower(key), "alias.")
 	if !ok {
+		e.gitCommandConfig(k.depth, key, withText(kv, value))
 		return aliases
 	}
 	if aliases == nil {
@@ -196,6 +197,33 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 	case "reset":
 		if contains(opts, "--hard") {
 			e.add(RuleDiscard, k.match(), "git reset --hard discards uncommitted work")
+		} else if contains(opts, "--merge") {
+			e.add(RuleDiscard, k.match(), "git reset --merge discards uncommitted work in files the reset touches")
+		}
+	case "branch":
+		// -D, -d with -f (--delete --force, -df) delete a branch whether or
+		// not it is merged, and -f (--force) moves an existing branch: the
+		// commits only it held are lost. -d alone refuses an unmerged branch,
+		// and -M, which renames over a branch of that name, is left alone as
+		// the peers leave it (git branch -M main after git init).
+		del := hasShort(opts, "dD", "--delete")
+		force := hasShort(opts, "fD", "--force")
+		listing := hasShort(opts, "lavr", "--list", "--all", "--remotes", "--show-current", "--contains",
+			"--no-contains", "--merged", "--no-merged", "--points-at")
+		renames := hasShort(opts, "mMcC", "--move", "--copy")
+		switch {
+		case del && force:
+			e.add(RuleDiscard, k.match(), "git branch %s deletes a branch with commits no other branch may hold", strings.Join(opts, " "))
+		case renames && hasShort(opts, "f", "--force"):
+			e.add(RuleDiscard, k.match(), "git branch %s overwrites an existing branch", strings.Join(opts, " "))
+		case force && !renames && !listing && len(ops) > 0:
+			e.add(RuleDiscard, k.match(), "git branch --force moves the branch %s, dropping the commits only it held", ops[0].Text)
+		}
+	case "worktree":
+		// git worktree remove --force deletes a worktree with uncommitted or
+		// untracked work in it.
+		if len(ops) > 0 && ops[0].Text == "remove" && hasShort(opts, "f", "--force") {
+			e.add(RuleDiscard, k.match(), "git worktree remove --force deletes the worktree's uncommitted work")
 		}
 	case "checkout-index":
 		// checkout-index -f -a overwrites every tracked file in the tree.
@@ -212,6 +240,9 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		dry := hasShort(opts, "n", "--dry-run")
 		if v, ok := e.gitConf("clean.requireforce"); ok && !gitTrue(v) && !hasShort(opts, "i", "--interactive") {
 			force = true // clean.requireForce=false: clean deletes without -f
+		}
+		if hasShort(opts, "i", "--interactive") && k.stdin.Kind != shell.Inherited {
+			force = true // git clean -i answered from a pipe or a file deletes as told
 		}
 		if force && !dry {
 			e.add(RuleDiscard, k.match(), "git clean %s deletes untracked files", strings.Join(opts, " "))
@@ -246,8 +277,10 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 			e.add(RuleDiscard, k.match(), "git switch --discard-changes discards uncommitted work")
 		}
 	case "stash":
-		if len(ops) > 0 && (ops[0].Text == "clear") {
+		if len(ops) > 0 && ops[0].Text == "clear" {
 			e.add(RuleDiscard, k.match(), "git stash clear discards every stash")
+		} else if len(ops) > 0 && ops[0].Text == "drop" {
+			e.add(RuleDiscard, k.match(), "git stash drop discards a stash")
 		}
 	case "rm":
 		if hasShort(opts, "n", "--cached", "--dry-run") {
@@ -291,6 +324,16 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 				e.payload(k, withText(w, w.Text[2:]), Bash)
 			}
 		}
+	case "difftool", "mergetool":
+		// difftool -x CMD / --extcmd=CMD runs CMD on each pair of files.
+		e.gitCommandOpts(k, a, "-x", "--extcmd")
+	case "filter-branch":
+		e.gitCommandOpts(k, a, "", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter",
+			"--msg-filter", "--commit-filter", "--tag-name-filter", "--setup")
+	case "send-email":
+		e.gitCommandOpts(k, a, "", "--to-cmd", "--cc-cmd", "--header-cmd", "--sendmail-cmd")
+	case "grep":
+		e.gitCommandOpts(k, a, "-O", "--open-files-in-pager")
 	case "apply":
 		// git apply reads a diff from standard input when given no file
 		// (or -): judged as patch's.
@@ -305,7 +348,11 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		}
 	case "config":
 		e.gitConfigAlias(a)
-		// git config [--global] KEY VALUE writes a configuration file.
+		// git config [--global] KEY VALUE writes a configuration file; a
+		// value git runs as a command is judged as one.
+		if cfg := gitConfigOperands(ops); len(cfg) == 2 {
+			e.gitCommandConfig(k.depth, cfg[0].Text, cfg[1])
+		}
 		if len(ops) > 1 && !strings.HasPrefix(ops[0].Text, "-") {
 			e.configSecret(".gitconfig", ops, " = ")
 		}
@@ -314,6 +361,42 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		// .git/config.
 		if len(ops) > 2 && (ops[0].Text == "add" || ops[0].Text == "set-url") {
 			e.configSecret(".git/config", append([]shell.Word{shell.Lit("url")}, ops[2:]...), " = ")
+		}
+	}
+}
+
+// gitConfigOperands returns git config's KEY VALUE operands (after "set"
+// in the newer spelling), or nil.
+func gitConfigOperands(ops []shell.Word) []shell.Word {
+	if len(ops) > 0 && ops[0].Text == "set" {
+		ops = ops[1:]
+	}
+	if len(ops) != 2 || strings.HasPrefix(ops[0].Text, "-") {
+		return nil
+	}
+	return ops
+}
+
+// gitCommandOpts judges the values of a git subcommand's options that it
+// runs as shell commands: short (attached or not) and long (with = or not).
+func (e *evaluator) gitCommandOpts(k *call, a []shell.Word, short string, long ...string) {
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		if t == "--" {
+			return
+		}
+		switch {
+		case short != "" && t == short || contains(long, t):
+			if i+1 < len(a) {
+				i++
+				e.commandValue(k.depth, a[i])
+			}
+		case short != "" && strings.HasPrefix(t, short) && len(t) > len(short) && !strings.HasPrefix(t, "--"):
+			e.commandValue(k.depth, withText(a[i], t[len(short):]))
+		case strings.HasPrefix(t, "--"):
+			if name, v, ok := strings.Cut(t, "="); ok && contains(long, name) {
+				e.commandValue(k.depth, withText(a[i], v))
+			}
 		}
 	}
 }
@@ -330,6 +413,8 @@ var gitValued = map[string]struct{ short, long string }{
 	"reset":    {"", "pathspec-from-file"},
 	"rm":       {"", "pathspec-from-file"},
 	"stash":    {"m", "message pathspec-from-file"},
+	"branch":   {"ut", "set-upstream-to track contains no-contains merged no-merged points-at sort format color column"},
+	"worktree": {"bB", "reason"},
 }
 
 // gitLongs are, per subcommand judged, its long options: git takes any
@@ -349,6 +434,11 @@ var gitLongs = map[string][]string{
 		"no-progress track no-track orphan ignore-other-worktrees recurse-submodules no-recurse-submodules"),
 	"restore": longs("source patch worktree staged merge conflict ours theirs quiet progress no-progress overlay no-overlay " +
 		"ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules pathspec-from-file pathspec-file-nul"),
+	"branch": longs("delete create-reflog force move copy color no-color list abbrev no-abbrev column no-column sort " +
+		"merged no-merged contains no-contains points-at ignore-case omit-empty format track no-track set-upstream-to " +
+		"unset-upstream edit-description show-current all remotes verbose quiet recurse-submodules"),
+	"worktree": longs("force detach checkout no-checkout lock reason orphan track no-track guess-remote no-guess-remote " +
+		"relative-paths no-relative-paths quiet verbose expire porcelain"),
 	"rm": longs("force dry-run cached ignore-unmatch quiet sparse pathspec-from-file pathspec-file-nul"),
 }
 

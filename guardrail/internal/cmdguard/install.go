@@ -34,6 +34,9 @@ func (e *evaluator) install(k *call, ecosystem string, pkg shell.Word) {
 
 // isLocal reports whether a package argument is a path, not a name.
 func isLocal(s string) bool {
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+		s = s[:i] // pip's extras: .[dev], ./pkg[test]
+	}
 	return s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") ||
 		strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "file:") ||
 		strings.HasPrefix(s, `.\`) || isAbs(strings.ReplaceAll(s, `\`, "/"))
@@ -130,6 +133,9 @@ func pipCommand(e *evaluator, k *call) {
 
 func pythonCommand(e *evaluator, k *call) {
 	a := k.args
+	if scriptSQL(e, k, a) {
+		return
+	}
 	for i := 0; i < len(a)-2; i++ {
 		if a[i].Text == "-m" && (a[i+1].Text == "pip" || a[i+1].Text == "pipx") && a[i+2].Text == "install" {
 			e.pipInstall(k, a[i+3:])
@@ -201,7 +207,7 @@ func pypiName(s string) string {
 }
 
 func cargoCommand(e *evaluator, k *call) {
-	if len(k.args) == 0 || k.args[0].Text != "add" && k.args[0].Text != "install" {
+	if len(k.args) == 0 || k.args[0].Text != "add" && k.args[0].Text != "install" && k.args[0].Text != "binstall" {
 		return
 	}
 	_, ops, v := operands(k.args[1:], "Fpj", "features rename registry package branch tag rev target manifest-path "+

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	handle(interpreterCommand, "node", "nodejs", "perl", "ruby", "php", "deno", "lua", "luajit",
+	handle(interpreterCommand, "node", "nodejs", "zx", "perl", "ruby", "php", "deno", "lua", "luajit",
 		"osascript", "rscript", "ipython", "ipython3", "tsx", "ts-node", "julia")
 	handle(awkCommand, "awk", "gawk", "mawk", "nawk", "busybox-awk")
 }
@@ -80,10 +80,16 @@ const (
 	// programCall runs the program its own name says with its arguments as
 	// argv (Python's sh module: sh.rm("-rf", "x")).
 	programCall
+	// argvCall runs its arguments as argv, the program first
+	// (asyncio.create_subprocess_exec("rm", "-rf", "x")).
+	argvCall
 	// pathObject is a path object (pathlib.Path("x")) whose method called
 	// right after it (.unlink(), .write_text(...)) deletes or writes it.
 	pathObject
 )
+
+// denoValued are deno run's options that take a separate value.
+var denoValued = []string{"-c", "--config", "--import-map", "--lock", "--cert", "--location", "--seed", "--inspect", "--v8-flags"}
 
 // treeModules are the JavaScript modules that exist to delete trees.
 var treeModules = map[string]bool{"rimraf": true, "del": true, "trash": true, "del-cli": true}
@@ -94,6 +100,8 @@ var pythonCalls = map[string]callKind{
 	"subprocess.getoutput": shellLine, "subprocess.getstatusoutput": shellLine, "commands.getoutput": shellLine,
 	"check_output": shellLine, "check_call": shellLine, "Popen": shellLine, "getoutput": shellLine,
 	"pty.spawn": shellLine, "sh.run": shellLine,
+	"asyncio.create_subprocess_shell": shellLine, "create_subprocess_shell": shellLine,
+	"asyncio.create_subprocess_exec": argvCall, "create_subprocess_exec": argvCall,
 	"shutil.rmtree": rmTree, "rmtree": rmTree, "dir_util.remove_tree": rmTree, "remove_tree": rmTree,
 	"os.remove": rmFile, "os.unlink": rmFile,
 	"os.execv": execArgv, "os.execve": execArgv, "os.execvp": execArgv, "os.execvpe": execArgv,
@@ -175,7 +183,7 @@ var awkCalls = map[string]callKind{"system": shellLine}
 // langs, or "".
 func interpreterName(name string) string {
 	switch name {
-	case "node", "nodejs", "deno", "bun":
+	case "node", "nodejs", "deno", "bun", "zx":
 		return "node"
 	case "perl", "ruby", "php", "rscript", "osascript":
 		return name
@@ -232,6 +240,9 @@ func interpreterCommand(e *evaluator, k *call) {
 	if key == "perl" {
 		perlInPlace(e, k)
 	}
+	if key == "php" && scriptSQL(e, k, k.args) {
+		return
+	}
 	a := k.args
 	opts := interpOptions[key]
 	if k.name == "deno" || k.name == "bun" {
@@ -246,6 +257,29 @@ func interpreterCommand(e *evaluator, k *call) {
 			}
 			return
 		}
+		if k.name == "deno" && len(a) > 1 && a[0].Text == "run" {
+			// deno run [options] npm:PKG ARGS runs the package's binary.
+			for j := 1; j < len(a); j++ {
+				t := a[j].Text
+				if strings.HasPrefix(t, "-") {
+					if !strings.Contains(t, "=") && contains(denoValued, t) {
+						j++
+					}
+					continue
+				}
+				if pkg, ok := strings.CutPrefix(t, "npm:"); ok && !a[j].Dynamic() {
+					if i := strings.LastIndexByte(pkg, '@'); i > 0 {
+						pkg = pkg[:i]
+					}
+					if i := strings.LastIndexByte(pkg, '/'); i >= 0 {
+						pkg = pkg[i+1:]
+					}
+					e.argv(k.c, append([]shell.Word{shell.Lit(pkg)}, a[j+1:]...), k.stdin, k.sh, k.depth)
+					return
+				}
+				break
+			}
+		}
 		if len(a) > 1 && a[0].Text == "run" && a[len(a)-1].Text == "-" {
 			a = a[1:] // deno run [options] -: the script is standard input
 		} else if len(a) > 0 && !strings.HasPrefix(a[0].Text, "-") {
@@ -257,7 +291,7 @@ func interpreterCommand(e *evaluator, k *call) {
 	stdin := false
 	for i := 0; i < len(a); i++ {
 		t := a[i].Text
-		if t == "-" {
+		if t == "-" || stdinPath(t) {
 			stdin = true
 			break
 		}
@@ -404,13 +438,62 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 		}
 		return
 	}
+	if l.name == "JavaScript" && strings.Contains(src, "$`") {
+		// zx's and Bun's $`cmd` run a shell line.
+		for _, m := range zxShell().FindAllStringSubmatch(src, maxCalls) {
+			e.payload(k, shell.Lit(m[1]), Bash)
+		}
+	}
+	e.passedCalls(k, l, src)
 	for _, c := range scanCalls(l, src) {
 		c.src = src
 		e.interpCall(k, l, c)
 	}
 }
 
+// mayPass reports whether src may call what passedFunc matches: a cheap
+// test before the regexp.
+func mayPass(src string) bool {
+	for _, w := range [...]string{"map(", "filter(", "each(", "Each(", "partial(", "submit(", "apply", "call_soon(",
+		"run_in_executor(", "then(", "Thread(", "Process("} {
+		if strings.Contains(src, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// passedCalls judges a function that deletes trees or runs commands passed
+// as a value to what calls it later (map(shutil.rmtree, dirs),
+// dirs.forEach(fs.rmSync), executor.submit(os.system, cmd)): a tree delete
+// is fs.recursive-delete, a command runner fails closed.
+func (e *evaluator) passedCalls(k *call, l *lang, src string) {
+	if !mayPass(src) {
+		return
+	}
+	for _, m := range passedFunc().FindAllStringSubmatch(src, maxCalls) {
+		kind, ok := lookupCall(l, m[1])
+		if !ok {
+			continue
+		}
+		switch kind {
+		case rmTree, rmMaybeTree:
+			e.add(RuleRecursiveDelete, k.match(), "the %s code passes %s, a recursive delete, to be called", l.name, m[1])
+			return
+		case shellLine, program, execArgv, spawnArgv, argvCall, programCall:
+			e.add(RuleUnresolved, k.match(), "the %s code passes %s, which runs commands, to be called with values known only at run time", l.name, m[1])
+			return
+		}
+	}
+}
+
 var (
+	zxShell = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?:^|[^\\w.])\\$`([^`]*)`")
+	})
+	passedFunc = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:map|imap|starmap|filter|forEach|each|each_entry|partial|submit|apply_async|apply|call_soon|run_in_executor|then|Thread|Process)\(\s*(?:None\s*,\s*)?(?:target\s*=\s*)?([A-Za-z_$][\w.$]*)\s*[,)]`)
+	})
 	pythonGetattr = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*['"]([A-Za-z_]\w*)['"]\s*\)`)
 	})
@@ -554,6 +637,16 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 			e.payload(k, first.word(), Bash)
 		default:
 			e.add(RuleUnresolved, match, "%s in the %s code runs a command known only at run time (%s)", c.name, l.name, first.text)
+		}
+	case argvCall:
+		switch {
+		case len(c.args) == 0:
+		case c.args[0].kind == argList:
+			e.interpArgv(k, c.args[0].items)
+		case c.args[0].kind == argString:
+			e.interpArgv(k, c.args)
+		default:
+			e.add(RuleUnresolved, match, "%s in the %s code runs a command known only at run time (%s)", c.name, l.name, c.args[0].text)
 		}
 	case execArgv, spawnArgv:
 		args := c.args

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	handle(posixShell, "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "yash", "osh", "posh", "oksh",
+	handle(posixShell, "sh", "bash", "zsh", "dash", "ksh", "ksh93", "pdksh", "lksh", "ash", "mksh", "fish", "yash", "osh", "posh", "oksh",
 		"loksh", "rbash", "csh", "tcsh")
 	handle(evalBuiltin, "eval")
 	handle(sourceBuiltin, "source", ".")
@@ -158,12 +158,27 @@ func (e *evaluator) scriptFile(k *call, w shell.Word) {
 		e.add(RuleInstall, k.match(), "running a downloaded script (%s) installs code nobody reviewed", d.Source)
 		return
 	}
+	if stdinPath(w.Text) {
+		// bash /dev/stdin, source /dev/stdin: the script is the input.
+		e.stdinScript(k, Bash)
+		return
+	}
 	if !strings.HasPrefix(w.Text, "<(") || len(w.Subst) == 0 {
 		return
 	}
 	if text, ok := writtenText(w.Subst[len(w.Subst)-1], Bash); ok {
 		e.payload(k, shell.Lit(text), Bash)
 	}
+}
+
+// stdinPath reports whether p names the standard input of the process that
+// opens it.
+func stdinPath(p string) bool {
+	switch p {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0":
+		return true
+	}
+	return false
 }
 
 // trapBuiltin judges the command trap runs on a signal: trap 'cmd' EXIT.
@@ -312,6 +327,11 @@ func stdinText(in shell.Input, depth int) (shell.Word, inputState, *shell.Cmd) {
 			args = args[1:]
 		}
 		w := joinPlain(args)
+		if name == "printf" {
+			if text, ok := printfText(args); ok {
+				return shell.Lit(text), inputKnown, from
+			}
+		}
 		if name == "printf" || name == "echo" && strings.Contains(w.Text, `\n`) {
 			w.Text = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(w.Text)
 		}
@@ -328,6 +348,129 @@ func stdinText(in shell.Input, depth int) (shell.Word, inputState, *shell.Cmd) {
 		return shell.Word{}, inputDownload, from
 	}
 	return shell.Word{}, inputUnknown, from
+}
+
+// printfText returns what printf prints for the static arguments args: the
+// format's escapes decoded, %s, %b, %d and the like filled from the
+// arguments, the format reused while arguments remain. ok is false for
+// dynamic arguments and printf -v.
+func printfText(args []shell.Word) (string, bool) {
+	if len(args) == 0 || args[0].Text == "-v" {
+		return "", false
+	}
+	if args[0].Text == "--" {
+		args = args[1:]
+	}
+	for _, a := range args {
+		if a.Dynamic() {
+			return "", false
+		}
+	}
+	if len(args) == 0 {
+		return "", false
+	}
+	format, rest := args[0].Text, args[1:]
+	var b strings.Builder
+	for pass := 0; pass < 64; pass++ {
+		used := false
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			switch {
+			case c == '\\':
+				n := printfEscape(&b, format[i:], false)
+				i += n - 1
+			case c == '%' && i+1 < len(format) && format[i+1] == '%':
+				b.WriteByte('%')
+				i++
+			case c == '%':
+				j := i + 1
+				for j < len(format) && strings.IndexByte("-+ #0123456789.*", format[j]) >= 0 {
+					j++
+				}
+				if j >= len(format) {
+					b.WriteString(format[i:])
+					i = j
+					break
+				}
+				var arg string
+				if len(rest) > 0 {
+					arg, rest, used = rest[0].Text, rest[1:], true
+				}
+				if format[j] == 'b' {
+					for k := 0; k < len(arg); k++ {
+						if arg[k] == '\\' {
+							k += printfEscape(&b, arg[k:], true) - 1
+						} else {
+							b.WriteByte(arg[k])
+						}
+					}
+				} else {
+					b.WriteString(arg)
+				}
+				i = j
+			default:
+				b.WriteByte(c)
+			}
+			if b.Len() > maxCode {
+				return "", false
+			}
+		}
+		if !used || len(rest) == 0 {
+			break
+		}
+	}
+	return b.String(), true
+}
+
+// printfEscape writes what the escape at the start of s stands for and
+// returns its length: \n, \t, \\, \xHH, \NNN (octal; \0NNN for %b), \uHHHH.
+func printfEscape(b *strings.Builder, s string, bArg bool) int {
+	if len(s) < 2 {
+		b.WriteString(s)
+		return len(s)
+	}
+	if r, ok := map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'a': 7, 'b': 8, 'f': 12, 'v': 11, '\\': '\\', '"': '"', '\'': '\''}[s[1]]; ok {
+		b.WriteByte(r)
+		return 2
+	}
+	digits := func(start, max int, base string) (int, int) {
+		v, n := 0, 0
+		for n < max && start+n < len(s) {
+			d := strings.IndexByte(base, s[start+n]|0x20)
+			if d < 0 || d >= len(base) {
+				break
+			}
+			v = v*len(base) + d
+			n++
+		}
+		return v, n
+	}
+	switch {
+	case s[1] == 'x':
+		if v, n := digits(2, 2, "0123456789abcdef"); n > 0 {
+			b.WriteByte(byte(v))
+			return 2 + n
+		}
+	case s[1] == 'u' || s[1] == 'U':
+		max := 4
+		if s[1] == 'U' {
+			max = 8
+		}
+		if v, n := digits(2, max, "0123456789abcdef"); n > 0 {
+			b.WriteRune(rune(v))
+			return 2 + n
+		}
+	case s[1] >= '0' && s[1] <= '7':
+		start, max := 1, 3
+		if bArg && s[1] == '0' {
+			start = 2
+		}
+		v, n := digits(start, max, "01234567")
+		b.WriteByte(byte(v))
+		return start + n
+	}
+	b.WriteString(s[:2])
+	return 2
 }
 
 // download returns the first command of cmds that downloads, or nil.

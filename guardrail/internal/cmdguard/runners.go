@@ -123,7 +123,44 @@ func (e *evaluator) unwrapRunner(k *call) (inner, alt []shell.Word, ok bool) {
 		}
 		return e.runnerArgs(k, a[1:], r.spec)
 	}
+	if cmds := ownCommands[k.name]; cmds != nil && len(a) > 0 && !strings.HasPrefix(a[0].Text, "-") && !a[0].Dynamic() {
+		// yarn NAME, pnpm NAME, bun NAME (and yarn run NAME, bun run
+		// NAME) run a package script or, when there is none by that name,
+		// the installed binary NAME: judged as the binary (yarn rimraf dist).
+		b := a
+		if (k.name == "yarn" || k.name == "bun") && a[0].Text == "run" {
+			b = a[1:]
+		} else if cmds[a[0].Text] {
+			return nil, nil, false
+		}
+		if len(b) > 0 && !strings.HasPrefix(b[0].Text, "-") {
+			return b, nil, true
+		}
+	}
 	return nil, nil, false
+}
+
+// ownCommands are the subcommands of the package managers that run an
+// installed binary by any other name.
+var ownCommands = map[string]map[string]bool{
+	"yarn": setOf("add audit autoclean bin cache check config constraints create dedupe dlx exec explain generate-lock-entry " +
+		"global help import info init install licenses link list login logout node npm outdated owner pack patch " +
+		"patch-commit plugin policies publish rebuild remove run search set stage tag team unlink unplug up upgrade " +
+		"upgrade-interactive version versions why workspace workspaces"),
+	"pnpm": setOf("add audit bin cache cat-file cat-index ci config create dedupe deploy dlx doctor env exec fetch " +
+		"find-hash help import init install install-test i it licenses link list ll ls outdated pack patch patch-commit " +
+		"patch-remove prune publish rb rebuild recursive remove rm root run server setup start store t test uninstall " +
+		"unlink up update why add-packages approve-builds ignored-builds self-update login logout whoami version view info"),
+	"bun": setOf("add audit build create exec help info init install i link outdated patch pm publish remove rm repl run " +
+		"test unlink update upgrade why x"),
+}
+
+func setOf(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(s) {
+		m[f] = true
+	}
+	return m
 }
 
 // runnerArgs returns the command after a runner's options; -c/--call

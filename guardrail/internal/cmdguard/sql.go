@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
 )
 
 func init() {
@@ -12,6 +14,83 @@ func init() {
 		"cqlsh", "trino", "presto", "beeline", "hive", "impala-shell", "spark-sql", "vsql", "litecli", "sqlplus", "turso")
 	handle(dropTool, "dropdb", "mysqladmin", "mariadb-admin")
 	handle(sqlSubcommand, "clickhouse", "cockroach")
+	handle(appSQL, "manage.py", "django-admin", "rails", "wrangler", "sqlite-utils", "heroku", "prisma", "pscale",
+		"fly", "flyctl")
+}
+
+// appSQL judges the database shells of frameworks and platforms, which pass
+// SQL from their arguments or standard input to a client: manage.py and
+// django-admin dbshell, rails db and dbconsole, php artisan db, wrangler d1
+// execute, sqlite-utils (query, and drop-table), heroku pg:psql, prisma db
+// execute, pscale shell, fly postgres connect.
+func appSQL(e *evaluator, k *call) {
+	a := k.args
+	sub := func(n int, names ...string) bool {
+		return len(a) >= n && contains(names, a[n-1].Text)
+	}
+	var rest []shell.Word
+	switch k.name {
+	case "manage.py", "django-admin":
+		if !sub(1, "dbshell") {
+			return
+		}
+		rest = a[1:]
+	case "rails":
+		if !sub(1, "db", "dbconsole") {
+			return
+		}
+		rest = a[1:]
+	case "wrangler":
+		if !sub(1, "d1") || !sub(2, "execute") {
+			return
+		}
+		rest = a[2:]
+	case "sqlite-utils":
+		if sub(1, "drop-table", "drop-view") {
+			e.add(RuleSQLDrop, k.match(), "sqlite-utils %s drops and destroys its data", a[0].Text)
+			return
+		}
+		rest = a
+	case "heroku":
+		if !sub(1, "pg:psql") {
+			return
+		}
+		rest = a[1:]
+	case "prisma":
+		if !sub(1, "db") || !sub(2, "execute") {
+			return
+		}
+		rest = a[2:]
+	case "pscale":
+		if !sub(1, "shell") {
+			return
+		}
+		rest = a[1:]
+	case "fly", "flyctl":
+		if !sub(1, "postgres", "pg") || !sub(2, "connect") {
+			return
+		}
+		rest = a[2:]
+	}
+	sqlClient(e, &call{c: k.c, name: k.name, args: rest, stdin: k.stdin, sh: k.sh, depth: k.depth})
+}
+
+// scriptSQL judges an interpreter running a framework's command script
+// whose subcommand opens a database shell: python manage.py dbshell, php
+// artisan db. It reports whether a was one.
+func scriptSQL(e *evaluator, k *call, a []shell.Word) bool {
+	for i, w := range a {
+		if strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		base := w.Text[strings.LastIndexByte(w.Text, '/')+1:]
+		if i+1 < len(a) && (base == "manage.py" && a[i+1].Text == "dbshell" || base == "artisan" && a[i+1].Text == "db") {
+			sqlClient(e, &call{c: k.c, name: base, args: a[i+2:], stdin: k.stdin, sh: k.sh, depth: k.depth})
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 var (
@@ -24,18 +103,56 @@ var (
 	sqlDrop = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+|temp\s+)?(?:table|database|schema)\b`)
 	})
+	// sqlEmpty finds what empties a table and leaves it defined: TRUNCATE
+	// [TABLE] name (not MySQL's TRUNCATE(x, d) function), and DELETE
+	// [LOW_PRIORITY] [QUICK] [IGNORE] [t1, t2] FROM, whose statement is then
+	// looked at for a WHERE.
+	sqlEmpty = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\btruncate\s+(?:table\s+)?(?:only\s+)?(?:if\s+exists\s+)?[a-z_"\x60\[$:{]|` +
+			`\bdelete\s+(?:(?:low_priority|quick|ignore)\s+)*(?:[\w.$"\x60\[\]]+(?:\s*,\s*[\w.$"\x60\[\]]+)*\s+)?from\b`)
+	})
+	sqlWhere = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bwhere\b`)
+	})
 )
 
-// sqlDropIn returns the DROP TABLE, DATABASE or SCHEMA statement in text,
-// judged in any case and spacing, with comments as separators.
-func sqlDropIn(text string) string {
-	if !strings.Contains(strings.ToLower(text), "drop") {
-		return ""
+// sqlDanger returns the rule and the statement of the first SQL in text that
+// destroys data: DROP TABLE, DATABASE or SCHEMA (sql.drop), TRUNCATE or a
+// DELETE FROM without WHERE (sql.destroy), judged in any case and spacing,
+// with comments as separators and string literals only mentions.
+func sqlDanger(text string) (rule, stmt string) {
+	lower := strings.ToLower(text)
+	drop := strings.Contains(lower, "drop")
+	empty := strings.Contains(lower, "truncate") || strings.Contains(lower, "delete")
+	if !drop && !empty {
+		return "", ""
 	}
 	t := sqlStrings(text)
 	t = sqlBlockComment().ReplaceAllString(t, " ")
 	t = sqlLineComment().ReplaceAllString(t, " ")
-	return sqlDrop().FindString(t)
+	if drop {
+		if s := sqlDrop().FindString(t); s != "" {
+			return RuleSQLDrop, s
+		}
+	}
+	if !empty {
+		return "", ""
+	}
+	for _, m := range sqlEmpty().FindAllStringIndex(t, -1) {
+		s := t[m[0]:m[1]]
+		if s[0] == 't' || s[0] == 'T' {
+			return RuleSQLDestroy, strings.TrimRight(s[:len(s)-1], " \t\r\n")
+		}
+		// DELETE FROM: its statement runs to the next semicolon.
+		end := strings.IndexByte(t[m[1]:], ';')
+		if end < 0 {
+			end = len(t) - m[1]
+		}
+		if !sqlWhere().MatchString(t[m[1] : m[1]+end]) {
+			return RuleSQLDestroy, strings.Join(strings.Fields(t[m[0]:m[1]+end]), " ") + " (without WHERE)"
+		}
+	}
+	return "", ""
 }
 
 // sqlClient judges the SQL a client gets by argument and by standard input.
@@ -58,8 +175,9 @@ func sqlClient(e *evaluator, k *call) {
 	}
 	text, state, _ := stdinText(k.stdin, 0)
 	if state == inputKnown {
-		if s := sqlDropIn(text.Text); s != "" {
-			e.add(RuleSQLDrop, k.matchInput(), "%q reaches the SQL client %s by standard input and destroys data", s, k.name)
+		e.sqlShellEscapes(k, text.Text)
+		if rule, s := sqlDanger(text.Text); s != "" {
+			e.add(rule, k.matchInput(), "%q reaches the SQL client %s by standard input and destroys data", s, k.name)
 		}
 	}
 }
@@ -70,9 +188,39 @@ func sqlSubcommand(e *evaluator, k *call) {
 	}
 }
 
+// sqlShellEscapes judges the commands a SQL client runs from its own
+// input: psql's and mysql's \! CMD, mysql's system CMD, sqlite3's and
+// duckdb's .shell and .system, sqlcmd's !! CMD, at the start of a line or
+// after a semicolon.
+func (e *evaluator) sqlShellEscapes(k *call, text string) {
+	if !strings.ContainsAny(text, "!.sS") {
+		return
+	}
+	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' }) {
+		t := strings.TrimSpace(line)
+		var cmd string
+		switch {
+		case strings.HasPrefix(t, `\!`):
+			cmd = t[2:]
+		case strings.HasPrefix(t, "!!"):
+			cmd = t[2:]
+		case len(t) > 7 && strings.EqualFold(t[:7], "system "):
+			cmd = t[7:]
+		case strings.HasPrefix(t, ".shell "), strings.HasPrefix(t, ".system "):
+			_, cmd, _ = strings.Cut(t, " ")
+		default:
+			continue
+		}
+		if cmd = strings.TrimSpace(cmd); cmd != "" {
+			e.script(cmd, Bash, k.depth+1)
+		}
+	}
+}
+
 func (e *evaluator) sqlText(k *call, text, via string) {
-	if s := sqlDropIn(text); s != "" {
-		e.add(RuleSQLDrop, k.match(), "%q reaches the SQL client %s by %s and destroys data", s, k.name, via)
+	e.sqlShellEscapes(k, text)
+	if rule, s := sqlDanger(text); s != "" {
+		e.add(rule, k.match(), "%q reaches the SQL client %s by %s and destroys data", s, k.name, via)
 	}
 }
 

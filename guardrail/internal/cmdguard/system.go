@@ -12,6 +12,7 @@ func init() {
 	handle(mkfsCommand, "mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs", "mkfs", "newfs",
 		"blkdiscard", "cryptsetup", "format-volume", "clear-disk", "initialize-disk", "remove-partition")
 	handle(wipefsCommand, "wipefs")
+	handle(sgFormatCommand, "sg_format", "sg_sanitize")
 	handle(partitionCommand, "fdisk", "gdisk", "cfdisk", "sfdisk", "sgdisk", "parted")
 	handle(hdparmCommand, "hdparm")
 	handle(diskutilCommand, "diskutil")
@@ -279,6 +280,23 @@ func badblocksCommand(e *evaluator, k *call) {
 		t := w.Text
 		if len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsRune(t[1:], 'w') {
 			e.add(RuleDisk, k.match(), "badblocks -w overwrites the whole device")
+			return
+		}
+	}
+}
+
+// sgFormatCommand judges the SCSI formatters: sg_format --format (-F) and
+// sg_sanitize with an erase (--block, --crypto, --overwrite) destroy the
+// disk; without them they only report.
+func sgFormatCommand(e *evaluator, k *call) {
+	erase := []string{"--format", "-F"}
+	if k.name == "sg_sanitize" {
+		erase = []string{"--block", "--crypto", "--overwrite", "-B", "-C", "-O"}
+	}
+	for _, w := range k.args {
+		name, _, _ := strings.Cut(w.Text, "=")
+		if contains(erase, name) {
+			e.add(RuleDisk, k.match(), "%s %s erases the disk", k.name, name)
 			return
 		}
 	}

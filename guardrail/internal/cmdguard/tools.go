@@ -349,26 +349,93 @@ func unzipCommand(e *evaluator, k *call) {
 
 func init() {
 	handle(vimCommand, "vim", "vi", "nvim", "ex", "view", "gvim", "mvim")
+	handle(edCommand, "ed", "red")
+	handle(cmakeCommand, "cmake")
 	handle(makeCommand, "make", "gmake")
 	handle(expectCommand, "expect")
 }
 
 // vimCommand judges vim's commands given with -c and +: ":!cmd" and the
-// like run a shell.
+// like run a shell, and a write (:w, :wq, :x, :update, :saveas) writes the
+// files vim edits. ex, and vim -e or -s, read commands from standard input
+// too.
 func vimCommand(e *evaluator, k *call) {
 	a := k.args
+	var files []shell.Word
+	writes, exMode := false, k.name == "ex"
 	for i := 0; i < len(a); i++ {
 		t := a[i].Text
+		var cmd string
 		switch {
 		case (t == "-c" || t == "--cmd") && i+1 < len(a):
 			i++
-			e.editorCommand(k, a[i].Text)
+			cmd = a[i].Text
 		case strings.HasPrefix(t, "+") && len(t) > 1:
-			e.editorCommand(k, t[1:])
+			cmd = t[1:]
 		case strings.HasPrefix(t, "-c") && len(t) > 2:
-			e.editorCommand(k, t[2:])
+			cmd = t[2:]
+		case len(t) > 2 && t[0] == '-' && t[1] != '-' && strings.HasSuffix(t, "c") && i+1 < len(a):
+			// a cluster ending in -c: ex -sc CMD
+			exMode = exMode || strings.ContainsAny(t, "esE")
+			i++
+			cmd = a[i].Text
+		case t == "-e" || t == "-E" || t == "-es" || t == "-Es" || t == "-s" && k.name != "vim":
+			exMode = true
+			continue
+		case len(t) == 2 && strings.IndexByte("SuUiTWwtqr", t[1]) >= 0 && t[0] == '-' && i+1 < len(a):
+			i++
+			continue
+		case strings.HasPrefix(t, "-"):
+			continue
+		default:
+			files = append(files, a[i])
+			continue
+		}
+		e.editorCommand(k, cmd)
+		writes = writes || exWrites(cmd)
+	}
+	if exMode && !writes {
+		if text, state, _ := stdinText(k.stdin, 0); state == inputKnown {
+			writes = exWrites(text.Text)
 		}
 	}
+	if writes {
+		for _, f := range files {
+			e.write(f, k.match(), "writes")
+		}
+	}
+}
+
+// edCommand judges ed reading its commands from standard input: a w
+// command writes the file it edits.
+func edCommand(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "p", "prompt")
+	if len(ops) == 0 {
+		return
+	}
+	if text, state, _ := stdinText(k.stdin, 0); state == inputKnown && exWrites(text.Text) {
+		e.write(ops[0], k.match(), "writes")
+	}
+}
+
+// exWrites reports whether ex or ed commands (lines, or | separated) hold
+// one that writes a file: w, wq, x, xit, exit, update, saveas, wall, wqall.
+func exWrites(cmds string) bool {
+	for _, line := range strings.FieldsFunc(cmds, func(r rune) bool { return r == '\n' || r == '|' }) {
+		t := strings.TrimLeft(line, ": \t")
+		t = strings.TrimLeft(t, "%0123456789,.$;'<>+-") // a range
+		t = strings.TrimLeft(t, " \t")
+		end := 0
+		for end < len(t) && (t[end] >= 'a' && t[end] <= 'z' || t[end] >= 'A' && t[end] <= 'Z') {
+			end++
+		}
+		switch t[:end] {
+		case "w", "W", "wq", "wqa", "wqall", "wa", "wall", "x", "xa", "xall", "xit", "exi", "exit", "up", "upd", "upda",
+			"updat", "update", "sav", "savea", "saveas", "write", "wn", "wnext", "wp", "wprevious":
+			return true
+		}
+	}
+	return false
 }
 
 // makeCommand judges a makefile read from standard input (make -f -): its
@@ -378,10 +445,14 @@ func makeCommand(e *evaluator, k *call) {
 	a := k.args
 	for i, w := range a {
 		switch {
-		case (w.Text == "-f" || w.Text == "--file" || w.Text == "--makefile") && i+1 < len(a) && a[i+1].Text == "-":
+		case (w.Text == "-f" || w.Text == "--file" || w.Text == "--makefile") && i+1 < len(a) &&
+			(a[i+1].Text == "-" || stdinPath(a[i+1].Text)):
 			stdin = true
 		case w.Text == "-f-" || w.Text == "--file=-" || w.Text == "--makefile=-":
 			stdin = true
+		case strings.HasPrefix(w.Text, "-f/dev/") || strings.HasPrefix(w.Text, "--file=/") || strings.HasPrefix(w.Text, "--makefile=/"):
+			_, v, _ := strings.Cut(w.Text, "=")
+			stdin = stdinPath(strings.TrimPrefix(w.Text, "-f")) || stdinPath(v)
 		}
 	}
 	if !stdin {
@@ -446,6 +517,31 @@ func forfilesCommand(e *evaluator, k *call) {
 			}
 			e.payload(k, shell.Lit(line), Cmd)
 			return
+		}
+	}
+}
+
+// cmakeCommand judges cmake's command mode, cmake -E: rm -r (or -R, -rf)
+// and remove_directory delete trees; rm and remove delete files; the other
+// tools (echo, copy, make_directory, ...) change nothing harnish guards.
+func cmakeCommand(e *evaluator, k *call) {
+	a := k.args
+	if len(a) < 2 || a[0].Text != "-E" {
+		return
+	}
+	sub, rest := a[1].Text, a[2:]
+	switch sub {
+	case "remove_directory", "rm", "remove":
+		opts, ops, _ := operands(rest, "", "")
+		if sub == "remove_directory" || sub == "rm" && hasShort(opts, "rR") {
+			e.add(RuleRecursiveDelete, k.match(), "cmake -E %s deletes recursively", sub)
+		}
+		for _, w := range ops {
+			e.write(w, k.match(), "deletes")
+		}
+	case "rename", "copy", "copy_if_different", "create_symlink", "create_hardlink", "touch":
+		if len(rest) > 0 {
+			e.write(rest[len(rest)-1], k.match(), "overwrites")
 		}
 	}
 }

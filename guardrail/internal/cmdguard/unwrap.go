@@ -278,12 +278,30 @@ func containerExec(a []shell.Word) []shell.Word {
 		rest := skipOpts(a[1:], "eEvwulhpmaLc",
 			"env env-file volume workdir user name publish network net entrypoint label mount platform hostname cpus memory add-host device dns cap-add cap-drop log-driver log-opt restart security-opt tmpfs ulimit pull gpus ipc pid shm-size stop-signal expose label-file attach cidfile link runtime userns uts volumes-from group-add health-cmd")
 		if len(rest) > 0 {
+			if ep, ok := entrypoint(a[1 : len(a)-len(rest)]); ok {
+				return append([]shell.Word{ep}, rest[1:]...) // --entrypoint runs instead of the image's
+			}
 			return rest[1:] // the image
 		}
 	case "compose":
 		return composeExec(a[1:])
 	}
 	return nil
+}
+
+// entrypoint returns the value of --entrypoint among a container run's
+// options: the program that runs with the arguments after the image.
+func entrypoint(opts []shell.Word) (shell.Word, bool) {
+	for i, w := range opts {
+		switch {
+		case w.Text == "--entrypoint" && i+1 < len(opts):
+			return opts[i+1], opts[i+1].Text != ""
+		case strings.HasPrefix(w.Text, "--entrypoint="):
+			v := withText(w, w.Text[len("--entrypoint="):])
+			return v, v.Text != ""
+		}
+	}
+	return shell.Word{}, false
 }
 
 // composeExec returns the command of docker compose exec or run, or nil.
@@ -294,6 +312,9 @@ func composeExec(a []shell.Word) []shell.Word {
 	}
 	rest := skipOpts(a[1:], "euw", "env user workdir index name entrypoint volume publish label")
 	if len(rest) > 0 {
+		if ep, ok := entrypoint(a[1 : len(a)-len(rest)]); ok {
+			return append([]shell.Word{ep}, rest[1:]...)
+		}
 		return rest[1:] // the service
 	}
 	return nil

@@ -339,6 +339,7 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 		p.vars, p.fn, p.async = saved, savedFn, savedAsync
 	case *syntax.DeclClause:
 		nameref := false
+		var env []Word
 		for _, a := range c.Args {
 			if a.Naked && a.Name == nil && a.Value != nil {
 				if f := a.Value.Lit(); strings.HasPrefix(f, "-") && strings.Contains(f, "n") {
@@ -356,7 +357,11 @@ func (p *bashParser) stmt(s *syntax.Stmt, in Input) {
 					continue
 				}
 			}
+			env = p.commandVar(env, a)
 			p.assign(a)
+		}
+		if env != nil {
+			p.add(&Cmd{Source: p.stmtText(s), Env: env})
 		}
 		p.redirsOnly(redirs, s, start)
 	case *syntax.TimeClause:
@@ -403,20 +408,27 @@ func (p *bashParser) copyVars() map[string]string {
 
 func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect, in Input) {
 	if len(c.Args) == 0 {
+		var env []Word
 		for _, a := range c.Assigns {
+			env = p.commandVar(env, a)
 			p.assign(a)
+		}
+		if env != nil {
+			p.add(&Cmd{Source: p.stmtText(s), Env: env})
 		}
 		p.redirsOnly(redirs, s, len(p.script.Cmds))
 		return
 	}
+	var env []Word
 	for _, a := range c.Assigns {
 		// NAME=value cmd: the value only reaches cmd's environment, but its
 		// substitutions run.
 		if a.Value != nil {
 			p.words(a.Value)
 		}
+		env = p.commandVar(env, a)
 	}
-	cmd := &Cmd{Redirs: redirs, Stdin: in, Source: p.stmtText(s)}
+	cmd := &Cmd{Redirs: redirs, Stdin: in, Source: p.stmtText(s), Env: env}
 	for _, w := range c.Args {
 		cmd.Args = append(cmd.Args, p.words(w)...)
 	}
@@ -443,6 +455,20 @@ func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect,
 	case len(p.defs.aliases) > 0 || len(p.defs.funcs) > 0:
 		cmd.Defined = p.expand(c, cmd.Args, in)
 	}
+}
+
+// commandVar appends to env the assignment a as a NAME=value word when its
+// variable holds a command ([CommandVariable]).
+func (p *bashParser) commandVar(env []Word, a *syntax.Assign) []Word {
+	if a.Name == nil || a.Value == nil || a.Array != nil || !CommandVariable(a.Name.Value) {
+		return env
+	}
+	w := p.word1(a.Value)
+	segs := append([]Seg{{Text: a.Name.Value + "="}}, w.Segs...)
+	if w.Segs == nil {
+		segs = nil
+	}
+	return append(env, Word{Text: a.Name.Value + "=" + w.Text, Segs: segs, Quoted: w.Quoted, Subst: w.Subst})
 }
 
 func (p *bashParser) assign(a *syntax.Assign) {

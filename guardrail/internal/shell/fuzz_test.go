@@ -10,6 +10,7 @@ import (
 // that every command it returns has a source text.
 
 var bashSeeds = []string{
+	`GIT_SSH_COMMAND="ssh -i $K" EDITOR='rm -rf x' git fetch; export PAGER=$(x) VISUAL=a; declare -x A_CMD=b; LESSOPEN='|x %s'`,
 	`args=(-rf "$x" b); rm "${args[@]}"; set -- a -rf; rm "$@" $* ${args[*]}`,
 	"for d in /dev/sd? a b; do dd of=$d; done > log; exec 3>f; echo x >&3",
 	`rm -rf "$HOME/x" && echo $'\x72m' | sh`,

@@ -111,3 +111,31 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestParseCommandVariables checks that assignments of variables holding a
+// command are kept in Cmd.Env: before a command, alone and by export, and
+// that other assignments are not.
+func TestParseCommandVariables(t *testing.T) {
+	s, err := shell.ParseBash(`GIT_SSH_COMMAND='rm -rf x' MSG=hi git fetch; EDITOR=vim; export PAGER=less X=1; Y=2 ls`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, c := range s.Cmds {
+		var env []string
+		for _, w := range c.Env {
+			env = append(env, w.Text)
+		}
+		got = append(got, env)
+	}
+	want := [][]string{{"GIT_SSH_COMMAND=rm -rf x"}, {"EDITOR=vim"}, {"PAGER=less"}, nil}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Env per command (-want +got):\n%s", diff)
+	}
+	for name, want := range map[string]bool{"GIT_SSH_COMMAND": true, "FZF_DEFAULT_COMMAND": true, "SUDO_ASKPASS": true,
+		"MANPAGER": true, "RSYNC_RSH": true, "LESSOPEN": true, "MSG": false, "PATH": false, "EDITOR_CONFIG": false} {
+		if got := shell.CommandVariable(name); got != want {
+			t.Errorf("CommandVariable(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -36,6 +36,28 @@ type Cmd struct {
 	// ( ... ) > f, a loop), holds the commands inside it, whose output the
 	// redirections take (bash). Args is then empty.
 	Inner []*Cmd
+	// Env holds, as NAME=value words, the assignments of variables that
+	// hold a command (see [CommandVariable]) made before the command
+	// (GIT_SSH_COMMAND='...' git fetch) or, for a line of assignments only,
+	// by the line (bash).
+	Env []Word
+}
+
+// CommandVariable reports whether the environment variable name holds a
+// command line or program that other programs run: GIT_SSH_COMMAND,
+// GIT_EDITOR, EDITOR, VISUAL, PAGER, MANPAGER, LESSOPEN, PROMPT_COMMAND,
+// and any name ending in _COMMAND, _CMD, EDITOR, PAGER, ASKPASS or _RSH.
+func CommandVariable(name string) bool {
+	switch name {
+	case "LESSOPEN", "LESSCLOSE", "BROWSER", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "FCEDIT":
+		return true
+	}
+	for _, s := range [...]string{"_COMMAND", "_CMD", "EDITOR", "PAGER", "ASKPASS", "_RSH"} {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Redirect is one redirection of a [Cmd].
