@@ -77,6 +77,7 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
 	f.providers = secretrules.Default().File(name)
 	pgpass := path.Base(name) == ".pgpass" || path.Base(name) == "pgpass.conf"
+	keyfile := keyFile(name)
 	// Each line is scanned when the one after it is known: the next line
 	// in the file, when it is there, may hold a private key's body.
 	scan := func(l Line, after *Line) {
@@ -85,6 +86,12 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 		}
 		if pgpass {
 			if s, ok := pgpassLine(l.Text, l.NewLine); ok {
+				out = append(out, s)
+				return
+			}
+		}
+		if keyfile {
+			if s, ok := keyFileLine(l.Text, l.NewLine); ok {
 				out = append(out, s)
 				return
 			}
@@ -158,6 +165,8 @@ type scanFile struct {
 	// providers are gitleaks' rules for the file: none when its allowlist
 	// exempts the file (lock files, vendored trees, ...).
 	providers *secretrules.File
+	// inner is set while a text derived from a line is scanned.
+	inner bool
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -211,10 +220,21 @@ func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint6
 		if run&(1<<i) == 0 || filtered && d.may != nil && !d.may(text) {
 			continue
 		}
-		for _, x := range d.find(text, next, f.code) {
-			x.Rule, x.What = d.rule, d.what
+		var xs []found
+		if d.scan != nil {
+			xs = d.scan(f, text, next, lineNo)
+		} else {
+			xs = d.find(text, next, f.code)
+		}
+		for _, x := range xs {
+			if x.Rule == "" {
+				x.Rule, x.What = d.rule, d.what
+			}
 			add(x)
 		}
+	}
+	for _, x := range f.derived(text, next, lineNo) {
+		add(x)
 	}
 	if len(fs) == 0 {
 		return nil
@@ -253,12 +273,8 @@ var triggers = sync.OnceValue(func() *triggerSet {
 // at & # @ ? and the like too, so a line with those is scanned once more
 // with them read as blanks (the same length, so the same offsets).
 func providerSecrets(rules *secretrules.File, text string, hits []uint64, add func(found)) {
-	blanks := ""
-	if strings.Contains(text, "://") {
-		blanks = urlDelims
-	}
-	rules.ScanHits(text, blanks, hits, func(m secretrules.Match) {
-		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) {
+	rules.ScanHits(text, tokenDelims, hits, func(m secretrules.Match) {
+		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) || namedNotSecret(m, text) {
 			return
 		}
 		rule, what := providerRule(m.Rule.ID)
@@ -266,8 +282,9 @@ func providerSecrets(rules *secretrules.File, text string, hits []uint64, add fu
 	})
 }
 
-// urlDelims end a token in a URL or in the markup around one.
-const urlDelims = "&#@?<>()[]{},|"
+// tokenDelims end a token in a URL, in the markup around one, in a
+// JSON-escaped string (\"), in curl -u TOKEN: and in markdown's `code`.
+const tokenDelims = "&#@?<>()[]{},|:`\\"
 
 // testToken reports whether a provider's token says in its prefix that it
 // is a test or sandbox key (sk_test_..., rk_test_..., FLWSECK_TEST-...),
@@ -339,6 +356,9 @@ type detector struct {
 	keywords []string
 	may      func(text string) bool
 	find     func(text, next string, code bool) []found
+	// scan, if set, is find for a detector that scans text derived from
+	// the line (in secrets_syntax.go).
+	scan func(f *scanFile, text, next string, lineNo int) []found
 }
 
 // token finds matches of re's regexp whose submatch group (0: the whole
@@ -574,7 +594,7 @@ var detectors = []detector{
 			// A key needs its body: on this line (a "\n"-escaped string) or
 			// on the next. A marker alone is code that looks for keys.
 			body := text[loc[1]:]
-			if !keyMaterial().MatchString(body) && !keyMaterial().MatchString(next) && !pemHeaderLine().MatchString(next) {
+			if !keyMaterial().MatchString(body) && !keyMaterial().MatchString(next) && !pemHeaderLine().MatchString(next) && !pgpArmor(text, loc, next) {
 				return nil
 			}
 			if m := keyMaterial().FindString(body + " " + next); m != "" && isPlaceholder(m) {
@@ -677,7 +697,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "masterauth"},
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "masterauth", "pat"},
 		find:     findAssignments,
 	},
 	{
@@ -733,7 +753,7 @@ func mask(s string) string {
 // placeholderWords mark a value as not real wherever they appear in it.
 var placeholderWords = []string{
 	"example", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "your",
-	"redacted", "sample", "xxx", "***", "...", "test", "mock", "replace", "insert", "todo",
+	"redacted", "sample", "***", "...", "test", "mock", "replace", "insert", "todo",
 	"<", ">",
 }
 
@@ -787,6 +807,9 @@ func isPlaceholder(v string) bool {
 		if strings.Contains(lv, w) {
 			return true
 		}
+	}
+	if strings.Contains(lv, "xxx") && (len(lv) <= 24 || strings.Contains(lv, "xxxxxx")) {
+		return true // sk-xxx; a long token may hold xxxx by chance
 	}
 	return distinct(lv) <= 3
 }
