@@ -338,7 +338,7 @@ var (
 	goDSN = lazyRE(`\b[\w.-]+:([^@\s:/'"]{4,})@(?:tcp|unix)\(`)
 	// loginPassword is a registry login's -p or --password with its value.
 	// curlUser is curl's -u or --user user:password.
-	curlUser      = lazyRE(`\bcurl\b[^|;&\n]*?\s(?:-u|--user)(?:\s*|=)['"]?[^\s:'"]+:([^\s'"@$]{4,})`)
+	curlUser      = lazyRE(`\bcurl\b[^|;&\n]*?\s(?:-u|--user)(?:\s*|=)['"]?[^\s:'"]+:([^\s'"@$]{3,}[^\s'"@$.,;)])`)
 	loginPassword = lazyRE(`\b(?:docker|podman|buildah|nerdctl|skopeo|helm|oras|crane|regctl)\b[^|;&\n]*?\blogin\b[^|;&\n]*?\s(?:-p|--password)(?:\s+|=)['"]?([^\s'"$]{4,})`)
 )
 
@@ -384,9 +384,13 @@ func keyFile(name string) bool {
 	return false
 }
 
-// keyFileLine returns the secret of a line of a key file: the line, when
-// it is one generated token.
+// keyFileLine returns the secret of a line of a key file: its first line,
+// when it is one generated token (a PEM file's body is the private key
+// rule's).
 func keyFileLine(text string, lineNo int) (Secret, bool) {
+	if lineNo != 1 {
+		return Secret{}, false
+	}
 	t := strings.TrimSpace(text)
 	if !tokenLike(t) && !(len(t) >= 32 && hexOnly(t)) || strings.ContainsAny(t, " \t") || strings.HasPrefix(t, "-----") {
 		return Secret{}, false
@@ -398,7 +402,7 @@ func keyFileLine(text string, lineNo int) (Secret, bool) {
 // joins, what a base64 value decodes to) as a line of its own, and
 // reports what it finds at start:end of the line. The derived text is not
 // derived from again.
-func (f *scanFile) nested(lines []string, lineNo, start, end int, masked string) []found {
+func (f *scanFile) nested(lines []string, lineNo, start, end int, masked, how string) []found {
 	if f.inner {
 		return nil
 	}
@@ -411,7 +415,7 @@ func (f *scanFile) nested(lines []string, lineNo, start, end int, masked string)
 		}
 		if ss := f.scanLine(l, next, lineNo); len(ss) > 0 {
 			s := ss[0]
-			return []found{{Secret: Secret{Rule: s.Rule, What: s.What + ", " + "encoded", Masked: mask(masked)}, start: start, end: end}}
+			return []found{{Secret: Secret{Rule: s.Rule, What: s.What + ", " + how, Masked: mask(masked)}, start: start, end: end}}
 		}
 	}
 	return nil
@@ -494,20 +498,26 @@ func (f *scanFile) findBase64(text string, lineNo int) []found {
 	if !ok {
 		return nil
 	}
-	return f.nested(strings.Split(strings.ReplaceAll(d, "\r", ""), "\n"), lineNo, s, e, text[s:e])
+	return f.nested(strings.Split(strings.ReplaceAll(d, "\r", ""), "\n"), lineNo, s, e, text[s:e], "in base64")
 }
 
-// joinsOnly reports whether s, the text between two literals, only joins
-// them: blanks, '+', ',', '(' and '['.
-func joinsOnly(s string) bool {
+// joinsOnly reports whether s, the text between two literals on a line,
+// only joins them: a '+', or a ',' in the list of a join call (list),
+// with blanks, '(' and '['.
+func joinsOnly(s string, list bool) bool {
+	op := false
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
-		case ' ', '\t', '+', ',', '(', '[':
+		case '+':
+			op = true
+		case ',':
+			op = op || list
+		case ' ', '\t', '(', '[':
 		default:
 			return false
 		}
 	}
-	return true
+	return op
 }
 
 // concatenated returns the string literals a line joins (with +, or
@@ -518,6 +528,7 @@ func joinsOnly(s string) bool {
 func concatenated(text, next string) (joined string, start int, ok bool) {
 	var spans [8][2]int // the literals' contents: text's, then next's
 	parts := 0
+	list := strings.Contains(text, "join(")
 	last := 0 // where the text after the last literal starts
 	for i := 0; i < len(text) && parts < len(spans)-1; {
 		q := text[i]
@@ -525,7 +536,7 @@ func concatenated(text, next string) (joined string, start int, ok bool) {
 			i++
 			continue
 		}
-		if parts > 0 && !joinsOnly(text[last:i]) {
+		if parts > 0 && !joinsOnly(text[last:i], list) {
 			// Something other than a join between two literals.
 			if parts >= 2 {
 				break
@@ -608,7 +619,7 @@ func (f *scanFile) findConcat(text, next string, lineNo int) []found {
 	if !ok {
 		return nil
 	}
-	return f.nested([]string{j}, lineNo, s, len(text), j)
+	return f.nested([]string{j}, lineNo, s, len(text), j, "joined from literals")
 }
 
 // syntaxDetectors run after the detectors of secrets.go.
@@ -681,7 +692,7 @@ func namedNotSecret(m secretrules.Match, text string) bool {
 // otherwise.
 func keyName(name string) bool {
 	n := len(name)
-	if n < 3 {
+	if n < 3 || camelBreak(name[n-3:]) {
 		return false
 	}
 	if strings.EqualFold(name[n-3:], "pat") {
@@ -698,7 +709,9 @@ func keyName(name string) bool {
 	case end == 0:
 		return true
 	case name[end-1] == '_' || name[end-1] == '-' || name[end-1] == '.':
-		end--
+		for end > 0 && (name[end-1] == '_' || name[end-1] == '-' || name[end-1] == '.') {
+			end-- // splitWords drops the empty words between separators
+		}
 	case name[end] == 'K' && name[end-1] >= 'a' && name[end-1] <= 'z':
 	default:
 		return false
@@ -719,6 +732,17 @@ func keyName(name string) bool {
 	return true
 }
 
+// camelBreak reports whether w has a lower-case letter followed by an
+// upper-case one, where splitWords starts a word.
+func camelBreak(w string) bool {
+	for i := 1; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
 // notSecretKey are words before "key" that make the name something other
 // than a secret: a public key, a table's primary key, a cache key.
 var notSecretKey = []string{
@@ -727,10 +751,9 @@ var notSecretKey = []string{
 }
 
 // assignment reports whether the name at text[start:end] is one a value
-// is assigned to, not a reference to a variable (${NAME:-default},
-// $NAME) or a segment of a colon-separated path (arn:...:secret:...).
+// is assigned to, not a shell expansion (${NAME:?message}) or a segment of a colon-separated path (arn:...:secret:...).
 func assignment(text string, start, end int) bool {
-	if start > 0 && (text[start-1] == '$' || start > 1 && text[start-2:start] == "${") {
+	if start > 1 && text[start-2:start] == "${" {
 		return false
 	}
 	return !(start > 0 && text[start-1] == ':' && end < len(text) && text[end] == ':' && (end+1 >= len(text) || text[end+1] != ' '))
@@ -777,7 +800,8 @@ func filePath(v string) bool {
 	case strings.HasPrefix(v, "./"), strings.HasPrefix(v, "../"), strings.HasPrefix(v, "~/"):
 		return true
 	case strings.HasPrefix(v, "/"):
-		return strings.Count(v, "/") >= 2 && !strings.ContainsAny(v, "+=")
+		// Not a generated secret that starts with a slash.
+		return strings.Count(v, "/") >= 2 && !strings.ContainsAny(v, "+=") && !tokenLike(v)
 	}
 	return false
 }
