@@ -751,10 +751,14 @@ var notSecretKey = []string{
 }
 
 // assignment reports whether the name at text[start:end] is one a value
-// is assigned to, not a shell expansion (${NAME:?message}) or a segment of a colon-separated path (arn:...:secret:...).
+// is assigned to, not a shell expansion (${NAME:?message}), a template's
+// variable ({{ $pwd := ... }}) or a segment of a colon-separated path (arn:...:secret:...).
 func assignment(text string, start, end int) bool {
 	if start > 1 && text[start-2:start] == "${" {
 		return false
+	}
+	if start > 0 && text[start-1] == '$' && strings.Contains(text, "{{") {
+		return false // a template's variable: {{ $db_pwd := env "PWD" }}
 	}
 	return !(start > 0 && text[start-1] == ':' && end < len(text) && text[end] == ':' && (end+1 >= len(text) || text[end+1] != ' '))
 }
