@@ -91,7 +91,7 @@ func findAssignments(text, _ string, code bool) []found {
 		}
 		name := text[start:i]
 		strong := credentialName(name)
-		if !strong && !keyName(name) || !assignment(text, start, i) {
+		if !strong && (!keyName(name) || !operatorNext(text, i)) || !assignment(text, start, i) {
 			continue
 		}
 		flag := strings.HasPrefix(name, "--")

@@ -743,6 +743,21 @@ func camelBreak(w string) bool {
 	return false
 }
 
+// operatorNext reports whether an assignment operator (= : := =>)
+// follows the name ending at i, after a closing quote or bracket and
+// blanks: a weak name (keyName) takes no typed declaration, and most
+// of its uses (key, value) are none.
+func operatorNext(text string, i int) bool {
+	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+		i++
+	}
+	if i < len(text) && text[i] == ']' {
+		i++
+	}
+	i = skipSpace(text, i)
+	return i < len(text) && (text[i] == '=' || text[i] == ':')
+}
+
 // notSecretKey are words before "key" that make the name something other
 // than a secret: a public key, a table's primary key, a cache key.
 var notSecretKey = []string{
