@@ -594,10 +594,42 @@ func (f *scanFile) derived(text, next string, lineNo int) []found {
 		return nil
 	}
 	out := f.findBase64(text, lineNo)
-	if endsWithQuote(text) && strings.IndexByte(text, '+') < 0 && !strings.Contains(text, "join(") {
+	if endsWithQuote(text) && startsWithQuote(next) && strings.IndexByte(text, '+') < 0 && !strings.Contains(text, "join(") {
 		out = append(out, f.findConcat(text, next, lineNo)...)
 	}
 	return out
+}
+
+// startsWithQuote reports whether the line's first byte but blanks and
+// '+' is a quote.
+func startsWithQuote(text string) bool {
+	i := 0
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '+') {
+		i++
+	}
+	return i < len(text) && (text[i] == '"' || text[i] == '\'')
+}
+
+// plusJoins reports whether a '+' of the line has a literal's quote before
+// it or after it (or the line's end after it), past blanks: a join of
+// literals, not arithmetic or a literal and a variable alone.
+func plusJoins(text string) bool {
+	for i := strings.IndexByte(text, '+'); i >= 0; {
+		j := i - 1
+		for j >= 0 && (text[j] == ' ' || text[j] == '\t') {
+			j--
+		}
+		k := skipSpace(text, i+1)
+		if j >= 0 && (text[j] == '"' || text[j] == '\'') && (k == len(text) || text[k] == '"' || text[k] == '\'') {
+			return true
+		}
+		n := strings.IndexByte(text[i+1:], '+')
+		if n < 0 {
+			break
+		}
+		i += 1 + n
+	}
+	return false
 }
 
 // endsWithQuote reports whether the line's last byte but blanks is a
@@ -612,7 +644,7 @@ func endsWithQuote(text string) bool {
 
 // findConcat scans the literals a line joins as one.
 func (f *scanFile) findConcat(text, next string, lineNo int) []found {
-	if f.inner {
+	if f.inner || !plusJoins(text) && !strings.Contains(text, "join(") && !(endsWithQuote(text) && startsWithQuote(next)) {
 		return nil
 	}
 	j, s, ok := concatenated(text, next)
@@ -692,7 +724,7 @@ func namedNotSecret(m secretrules.Match, text string) bool {
 // otherwise.
 func keyName(name string) bool {
 	n := len(name)
-	if n < 3 || camelBreak(name[n-3:]) {
+	if n < 3 || name[n-1]|0x20 != 'y' && name[n-1]|0x20 != 't' || camelBreak(name[n-3:]) {
 		return false
 	}
 	if strings.EqualFold(name[n-3:], "pat") {
