@@ -205,15 +205,16 @@ func findBearer(text, _ string, _ bool) []found {
 // a quote and a comma, few a credential's name.
 func argPairs(text string) [][2]int {
 	var out [][2]int
-	for i := 0; i < len(text); i++ {
+	for j := strings.IndexByte(text, ','); j >= 0; j = nextComma(text, j) {
+		i := j
+		for i > 0 && reBlank(text[i-1]) {
+			i--
+		}
+		if i == 0 || text[i-1] != '"' && text[i-1] != '\'' {
+			continue
+		}
+		i-- // the name's closing quote
 		q := text[i]
-		if q != '"' && q != '\'' {
-			continue
-		}
-		j := skipBlanks(text, i+1)
-		if j >= len(text) || text[j] != ',' {
-			continue
-		}
 		k := strings.LastIndexByte(text[:i], q)
 		if k < 0 || k+1 >= i || !letter(text[k+1]) || !credentialName(text[k+1:i]) {
 			continue
@@ -275,28 +276,18 @@ func nextComma(text string, i int) int {
 // findPairs finds credentials given as a name and a value in two fields.
 func findPairs(text, next string, _ bool) []found {
 	var out []found
-	quoteComma := false
-	for i := strings.IndexByte(text, ','); i > 0 && !quoteComma; i = nextComma(text, i) {
-		j := i
-		for j > 0 && reBlank(text[j-1]) {
-			j--
-		}
-		quoteComma = j > 0 && (text[j-1] == '"' || text[j-1] == '\'')
-	}
 	add := func(name string, s, e int, v string) {
 		if credentialName(name) && literal(v) && !overlaps(out, s, e) {
 			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: s, end: e})
 		}
 	}
-	if quoteComma {
-		for _, sp := range argPairs(text) {
-			// In code, a word is more often a message than a password.
-			if v := text[sp[0]:sp[1]]; !wordy(v) {
-				add("token", sp[0], sp[1], v)
-			}
+	for _, sp := range argPairs(text) {
+		// In code, a word is more often a message than a password.
+		if v := text[sp[0]:sp[1]]; !wordy(v) {
+			add("token", sp[0], sp[1], v)
 		}
 	}
-	if quoteComma && (strings.Contains(text, `"name"`) || strings.Contains(text, `'name'`)) {
+	if strings.Contains(text, `"name"`) || strings.Contains(text, `'name'`) {
 		for _, m := range jsonPair().FindAllStringSubmatchIndex(text, -1) {
 			add(text[m[2]:m[3]], m[4], m[5], text[m[4]:m[5]])
 		}
