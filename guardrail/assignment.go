@@ -19,7 +19,7 @@ var credentialWords = map[string]bool{
 // SECRET_KEY, ...), joined.
 var credentialPairs = map[string]bool{
 	"apikey": true, "accesskey": true, "secretkey": true, "privatekey": true, "authkey": true,
-	"signingkey": true, "encryptionkey": true, "masterkey": true,
+	"signingkey": true, "encryptionkey": true, "masterkey": true, "licensekey": true,
 }
 
 // notCredential are words before "token" and the like that make the name
@@ -89,12 +89,14 @@ func findAssignments(text, _ string, code bool) []found {
 		for i < len(text) && identByte(text[i]) {
 			i++
 		}
-		if !credentialName(text[start:i]) {
+		name := text[start:i]
+		strong := credentialName(name)
+		if !strong && (!keyName(name) || !operatorNext(text, i)) || !assignment(text, start, i) {
 			continue
 		}
-		flag := strings.HasPrefix(text[start:i], "--")
+		flag := strings.HasPrefix(name, "--")
 		vs, ve, ok := assignedValue(text, i, code, flag)
-		if !ok {
+		if !ok || !strong && !strongKey(text[vs:ve]) {
 			continue
 		}
 		out = append(out, found{Secret: Secret{Masked: mask(text[vs:ve])}, start: vs, end: ve})
@@ -273,8 +275,12 @@ func splitWords(name string) []string {
 // its span, and whether there is one that counts. A flag (--password) may
 // take its value as the next word.
 func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
-	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+	quotedKey := i < len(text) && (text[i] == '"' || text[i] == '\'')
+	if quotedKey {
 		i++ // the closing quote of a quoted key: "password": ...
+		if i < len(text) && text[i] == ']' {
+			i++ // a subscript: config['SECRET_KEY'] = ...
+		}
 	}
 	i = skipSpace(text, i)
 	switch {
@@ -285,7 +291,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 	case i < len(text) && (text[i] == '=' || text[i] == ':'):
 		i++
 	case flag && i > 0 && text[i-1] == ' ':
-	case code:
+	case code && !quotedKey:
 		// A typed declaration: "password string = ".
 		if strings.IndexByte(text[i:], '=') < 0 {
 			return 0, 0, false
@@ -299,6 +305,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		return 0, 0, false
 	}
 	i = skipSpace(text, i)
+	i += stringPrefix(text[i:])
 	if code && i < len(text) && text[i] != '"' && text[i] != '\'' && text[i] != '`' {
 		// "password: str = ..." in Python: a type annotation first.
 		if strings.IndexByte(text[i:], '=') < 0 {
@@ -340,7 +347,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		ve--
 	}
 	v := text[vs:ve]
-	if strings.ContainsAny(v, "()") || reference(v) || !literal(v) {
+	if strings.ContainsAny(v, "()") || reference(v) && !generated(v) || !literal(v) {
 		return 0, 0, false
 	}
 	return vs, ve, true
@@ -388,5 +395,5 @@ func literal(v string) bool {
 			return false
 		}
 	}
-	return true
+	return !publishable(lv) && !filePath(v) && !ciphertext(v) && decodedLiteral(v)
 }

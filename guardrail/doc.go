@@ -453,9 +453,23 @@
 //     edit.secret.azure. gitleaks' generic-api-key, private-key, jwt,
 //     pkcs12-file and kubernetes-secret-yaml rules are left out: the
 //     rules below do their work with harnish's allowances, or they need
-//     more than a line. A token in a URL ends at & # @ ? too. Allowed, as
-//     for every secret rule: test keys whose prefix says so (sk_test_,
-//     rk_test_), placeholders and labelled examples (ghp_xxxx...,
+//     more than a line. A token ends at & # @ ? : ( ) < > , ` and \ too
+//     (a URL, markup, curl -u TOKEN:, markdown code, a JSON-escaped
+//     string). harnish adds the providers whose token its prefix alone
+//     identifies and gitleaks misses or ties to a keyword near it (Docker
+//     Hub dckr_pat_, Doppler dp.st./dp.ct./..., SonarQube squ_/sqp_/sqa_,
+//     Mailgun key-, Notion ntn_, Supabase sbp_ and sb_secret_, Replicate
+//     r8_, xAI xai-, Groq gsk_, CircleCI CCIPAT_, Netlify nfp_, Render
+//     rnd_, Buildkite bkua_, Google OAuth GOCSPX-, Stripe whsec_, New
+//     Relic ...NRAL, Telegram bot tokens, Discord webhooks, FCM server
+//     keys, Azure SAS sig=, Twitter bearer tokens, Mapbox sk.eyJ, Amazon
+//     Bedrock ABSK..., Facebook EAA...), under the same IDs. A token is
+//     also found when a line joins it from literals ("ghp_ab" + "cd...",
+//     literals side by side over two lines, a join of a list) and when a
+//     value that ends a line is base64 of text holding one (a Kubernetes
+//     Secret's data, a kubeconfig's client-key-data holding a PEM key).
+//     Allowed, as for every secret rule: test keys whose prefix says so
+//     (sk_test_, rk_test_), placeholders and labelled examples (ghp_xxxx...,
 //     AKIAIOSFODNN7EXAMPLE, sk_test_..., Slack's documented
 //     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX), and files gitleaks'
 //     allowlist exempts (lock files, go.sum, vendored trees, images).
@@ -493,16 +507,36 @@
 //     mysql -pSECRET), and passwords in a file's own syntax: .netrc's
 //     "login USER password PW", a configuration line of the word and the
 //     value alone (requirepass PW), an XML element (<password>PW</password>),
-//     SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW', a .pgpass line. In source code
+//     SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW', a .pgpass line, a Go
+//     MySQL DSN (user:PW@tcp(...)), curl -u USER:PW, a registry login's -p
+//     PW, PuTTY's Private-Lines, and a .key, .secret or .token file whose
+//     line is one generated token (Rails' master.key). It takes credentials
+//     in the shapes code and configuration give them too: a literal token
+//     after Bearer (or token in an Authorization header), a credential's
+//     name and value as two arguments (req.Header.Set("X-Api-Key", "..."),
+//     os.Setenv("GITHUB_TOKEN", "...")), as name and value fields on one
+//     line or two (a container's env: - name: DB_PASSWORD / value: ...),
+//     Dockerfile's ENV NAME value, fish's set -gx and csh's setenv, and
+//     string prefixes (Python's b'...', C#'s @"..."). A name whose last
+//     word is only key or pat (key, 'key' =>, GH_PAT) counts when its value
+//     is generated: 20 or more characters mixing letters and digits, not
+//     hex, a UUID or a path (Laravel's base64:... too). In source code
 //     (.go, .py, .ts, ...) only quoted values count; in configuration and
 //     scripts unquoted ones too. Allowed: empty values, ${VAR}, $VAR, %VAR%,
 //     {{ templates }}, <placeholders>, environment lookups (os.Getenv,
 //     process.env, os.environ), references (var.x, vault:...), variable
 //     names, booleans and numbers, values with spaces (labels), names such
-//     as page_token or password_hash, comparisons (==), and values saying
-//     they are not real: containing example, dummy, fake, test, sample,
-//     placeholder, changeme, your, redacted, xxx, ***, or a run of one
-//     character.
+//     as page_token or password_hash, public_key or cache_key, comparisons
+//     (==), ${NAME:?message} and arn:...:secret:... segments, file paths
+//     (/var/secrets/key.json), publishable keys (pk_live_, Mapbox pk.eyJ),
+//     base64 that decodes to a placeholder, encrypted blobs (a
+//     SealedSecret's, base64 of 128 or more binary bytes that are not a
+//     DER key), a value that a gitleaks rule found by a provider's name
+//     when the name ends in id, name, url, user, ... (HEROKU_APP_ID), and
+//     values saying they are not real: containing example, dummy, fake,
+//     test, sample, placeholder, changeme, your, redacted, ***, xxx in a
+//     short value or xxxxxx in a long one (a random token may hold xxxx),
+//     or a run of one character.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

@@ -77,6 +77,7 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
 	f.providers = secretrules.Default().File(name)
 	pgpass := path.Base(name) == ".pgpass" || path.Base(name) == "pgpass.conf"
+	keyfile := keyFile(name)
 	// Each line is scanned when the one after it is known: the next line
 	// in the file, when it is there, may hold a private key's body.
 	scan := func(l Line, after *Line) {
@@ -85,6 +86,12 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 		}
 		if pgpass {
 			if s, ok := pgpassLine(l.Text, l.NewLine); ok {
+				out = append(out, s)
+				return
+			}
+		}
+		if keyfile {
+			if s, ok := keyFileLine(l.Text, l.NewLine); ok {
 				out = append(out, s)
 				return
 			}
@@ -158,6 +165,8 @@ type scanFile struct {
 	// providers are gitleaks' rules for the file: none when its allowlist
 	// exempts the file (lock files, vendored trees, ...).
 	providers *secretrules.File
+	// inner is set while a text derived from a line is scanned.
+	inner bool
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -203,23 +212,30 @@ func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint6
 			fs = append(fs, f)
 		}
 	}
-	url := run&(1<<len(detectors)) != 0 // the keyword pass's "://" (see triggers)
-	if !filtered {
-		url = strings.Contains(text, "://")
-	}
 	for i := range detectors {
 		d := &detectors[i] // not a copy of it per line
 		if d.providers {
-			providerSecrets(f.providers, text, url, hits, add)
+			providerSecrets(f.providers, text, hits, add)
 			continue
 		}
 		if run&(1<<i) == 0 || filtered && d.may != nil && !d.may(text) {
 			continue
 		}
-		for _, x := range d.find(text, next, f.code) {
-			x.Rule, x.What = d.rule, d.what
+		var xs []found
+		if d.scan != nil {
+			xs = d.scan(f, text, next, lineNo)
+		} else {
+			xs = d.find(text, next, f.code)
+		}
+		for _, x := range xs {
+			if x.Rule == "" {
+				x.Rule, x.What = d.rule, d.what
+			}
 			add(x)
 		}
+	}
+	for _, x := range f.derived(text, next, lineNo) {
+		add(x)
 	}
 	if len(fs) == 0 {
 		return nil
@@ -234,8 +250,7 @@ func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint6
 
 // triggerSet finds in one pass which of gitleaks' rules and which
 // detectors a line has keywords of: groups 0 to rules-1 are the rules (as
-// secretrules numbers them), the next ones detectors[i], and the last
-// "://".
+// secretrules numbers them), and the next ones detectors[i].
 type triggerSet struct {
 	kw    *secretrules.Keywords
 	rules int
@@ -243,15 +258,14 @@ type triggerSet struct {
 }
 
 var triggers = sync.OnceValue(func() *triggerSet {
+	if len(detectors) > 64 {
+		panic("guardrail: more detectors than bits in judge's run")
+	}
 	groups := secretrules.Default().Keywords()
 	t := &triggerSet{rules: len(groups), words: (len(groups) + 63) / 64}
 	for _, d := range detectors {
 		groups = append(groups, d.keywords)
 	}
-	// The group after the detectors' says the line holds a URL (bit
-	// len(detectors) of judge's run), cheaper to learn here than by a
-	// search for "://", whose ':' code is full of.
-	groups = append(groups, []string{"://"})
 	t.kw = secretrules.NewKeywords(groups)
 	return t
 })
@@ -260,16 +274,11 @@ var triggers = sync.OnceValue(func() *triggerSet {
 // line of the file at path, but for the placeholders harnish allows
 // (labelled examples, runs of one character, ...). Many of the rules want
 // a token to end at a quote, a blank or the line's end; in a URL it ends
-// at & # @ ? and the like too, so a line with those (url: one holding
-// "://") is scanned once more with them read as blanks (the same length,
-// so the same offsets).
-func providerSecrets(rules *secretrules.File, text string, url bool, hits []uint64, add func(found)) {
-	blanks := ""
-	if url {
-		blanks = urlDelims
-	}
-	rules.ScanHits(text, blanks, hits, func(m secretrules.Match) {
-		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) {
+// at & # @ ? and the like too, so a line with those is scanned once more
+// with them read as blanks (the same length, so the same offsets).
+func providerSecrets(rules *secretrules.File, text string, hits []uint64, add func(found)) {
+	rules.ScanHits(text, tokenDelims, hits, func(m secretrules.Match) {
+		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) || namedNotSecret(m, text) {
 			return
 		}
 		rule, what := providerRule(m.Rule.ID)
@@ -277,8 +286,9 @@ func providerSecrets(rules *secretrules.File, text string, url bool, hits []uint
 	})
 }
 
-// urlDelims end a token in a URL or in the markup around one.
-const urlDelims = "&#@?<>()[]{},|"
+// tokenDelims end a token in a URL, in the markup around one, in a
+// JSON-escaped string (\"), in curl -u TOKEN: and in markdown's `code`.
+const tokenDelims = "&#@?<>()[]{},|:`\\"
 
 // testToken reports whether a provider's token says in its prefix that it
 // is a test or sandbox key (sk_test_..., rk_test_..., FLWSECK_TEST-...),
@@ -350,6 +360,9 @@ type detector struct {
 	keywords []string
 	may      func(text string) bool
 	find     func(text, next string, code bool) []found
+	// scan, if set, is find for a detector that scans text derived from
+	// the line (in secrets_syntax.go).
+	scan func(f *scanFile, text, next string, lineNo int) []found
 }
 
 // token finds matches of re's regexp whose submatch group (0: the whole
@@ -585,7 +598,7 @@ var detectors = []detector{
 			// A key needs its body: on this line (a "\n"-escaped string) or
 			// on the next. A marker alone is code that looks for keys.
 			body := text[loc[1]:]
-			if !keyMaterial().MatchString(body) && !keyMaterial().MatchString(next) && !pemHeaderLine().MatchString(next) {
+			if !keyMaterial().MatchString(body) && !keyMaterial().MatchString(next) && !pemHeaderLine().MatchString(next) && !pgpArmor(text, loc, next) {
 				return nil
 			}
 			if m := keyMaterial().FindString(body + " " + next); m != "" && isPlaceholder(m) {
@@ -688,7 +701,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "masterauth"},
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "masterauth", "pat"},
 		find:     findAssignments,
 	},
 	{
@@ -744,7 +757,7 @@ func mask(s string) string {
 // placeholderWords mark a value as not real wherever they appear in it.
 var placeholderWords = []string{
 	"example", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "your",
-	"redacted", "sample", "xxx", "***", "...", "test", "mock", "replace", "insert", "todo",
+	"redacted", "sample", "***", "...", "test", "mock", "replace", "insert", "todo",
 	"<", ">",
 }
 
@@ -798,6 +811,9 @@ func isPlaceholder(v string) bool {
 		if strings.Contains(lv, w) {
 			return true
 		}
+	}
+	if strings.Contains(lv, "xxx") && (len(lv) <= 24 || strings.Contains(lv, "xxxxxx")) {
+		return true // sk-xxx; a long token may hold xxxx by chance
 	}
 	return distinct(lv) <= 3
 }

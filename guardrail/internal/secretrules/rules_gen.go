@@ -5,7 +5,7 @@ package secretrules
 // gitleaks is gitleaks.json's rule set, with what the generator derived.
 var gitleaks = &Config{
 	Source:  "github.com/gitleaks/gitleaks config/gitleaks.toml (MIT License, Copyright (c) 2019 Zachary Rice)",
-	Version: "commit b58d3f102cf3 (2026-07-22)",
+	Version: "v8.30.1 (config/gitleaks.toml as at commit b58d3f102cf3, 2026-07-22)",
 	derived: true,
 	Allowlist: Allowlist{
 		Regexes:   []string{`(?i)^true|false|null$`, `^(?i:a+|b+|c+|d+|e+|f+|g+|h+|i+|j+|k+|l+|m+|n+|o+|p+|q+|r+|s+|t+|u+|v+|w+|x+|y+|z+|\*+|\.+)$`, `^\$(?:\d+|{\d+})$`, `^\$(?:[A-Z_]+|[a-z_]+)$`, `^\${(?:[A-Z_]+|[a-z_]+)}$`, `^\{\{[ \t]*[\w ().|]+[ \t]*}}$`, `^\$\{\{[ \t]*(?:(?:env|github|secrets|vars)(?:\.[A-Za-z]\w+)+[\w "'&./=|]*)[ \t]*}}$`, `^%(?:[A-Z_]+|[a-z_]+)%$`, `^%[+\-# 0]?[bcdeEfFgGoOpqstTUvxX]$`, `^\{\d{0,2}}$`, `^@(?:[A-Z_]+|[a-z_]+)@$`, `^/Users/(?i)[a-z0-9]+/[\w .-/]+$`, `^/(?:bin|etc|home|opt|tmp|usr|var)/[\w ./-]+$`},
