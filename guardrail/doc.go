@@ -33,15 +33,20 @@
 // their options as each one parses them (short clusters, attached values,
 // long options with = or a separate value): sudo, doas, pkexec, env (with
 // assignments, -i, -u, -C, -P, -S and -vS split strings, --split-string),
-// command, builtin, exec, nohup, setsid, nice, ionice, timeout, time,
+// command (with -v or -V too: words after the name are judged as run),
+// builtin, exec, nohup, setsid, nice, ionice, timeout, time,
 // watch, stdbuf, flock (a command or -c), chroot, unshare, nsenter,
 // taskset, chrt, numactl, cgexec, prlimit, strace, ltrace, systemd-run,
 // sshpass, faketime, caffeinate, xvfb-run, unbuffer, fakeroot, eatmydata,
 // chronic, proxychains, torsocks, su, runuser, sg and script (-c), ssh (the
 // remote command), wsl, xargs (every option; -I, -i, -J and --replace
-// strings stand for its input), GNU parallel and sem (the command once per
-// ::: argument, put in for {}, {.}, {/}, ...; with no command, the
-// arguments or input lines are the commands), find -exec/-execdir/-ok,
+// strings stand for its input's whole lines, and without them its words
+// are appended; words read as sh -c's script are judged joined as the
+// script too), GNU parallel and sem (the command once per ::: argument or
+// input line, put in for {}, {.}, {/}, ...; the words joined and run by a
+// shell, and also each one argument, as -q runs them: parallel bash -c
+// 'rm -rf {}' ::: x blocks; with no command, the arguments or input lines
+// are the commands), find -exec/-execdir/-ok,
 // busybox, toybox, run0, firejail, bwrap (each option skipping its values),
 // cpulimit, docker/podman exec and run, docker compose exec, kubectl exec,
 // lxc/incus/multipass exec, vagrant ssh -c, cmd's start and call,
@@ -197,7 +202,9 @@
 //     coding task changes them, and a single deleted file (/etc/passwd,
 //     /usr/bin/python3) can break the machine. Examples: rm /etc/hosts,
 //     echo x | sudo tee -a /etc/sudoers, cp tool /usr/local/bin/,
-//     python3 -c "os.remove('/etc/passwd')". Reading and copying from them
+//     python3 -c "os.remove('/etc/passwd')", perl -e 'unlink
+//     glob("/etc/*")' (a deleting call's absolute string literals count
+//     inside an expression too). Reading and copying from them
 //     is allowed, and so are /tmp, /var/tmp and macOS's /var/folders.
 //   - edit.secret.* (see "Edit rules"): text a command writes into a file,
 //     when the command line says what it is, is judged by the secret rules

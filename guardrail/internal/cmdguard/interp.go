@@ -620,8 +620,10 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 		}
 		fallthrough
 	case rmFile:
-		if len(c.args) > 0 && c.args[0].kind == argString {
-			e.write(c.args[0].word(), match, "deletes")
+		for _, a := range c.args {
+			for _, w := range deletedPaths(a) {
+				e.write(w, match, "deletes")
+			}
 		}
 	case shellLine:
 		if len(c.args) == 0 {
@@ -757,6 +759,42 @@ type interpArg struct {
 	// known only at run time.
 	dynamic bool
 	items   []interpArg
+}
+
+// deletedPaths returns the paths an argument of a file-deleting call names:
+// a string; a list's strings (Perl's unlink LIST); and in an expression
+// (unlink glob("/etc/*"), os.remove(Path("/etc/x"))), the absolute paths
+// its string literals hold, a pattern's as a glob.
+func deletedPaths(a interpArg) []shell.Word {
+	switch a.kind {
+	case argString:
+		return []shell.Word{a.word()}
+	case argList:
+		var out []shell.Word
+		for _, it := range a.items {
+			if it.kind == argString {
+				out = append(out, it.word())
+			}
+		}
+		return out
+	}
+	var out []shell.Word
+	for rest := a.text; len(out) < 8; {
+		i := strings.IndexAny(rest, `"'`)
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i+1:], rest[i])
+		if j < 0 {
+			break
+		}
+		lit := rest[i+1 : i+1+j]
+		rest = rest[i+2+j:]
+		if strings.HasPrefix(lit, "/") || isAbs(lit) {
+			out = append(out, shell.Word{Text: lit, Glob: strings.ContainsAny(lit, "*?[")})
+		}
+	}
+	return out
 }
 
 // word returns a as a shell word: a string's text; anything else dynamic.
@@ -1253,7 +1291,9 @@ func (s *codeScanner) call() (foundCall, bool) {
 		s.i = j + 3 + end + 1
 		return foundCall{name: name, kind: kind, args: []interpArg{{kind: argList, items: items}}}, true
 	case s.l.bare && j > i && j < len(src) && strings.IndexByte(`"'[%`, src[j]) >= 0,
-		s.l.bare && name == "qx":
+		s.l.bare && name == "qx",
+		// unlink glob("/etc/*"): an expression, read to the statement's end.
+		s.l.bare && j > i && j < len(src) && (src[j] == '_' || src[j]|0x20 >= 'a' && src[j]|0x20 <= 'z'):
 		args, raw, end := s.args(j, '\n')
 		s.i = end
 		return foundCall{name: name, kind: kind, args: args, raw: raw}, true

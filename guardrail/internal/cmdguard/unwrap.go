@@ -30,15 +30,9 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 	case "env":
 		return e.unwrapEnv(k)
 	case "command":
-		// command -v and -V only look the name up.
-		for _, w := range a {
-			if !strings.HasPrefix(w.Text, "-") || w.Text == "--" {
-				break
-			}
-			if strings.ContainsAny(w.Text, "vV") {
-				return nil, nil, true
-			}
-		}
+		// command -v and -V only look the name up, but a line that puts
+		// a command's words after it (command -v git reset --hard) is
+		// judged as if it ran them: it fails closed.
 		return skipOpts(a, "", ""), nil, true
 	case "xargs":
 		return e.unwrapXargs(k)

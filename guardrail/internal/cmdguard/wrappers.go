@@ -185,10 +185,20 @@ func (e *evaluator) unwrapXargs(k *call) ([]shell.Word, []shell.Word, bool) {
 			}
 		}
 	}
-	// What xargs reads, when echo, printf or a here-document gives it.
+	// What xargs reads, when echo, printf or a here-document gives it:
+	// with a replacement string, whole lines (-I implies -L 1); else
+	// blank-separated words.
 	var input []string
 	if text, state, _ := stdinText(k.stdin, 0); state == inputKnown {
-		input = strings.Fields(text.Text)
+		if repl != "" {
+			for line := range strings.Lines(text.Text) {
+				if line = strings.TrimSpace(line); line != "" {
+					input = append(input, line)
+				}
+			}
+		} else {
+			input = strings.Fields(text.Text)
+		}
 		if len(input) > maxParallelArgs {
 			input = input[:maxParallelArgs]
 		}
@@ -199,6 +209,12 @@ func (e *evaluator) unwrapXargs(k *call) ([]shell.Word, []shell.Word, bool) {
 		}
 		if repl == "" {
 			if len(input) > 0 {
+				if shellScriptNext(inner) {
+					// xargs sh -c: the first word read is the script, the
+					// rest its $0 and arguments. Whoever wrote it meant the
+					// whole input as the script, and so it is judged too.
+					e.payload(k, shell.Lit(strings.Join(input, " ")), Bash)
+				}
 				out := append([]shell.Word(nil), inner...)
 				for _, f := range input {
 					out = append(out, shell.Lit(f))
@@ -334,6 +350,16 @@ func (e *evaluator) parallel(k *call) {
 		e.payload(k, line, Bash)
 		return
 	}
+	if len(args) == 0 && !fromFiles {
+		// The input's lines, when echo, printf or a here-document gives them.
+		if text, state, _ := stdinText(k.stdin, 0); state == inputKnown {
+			for line := range strings.Lines(text.Text) {
+				if line = strings.TrimSpace(line); line != "" {
+					args = append(args, shell.Lit(line))
+				}
+			}
+		}
+	}
 	if len(args) == 0 || fromFiles {
 		args = append(args, shell.Word{Text: `"$PARALLEL_ARG"`})
 	}
@@ -346,7 +372,60 @@ func (e *evaluator) parallel(k *call) {
 		w.Segs = nil
 		w.Text = substituteParallel(line.Text, repl, val)
 		e.payload(k, w, Bash)
+		// With -q (--quote) parallel runs the words as they are, each
+		// one argument: parallel bash -c 'rm -rf {}' ::: x means that to
+		// whoever wrote it, so that reading is judged too, with or
+		// without -q.
+		if end-i > 1 {
+			e.argv(k.c, quotedParallel(a[i:end], repl, arg), shell.Input{}, k.sh, k.depth)
+		}
 	}
+}
+
+// quotedParallel is parallel's command as -q runs it: each word an
+// argument, the argument put in for its replacement strings, or appended
+// when no word holds one.
+// An argument known only at run time stands in as a part known only then.
+func quotedParallel(ws []shell.Word, repl string, arg shell.Word) []shell.Word {
+	unknown := arg.Segs != nil || arg.Text == `"$PARALLEL_ARG"`
+	out := make([]shell.Word, len(ws))
+	n := 0
+	for i, w := range ws {
+		if !w.Dynamic() {
+			if t, k := replaceBraces(w.Text, repl, arg.Text); k > 0 {
+				if unknown {
+					w = replaceDynamic(withText(w, t), arg.Text)
+				} else {
+					w = withText(w, t)
+				}
+				n += k
+			}
+		}
+		out[i] = w
+	}
+	if n == 0 {
+		if unknown {
+			arg = dynamicWord("{parallel argument}")
+		}
+		out = append(out, arg)
+	}
+	return out
+}
+
+// shellScriptNext reports whether argv is a POSIX shell whose last option
+// is -c (alone or ending a cluster, as in -lc), so that the next argument
+// would be its script.
+func shellScriptNext(argv []shell.Word) bool {
+	if len(argv) < 2 {
+		return false
+	}
+	switch canonical(Bash, argv[0].Text) {
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh":
+	default:
+		return false
+	}
+	last := argv[len(argv)-1].Text
+	return len(last) > 1 && last[0] == '-' && last[1] != '-' && last[len(last)-1] == 'c'
 }
 
 // substituteParallel puts val in for parallel's replacement strings in
