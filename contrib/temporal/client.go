@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	sdktemporal "go.temporal.io/sdk/temporal"
 
@@ -24,7 +26,29 @@ func Start(ctx context.Context, c client.Client, id, queue string, in RunInput) 
 	if err := in.Plan.Validate().Err(); err != nil {
 		return nil, fmt.Errorf("temporal: the plan does not validate: %w", err)
 	}
-	return c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, WorkflowName, in)
+	// A server too busy to answer in time is asked again: starting the
+	// same workflow ID twice is safe, since the second start of a running
+	// workflow returns the run the first one made.
+	for wait := 200 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, WorkflowName, in)
+		if err == nil || !busy(err) || ctx.Err() != nil {
+			return run, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// busy reports whether err says the server did not answer in time or
+// could not take the call now, which a later call may get past.
+func busy(err error) bool {
+	_, deadline := errors.AsType[*serviceerror.DeadlineExceeded](err)
+	_, unavailable := errors.AsType[*serviceerror.Unavailable](err)
+	_, exhausted := errors.AsType[*serviceerror.ResourceExhausted](err)
+	return deadline || unavailable || exhausted || errors.Is(err, context.DeadlineExceeded)
 }
 
 // Wait waits for the run to end, following it as it continues as new, and
