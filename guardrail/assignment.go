@@ -11,7 +11,7 @@ import (
 // (password, dbPassword, DB_PASS, client_secret, GITHUB_TOKEN, ...).
 var credentialWords = map[string]bool{
 	"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
-	"secret": true, "token": true, "apikey": true, "credential": true, "credentials": true,
+	"secret": true, "token": true, "apikey": true, "credential": true, "credentials": true, "creds": true,
 	"requirepass": true, "masterauth": true, // Redis
 }
 
@@ -90,7 +90,7 @@ func findAssignments(text, _ string, code bool) []found {
 			i++
 		}
 		name := text[start:i]
-		strong := credentialName(name)
+		strong := credentialName(name) || heldCredentialName(name)
 		if !strong && (!keyName(name) || !operatorNext(text, i)) || !assignment(text, start, i) {
 			continue
 		}
@@ -201,9 +201,44 @@ func credentialWordsOf(words []string) bool {
 		n >= 3 && words[n-3]+words[n-2]+last == "secretkeybase"
 }
 
+// holderWords end names that hold a credential of the word before them
+// as a value of some type: secretString, password_value, tokenStr.
+var holderWords = []string{"string", "str", "value", "val"}
+
+// heldCredentialName reports whether name is a credential's name followed
+// by a number (token_2, bot_token4) or a holder word (mySecretString).
+func heldCredentialName(name string) bool {
+	n := len(name)
+	if n < 4 {
+		return false
+	}
+	if c := name[n-1]; c >= '0' && c <= '9' {
+		t := strings.TrimRight(strings.TrimRight(name, "0123456789"), "_-.")
+		return t != "" && credentialName(t)
+	}
+	switch name[n-1] | 0x20 {
+	case 'g', 'r', 'e', 'l':
+	default:
+		return false
+	}
+	for _, w := range holderWords {
+		k := n - len(w)
+		if k < 3 || !strings.EqualFold(name[k:], w) {
+			continue
+		}
+		switch {
+		case name[k-1] == '_' || name[k-1] == '-' || name[k-1] == '.':
+			return credentialName(strings.TrimRight(name[:k], "_-."))
+		case name[k] >= 'A' && name[k] <= 'Z' && name[k-1] >= 'a' && name[k-1] <= 'z':
+			return credentialName(name[:k])
+		}
+	}
+	return false
+}
+
 // credentialSuffixes end every name credentialName accepts.
 var credentialSuffixes = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key",
-	"credential", "credentials", "base", "auth"}
+	"credential", "credentials", "creds", "base", "auth"}
 
 // upperName reports whether name is in capitals, as environment variables
 // are named.
@@ -283,16 +318,21 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		}
 	}
 	i = skipSpace(text, i)
+	typed := false
 	switch {
 	case strings.HasPrefix(text[i:], ":="), strings.HasPrefix(text[i:], "=>"):
 		i += 2
+	case compoundOp(text[i:]) > 0:
+		i += compoundOp(text[i:])
 	case strings.HasPrefix(text[i:], "::"), strings.HasPrefix(text[i:], "=="), strings.HasPrefix(text[i:], "=~"):
 		return 0, 0, false
 	case i < len(text) && (text[i] == '=' || text[i] == ':'):
 		i++
 	case flag && i > 0 && text[i-1] == ' ':
-	case code && !quotedKey:
-		// A typed declaration: "password string = ".
+	case !quotedKey:
+		// A typed declaration: "password string = ", "var token string =
+		// ", in code, or quoted in a snippet of code elsewhere.
+		typed = !code
 		if strings.IndexByte(text[i:], '=') < 0 {
 			return 0, 0, false
 		}
@@ -301,6 +341,9 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 			return 0, 0, false
 		}
 		i += m[1] - 1
+		if typed && !reBlank(text[i-2]) {
+			return 0, 0, false // <clientSecret env="prod">: an attribute
+		}
 	default:
 		return 0, 0, false
 	}
@@ -335,7 +378,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		}
 		return vs, ve, true
 	}
-	if code {
+	if code || typed {
 		return 0, 0, false
 	}
 	vs = i
@@ -351,6 +394,36 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		return 0, 0, false
 	}
 	return vs, ve, true
+}
+
+// compoundOp returns the length of the assignment operator s starts with
+// when it is one of the compound or conditional ones that set a name as
+// '=' does (PHP's .=, Make's ?=, ::= and :::=, +=, Ruby's ||=, ??=), or 0.
+func compoundOp(s string) int {
+	if len(s) < 2 {
+		return 0
+	}
+	switch s[0] {
+	case '.', '?', '+':
+		if s[1] == '=' {
+			return 2
+		}
+	case '|':
+		if strings.HasPrefix(s, "||=") {
+			return 3
+		}
+	case ':':
+		if strings.HasPrefix(s, "::=") {
+			return 3
+		}
+		if strings.HasPrefix(s, ":::=") {
+			return 4
+		}
+	}
+	if strings.HasPrefix(s, "??=") {
+		return 3
+	}
+	return 0
 }
 
 // closing returns the index of the quote q that ends a string starting at

@@ -80,7 +80,17 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	keyfile := keyFile(name)
 	// Each line is scanned when the one after it is known: the next line
 	// in the file, when it is there, may hold a private key's body.
+	var before Line // the line scanned last
 	scan := func(l Line, after *Line) {
+		// What the lines before say of this one: a key whose value is on
+		// this line, a curl command this line continues.
+		if before.NewLine == l.NewLine-1 && l.NewLine > 1 {
+			f.prev = before.Text
+			f.curl = f.curl && continues(before.Text) || continues(before.Text) && strings.Contains(before.Text, "curl")
+		} else {
+			f.prev, f.curl = "", false
+		}
+		before = l
 		if len(l.Text) < 8 {
 			return
 		}
@@ -167,6 +177,11 @@ type scanFile struct {
 	providers *secretrules.File
 	// inner is set while a text derived from a line is scanned.
 	inner bool
+	// prev is the line before the one scanned, when it is the line before
+	// it in the file; curl says the lines before it are a curl command
+	// continued with a backslash onto it.
+	prev string
+	curl bool
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -701,7 +716,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "masterauth", "pat"},
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat"},
 		find:     findAssignments,
 	},
 	{
@@ -757,7 +772,7 @@ func mask(s string) string {
 // placeholderWords mark a value as not real wherever they appear in it.
 var placeholderWords = []string{
 	"example", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "your",
-	"redacted", "sample", "***", "...", "test", "mock", "replace", "insert", "todo",
+	"redacted", "sample", "***", "####", "...", "test", "mock", "replace", "insert", "todo",
 	"<", ">",
 }
 

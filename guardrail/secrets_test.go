@@ -63,8 +63,11 @@ func TestSecretCorpus(t *testing.T) {
 		for _, s := range got {
 			rules = append(rules, s.Rule)
 			prefix, ok := strings.CutSuffix(s.Masked, "***")
-			if !ok || utf8.RuneCountInString(prefix) > 4 || s.Line != 1 {
-				t.Errorf("secrets.txt:%d (%s): secret %+v: want line 1 and at most 4 characters, then ***", c.line, c.why, s)
+			// A secret is on the case's first line, or on a later one
+			// when the line before says what it is (a value after its
+			// name, a continued curl command).
+			if !ok || utf8.RuneCountInString(prefix) > 4 || s.Line < 1 || s.Line > strings.Count(c.text, "\n")+1 {
+				t.Errorf("secrets.txt:%d (%s): secret %+v: want a line of the case and at most 4 characters, then ***", c.line, c.why, s)
 			}
 		}
 		want := "allow"
