@@ -450,10 +450,10 @@
 //     edit.secret.github (ghp_, gho_, ghs_, ghu_, ghr_, github_pat_),
 //     edit.secret.gitlab (glpat-, glrt-, ...), edit.secret.slack (xoxb-,
 //     xoxp-, ..., hooks.slack.com webhooks), edit.secret.gcp (AIza...),
-//     edit.secret.azure. gitleaks' generic-api-key, private-key, jwt,
-//     pkcs12-file and kubernetes-secret-yaml rules are left out: the
-//     rules below do their work with harnish's allowances, or they need
-//     more than a line. A token ends at & # @ ? : ( ) < > , ` and \ too
+//     edit.secret.azure. gitleaks' generic-api-key, private-key, jwt and
+//     kubernetes-secret-yaml rules are left out: the rules below do their
+//     work with harnish's allowances, or they need more than a line; its
+//     pkcs12-file rule is edit.secret.pkcs12-file below. A token ends at & # @ ? : ( ) < > , ` and \ too
 //     (a URL, markup, curl -u TOKEN:, markdown code, a JSON-escaped
 //     string). harnish adds the providers whose token its prefix alone
 //     identifies and gitleaks misses or ties to a keyword near it (Docker
@@ -473,6 +473,16 @@
 //     AKIAIOSFODNN7EXAMPLE, sk_test_..., Slack's documented
 //     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX), and files gitleaks'
 //     allowlist exempts (lock files, go.sum, vendored trees, images).
+//     A value on the line after its name is read as assigned to it: an
+//     XML element whose text is on its own line (<apiToken>, the value,
+//     </apiToken>), a YAML block scalar (token: | or >-, the value on the
+//     next line), a value continued after a backslash (KEY = \), a JSON
+//     or YAML key whose value is indented on the next line. KEY= alone is
+//     an empty value, and the next line is not read as its value.
+//   - edit.secret.pkcs12-file (hard): a PKCS#12 key store (.p12, .pfx, in
+//     any case) added, copied, changed, or written by a tool known by its
+//     path alone: it holds a private key, and a binary file has no line to
+//     scan. Allowed: deleting one, renaming one unchanged.
 //   - edit.secret.aws (hard), also: a 40-character secret access key
 //     assigned to aws_secret_access_key. Allowed: AWS's documented
 //     wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.
@@ -493,9 +503,11 @@
 //     line or a Docker config.json "auth" field. Allowed: placeholders such
 //     as user:password.
 //   - edit.secret.assignment (hard): a literal value of four or more
-//     characters assigned (=, :=, :, =>) to a name whose last word is
-//     password, passwd, pass, pwd, passphrase, secret, token, credential(s),
-//     requirepass, masterauth, or whose last two are api key, access key,
+//     characters assigned (=, :=, :, =>, and .= ?= += ||= ??= ::= :::=)
+//     to a name whose last word is password, passwd, pass, pwd,
+//     passphrase, secret, token, credential(s), creds, requirepass,
+//     masterauth (maybe followed by a number, token_2, or by string, str,
+//     value or val, secretString), or whose last two are api key, access key,
 //     secret key, private key, auth key, signing key, encryption key, master
 //     key, or last three secret key base (Rails); a name in capitals glued
 //     to password, passwd, secret or token (PGPASSWORD); framework secret
@@ -508,7 +520,10 @@
 //     "login USER password PW", a configuration line of the word and the
 //     value alone (requirepass PW), an XML element (<password>PW</password>),
 //     SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW', a .pgpass line, a Go
-//     MySQL DSN (user:PW@tcp(...)), curl -u USER:PW, a registry login's -p
+//     MySQL DSN (user:PW@tcp(...)), curl -u or --user USER:PW (one shell
+//     word, quoted in parts or not, each part maybe in {braces} as API
+//     documentation writes it, on the curl line or a line the command is
+//     continued onto with a backslash), a registry login's -p
 //     PW, PuTTY's Private-Lines, and a .key, .secret or .token file whose
 //     line is one generated token (Rails' master.key). It takes credentials
 //     in the shapes code and configuration give them too: a literal token
@@ -522,7 +537,8 @@
 //     is generated: 20 or more characters mixing letters and digits, not
 //     hex, a UUID or a path (Laravel's base64:... too). In source code
 //     (.go, .py, .ts, ...) only quoted values count; in configuration and
-//     scripts unquoted ones too. Allowed: empty values, ${VAR}, $VAR, %VAR%,
+//     scripts unquoted ones too, and a typed declaration (var token string
+//     = "...") when its value is quoted. Allowed: empty values, ${VAR}, $VAR, %VAR%,
 //     {{ templates }}, <placeholders>, environment lookups (os.Getenv,
 //     process.env, os.environ), references (var.x, vault:...), variable
 //     names, booleans and numbers, values with spaces (labels), names such
@@ -534,7 +550,7 @@
 //     DER key), a value that a gitleaks rule found by a provider's name
 //     when the name ends in id, name, url, user, ... (HEROKU_APP_ID), and
 //     values saying they are not real: containing example, dummy, fake,
-//     test, sample, placeholder, changeme, your, redacted, ***, xxx in a
+//     test, sample, placeholder, changeme, your, redacted, ***, ####, xxx in a
 //     short value or xxxxxx in a long one (a random token may hold xxxx),
 //     or a run of one character.
 //

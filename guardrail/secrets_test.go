@@ -156,3 +156,21 @@ func FuzzScanSecrets(f *testing.F) {
 		}
 	})
 }
+
+// TestPKCS12Path: a key store written by a tool, known by its path alone,
+// is judged as one a diff adds.
+func TestPKCS12Path(t *testing.T) {
+	g, err := guardrail.NewEditGuard(guardrail.EditConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"certs/app.pfx": guardrail.RuleSecretPKCS12, "certs/app.pem.txt": ""} {
+		got, err := g.Check(t.Context(), guardrail.Action{Kind: guardrail.KindEdit, Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Rule != want || want != "" && got.Level != guardrail.Hard {
+			t.Errorf("%s: got %+v, want hard %q", path, got, want)
+		}
+	}
+}
