@@ -453,10 +453,10 @@
 //     edit.secret.azure. gitleaks' generic-api-key, private-key, jwt and
 //     kubernetes-secret-yaml rules are left out: the rules below do their
 //     work with harnish's allowances, or they need more than a line; its
-//     pkcs12-file rule is edit.secret.pkcs12-file below. A token ends at & # @ ? : ( ) < > , ` and \ too
-//     (a URL, markup, curl -u TOKEN:, markdown code, a JSON-escaped
-//     string). harnish adds the providers whose token its prefix alone
-//     identifies and gitleaks misses or ties to a keyword near it (Docker
+//     pkcs12-file rule is edit.secret.pkcs12-file below. A token ends
+//     at & # @ ? : ( ) < > , ` and \ too (a URL, markup, curl -u TOKEN:,
+//     markdown code, a JSON-escaped string). harnish adds the providers
+//     whose token its prefix alone identifies and gitleaks misses or ties to a keyword near it (Docker
 //     Hub dckr_pat_, Doppler dp.st./dp.ct./..., SonarQube squ_/sqp_/sqa_,
 //     Mailgun key-, Notion ntn_, Supabase sbp_ and sb_secret_, Replicate
 //     r8_, xAI xai-, Groq gsk_, CircleCI CCIPAT_, Netlify nfp_, Render
@@ -538,9 +538,9 @@
 //     hex, a UUID or a path (Laravel's base64:... too). In source code
 //     (.go, .py, .ts, ...) only quoted values count; in configuration and
 //     scripts unquoted ones too, and a typed declaration (var token string
-//     = "...") when its value is quoted. Allowed: empty values, ${VAR}, $VAR, %VAR%,
-//     {{ templates }}, <placeholders>, environment lookups (os.Getenv,
-//     process.env, os.environ), references (var.x, vault:...), variable
+//     = "...") when its value is quoted. Allowed: empty values, ${VAR},
+//     $VAR, %VAR%, {{ templates }}, <placeholders>, environment lookups
+//     (os.Getenv, process.env, os.environ), references (var.x, vault:...), variable
 //     names, booleans and numbers, values with spaces (labels), names such
 //     as page_token or password_hash, public_key or cache_key, comparisons
 //     (==), ${NAME:?message} and arn:...:secret:... segments, file paths
