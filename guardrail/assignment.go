@@ -468,5 +468,8 @@ func literal(v string) bool {
 			return false
 		}
 	}
+	if wordy(v) && strings.ContainsAny(v, "-_.") && (credentialName(v) || keyName(v)) {
+		return false // the name of a key elsewhere: secretKey: api-key
+	}
 	return !publishable(lv) && !filePath(v) && !ciphertext(v) && decodedLiteral(v)
 }

@@ -477,6 +477,12 @@
 //     after a backslash (KEY = \), a JSON or YAML key whose value is indented on
 //     the next line. KEY= alone is an empty value, and the next line is not read
 //     as its value.
+//   - edit.secret.kubernetes-secret-yaml (hard): a value of a Kubernetes
+//     Secret's data in a YAML file (.yaml, .yml), base64 that decodes to
+//     one line of text, under whatever name (extra, key) and indentation
+//     (tabs too), the document's kind: Secret before or after its data.
+//     Allowed: other kinds' data (a ConfigMap's), base64 of placeholders
+//     or of words, another document's values (after ---).
 //   - edit.secret.pkcs12-file (hard): a PKCS#12 key store (.p12, .pfx, in
 //     any case) added, copied, changed, or written by a tool known by its
 //     path alone: it holds a private key, and a binary file has no line to
@@ -540,6 +546,8 @@
 //     numbers, values with spaces (labels), names such as page_token or
 //     password_hash, public_key or cache_key, comparisons (==), ${NAME:?message}
 //     and arn:...:secret:... segments, file paths (/var/secrets/key.json),
+//     a credential's name as the value (secretKey: api-key, the name of a
+//     key elsewhere),
 //     publishable keys (pk_live_, Mapbox pk.eyJ), base64 that decodes to a
 //     placeholder, encrypted blobs (a SealedSecret's, base64 of 128 or more
 //     binary bytes that are not a DER key), a value that a gitleaks rule found

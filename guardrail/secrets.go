@@ -81,7 +81,18 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	// Each line is scanned when the one after it is known: the next line
 	// in the file, when it is there, may hold a private key's body.
 	var before Line // the line scanned last
+	var kube *kubeSecrets
+	if yamlFile(name) {
+		kube = &kubeSecrets{dataIndent: -1}
+	}
+	var kubeFound []Secret
 	scan := func(l Line, after *Line) {
+		if kube != nil {
+			if l.NewLine != before.NewLine+1 {
+				*kube = kubeSecrets{dataIndent: -1} // lines apart: another hunk
+			}
+			kubeFound = append(kubeFound, kube.line(l.Text, l.NewLine)...)
+		}
 		// What the lines before say of this one: a key whose value is on
 		// this line, a curl command this line continues.
 		if before.NewLine == l.NewLine-1 && l.NewLine > 1 {
@@ -123,6 +134,21 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	if have {
 		scan(prev, nil)
 	}
+	if len(kubeFound) > 0 {
+		out = mergeLines(out, kubeFound)
+	}
+	return out
+}
+
+// mergeLines returns the secrets of out and more in line order, but for
+// those of more on a line out already has one on.
+func mergeLines(out, more []Secret) []Secret {
+	for _, s := range more {
+		if !slices.ContainsFunc(out, func(o Secret) bool { return o.Line == s.Line }) {
+			out = append(out, s)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Secret) int { return a.Line - b.Line })
 	return out
 }
 
