@@ -26,6 +26,9 @@ var credentialPairs = map[string]bool{
 // something else: a page token is a cursor.
 var notCredential = map[string]bool{
 	"page": true, "next": true, "continuation": true, "cursor": true, "sync": true, "pagination": true,
+	// A public token is published (Plaid's public_token is exchanged for
+	// the secret one); a CSRF token is sent to every browser.
+	"public": true, "publishable": true, "csrf": true, "xsrf": true,
 }
 
 var (
@@ -386,8 +389,8 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		i++
 	}
 	ve = i
-	for ve > vs && strings.ContainsRune("})]", rune(text[ve-1])) {
-		ve--
+	for ve > vs && strings.ContainsRune("})]\"'`", rune(text[ve-1])) {
+		ve-- // the end of what holds the value: f("k=VALUE"), {k: VALUE}
 	}
 	v := text[vs:ve]
 	if strings.ContainsAny(v, "()") || reference(v) && !generated(v) || !literal(v) {

@@ -466,7 +466,10 @@
 //     ("ghp_ab" + "cd...", literals side by side over two lines, a join of a
 //     list) and when a value that ends a line is base64 of text holding one (a
 //     Kubernetes Secret's data, a kubeconfig's client-key-data holding a PEM
-//     key). Allowed, as for every secret rule: test keys whose prefix says so
+//     key). A provider's match that is a name called in code (letters and _
+//     before a '(', GLC_CreateTexture(...)) is allowed, and so is a
+//     prefix followed by a run of one character (glc_1111...).
+//     Allowed, as for every secret rule: test keys whose prefix says so
 //     (sk_test_, rk_test_), placeholders and labelled examples (ghp_xxxx...,
 //     AKIAIOSFODNN7EXAMPLE, sk_test_..., Slack's documented
 //     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX), and files gitleaks'
@@ -547,7 +550,9 @@
 //     password_hash, public_key or cache_key, comparisons (==), ${NAME:?message}
 //     and arn:...:secret:... segments, file paths (/var/secrets/key.json),
 //     a credential's name as the value (secretKey: api-key, the name of a
-//     key elsewhere),
+//     key elsewhere), public and CSRF tokens (publicToken, csrf-token), a
+//     line of password and a word ending a sentence (Password
+//     requirements.),
 //     publishable keys (pk_live_, Mapbox pk.eyJ), base64 that decodes to a
 //     placeholder, encrypted blobs (a SealedSecret's, base64 of 128 or more
 //     binary bytes that are not a DER key), a value that a gitleaks rule found

@@ -319,12 +319,27 @@ var triggers = sync.OnceValue(func() *triggerSet {
 // with them read as blanks (the same length, so the same offsets).
 func providerSecrets(rules *secretrules.File, text string, hits []uint64, add func(found)) {
 	rules.ScanHits(text, tokenDelims, hits, func(m secretrules.Match) {
-		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) || namedNotSecret(m, text) {
+		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) || namedNotSecret(m, text) || calledName(text, m.Start, m.End) {
 			return
 		}
 		rule, what := providerRule(m.Rule.ID)
 		add(found{Secret: Secret{Rule: rule, What: what, Masked: mask(text[m.Start:m.End])}, start: m.Start, end: m.End})
 	})
+}
+
+// calledName reports whether text[start:end] is a name in code, called
+// or declared: letters and '_' only, followed by '(' (a C function
+// GLC_CreateLightmapTextureArray( that a prefix rule reads as glc_...).
+func calledName(text string, start, end int) bool {
+	if end >= len(text) || text[end] != '(' {
+		return false
+	}
+	for i := start; i < end; i++ {
+		if !letter(text[i]) && text[i] != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // tokenDelims end a token in a URL, in the markup around one, in a
@@ -452,7 +467,7 @@ var (
 		spans func(string) [][]int
 	}{
 		{startsWithCredentialWord, func(t string) [][]int {
-			if s, e, ok := lineCredential(t); ok {
+			if s, e, ok := lineCredential(t); ok && !proseWord(t[s:e]) {
 				return [][]int{{0, len(t), s, e}}
 			}
 			return nil
@@ -532,6 +547,20 @@ func reBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // allGroups returns the finder of re's matches with their groups.
 func allGroups(re func() *regexp.Regexp) func(string) [][]int {
 	return func(t string) [][]int { return re().FindAllStringSubmatchIndex(t, -1) }
+}
+
+// proseWord reports whether v, the value of a line of a credential word
+// and a value, is a word ending a sentence: "password combination."
+func proseWord(v string) bool {
+	if len(v) < 2 || strings.IndexByte(".,;", v[len(v)-1]) < 0 {
+		return false
+	}
+	for i := 0; i < len(v)-1; i++ {
+		if !letter(v[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // lineCredentialWords are the words lineCredential takes.
@@ -855,6 +884,9 @@ func isPlaceholder(v string) bool {
 	}
 	if strings.Contains(lv, "xxx") && (len(lv) <= 24 || strings.Contains(lv, "xxxxxx")) {
 		return true // sk-xxx; a long token may hold xxxx by chance
+	}
+	if b := strings.TrimRight(tokenBody(lv), "="); len(b) < len(lv) && len(b) >= 8 && distinct(b) == 1 {
+		return true // glc_1111...: a prefix and a run
 	}
 	return distinct(lv) <= 3
 }
