@@ -469,8 +469,11 @@
 //     key). A provider's match that is a name called in code (letters and _
 //     before a '(', GLC_CreateTexture(...)) is allowed, and so is a
 //     prefix followed by a run of one character (glc_1111...).
-//     Allowed, as for every secret rule: test keys whose prefix says so
-//     (sk_test_, rk_test_), placeholders and labelled examples (ghp_xxxx...,
+//     Allowed, as for every secret rule: test-mode keys whose prefix says
+//     so (Stripe's sk_test_ and rk_test_, Shippo's shippo_test_, Duffel's
+//     duffel_test_, Flutterwave's FLWSECK_TEST- and FLWPUBK_TEST-, any
+//     _test or sandbox in a token's prefix), which reach no real account
+//     or money, placeholders and labelled examples (ghp_xxxx...,
 //     AKIAIOSFODNN7EXAMPLE, sk_test_..., Slack's documented
 //     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX), and files gitleaks'
 //     allowlist exempts (lock files, go.sum, vendored trees, images). A value on
