@@ -93,7 +93,9 @@ func findAssignments(text, _ string, code bool) []found {
 			i++
 		}
 		name := text[start:i]
-		strong := credentialName(name) || heldCredentialName(name)
+		// A held name (token_2, secretString) needs an operator after it,
+		// which most names in code lack: it is asked of few.
+		strong := credentialName(name) || operatorNext(text, i) && heldCredentialName(name)
 		if !strong && (!keyName(name) || !operatorNext(text, i)) || !assignment(text, start, i) {
 			continue
 		}
@@ -216,8 +218,14 @@ func heldCredentialName(name string) bool {
 		return false
 	}
 	if c := name[n-1]; c >= '0' && c <= '9' {
-		t := strings.TrimRight(strings.TrimRight(name, "0123456789"), "_-.")
-		return t != "" && credentialName(t)
+		e := n
+		for e > 0 && name[e-1] >= '0' && name[e-1] <= '9' {
+			e--
+		}
+		for e > 0 && (name[e-1] == '_' || name[e-1] == '-' || name[e-1] == '.') {
+			e--
+		}
+		return e > 0 && credentialName(name[:e])
 	}
 	switch name[n-1] | 0x20 {
 	case 'g', 'r', 'e', 'l':
@@ -231,7 +239,11 @@ func heldCredentialName(name string) bool {
 		}
 		switch {
 		case name[k-1] == '_' || name[k-1] == '-' || name[k-1] == '.':
-			return credentialName(strings.TrimRight(name[:k], "_-."))
+			e := k
+			for e > 0 && (name[e-1] == '_' || name[e-1] == '-' || name[e-1] == '.') {
+				e--
+			}
+			return e > 0 && credentialName(name[:e])
 		case name[k] >= 'A' && name[k] <= 'Z' && name[k-1] >= 'a' && name[k-1] <= 'z':
 			return credentialName(name[:k])
 		}

@@ -80,7 +80,8 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	keyfile := keyFile(name)
 	// Each line is scanned when the one after it is known: the next line
 	// in the file, when it is there, may hold a private key's body.
-	var before Line // the line scanned last
+	var beforeText string // the line scanned last, and its number
+	beforeNo := 0
 	var kube *kubeSecrets
 	if yamlFile(name) {
 		kube = &kubeSecrets{dataIndent: -1}
@@ -88,20 +89,20 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	var kubeFound []Secret
 	scan := func(l Line, after *Line) {
 		if kube != nil {
-			if l.NewLine != before.NewLine+1 {
+			if l.NewLine != beforeNo+1 {
 				*kube = kubeSecrets{dataIndent: -1} // lines apart: another hunk
 			}
 			kubeFound = append(kubeFound, kube.line(l.Text, l.NewLine)...)
 		}
 		// What the lines before say of this one: a key whose value is on
 		// this line, a curl command this line continues.
-		if before.NewLine == l.NewLine-1 && l.NewLine > 1 {
-			f.prev = before.Text
-			f.curl = f.curl && continues(before.Text) || continues(before.Text) && strings.Contains(before.Text, "curl")
+		if beforeNo == l.NewLine-1 && beforeNo > 0 {
+			f.prev = beforeText
+			f.curl = continues(beforeText) && (f.curl || strings.Contains(beforeText, "curl"))
 		} else {
 			f.prev, f.curl = "", false
 		}
-		before = l
+		beforeText, beforeNo = l.Text, l.NewLine
 		if len(l.Text) < 8 {
 			return
 		}

@@ -117,10 +117,30 @@ func valueKey(prev, text string) (string, bool) {
 // indent returns the blanks a line starts with.
 func indent(text string) int { return skipBlanks(text, 0) }
 
+// keyEnd reports whether a line ends as valueKey wants, by its last byte
+// but blanks: most lines of code end otherwise (; { } ) , and words), and
+// spare the line after them the rest of the check.
+func keyEnd(prev string) bool {
+	e := len(prev)
+	for e > 0 && reBlank(prev[e-1]) {
+		e--
+	}
+	return e > 0 && keyEndBytes[prev[e-1]]
+}
+
+// keyEndBytes end a line valueKey may take: an XML tag's or a block
+// scalar's >, a block scalar's | and its indicators, a backslash, ':'.
+var keyEndBytes = func() (t [256]bool) {
+	for _, c := range []byte(">|-+0123456789\\:") {
+		t[c] = true
+	}
+	return t
+}()
+
 // findNextLineValue scans a line that is one value, when the line before
 // ends with its name, as the name assigned that value on one line.
 func (f *scanFile) findNextLineValue(text string, lineNo int) []found {
-	if f.prev == "" {
+	if !keyEnd(f.prev) {
 		return nil
 	}
 	s, e, quoted, ok := bareValue(text)
