@@ -95,7 +95,7 @@ func findAssignments(text, _ string, code bool) []found {
 		name := text[start:i]
 		// A held name (token_2, secretString) needs an operator after it,
 		// which most names in code lack: it is asked of few.
-		strong := credentialName(name) || operatorNext(text, i) && heldCredentialName(name)
+		strong := credentialName(name) || heldEnd(name) && operatorNext(text, i) && heldCredentialName(name)
 		if !strong && (!keyName(name) || !operatorNext(text, i)) || !assignment(text, start, i) {
 			continue
 		}
@@ -209,6 +209,23 @@ func credentialWordsOf(words []string) bool {
 // holderWords end names that hold a credential of the word before them
 // as a value of some type: secretString, password_value, tokenStr.
 var holderWords = []string{"string", "str", "value", "val"}
+
+// heldEnd reports whether name ends as heldCredentialName wants, by its
+// last byte: a digit, or the end of a holder word.
+func heldEnd(name string) bool {
+	if name == "" {
+		return false
+	}
+	c := name[len(name)-1]
+	if c >= '0' && c <= '9' {
+		return true
+	}
+	switch c | 0x20 {
+	case 'g', 'r', 'e', 'l':
+		return true
+	}
+	return false
+}
 
 // heldCredentialName reports whether name is a credential's name followed
 // by a number (token_2, bot_token4) or a holder word (mySecretString).
