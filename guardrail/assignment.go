@@ -11,7 +11,7 @@ import (
 // (password, dbPassword, DB_PASS, client_secret, GITHUB_TOKEN, ...).
 var credentialWords = map[string]bool{
 	"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
-	"secret": true, "token": true, "apikey": true, "credential": true, "credentials": true,
+	"secret": true, "token": true, "apikey": true, "credential": true, "credentials": true, "creds": true,
 	"requirepass": true, "masterauth": true, // Redis
 }
 
@@ -26,6 +26,9 @@ var credentialPairs = map[string]bool{
 // something else: a page token is a cursor.
 var notCredential = map[string]bool{
 	"page": true, "next": true, "continuation": true, "cursor": true, "sync": true, "pagination": true,
+	// A public token is published (Plaid's public_token is exchanged for
+	// the secret one); a CSRF token is sent to every browser.
+	"public": true, "publishable": true, "csrf": true, "xsrf": true,
 }
 
 var (
@@ -90,7 +93,9 @@ func findAssignments(text, _ string, code bool) []found {
 			i++
 		}
 		name := text[start:i]
-		strong := credentialName(name)
+		// A held name (token_2, secretString) needs an operator after it,
+		// which most names in code lack: it is asked of few.
+		strong := credentialName(name) || heldEnd(name) && operatorNext(text, i) && heldCredentialName(name)
 		if !strong && (!keyName(name) || !operatorNext(text, i)) || !assignment(text, start, i) {
 			continue
 		}
@@ -201,9 +206,71 @@ func credentialWordsOf(words []string) bool {
 		n >= 3 && words[n-3]+words[n-2]+last == "secretkeybase"
 }
 
+// holderWords end names that hold a credential of the word before them
+// as a value of some type: secretString, password_value, tokenStr.
+var holderWords = []string{"string", "str", "value", "val"}
+
+// heldEnd reports whether name ends as heldCredentialName wants, by its
+// last byte: a digit, or the end of a holder word.
+func heldEnd(name string) bool {
+	if name == "" {
+		return false
+	}
+	c := name[len(name)-1]
+	if c >= '0' && c <= '9' {
+		return true
+	}
+	switch c | 0x20 {
+	case 'g', 'r', 'e', 'l':
+		return true
+	}
+	return false
+}
+
+// heldCredentialName reports whether name is a credential's name followed
+// by a number (token_2, bot_token4) or a holder word (mySecretString).
+func heldCredentialName(name string) bool {
+	n := len(name)
+	if n < 4 {
+		return false
+	}
+	if c := name[n-1]; c >= '0' && c <= '9' {
+		e := n
+		for e > 0 && name[e-1] >= '0' && name[e-1] <= '9' {
+			e--
+		}
+		for e > 0 && (name[e-1] == '_' || name[e-1] == '-' || name[e-1] == '.') {
+			e--
+		}
+		return e > 0 && credentialName(name[:e])
+	}
+	switch name[n-1] | 0x20 {
+	case 'g', 'r', 'e', 'l':
+	default:
+		return false
+	}
+	for _, w := range holderWords {
+		k := n - len(w)
+		if k < 3 || !strings.EqualFold(name[k:], w) {
+			continue
+		}
+		switch {
+		case name[k-1] == '_' || name[k-1] == '-' || name[k-1] == '.':
+			e := k
+			for e > 0 && (name[e-1] == '_' || name[e-1] == '-' || name[e-1] == '.') {
+				e--
+			}
+			return e > 0 && credentialName(name[:e])
+		case name[k] >= 'A' && name[k] <= 'Z' && name[k-1] >= 'a' && name[k-1] <= 'z':
+			return credentialName(name[:k])
+		}
+	}
+	return false
+}
+
 // credentialSuffixes end every name credentialName accepts.
 var credentialSuffixes = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key",
-	"credential", "credentials", "base", "auth"}
+	"credential", "credentials", "creds", "base", "auth"}
 
 // upperName reports whether name is in capitals, as environment variables
 // are named.
@@ -283,16 +350,21 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		}
 	}
 	i = skipSpace(text, i)
+	typed := false
 	switch {
 	case strings.HasPrefix(text[i:], ":="), strings.HasPrefix(text[i:], "=>"):
 		i += 2
+	case compoundOp(text[i:]) > 0:
+		i += compoundOp(text[i:])
 	case strings.HasPrefix(text[i:], "::"), strings.HasPrefix(text[i:], "=="), strings.HasPrefix(text[i:], "=~"):
 		return 0, 0, false
 	case i < len(text) && (text[i] == '=' || text[i] == ':'):
 		i++
 	case flag && i > 0 && text[i-1] == ' ':
-	case code && !quotedKey:
-		// A typed declaration: "password string = ".
+	case !quotedKey:
+		// A typed declaration: "password string = ", "var token string =
+		// ", in code, or quoted in a snippet of code elsewhere.
+		typed = !code
 		if strings.IndexByte(text[i:], '=') < 0 {
 			return 0, 0, false
 		}
@@ -301,6 +373,9 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 			return 0, 0, false
 		}
 		i += m[1] - 1
+		if typed && !reBlank(text[i-2]) {
+			return 0, 0, false // <clientSecret env="prod">: an attribute
+		}
 	default:
 		return 0, 0, false
 	}
@@ -335,7 +410,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		}
 		return vs, ve, true
 	}
-	if code {
+	if code || typed {
 		return 0, 0, false
 	}
 	vs = i
@@ -343,14 +418,44 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		i++
 	}
 	ve = i
-	for ve > vs && strings.ContainsRune("})]", rune(text[ve-1])) {
-		ve--
+	for ve > vs && strings.ContainsRune("})]\"'`", rune(text[ve-1])) {
+		ve-- // the end of what holds the value: f("k=VALUE"), {k: VALUE}
 	}
 	v := text[vs:ve]
 	if strings.ContainsAny(v, "()") || reference(v) && !generated(v) || !literal(v) {
 		return 0, 0, false
 	}
 	return vs, ve, true
+}
+
+// compoundOp returns the length of the assignment operator s starts with
+// when it is one of the compound or conditional ones that set a name as
+// '=' does (PHP's .=, Make's ?=, ::= and :::=, +=, Ruby's ||=, ??=), or 0.
+func compoundOp(s string) int {
+	if len(s) < 2 {
+		return 0
+	}
+	switch s[0] {
+	case '.', '?', '+':
+		if s[1] == '=' {
+			return 2
+		}
+	case '|':
+		if strings.HasPrefix(s, "||=") {
+			return 3
+		}
+	case ':':
+		if strings.HasPrefix(s, "::=") {
+			return 3
+		}
+		if strings.HasPrefix(s, ":::=") {
+			return 4
+		}
+	}
+	if strings.HasPrefix(s, "??=") {
+		return 3
+	}
+	return 0
 }
 
 // closing returns the index of the quote q that ends a string starting at
@@ -394,6 +499,9 @@ func literal(v string) bool {
 		if strings.HasPrefix(lv, p) {
 			return false
 		}
+	}
+	if wordy(v) && strings.ContainsAny(v, "-_.") && (credentialName(v) || keyName(v)) {
+		return false // the name of a key elsewhere: secretKey: api-key
 	}
 	return !publishable(lv) && !filePath(v) && !ciphertext(v) && decodedLiteral(v)
 }

@@ -444,42 +444,62 @@
 //     guardrails.protected). A rename is judged on both paths; the source of
 //     a copy is only read. Example: deleting secrets/prod.env.gpg with
 //     protected: [secrets/].
-//   - edit.secret.<provider> (hard): a provider's token, found by the rule
-//     set the gitleaks project maintains (its default configuration, well
-//     over a hundred providers, imported as data with its allowlists,
-//     keywords and entropy thresholds; see guardrail/internal/secretrules
-//     for the version), whatever the file's syntax: an unquoted KEY=value
-//     line, YAML, JSON, code, prose, a URL's query or user part, an .npmrc
-//     _authToken line. The rule ID is edit.secret. and gitleaks' rule ID
-//     (edit.secret.stripe-access-token, edit.secret.npm-access-token,
-//     edit.secret.openai-api-key, ...), but for the families harnish named
-//     before, which keep their IDs: edit.secret.aws (AKIA..., ASIA...),
-//     edit.secret.github (ghp_, gho_, ghs_, ghu_, ghr_, github_pat_),
-//     edit.secret.gitlab (glpat-, glrt-, ...), edit.secret.slack (xoxb-,
-//     xoxp-, ..., hooks.slack.com webhooks), edit.secret.gcp (AIza...),
-//     edit.secret.azure. gitleaks' generic-api-key, private-key, jwt,
-//     pkcs12-file and kubernetes-secret-yaml rules are left out: the
-//     rules below do their work with harnish's allowances, or they need
-//     more than a line. A token ends at & # @ ? : ( ) < > , ` and \ too
-//     (a URL, markup, curl -u TOKEN:, markdown code, a JSON-escaped
+//   - edit.secret.<provider> (hard): a provider's token, found by the rule set
+//     the gitleaks project maintains (its default configuration, well over a
+//     hundred providers, imported as data with its allowlists, keywords and
+//     entropy thresholds; see guardrail/internal/secretrules for the version),
+//     whatever the file's syntax: an unquoted KEY=value line, YAML, JSON, code,
+//     prose, a URL's query or user part, an .npmrc _authToken line. The rule ID
+//     is edit.secret. and gitleaks' rule ID (edit.secret.stripe-access-token,
+//     edit.secret.npm-access-token, edit.secret.openai-api-key, ...), but for
+//     the families harnish named before, which keep their IDs: edit.secret.aws
+//     (AKIA..., ASIA...), edit.secret.github (ghp_, gho_, ghs_, ghu_, ghr_,
+//     github_pat_), edit.secret.gitlab (glpat-, glrt-, ...), edit.secret.slack
+//     (xoxb-, xoxp-, ..., hooks.slack.com webhooks), edit.secret.gcp (AIza...),
+//     edit.secret.azure. gitleaks' generic-api-key, private-key, jwt and
+//     kubernetes-secret-yaml rules are left out: the rules below do their work
+//     with harnish's allowances, or they need more than a line; its pkcs12-file
+//     rule is edit.secret.pkcs12-file below. A token ends at & # @ ? : ( ) < > ,
+//     ` and \ too (a URL, markup, curl -u TOKEN:, markdown code, a JSON-escaped
 //     string). harnish adds the providers whose token its prefix alone
-//     identifies and gitleaks misses or ties to a keyword near it (Docker
-//     Hub dckr_pat_, Doppler dp.st./dp.ct./..., SonarQube squ_/sqp_/sqa_,
-//     Mailgun key-, Notion ntn_, Supabase sbp_ and sb_secret_, Replicate
-//     r8_, xAI xai-, Groq gsk_, CircleCI CCIPAT_, Netlify nfp_, Render
-//     rnd_, Buildkite bkua_, Google OAuth GOCSPX-, Stripe whsec_, New
-//     Relic ...NRAL, Telegram bot tokens, Discord webhooks, FCM server
-//     keys, Azure SAS sig=, Twitter bearer tokens, Mapbox sk.eyJ, Amazon
-//     Bedrock ABSK..., Facebook EAA...), under the same IDs. A token is
-//     also found when a line joins it from literals ("ghp_ab" + "cd...",
-//     literals side by side over two lines, a join of a list) and when a
-//     value that ends a line is base64 of text holding one (a Kubernetes
-//     Secret's data, a kubeconfig's client-key-data holding a PEM key).
-//     Allowed, as for every secret rule: test keys whose prefix says so
-//     (sk_test_, rk_test_), placeholders and labelled examples (ghp_xxxx...,
+//     identifies and gitleaks misses or ties to a keyword near it (Docker Hub
+//     dckr_pat_, Doppler dp.st./dp.ct./..., SonarQube squ_/sqp_/sqa_, Mailgun
+//     key-, Notion ntn_, Supabase sbp_ and sb_secret_, Replicate r8_, xAI xai-,
+//     Groq gsk_, CircleCI CCIPAT_, Netlify nfp_, Render rnd_, Buildkite bkua_,
+//     Google OAuth GOCSPX-, Stripe whsec_, New Relic ...NRAL, Telegram bot
+//     tokens, Discord webhooks, FCM server keys, Azure SAS sig=, Twitter bearer
+//     tokens, Mapbox sk.eyJ, Amazon Bedrock ABSK..., Facebook EAA...), under the
+//     same IDs. A token is also found when a line joins it from literals
+//     ("ghp_ab" + "cd...", literals side by side over two lines, a join of a
+//     list) and when a value that ends a line is base64 of text holding one (a
+//     Kubernetes Secret's data, a kubeconfig's client-key-data holding a PEM
+//     key). A provider's match that is a name called in code (letters and _
+//     before a '(', GLC_CreateTexture(...)) is allowed, and so is a
+//     prefix followed by a run of one character (glc_1111...).
+//     Allowed, as for every secret rule: test-mode keys whose prefix says
+//     so (Stripe's sk_test_ and rk_test_, Shippo's shippo_test_, Duffel's
+//     duffel_test_, Flutterwave's FLWSECK_TEST- and FLWPUBK_TEST-, any
+//     _test or sandbox in a token's prefix), which reach no real account
+//     or money, placeholders and labelled examples (ghp_xxxx...,
 //     AKIAIOSFODNN7EXAMPLE, sk_test_..., Slack's documented
 //     T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX), and files gitleaks'
-//     allowlist exempts (lock files, go.sum, vendored trees, images).
+//     allowlist exempts (lock files, go.sum, vendored trees, images). A value on
+//     the line after its name is read as assigned to it: an XML element whose
+//     text is on its own line (<apiToken>, the value, </apiToken>), a YAML block
+//     scalar (token: | or >-, the value on the next line), a value continued
+//     after a backslash (KEY = \), a JSON or YAML key whose value is indented on
+//     the next line. KEY= alone is an empty value, and the next line is not read
+//     as its value.
+//   - edit.secret.kubernetes-secret-yaml (hard): a value of a Kubernetes
+//     Secret's data in a YAML file (.yaml, .yml), base64 that decodes to
+//     one line of text, under whatever name (extra, key) and indentation
+//     (tabs too), the document's kind: Secret before or after its data.
+//     Allowed: other kinds' data (a ConfigMap's), base64 of placeholders
+//     or of words, another document's values (after ---).
+//   - edit.secret.pkcs12-file (hard): a PKCS#12 key store (.p12, .pfx, in
+//     any case) added, copied, changed, or written by a tool known by its
+//     path alone: it holds a private key, and a binary file has no line to
+//     scan. Allowed: deleting one, renaming one unchanged.
 //   - edit.secret.aws (hard), also: a 40-character secret access key
 //     assigned to aws_secret_access_key. Allowed: AWS's documented
 //     wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.
@@ -499,51 +519,58 @@
 //     an HTTP Basic header ("Authorization: Basic ..."), an .npmrc _auth=
 //     line or a Docker config.json "auth" field. Allowed: placeholders such
 //     as user:password.
-//   - edit.secret.assignment (hard): a literal value of four or more
-//     characters assigned (=, :=, :, =>) to a name whose last word is
-//     password, passwd, pass, pwd, passphrase, secret, token, credential(s),
-//     requirepass, masterauth, or whose last two are api key, access key,
-//     secret key, private key, auth key, signing key, encryption key, master
-//     key, or last three secret key base (Rails); a name in capitals glued
-//     to password, passwd, secret or token (PGPASSWORD); framework secret
-//     keys so named (Django's SECRET_KEY, Flask's app.config['SECRET_KEY']):
-//     DB_PASSWORD=..., apiKey = "...", "client_secret": "...",
-//     --password=..., --requirepass VALUE. The rule also takes Password=
-//     or Pwd= in a connection string (Server=db;Password=...;, even inside
-//     a string in code) and a password on a command line (sshpass -p ...,
-//     mysql -pSECRET), and passwords in a file's own syntax: .netrc's
-//     "login USER password PW", a configuration line of the word and the
-//     value alone (requirepass PW), an XML element (<password>PW</password>),
-//     SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW', a .pgpass line, a Go
-//     MySQL DSN (user:PW@tcp(...)), curl -u USER:PW, a registry login's -p
-//     PW, PuTTY's Private-Lines, and a .key, .secret or .token file whose
-//     line is one generated token (Rails' master.key). It takes credentials
-//     in the shapes code and configuration give them too: a literal token
-//     after Bearer (or token in an Authorization header), a credential's
-//     name and value as two arguments (req.Header.Set("X-Api-Key", "..."),
-//     os.Setenv("GITHUB_TOKEN", "...")), as name and value fields on one
-//     line or two (a container's env: - name: DB_PASSWORD / value: ...),
-//     Dockerfile's ENV NAME value, fish's set -gx and csh's setenv, and
-//     string prefixes (Python's b'...', C#'s @"..."). A name whose last
-//     word is only key or pat (key, 'key' =>, GH_PAT) counts when its value
-//     is generated: 20 or more characters mixing letters and digits, not
-//     hex, a UUID or a path (Laravel's base64:... too). In source code
-//     (.go, .py, .ts, ...) only quoted values count; in configuration and
-//     scripts unquoted ones too. Allowed: empty values, ${VAR}, $VAR, %VAR%,
-//     {{ templates }}, <placeholders>, environment lookups (os.Getenv,
-//     process.env, os.environ), references (var.x, vault:...), variable
-//     names, booleans and numbers, values with spaces (labels), names such
-//     as page_token or password_hash, public_key or cache_key, comparisons
-//     (==), ${NAME:?message} and arn:...:secret:... segments, file paths
-//     (/var/secrets/key.json), publishable keys (pk_live_, Mapbox pk.eyJ),
-//     base64 that decodes to a placeholder, encrypted blobs (a
-//     SealedSecret's, base64 of 128 or more binary bytes that are not a
-//     DER key), a value that a gitleaks rule found by a provider's name
-//     when the name ends in id, name, url, user, ... (HEROKU_APP_ID), and
-//     values saying they are not real: containing example, dummy, fake,
-//     test, sample, placeholder, changeme, your, redacted, ***, xxx in a
-//     short value or xxxxxx in a long one (a random token may hold xxxx),
-//     or a run of one character.
+//   - edit.secret.assignment (hard): a literal value of four or more characters
+//     assigned (=, :=, :, =>, and .= ?= += ||= ??= ::= :::=) to a name whose
+//     last word is password, passwd, pass, pwd, passphrase, secret, token,
+//     credential(s), creds, requirepass, masterauth (maybe followed by a number,
+//     token_2, or by string, str, value or val, secretString), or whose last two
+//     are api key, access key, secret key, private key, auth key, signing key,
+//     encryption key, master key, or last three secret key base (Rails); a name
+//     in capitals glued to password, passwd, secret or token (PGPASSWORD);
+//     framework secret keys so named (Django's SECRET_KEY, Flask's
+//     app.config['SECRET_KEY']): DB_PASSWORD=..., apiKey = "...",
+//     "client_secret": "...", --password=..., --requirepass VALUE. The rule also
+//     takes Password= or Pwd= in a connection string (Server=db;Password=...;,
+//     even inside a string in code) and a password on a command line (sshpass -p
+//     ..., mysql -pSECRET), and passwords in a file's own syntax: .netrc's
+//     "login USER password PW", a configuration line of the word and the value
+//     alone (requirepass PW), an XML element (<password>PW</password>), SQL's
+//     PASSWORD 'PW' and IDENTIFIED BY 'PW', a .pgpass line, a Go MySQL DSN
+//     (user:PW@tcp(...)), curl -u or --user USER:PW (one shell word, quoted in
+//     parts or not, each part maybe in {braces} as API documentation writes it,
+//     on the curl line or a line the command is continued onto with a
+//     backslash), a registry login's -p PW, PuTTY's Private-Lines, and a .key,
+//     .secret or .token file whose line is one generated token (Rails'
+//     master.key). It takes credentials in the shapes code and configuration
+//     give them too: a literal token after Bearer (or token in an Authorization
+//     header), a credential's name and value as two arguments
+//     (req.Header.Set("X-Api-Key", "..."), os.Setenv("GITHUB_TOKEN", "...")), as
+//     name and value fields on one line or two (a container's env: - name:
+//     DB_PASSWORD / value: ...), Dockerfile's ENV NAME value, fish's set -gx and
+//     csh's setenv, and string prefixes (Python's b'...', C#'s @"..."). A name
+//     whose last word is only key or pat (key, 'key' =>, GH_PAT) counts when its
+//     value is generated: 20 or more characters mixing letters and digits, not
+//     hex, a UUID or a path (Laravel's base64:... too). In source code (.go,
+//     .py, .ts, ...) only quoted values count; in configuration and scripts
+//     unquoted ones too, and a typed declaration (var token string = "...") when
+//     its value is quoted. Allowed: empty values, ${VAR}, $VAR, %VAR%, {{
+//     templates }}, <placeholders>, environment lookups (os.Getenv, process.env,
+//     os.environ), references (var.x, vault:...), variable names, booleans and
+//     numbers, values with spaces (labels), names such as page_token or
+//     password_hash, public_key or cache_key, comparisons (==), ${NAME:?message}
+//     and arn:...:secret:... segments, file paths (/var/secrets/key.json),
+//     a credential's name as the value (secretKey: api-key, the name of a
+//     key elsewhere), public and CSRF tokens (publicToken, csrf-token), a
+//     line of password and a word ending a sentence (Password
+//     requirements.),
+//     publishable keys (pk_live_, Mapbox pk.eyJ), base64 that decodes to a
+//     placeholder, encrypted blobs (a SealedSecret's, base64 of 128 or more
+//     binary bytes that are not a DER key), a value that a gitleaks rule found
+//     by a provider's name when the name ends in id, name, url, user, ...
+//     (HEROKU_APP_ID), and values saying they are not real: containing example,
+//     dummy, fake, test, sample, placeholder, changeme, your, redacted, ***,
+//     ####, xxx in a short value or xxxxxx in a long one (a random token may
+//     hold xxxx), or a run of one character.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

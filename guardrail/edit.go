@@ -236,6 +236,13 @@ func (g *EditGuard) protected(f *FileDiff) []EditDecision {
 
 // secretDecisions is the edit.secret.* rules, on added lines only.
 func secretDecisions(f *FileDiff) []EditDecision {
+	if pkcs12File(f) {
+		return []EditDecision{{
+			Decision: Decision{Level: Hard, Rule: RuleSecretPKCS12, Match: mask(path.Base(f.Path)),
+				Reason: "PKCS#12 key store added (" + path.Base(f.Path) + "); it holds a private key: keep it out of the repository"},
+			Path: f.Path,
+		}}
+	}
 	if f.Binary {
 		return nil
 	}

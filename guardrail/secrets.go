@@ -80,7 +80,29 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	keyfile := keyFile(name)
 	// Each line is scanned when the one after it is known: the next line
 	// in the file, when it is there, may hold a private key's body.
+	var beforeText string // the line scanned last, and its number
+	beforeNo := 0
+	var kube *kubeSecrets
+	if yamlFile(name) {
+		kube = &kubeSecrets{dataIndent: -1}
+	}
+	var kubeFound []Secret
 	scan := func(l Line, after *Line) {
+		if kube != nil {
+			if l.NewLine != beforeNo+1 {
+				*kube = kubeSecrets{dataIndent: -1} // lines apart: another hunk
+			}
+			kubeFound = append(kubeFound, kube.line(l.Text, l.NewLine)...)
+		}
+		// What the lines before say of this one: a key whose value is on
+		// this line, a curl command this line continues.
+		if beforeNo == l.NewLine-1 && beforeNo > 0 {
+			f.prev = beforeText
+			f.curl = continues(beforeText) && (f.curl || strings.Contains(beforeText, "curl"))
+		} else {
+			f.prev, f.curl = "", false
+		}
+		beforeText, beforeNo = l.Text, l.NewLine
 		if len(l.Text) < 8 {
 			return
 		}
@@ -113,6 +135,21 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	if have {
 		scan(prev, nil)
 	}
+	if len(kubeFound) > 0 {
+		out = mergeLines(out, kubeFound)
+	}
+	return out
+}
+
+// mergeLines returns the secrets of out and more in line order, but for
+// those of more on a line out already has one on.
+func mergeLines(out, more []Secret) []Secret {
+	for _, s := range more {
+		if !slices.ContainsFunc(out, func(o Secret) bool { return o.Line == s.Line }) {
+			out = append(out, s)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Secret) int { return a.Line - b.Line })
 	return out
 }
 
@@ -167,6 +204,11 @@ type scanFile struct {
 	providers *secretrules.File
 	// inner is set while a text derived from a line is scanned.
 	inner bool
+	// prev is the line before the one scanned, when it is the line before
+	// it in the file; curl says the lines before it are a curl command
+	// continued with a backslash onto it.
+	prev string
+	curl bool
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -278,12 +320,27 @@ var triggers = sync.OnceValue(func() *triggerSet {
 // with them read as blanks (the same length, so the same offsets).
 func providerSecrets(rules *secretrules.File, text string, hits []uint64, add func(found)) {
 	rules.ScanHits(text, tokenDelims, hits, func(m secretrules.Match) {
-		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) || namedNotSecret(m, text) {
+		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) || namedNotSecret(m, text) || calledName(text, m.Start, m.End) {
 			return
 		}
 		rule, what := providerRule(m.Rule.ID)
 		add(found{Secret: Secret{Rule: rule, What: what, Masked: mask(text[m.Start:m.End])}, start: m.Start, end: m.End})
 	})
+}
+
+// calledName reports whether text[start:end] is a name in code, called
+// or declared: letters and '_' only, followed by '(' (a C function
+// GLC_CreateLightmapTextureArray( that a prefix rule reads as glc_...).
+func calledName(text string, start, end int) bool {
+	if end >= len(text) || text[end] != '(' {
+		return false
+	}
+	for i := start; i < end; i++ {
+		if !letter(text[i]) && text[i] != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // tokenDelims end a token in a URL, in the markup around one, in a
@@ -411,7 +468,7 @@ var (
 		spans func(string) [][]int
 	}{
 		{startsWithCredentialWord, func(t string) [][]int {
-			if s, e, ok := lineCredential(t); ok {
+			if s, e, ok := lineCredential(t); ok && !proseWord(t[s:e]) {
 				return [][]int{{0, len(t), s, e}}
 			}
 			return nil
@@ -491,6 +548,20 @@ func reBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // allGroups returns the finder of re's matches with their groups.
 func allGroups(re func() *regexp.Regexp) func(string) [][]int {
 	return func(t string) [][]int { return re().FindAllStringSubmatchIndex(t, -1) }
+}
+
+// proseWord reports whether v, the value of a line of a credential word
+// and a value, is a word ending a sentence: "password combination."
+func proseWord(v string) bool {
+	if len(v) < 2 || strings.IndexByte(".,;", v[len(v)-1]) < 0 {
+		return false
+	}
+	for i := 0; i < len(v)-1; i++ {
+		if !letter(v[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // lineCredentialWords are the words lineCredential takes.
@@ -701,7 +772,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "masterauth", "pat"},
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat"},
 		find:     findAssignments,
 	},
 	{
@@ -757,7 +828,7 @@ func mask(s string) string {
 // placeholderWords mark a value as not real wherever they appear in it.
 var placeholderWords = []string{
 	"example", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "your",
-	"redacted", "sample", "***", "...", "test", "mock", "replace", "insert", "todo",
+	"redacted", "sample", "***", "####", "...", "test", "mock", "replace", "insert", "todo",
 	"<", ">",
 }
 
@@ -814,6 +885,9 @@ func isPlaceholder(v string) bool {
 	}
 	if strings.Contains(lv, "xxx") && (len(lv) <= 24 || strings.Contains(lv, "xxxxxx")) {
 		return true // sk-xxx; a long token may hold xxxx by chance
+	}
+	if b := strings.TrimRight(tokenBody(lv), "="); len(b) < len(lv) && len(b) >= 8 && distinct(b) == 1 {
+		return true // glc_1111...: a prefix and a run
 	}
 	return distinct(lv) <= 3
 }

@@ -328,8 +328,6 @@ var (
 	// goDSN is the Go MySQL driver's DSN, user:password@tcp(host)/db.
 	goDSN = lazyRE(`\b[\w.-]+:([^@\s:/'"]{4,})@(?:tcp|unix)\(`)
 	// loginPassword is a registry login's -p or --password with its value.
-	// curlUser is curl's -u or --user user:password.
-	curlUser      = lazyRE(`\bcurl\b[^|;&\n]*?\s(?:-u|--user)(?:\s*|=)['"]?[^\s:'"]+:([^\s'"@$]{3,}[^\s'"@$.,;)])`)
 	loginPassword = lazyRE(`\b(?:docker|podman|buildah|nerdctl|skopeo|helm|oras|crane|regctl)\b[^|;&\n]*?\blogin\b[^|;&\n]*?\s(?:-p|--password)(?:\s+|=)['"]?([^\s'"$]{4,})`)
 )
 
@@ -337,13 +335,6 @@ func findSyntax(text, next string, _ bool) []found {
 	var out []found
 	if strings.Contains(text, "@tcp(") || strings.Contains(text, "@unix(") {
 		for _, m := range goDSN().FindAllStringSubmatchIndex(text, -1) {
-			if v := text[m[2]:m[3]]; literal(v) {
-				out = append(out, found{Secret: Secret{Masked: mask(v)}, start: m[2], end: m[3]})
-			}
-		}
-	}
-	if strings.Contains(text, "curl") {
-		for _, m := range curlUser().FindAllStringSubmatchIndex(text, -1) {
 			if v := text[m[2]:m[3]]; literal(v) {
 				out = append(out, found{Secret: Secret{Masked: mask(v)}, start: m[2], end: m[3]})
 			}
@@ -585,6 +576,12 @@ func (f *scanFile) derived(text, next string, lineNo int) []found {
 		return nil
 	}
 	out := f.findBase64(text, lineNo)
+	if f.prev != "" {
+		out = append(out, f.findNextLineValue(text, lineNo)...)
+	}
+	if f.curl {
+		out = append(out, f.findCurlUser(text)...)
+	}
 	if endsWithQuote(text) && startsWithQuote(next) && strings.IndexByte(text, '+') < 0 && !strings.Contains(text, "join(") {
 		out = append(out, f.findConcat(text, next, lineNo)...)
 	}
@@ -668,8 +665,15 @@ var syntaxDetectors = []detector{
 	{keywords: []string{"+", "join("}, scan: (*scanFile).findConcat},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"@tcp(", "@unix(", "login", "curl", "private-lines:"},
+		keywords: []string{"@tcp(", "@unix(", "login", "private-lines:"},
 		find:     findSyntax,
+	},
+	{
+		// curl -u/--user USER:PW; on a line a curl command is continued
+		// onto, derived asks.
+		rule: RuleSecretAssignment, what: "password on a command line",
+		keywords: []string{"curl"},
+		scan:     func(f *scanFile, text, _ string, _ int) []found { return f.findCurlUser(text) },
 	},
 }
 
