@@ -206,6 +206,9 @@
 //     glob("/etc/*")' (a deleting call's absolute string literals count
 //     inside an expression too). Reading and copying from them
 //     is allowed, and so are /tmp, /var/tmp and macOS's /var/folders.
+//     At the hook, an agent's file edit (Write, Edit, apply_patch) of a
+//     file outside the working tree is judged as the write it amounts to
+//     (cat > PATH), so a Write of /etc/hosts is refused as echo > /etc/hosts is.
 //   - edit.secret.* (see "Edit rules"): text a command writes into a file,
 //     when the command line says what it is, is judged by the secret rules
 //     of the edit guard, with the file's name: a here-document or

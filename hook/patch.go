@@ -129,7 +129,7 @@ func parsePatch(patch string) []patchOp {
 
 // patchEdits returns an edit action per file the patch changes inside the
 // tree, its paths resolved from dir, each with its part of the patch as a
-// unified diff.
+// unified diff, and for a file outside it the write it amounts to.
 func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 	var acts []guardrail.Action
 	edit := func(rel, diff string) {
@@ -137,6 +137,16 @@ func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 	}
 	for _, op := range parsePatch(patch) {
 		rel, in := relativeTo(t.root, resolve(dir, op.path))
+		if !in {
+			// Added, deleted, updated or moved away, a file outside the
+			// tree is written: judged as that write (see outsideWrite).
+			acts = append(acts, outsideWrite(resolve(dir, op.path))...)
+		}
+		if op.moveTo != "" {
+			if _, newIn := relativeTo(t.root, resolve(dir, op.moveTo)); !newIn {
+				acts = append(acts, outsideWrite(resolve(dir, op.moveTo))...)
+			}
+		}
 		switch op.verb {
 		case "Add File":
 			if in {

@@ -222,8 +222,9 @@ func (c *ToolCall) dir(root string) string {
 //     deletes, each with its part of the patch as a unified diff (a move:
 //     a rename diff on the new path).
 //
-// An edit's Path is relative to root and slash-separated; edits of files
-// outside root are not the guardrails' business and are left out. Other
+// An edit's Path is relative to root and slash-separated; an edit of a
+// file outside root is judged only as the shell write it amounts to (cat >
+// PATH: the system's files and devices are refused). Other
 // tools ask for nothing. An input that does not decode is an
 // [*InputError].
 func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
@@ -252,7 +253,7 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 		}
 		rel, ok := relativeTo(root, resolve(dir, p))
 		if !ok {
-			return nil, nil
+			return outsideWrite(resolve(dir, p)), nil
 		}
 		a := guardrail.Action{Kind: guardrail.KindEdit, Path: rel}
 		var ei editInput
@@ -280,6 +281,16 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 		return t.patchEdits(dir, ti.Command), nil
 	}
 	return nil, nil
+}
+
+// outsideWrite returns what an edit of a file outside the working tree is
+// judged as: the shell write it amounts to (cat > PATH), so that the
+// command rules that ask where a write lands (sys.files for the system's
+// own files, sys.disk for a device) judge a Write of /etc/hosts as they
+// judge echo > /etc/hosts. What the file says is not judged there: a
+// file outside the tree never enters its history.
+func outsideWrite(abs string) []guardrail.Action {
+	return []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "cat > " + shellQuote(filepath.ToSlash(abs))}}
 }
 
 // resolve returns p, made absolute from dir when it is relative.

@@ -85,7 +85,10 @@ func TestActions(t *testing.T) {
 			want: []guardrail.Action{edit("nb.ipynb", "")}},
 		{name: "edit with content that does not decode", tool: "Write", input: map[string]any{"file_path": "notes.txt", "content": 1}, cwd: root,
 			want: []guardrail.Action{edit("notes.txt", "")}},
-		{name: "write outside the tree", tool: "Write", input: map[string]any{"file_path": "/elsewhere/x", "content": "x"}, cwd: root},
+		{name: "write outside the tree", tool: "Write", input: map[string]any{"file_path": "/elsewhere/x", "content": "x"}, cwd: root,
+			want: []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "cat > '/elsewhere/x'"}}},
+		{name: "edit outside the tree, relative", tool: "Edit", input: map[string]any{"file_path": "../it's.txt", "old_string": "a", "new_string": "b"}, cwd: root,
+			want: []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "cat > '" + filepath.ToSlash(filepath.Dir(root)) + "/it'\\''s.txt'"}}},
 		{name: "other tools", tool: "Read", input: map[string]any{"file_path": "notes.txt"}, cwd: root},
 	}
 	for _, tt := range tests {
