@@ -195,7 +195,7 @@
 //   - sys.files: deleting, moving, truncating or overwriting a file of the
 //     system's own, outside the working tree, by any command that writes a
 //     path (the verbs of fs.protected, interpreter code included): under
-//     /etc, /usr, /bin, /sbin, /lib*, /boot, /proc, /sys, /root, /var, /opt,
+//     /etc, /usr, /bin, /sbin, /lib*, /boot, /proc, /sys, /var, /opt,
 //     /snap, /nix/store, macOS's /System, /Library, /Applications and
 //     /private/etc, Windows' C:\Windows, C:\Program Files and C:\ProgramData;
 //     a glob that may name one counts (rm /et*), and cd is followed. No

@@ -9,10 +9,11 @@ import (
 
 // systemDirs are the directories of the operating system's own files,
 // lowercase: no command of a coding task deletes, moves or overwrites a
-// file there. Temporary directories under them are not among them.
+// file there. Temporary directories under them are not among them, nor
+// are home directories (/root is one: agents in containers run as root).
 var systemDirs = []string{
 	"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/sys", "/proc",
-	"/root", "/var", "/opt", "/snap", "/nix/store", "/system", "/library", "/applications",
+	"/var", "/opt", "/snap", "/nix/store", "/system", "/library", "/applications",
 	"/private/etc", "/private/var",
 	"c:/windows", "c:/program files", "c:/program files (x86)", "c:/programdata",
 }
