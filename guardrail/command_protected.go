@@ -23,8 +23,12 @@ func (p *Protected) matchCommandPath(name, root string, glob bool) (string, bool
 		}
 		name = rel
 	}
-	pat := strings.Split(strings.ToLower(cleanRel(name)), "/")
+	c := cleanRel(name)
+	pat := strings.Split(strings.ToLower(c), "/")
 	for _, e := range p.entries {
+		if e == GitDir && gitLock(c) {
+			continue
+		}
 		ent := strings.Split(strings.ToLower(e), "/")
 		if globPrefixMatch(pat, ent) {
 			return e, true

@@ -92,8 +92,9 @@
 //     rsync --delete with -n, --dry-run or --list-only, and find tests whose
 //     argument merely reads -delete (find . -name -delete).
 //   - fs.protected: deleting, moving, truncating or overwriting (appending
-//     included) a path under [Protected] (.harnish/, .git/, the plugin
-//     manifest and the plan's guardrails.protected): rm, unlink, shred, rmdir, mv, the destination of
+//     included) a path under [Protected] (.harnish/, .git/ but for its
+//     *.lock files, the plugin manifest and the plan's
+//     guardrails.protected): rm, unlink, shred, rmdir, mv, the destination of
 //     cp, ln and install, truncate, dd of=, tee, sed -i, git rm and mv, curl
 //     -o and wget -O, output redirections, Remove-Item, Move-Item,
 //     Rename-Item, Set-Content, Add-Content, Clear-Content, Out-File,

@@ -58,6 +58,8 @@ func (p *Protected) Match(name, root string) (entry string, ok bool) {
 	c := cleanRel(name)
 	for _, e := range p.entries {
 		switch {
+		case e == GitDir && gitLock(c):
+			continue
 		case c == "." || c == "":
 			// The whole tree holds every protected path.
 			return e, true
@@ -69,6 +71,15 @@ func (p *Protected) Match(name, root string) (entry string, ok bool) {
 		}
 	}
 	return "", false
+}
+
+// gitLock reports whether the clean relative path c is a lock file under
+// .git (index.lock, refs/heads/x.lock, ...). It is left out of GitDir's
+// protection: removing one that a crashed git left behind is what an agent
+// does after "Unable to create '.git/index.lock'", and it destroys nothing.
+func gitLock(c string) bool {
+	return len(c) > len(GitDir)+len(".lock") && strings.EqualFold(c[:len(GitDir)+1], GitDir+"/") &&
+		strings.EqualFold(c[len(c)-len(".lock"):], ".lock")
 }
 
 // cleanRel cleans a relative path; "./a//b/" becomes "a/b".
