@@ -2,8 +2,10 @@ package gitx
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,9 +137,74 @@ func SquashOnto(ctx context.Context, dir, from, message string) (string, error) 
 		return "", err
 	}
 	if _, err := output(ctx, dir, nil, "merge", "-q", "--ff-only", c); err != nil {
-		return "", err
+		// A merge a crash cut off may have written files of the change
+		// into the working tree without moving HEAD: they are in the way
+		// now. Take back what holds exactly the change's content, then
+		// try once more; anything else in the way is not ours to touch.
+		if n, cerr := clearMergeRemnants(ctx, dir, c); cerr != nil || n == 0 {
+			return "", err
+		}
+		if _, err := output(ctx, dir, nil, "merge", "-q", "--ff-only", c); err != nil {
+			return "", err
+		}
 	}
 	return c, nil
+}
+
+// clearMergeRemnants takes back to HEAD's state every path that commit c
+// changes against HEAD and that the working tree already holds as c has it
+// (a file c adds or changes, with c's content; a file c deletes, missing),
+// which is what a fast-forward to c cut off by a crash leaves. It returns
+// how many paths it took back.
+func clearMergeRemnants(ctx context.Context, dir, c string) (int, error) {
+	out, err := output(ctx, dir, nil, "diff", "--no-renames", "--name-status", "-z", "HEAD", c)
+	if err != nil {
+		return 0, err
+	}
+	var restore []string
+	removed := 0
+	fields := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		status, p := fields[i], fields[i+1]
+		file := filepath.Join(dir, filepath.FromSlash(p))
+		fi, statErr := os.Lstat(file)
+		switch status {
+		case "D":
+			if errors.Is(statErr, fs.ErrNotExist) {
+				restore = append(restore, p)
+			}
+			continue
+		case "A", "M":
+		default:
+			continue
+		}
+		if statErr != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		want, err := output(ctx, dir, nil, "rev-parse", c+":"+p)
+		if err != nil {
+			continue
+		}
+		got, err := output(ctx, dir, nil, "hash-object", "--", p)
+		if err != nil || strings.TrimSpace(got) != strings.TrimSpace(want) {
+			continue
+		}
+		if status == "A" {
+			if err := os.Remove(file); err != nil {
+				return removed, err
+			}
+			removed++
+		} else {
+			restore = append(restore, p)
+		}
+	}
+	if len(restore) > 0 {
+		args := append([]string{"checkout", "HEAD", "--"}, restore...)
+		if _, err := output(ctx, dir, nil, args...); err != nil {
+			return removed, err
+		}
+	}
+	return removed + len(restore), nil
 }
 
 // commitTree makes a commit of tree on HEAD with message, as the
