@@ -52,15 +52,7 @@ func TestPlanCommand(t *testing.T) {
 	if code := run(append(args, "--yes"), &out, &errb); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	if want := "Seeding complete: 1 phase, 1 task (" + filepath.Join(dir, "harnish.yaml") + ")\n"; out.String() != want {
-		t.Errorf("stdout %q, want %q", out.String(), want)
-	}
-	if !strings.Contains(errb.String(), "drafted in 2 rounds") {
-		t.Errorf("stderr: %s", errb.String())
-	}
-	if p, err := task.Load(filepath.Join(dir, "harnish.yaml")); err != nil || p.Tasks()[0].Task.Acceptance[0].Kind() != "run" {
-		t.Errorf("the written plan: %v", err)
-	}
+	checkDrafted(t, dir, out.String(), errb.String())
 
 	for _, tt := range []struct {
 		args []string
@@ -134,16 +126,23 @@ func TestPlanCommandWithClaude(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("harnish plan: %v\n%s%s\nserver calls: %v", err, out.String(), errb.String(), srv.Calls())
 	}
-	if want := "Seeding complete: 1 phase, 1 task (" + filepath.Join(dir, "harnish.yaml") + ")\n"; out.String() != want {
-		t.Errorf("stdout %q, want %q", out.String(), want)
+	checkDrafted(t, dir, out.String(), errb.String())
+	if n := srv.Remaining(); n != 0 {
+		t.Errorf("%d scripted turns were not asked for; calls: %v", n, srv.Calls())
 	}
-	if !strings.Contains(errb.String(), "drafted in 2 rounds") {
-		t.Errorf("stderr: %s", errb.String())
+}
+
+// checkDrafted checks what harnish plan --prd said and wrote in dir after
+// a draft its agent made in two rounds: one phase, one task with a run check.
+func checkDrafted(t *testing.T, dir, stdout, stderr string) {
+	t.Helper()
+	if want := "Seeding complete: 1 phase, 1 task (" + filepath.Join(dir, "harnish.yaml") + ")\n"; stdout != want {
+		t.Errorf("stdout %q, want %q", stdout, want)
+	}
+	if !strings.Contains(stderr, "drafted in 2 rounds") {
+		t.Errorf("stderr: %s", stderr)
 	}
 	if p, err := task.Load(filepath.Join(dir, "harnish.yaml")); err != nil || p.Tasks()[0].Task.Acceptance[0].Kind() != "run" {
 		t.Errorf("the written plan: %v", err)
-	}
-	if n := srv.Remaining(); n != 0 {
-		t.Errorf("%d scripted turns were not asked for; calls: %v", n, srv.Calls())
 	}
 }

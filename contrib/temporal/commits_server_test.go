@@ -79,16 +79,7 @@ func TestServerCommits(t *testing.T) {
 	const run, branch = "r1", "harnish/fleet-r1"
 
 	cli := committingFixture(t, "", "T2")
-	r, err := harnish.Open(context.Background(), cli.plan, harnish.Options{Dir: cli.tree, Gate: loop.AutoApprove{}, Unmarked: true,
-		RunID: run, Branch: branch, CommitTasks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatalf("the CLI's run: %v", err)
-	}
+	cliRun(t, cli, run, branch)
 	want := commitsOf(t, cli.tree)
 
 	f := committingFixture(t, "T2", "")
@@ -186,16 +177,7 @@ func TestServerCommitsSideBySide(t *testing.T) {
 	const run, branch = "r1", "harnish/fleet-r1"
 	cli := committingFixture(t, "", "")
 	cli.plan.Phases[0].Parallel = 3
-	r, err := harnish.Open(context.Background(), cli.plan, harnish.Options{Dir: cli.tree, Gate: loop.AutoApprove{}, Unmarked: true,
-		RunID: run, Branch: branch, CommitTasks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatalf("the CLI's run: %v", err)
-	}
+	cliRun(t, cli, run, branch)
 	f := committingFixture(t, "", "")
 	f.plan.Phases[0].Parallel = 3
 	queue := uniq(t)
@@ -216,5 +198,21 @@ func TestServerCommitsSideBySide(t *testing.T) {
 	}
 	if wt := git(t, f.tree, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
 		t.Errorf("forks left behind:\n%s", wt)
+	}
+}
+
+// cliRun carries f's plan out in f's tree as the CLI does (harnish.Open,
+// commits on), as run on branch.
+func cliRun(t *testing.T, f *fixture, run, branch string) {
+	t.Helper()
+	r, err := harnish.Open(context.Background(), f.plan, harnish.Options{Dir: f.tree, Gate: loop.AutoApprove{}, Unmarked: true,
+		RunID: run, Branch: branch, CommitTasks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(context.Background())
+	r.Close()
+	if err != nil {
+		t.Fatalf("the CLI's run: %v", err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,6 +20,7 @@ import (
 
 	temporal "github.com/harnish/harnish/contrib/temporal"
 	"github.com/harnish/harnish/executor"
+	"github.com/harnish/harnish/internal/testkit"
 	"github.com/harnish/harnish/loop"
 	"github.com/harnish/harnish/loop/policy"
 )
@@ -43,14 +43,17 @@ func (w writer) Execute(ctx context.Context, req *executor.Request) (*executor.R
 	return w.components.Execute(ctx, req)
 }
 
-func gitIn(t *testing.T, dir string, args ...string) string {
+// mainTree makes a git working tree on branch main with a README committed.
+func mainTree(t *testing.T) string {
 	t.Helper()
-	args = append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)
-	out, err := exec.Command("git", args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	tree := t.TempDir()
+	testkit.Git(t, tree, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(tree, "README"), []byte("tree\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	return string(out)
+	testkit.Git(t, tree, "add", "README")
+	testkit.Git(t, tree, "commit", "-q", "-m", "init")
+	return tree
 }
 
 // TestRecordCommits runs a 3-task plan with Records and CommitTasks
@@ -63,11 +66,7 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 // records, the state on disk must be the workflow's, and the workflow must
 // learn of every commit.
 func TestRecordCommits(t *testing.T) {
-	tree := t.TempDir()
-	gitIn(t, tree, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(tree, "README"), []byte("tree\n"), 0o644)
-	gitIn(t, tree, "add", "README")
-	gitIn(t, tree, "commit", "-q", "-m", "init")
+	tree := mainTree(t)
 	plan := onePhase(check("T1"), check("T2"), check("T3"))
 	plan.Reviewer = nil
 	c := &components{writes: true}
@@ -108,8 +107,8 @@ func TestRecordCommits(t *testing.T) {
 				t.Fatal(err)
 			}
 			store.Close()
-			gitIn(t, tree, "add", "-A", "--", ".", ":!.harnish")
-			gitIn(t, tree, "commit", "-q", "-m", "feat(p1): T2 — made by the worker that died\n\nHarnish-Run: r1\nHarnish-Task: T2\nHarnish-Attempts: 1\n")
+			testkit.Git(t, tree, "add", "-A", "--", ".", ":!.harnish")
+			testkit.Git(t, tree, "commit", "-q", "-m", "feat(p1): T2 — made by the worker that died\n\nHarnish-Run: r1\nHarnish-Task: T2\nHarnish-Attempts: 1\n")
 			cur = worker() // the next worker
 		}
 		out, err := cur.Record(ctx, in)
@@ -145,14 +144,14 @@ func TestRecordCommits(t *testing.T) {
 		t.Fatalf("outcome %s (%s), crashed %v, %d records", res.Outcome, res.Reason, crashed, records)
 	}
 	var subjects []string
-	for _, h := range strings.Fields(gitIn(t, tree, "rev-list", "--reverse", "main..HEAD")) {
-		subjects = append(subjects, strings.TrimSpace(gitIn(t, tree, "show", "-s", "--format=%s", h)))
+	for _, h := range strings.Fields(testkit.Git(t, tree, "rev-list", "--reverse", "main..HEAD")) {
+		subjects = append(subjects, strings.TrimSpace(testkit.Git(t, tree, "show", "-s", "--format=%s", h)))
 	}
 	want := []string{"feat(p1): T1 — T1", "feat(p1): T2 — made by the worker that died", "feat(p1): T3 — T3", "chore(harnish): records of run r1 (completed)"}
 	if diff := cmp.Diff(want, subjects); diff != "" {
 		t.Errorf("the branch's commits (-want +got):\n%s", diff)
 	}
-	if b := strings.TrimSpace(gitIn(t, tree, "branch", "--show-current")); b != "harnish/p-r1" {
+	if b := strings.TrimSpace(testkit.Git(t, tree, "branch", "--show-current")); b != "harnish/p-r1" {
 		t.Errorf("on branch %s", b)
 	}
 	disk, err := loop.ReadState(stateDir)
@@ -190,7 +189,7 @@ func TestRecordCommits(t *testing.T) {
 func TestEndDropsRun(t *testing.T) {
 	for _, records := range []bool{false, true} {
 		tree := t.TempDir()
-		gitIn(t, tree, "init", "-q")
+		testkit.Git(t, tree, "init", "-q")
 		c := &components{writes: true}
 		plan := onePhase(check("T1"))
 		var s testsuite.WorkflowTestSuite
@@ -216,11 +215,7 @@ func TestEndDropsRun(t *testing.T) {
 // own (never in the tree), and the merge queue brings each change onto the
 // branch as the task's commit, one at a time; the forks are removed.
 func TestRecordForks(t *testing.T) {
-	tree := t.TempDir()
-	gitIn(t, tree, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(tree, "README"), []byte("tree\n"), 0o644)
-	gitIn(t, tree, "add", "README")
-	gitIn(t, tree, "commit", "-q", "-m", "init")
+	tree := mainTree(t)
 	plan := onePhase(check("T1"), check("T2"), check("T3"))
 	plan.Reviewer, plan.Phases[0].Parallel = nil, 3
 	c := &components{writes: true, sleep: 300 * time.Millisecond}
@@ -233,9 +228,9 @@ func TestRecordForks(t *testing.T) {
 		t.Fatalf("outcome %s (%s), %d tasks at once at most", res.Outcome, res.Reason, c.peak)
 	}
 	var subjects []string
-	for _, h := range strings.Fields(gitIn(t, tree, "rev-list", "--reverse", "main..HEAD")) {
-		subjects = append(subjects, strings.TrimSpace(gitIn(t, tree, "show", "-s", "--format=%s", h)))
-		if files := strings.TrimSpace(gitIn(t, tree, "show", "--name-only", "--format=", h)); strings.HasPrefix(subjects[len(subjects)-1], "feat") &&
+	for _, h := range strings.Fields(testkit.Git(t, tree, "rev-list", "--reverse", "main..HEAD")) {
+		subjects = append(subjects, strings.TrimSpace(testkit.Git(t, tree, "show", "-s", "--format=%s", h)))
+		if files := strings.TrimSpace(testkit.Git(t, tree, "show", "--name-only", "--format=", h)); strings.HasPrefix(subjects[len(subjects)-1], "feat") &&
 			!strings.HasSuffix(files, ".txt") || strings.Contains(files, "\n") && strings.HasPrefix(subjects[len(subjects)-1], "feat") {
 			t.Errorf("%s changes %q, want its own file alone", subjects[len(subjects)-1], files)
 		}
@@ -247,17 +242,17 @@ func TestRecordForks(t *testing.T) {
 	}
 	for _, id := range []string{"T1", "T2", "T3"} {
 		ts := res.State.Tasks[id]
-		if !ts.Committed || ts.Commit == "" || !strings.Contains(gitIn(t, tree, "show", "-s", "--format=%B", ts.Commit), "Harnish-Task: "+id) {
+		if !ts.Committed || ts.Commit == "" || !strings.Contains(testkit.Git(t, tree, "show", "-s", "--format=%B", ts.Commit), "Harnish-Task: "+id) {
 			t.Errorf("%s: %+v", id, ts)
 		}
 	}
 	if slices.Contains(c.dirs, tree) || len(c.dirs) != 3 {
 		t.Errorf("the agents worked in %q, want forks of %s", c.dirs, tree)
 	}
-	if wt := gitIn(t, tree, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
+	if wt := testkit.Git(t, tree, "worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
 		t.Errorf("forks left behind:\n%s", wt)
 	}
-	if s := gitIn(t, tree, "status", "--porcelain", "--", ".", ":!.harnish"); s != "" {
+	if s := testkit.Git(t, tree, "status", "--porcelain", "--", ".", ":!.harnish"); s != "" {
 		t.Errorf("the tree has changes no commit took in:\n%s", s)
 	}
 }
@@ -285,9 +280,7 @@ func TestStuck(t *testing.T) {
 // task done after the resume is committed, and the state on disk is the
 // workflow's.
 func TestRecordResume(t *testing.T) {
-	tree := t.TempDir()
-	gitIn(t, tree, "init", "-q", "-b", "main")
-	gitIn(t, tree, "commit", "-q", "--allow-empty", "-m", "init")
+	tree := mainTree(t)
 	plan := onePhase(check("T1"), check("T2"))
 	plan.Reviewer = nil
 	c := &components{writes: true, sc: script{tries: map[string][]try{"T2": {{fp: "a"}, {fp: "b"}, {fp: "c"}}}}}
@@ -306,8 +299,8 @@ func TestRecordResume(t *testing.T) {
 		t.Fatalf("after the resume: outcome %s (%s), T2 %+v", res.Outcome, res.Reason, res.State.Tasks["T2"])
 	}
 	var subjects []string
-	for _, h := range strings.Fields(gitIn(t, tree, "rev-list", "--reverse", "main..HEAD")) {
-		subjects = append(subjects, strings.TrimSpace(gitIn(t, tree, "show", "-s", "--format=%s", h)))
+	for _, h := range strings.Fields(testkit.Git(t, tree, "rev-list", "--reverse", "main..HEAD")) {
+		subjects = append(subjects, strings.TrimSpace(testkit.Git(t, tree, "show", "-s", "--format=%s", h)))
 	}
 	want := []string{"feat(p1): T1 — T1", "chore(harnish): records of run r1 (escalated)", "feat(p1): T2 — T2", "chore(harnish): records of run r1 (completed)"}
 	if diff := cmp.Diff(want, subjects); diff != "" {
