@@ -1447,9 +1447,5 @@ func isShellName(argv []string) bool {
 	if len(argv) == 0 {
 		return false
 	}
-	switch canonical(Bash, argv[0]) {
-	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh":
-		return len(argv) == 1 || argv[1] == "-s" || argv[1] == "-"
-	}
-	return false
+	return isShell(canonical(Bash, argv[0])) && (len(argv) == 1 || argv[1] == "-s" || argv[1] == "-")
 }

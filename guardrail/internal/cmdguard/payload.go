@@ -2,15 +2,23 @@ package cmdguard
 
 import (
 	"encoding/base64"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
 )
 
+// shellNames are the Unix shells: -c takes a script, and without one they
+// read it from standard input.
+var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "ksh93", "pdksh", "lksh", "ash", "mksh", "fish", "yash", "osh", "posh", "oksh",
+	"loksh", "rbash", "csh", "tcsh"}
+
+// isShell reports whether name (canonical) is one of shellNames.
+func isShell(name string) bool { return slices.Contains(shellNames, name) }
+
 func init() {
-	handle(posixShell, "sh", "bash", "zsh", "dash", "ksh", "ksh93", "pdksh", "lksh", "ash", "mksh", "fish", "yash", "osh", "posh", "oksh",
-		"loksh", "rbash", "csh", "tcsh")
+	handle(posixShell, shellNames...)
 	handle(evalBuiltin, "eval")
 	handle(sourceBuiltin, "source", ".")
 	handle(trapBuiltin, "trap")

@@ -412,16 +412,14 @@ func quotedParallel(ws []shell.Word, repl string, arg shell.Word) []shell.Word {
 	return out
 }
 
-// shellScriptNext reports whether argv is a POSIX shell whose last option
+// shellScriptNext reports whether argv is a shell whose last option
 // is -c (alone or ending a cluster, as in -lc), so that the next argument
 // would be its script.
 func shellScriptNext(argv []shell.Word) bool {
 	if len(argv) < 2 {
 		return false
 	}
-	switch canonical(Bash, argv[0].Text) {
-	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh":
-	default:
+	if !isShell(canonical(Bash, argv[0].Text)) {
 		return false
 	}
 	last := argv[len(argv)-1].Text
