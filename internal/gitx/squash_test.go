@@ -27,6 +27,9 @@ func TestSquashOntoAfterCutMerge(t *testing.T) {
 			dir := testkit.GitTree(t)
 			git := func(args ...string) string { return testkit.Git(t, dir, args...) }
 			write := func(name, data string) {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -36,6 +39,7 @@ func TestSquashOntoAfterCutMerge(t *testing.T) {
 			git("add", ".")
 			git("commit", "-q", "-m", "base")
 			git("checkout", "-q", "-b", "fork")
+			write("out/d.txt", "d2\n")
 			write("a.txt", "a2\n")
 			write("b.txt", "b2\n")
 			git("rm", "-q", "c.txt")
@@ -49,6 +53,7 @@ func TestSquashOntoAfterCutMerge(t *testing.T) {
 			} else {
 				write("a.txt", "a2\n")
 				write("b.txt", "b2\n")
+				write("out/d.txt", "d2\n")
 				if err := os.Remove(filepath.Join(dir, "c.txt")); err != nil {
 					t.Fatal(err)
 				}
@@ -69,7 +74,7 @@ func TestSquashOntoAfterCutMerge(t *testing.T) {
 			if st := git("status", "--porcelain"); st != "" {
 				t.Errorf("git status after the merge:\n%s", st)
 			}
-			if got := git("show", "--name-status", "--format=%s", "HEAD"); got != "squash\n\nA\ta.txt\nM\tb.txt\nD\tc.txt" {
+			if got := git("show", "--name-status", "--format=%s", "HEAD"); got != "squash\n\nA\ta.txt\nM\tb.txt\nD\tc.txt\nA\tout/d.txt" {
 				t.Errorf("HEAD:\n%s", got)
 			}
 		})

@@ -161,46 +161,53 @@ func clearMergeRemnants(ctx context.Context, dir, c string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var restore []string
+	var restore, present []string
+	added := map[string]bool{}
 	removed := 0
 	fields := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		status, p := fields[i], fields[i+1]
-		file := filepath.Join(dir, filepath.FromSlash(p))
-		fi, statErr := os.Lstat(file)
-		switch status {
-		case "D":
-			if errors.Is(statErr, fs.ErrNotExist) {
-				restore = append(restore, p)
-			}
-			continue
-		case "A", "M":
-		default:
-			continue
-		}
-		if statErr != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		want, err := output(ctx, dir, nil, "rev-parse", c+":"+p)
-		if err != nil {
-			continue
-		}
-		got, err := output(ctx, dir, nil, "hash-object", "--", p)
-		if err != nil || strings.TrimSpace(got) != strings.TrimSpace(want) {
-			continue
-		}
-		if status == "A" {
-			if err := os.Remove(file); err != nil {
-				return removed, err
-			}
-			removed++
-		} else {
+		fi, statErr := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
+		switch {
+		case status == "D" && errors.Is(statErr, fs.ErrNotExist):
 			restore = append(restore, p)
+		case (status == "A" || status == "M") && statErr == nil && fi.Mode().IsRegular():
+			present = append(present, p)
+			added[p] = status == "A"
+		}
+	}
+	if len(present) > 0 {
+		// c's blobs and the files' hashes, one git process each.
+		tree, err := output(ctx, dir, nil, append([]string{"ls-tree", "-z", "--full-tree", c, "--"}, present...)...)
+		if err != nil {
+			return 0, err
+		}
+		want := map[string]string{}
+		for _, entry := range strings.Split(strings.TrimSuffix(tree, "\x00"), "\x00") {
+			meta, p, ok := strings.Cut(entry, "\t")
+			if f := strings.Fields(meta); ok && len(f) == 3 {
+				want[p] = f[2]
+			}
+		}
+		got, err := run(ctx, dir, nil, strings.NewReader(strings.Join(present, "\n")+"\n"), "hash-object", "--stdin-paths")
+		if err != nil {
+			return 0, err
+		}
+		for i, h := range strings.Fields(got) {
+			if i >= len(present) || want[present[i]] != h {
+				continue
+			}
+			if p := present[i]; !added[p] {
+				restore = append(restore, p)
+			} else if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+				return removed, err
+			} else {
+				removed++
+			}
 		}
 	}
 	if len(restore) > 0 {
-		args := append([]string{"checkout", "HEAD", "--"}, restore...)
-		if _, err := output(ctx, dir, nil, args...); err != nil {
+		if _, err := output(ctx, dir, nil, append([]string{"checkout", "HEAD", "--"}, restore...)...); err != nil {
 			return removed, err
 		}
 	}
