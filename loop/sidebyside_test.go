@@ -34,15 +34,6 @@ func commitsOf(t *testing.T, dir, id string) []string {
 	return strings.Fields(testkit.Git(t, dir, "log", "--format=%H", "--fixed-strings", "--grep=Harnish-Task: "+id))
 }
 
-// writes is an executor that writes, per task, a file with content.
-func writesFiles(files map[string][2]string) executor.Executor {
-	return executor.Func(func(_ context.Context, req *executor.Request) (*executor.Result, error) {
-		f := files[req.Task.ID]
-		err := os.WriteFile(filepath.Join(req.WorkDir, f[0]), []byte(f[1]), 0o644)
-		return &executor.Result{Status: executor.StatusDone, Summary: "wrote " + f[0]}, err
-	})
-}
-
 // TestLoopSideBySide: tasks run at once, each in a working copy of its own
 // that the others do not see, and each change joins the branch as exactly
 // one commit of the task.
