@@ -137,15 +137,17 @@ func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 	}
 	for _, op := range parsePatch(patch) {
 		rel, in := relativeTo(t.root, resolve(dir, op.path))
+		newRel, newIn := rel, in
+		if op.moveTo != "" {
+			newRel, newIn = relativeTo(t.root, resolve(dir, op.moveTo))
+		}
+		// Added, deleted, updated or moved, a file outside the tree is
+		// written: judged as that write (see outsideWrite).
 		if !in {
-			// Added, deleted, updated or moved away, a file outside the
-			// tree is written: judged as that write (see outsideWrite).
 			acts = append(acts, outsideWrite(resolve(dir, op.path))...)
 		}
-		if op.moveTo != "" {
-			if _, newIn := relativeTo(t.root, resolve(dir, op.moveTo)); !newIn {
-				acts = append(acts, outsideWrite(resolve(dir, op.moveTo))...)
-			}
+		if op.moveTo != "" && !newIn {
+			acts = append(acts, outsideWrite(resolve(dir, op.moveTo))...)
 		}
 		switch op.verb {
 		case "Add File":
@@ -159,10 +161,6 @@ func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 				edit(rel, d.String())
 			}
 		case "Update File":
-			newRel, newIn := rel, in
-			if op.moveTo != "" {
-				newRel, newIn = relativeTo(t.root, resolve(dir, op.moveTo))
-			}
 			switch {
 			case in && newIn:
 				edit(newRel, t.updateDiff(rel, newRel, op.chunks))
