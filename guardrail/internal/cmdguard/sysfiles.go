@@ -50,30 +50,28 @@ func (e *evaluator) systemFile(w shell.Word) (string, bool) {
 		// A pattern may name whatever starts like the part before its
 		// first wildcard: /et* may be /etc.
 		stem := clean[:i]
+		if _, scratch := under(stem, scratchDirs); scratch {
+			return "", false
+		}
 		for _, d := range systemDirs {
 			if strings.HasPrefix(stem, d+"/") || len(stem) > 1 && strings.HasPrefix(d, stem) {
-				return d, !underAny(stem, scratchDirs)
+				return d, true
 			}
 		}
 		return "", false
 	}
-	if underAny(clean, scratchDirs) {
+	if _, scratch := under(clean, scratchDirs); scratch {
 		return "", false
 	}
-	for _, d := range systemDirs {
-		if clean == d || strings.HasPrefix(clean, d+"/") {
+	return under(clean, systemDirs)
+}
+
+// under returns the one of dirs that the clean path p is or lies under.
+func under(p string, dirs []string) (string, bool) {
+	for _, d := range dirs {
+		if p == d || strings.HasPrefix(p, d+"/") {
 			return d, true
 		}
 	}
 	return "", false
-}
-
-// underAny reports whether the clean path p is one of dirs or under one.
-func underAny(p string, dirs []string) bool {
-	for _, d := range dirs {
-		if p == d || strings.HasPrefix(p, d+"/") {
-			return true
-		}
-	}
-	return false
 }
