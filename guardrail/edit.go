@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // The edit rules other than secrets; see "Edit rules" in the package
@@ -168,20 +172,71 @@ func (g *EditGuard) CheckEdit(ctx context.Context, a Action) ([]EditDecision, er
 		return nil, err
 	}
 	inDiff := newDiffPaths(files)
-	var out []EditDecision
-	for i := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("guardrail: %w", err)
-		}
+	per := make([][]EditDecision, len(files))
+	err = eachFile(ctx, files, func(i int) {
 		f := &files[i]
 		gen := g.generated(f)
+		var out []EditDecision
 		out = append(out, g.protected(f)...)
 		out = append(out, secretDecisions(f)...)
 		out = append(out, g.scope(a.Task, f)...)
 		out = append(out, g.size(f, gen)...)
-		out = append(out, g.tdd.check(f, pathOnly, gen, inDiff, g.cfg.Tree)...)
+		per[i] = append(out, g.tdd.check(f, pathOnly, gen, inDiff, g.cfg.Tree)...)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("guardrail: %w", err)
 	}
-	return out, nil
+	return slices.Concat(per...), nil
+}
+
+// parallelLines is how many changed lines a diff of several files needs
+// before its files are judged side by side: below it, starting goroutines
+// costs more than it spares.
+const parallelLines = 256
+
+// eachFile calls check with the index of every file, on up to GOMAXPROCS
+// goroutines when the diff is large enough to gain from it, and stops
+// early with ctx's error when ctx ends. The hook judges each edit of an
+// agent while the agent waits: a large diff's files take the machine's
+// cores rather than one.
+func eachFile(ctx context.Context, files []FileDiff, check func(i int)) error {
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	if workers > 1 {
+		changed := 0
+		for i := range files {
+			changed += files[i].Changed()
+		}
+		if changed < parallelLines {
+			workers = 1
+		}
+	}
+	if workers <= 1 {
+		for i := range files {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			check(i)
+		}
+		return nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				check(i)
+			}
+		})
+	}
+	wg.Wait()
+	if int(next.Load()) < len(files) { // a worker stopped before the end
+		return ctx.Err()
+	}
+	return nil
 }
 
 // editFiles returns the files of an edit action, and whether only a path

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,6 +262,54 @@ func TestEditGuardConcurrent(t *testing.T) {
 	for range 8 {
 		if n := <-done; n != len(c.want) {
 			t.Errorf("concurrent CheckEdit: %d decisions, want %d", n, len(c.want))
+		}
+	}
+}
+
+// TestEditGuardLargeDiff judges a diff large enough for its files to be
+// judged side by side, with one goroutine and with several: the decisions
+// are the same, in the diff's order, and a cancelled context stops both.
+func TestEditGuardLargeDiff(t *testing.T) {
+	diff := benchDiff()
+	for f := range 6 { // secrets in files of their own, among the others
+		name := fmt.Sprintf("pkg%d/settings%d.env", f%5, f)
+		diff += fmt.Sprintf("diff --git a/%s b/%[1]s\n--- a/%[1]s\n+++ b/%[1]s\n@@ -1,1 +1,2 @@\n LOG_LEVEL=info\n+DB_PASSWORD=Zq8%dvLk2Rm9Tx\n", name, f)
+	}
+	a := guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: "T1"}
+	check := func(procs int) []guardrail.EditDecision {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		g, err := guardrail.NewEditGuard(benchConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := g.CheckEdit(t.Context(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		if _, err := g.CheckEdit(ctx, a); !errors.Is(err, context.Canceled) {
+			t.Errorf("GOMAXPROCS %d: CheckEdit with a cancelled context: error %v, want context.Canceled", procs, err)
+		}
+		return ds
+	}
+	one := check(1)
+	secrets := 0
+	for _, d := range one {
+		if strings.HasPrefix(d.Rule, "edit.secret.") {
+			secrets++
+		}
+	}
+	if secrets != 6 {
+		t.Errorf("%d secrets found, want 6: %v", secrets, one)
+	}
+	order := func(d guardrail.EditDecision) int { return strings.Index(diff, "+++ b/"+d.Path+"\n") }
+	if !slices.IsSortedFunc(one, func(x, y guardrail.EditDecision) int { return order(x) - order(y) }) {
+		t.Errorf("decisions not in the diff's order: %v", one)
+	}
+	for _, procs := range []int{2, 4, 8} {
+		if d := cmp.Diff(one, check(procs)); d != "" {
+			t.Errorf("GOMAXPROCS %d decides otherwise than 1 (-1 +%d):\n%s", procs, procs, d)
 		}
 	}
 }
