@@ -7,30 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// credentialWords are the last words of a name that holds a credential
-// (password, dbPassword, DB_PASS, client_secret, GITHUB_TOKEN, ...).
-var credentialWords = map[string]bool{
-	"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
-	"secret": true, "token": true, "apikey": true, "credential": true, "credentials": true, "creds": true,
-	"requirepass": true, "masterauth": true, // Redis
-}
-
-// credentialPairs are the last two words of such a name (api_key, apiKey,
-// SECRET_KEY, ...), joined.
-var credentialPairs = map[string]bool{
-	"apikey": true, "accesskey": true, "secretkey": true, "privatekey": true, "authkey": true,
-	"signingkey": true, "encryptionkey": true, "masterkey": true, "licensekey": true,
-}
-
-// notCredential are words before "token" and the like that make the name
-// something else: a page token is a cursor.
-var notCredential = map[string]bool{
-	"page": true, "next": true, "continuation": true, "cursor": true, "sync": true, "pagination": true,
-	// A public token is published (Plaid's public_token is exchanged for
-	// the secret one); a CSRF token is sent to every browser.
-	"public": true, "publishable": true, "csrf": true, "xsrf": true,
-}
-
 var (
 	// typeThenAssign skips a type between a name and "=" in code:
 	// "password: str = ", "password string = ".
@@ -78,34 +54,62 @@ func envName(v string) bool {
 // referencePrefixes start values that point at a secret store.
 var referencePrefixes = []string{"vault:", "op://", "arn:", "ref+", "sm://", "projects/", "enc[", "file:", "env:", "secret/"}
 
-// findAssignments finds credentials assigned literally: a name whose last
+// assignments finds credentials assigned literally: a name whose last
 // word is a credential word, an assignment operator (=, :=, :, =>), and a
-// literal value. In code (code set) only quoted values count.
-func findAssignments(text, _ string, code bool) []found {
+// literal value. In code (code set) only quoted values count. It judges
+// only the names that hold one of the places in ends, ascending (where the
+// detector's keywords end), or every name when ends is nil: every name it
+// can take holds such a keyword, so the two find the same, and most names
+// on a line hold none.
+func assignments(text string, code bool, ends []int) []found {
 	var out []found
-	for i := 0; i < len(text); {
-		if !identByte(text[i]) {
-			i++
-			continue
-		}
-		start := i
-		for i < len(text) && identByte(text[i]) {
-			i++
-		}
+	from := 0 // where the next name may start: past the last name or value judged
+	judge := func(start, i int) {
+		from = i
 		name := text[start:i]
 		// A held name (token_2, secretString) needs an operator after it,
 		// which most names in code lack: it is asked of few.
 		strong := credentialName(name) || heldEnd(name) && operatorNext(text, i) && heldCredentialName(name)
 		if !strong && (!keyName(name) || !operatorNext(text, i)) || !assignment(text, start, i) {
-			continue
+			return
 		}
 		flag := strings.HasPrefix(name, "--")
 		vs, ve, ok := assignedValue(text, i, code, flag)
 		if !ok || !strong && !strongKey(text[vs:ve]) {
-			continue
+			return
 		}
 		out = append(out, found{Secret: Secret{Masked: mask(text[vs:ve])}, start: vs, end: ve})
-		i = ve
+		from = ve
+	}
+	if ends == nil {
+		for i := 0; i < len(text); {
+			if !identByte(text[i]) {
+				i++
+				continue
+			}
+			start := i
+			for i < len(text) && identByte(text[i]) {
+				i++
+			}
+			judge(start, i)
+			i = max(i, from)
+		}
+		return out
+	}
+	for _, e := range ends {
+		// The name around the keyword's last byte, as the walk above
+		// would find it; none if it starts before from.
+		start, i := e-1, e
+		for start > 0 && identByte(text[start-1]) {
+			start--
+		}
+		if start < from {
+			continue
+		}
+		for i < len(text) && identByte(text[i]) {
+			i++
+		}
+		judge(start, i)
 	}
 	return out
 }
@@ -130,8 +134,8 @@ func credentialName(name string) bool {
 	if len(name) > len(buf) {
 		return credentialWordsOf(splitWords(name))
 	}
-	// The last three words, lowercased in buf, without allocating: map
-	// lookups of string(bytes) do not copy.
+	// The last three words, lowercased in buf, without allocating: the
+	// switches on string(bytes) do not copy.
 	lower := buf[:len(name)]
 	for i := 0; i < len(name); i++ {
 		c := name[i]
@@ -166,7 +170,7 @@ func credentialName(name string) bool {
 	}
 	word := func(k int) []byte { return lower[spans[k][0]:spans[k][1]] }
 	last := word(0)
-	if n >= 2 && notCredential[string(word(1))] {
+	if n >= 2 && notCredentialWord(word(1)) {
 		return false
 	}
 	var pair [64]byte
@@ -185,12 +189,49 @@ func credentialName(name string) bool {
 			}
 		}
 	}
-	if credentialWords[string(last)] {
+	if credentialWord(last) {
 		return true
 	}
 	if n >= 2 {
 		p := append(append(pair[:0], word(1)...), last...)
-		return credentialPairs[string(p)]
+		return credentialPair(p)
+	}
+	return false
+}
+
+// credentialWord reports whether w is the last word of a name that holds
+// a credential (password, dbPassword, DB_PASS, client_secret,
+// GITHUB_TOKEN, ...). It, credentialPair and notCredentialWord are
+// switches rather than maps: they compile to a few comparisons of length
+// and bytes, and credentialName asks them of many names in a diff.
+func credentialWord(w []byte) bool {
+	switch string(w) {
+	case "password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey",
+		"credential", "credentials", "creds", "requirepass", "masterauth":
+		return true
+	}
+	return false
+}
+
+// credentialPair reports whether w is the last two words of such a name
+// (api_key, apiKey, SECRET_KEY, ...), joined.
+func credentialPair(w []byte) bool {
+	switch string(w) {
+	case "apikey", "accesskey", "secretkey", "privatekey", "authkey", "signingkey",
+		"encryptionkey", "masterkey", "licensekey":
+		return true
+	}
+	return false
+}
+
+// notCredentialWord reports whether w, a word before "token" and the
+// like, makes the name something else: a page token is a cursor. A public
+// token is published (Plaid's public_token is exchanged for the secret
+// one); a CSRF token is sent to every browser.
+func notCredentialWord(w []byte) bool {
+	switch string(w) {
+	case "page", "next", "continuation", "cursor", "sync", "pagination", "public", "publishable", "csrf", "xsrf":
+		return true
 	}
 	return false
 }
@@ -198,11 +239,11 @@ func credentialName(name string) bool {
 // credentialWordsOf is credentialName's judgement of a long name's words.
 func credentialWordsOf(words []string) bool {
 	n := len(words)
-	if n == 0 || n >= 2 && notCredential[words[n-2]] {
+	if n == 0 || n >= 2 && notCredentialWord([]byte(words[n-2])) {
 		return false
 	}
 	last := words[n-1]
-	return credentialWords[last] || n >= 2 && credentialPairs[words[n-2]+last] ||
+	return credentialWord([]byte(last)) || n >= 2 && credentialPair([]byte(words[n-2]+last)) ||
 		n >= 3 && words[n-3]+words[n-2]+last == "secretkeybase"
 }
 
@@ -297,11 +338,31 @@ func credentialSuffix(name string) bool {
 		return false
 	}
 	for _, s := range suffixesByLast[c-'a'] { // none for most letters
-		if len(name) >= len(s) && strings.EqualFold(name[len(name)-len(s):], s) {
+		if hasSuffixFold(name, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasSuffixFold reports whether name ends in s, a lowercase ASCII word, in
+// any case. From the end, so most names differ at the first byte it
+// reads; by bytes, which for names of ASCII bytes is strings.EqualFold.
+func hasSuffixFold(name, s string) bool {
+	if len(name) < len(s) {
+		return false
+	}
+	name = name[len(name)-len(s):]
+	for i := len(s) - 1; i >= 0; i-- {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // suffixesByLast are credentialSuffixes by their last letter.

@@ -228,25 +228,38 @@ func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
 		hits = make([]uint64, t.words)
 	}
 	var run uint64 // the detectors whose keywords the line holds
-	t.kw.Scan(text, func(gs []uint16) {
+	// Where the keywords of names that hold credentials end: only the
+	// names around them need judging, rather than every name on the line.
+	var at [8]int
+	names := at[:0]
+	t.kw.Scan(text, func(gs []uint16, end int) {
 		for _, g := range gs {
 			if int(g) < t.rules {
 				hits[g/64] |= 1 << (g % 64)
-			} else {
-				run |= 1 << (int(g) - t.rules)
+				continue
+			}
+			run |= 1 << (int(g) - t.rules)
+			if int(g) == t.names && names != nil && (len(names) == 0 || names[len(names)-1] != end) {
+				if len(names) == cap(names) {
+					names = nil // too many to note: every name is judged
+				} else {
+					names = append(names, end)
+				}
 			}
 		}
 	})
-	return f.judge(text, next, lineNo, hits, run, true)
+	return f.judge(text, next, lineNo, hits, run, names, true)
 }
 
 // judge returns the secrets on one line: those gitleaks' rules whose bits
 // hits holds find (numbered as [secretrules.Set.Keywords]), and those the
 // detectors whose bits run holds find, each detector asked first through
-// its may filter when filtered. scanLine passes what the keywords pick;
-// the differential test every rule whose keyword the line holds by
-// strings.Contains, and every detector unfiltered.
-func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint64, filtered bool) []Secret {
+// its may filter when filtered; the assignment detector judges the names
+// around names, where its keywords end, or every name when names is nil.
+// scanLine passes what the keywords pick; the differential test every
+// rule whose keyword the line holds by strings.Contains, and every
+// detector unfiltered over every name.
+func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint64, names []int, filtered bool) []Secret {
 	var fs []found
 	add := func(f found) {
 		if !overlaps(fs, f.start, f.end) {
@@ -264,7 +277,9 @@ func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint6
 			continue
 		}
 		var xs []found
-		if d.scan != nil {
+		if d.byName {
+			xs = assignments(text, f.code, names)
+		} else if d.scan != nil {
 			xs = d.scan(f, text, next, lineNo)
 		} else {
 			xs = d.find(text, next, f.code)
@@ -297,6 +312,7 @@ type triggerSet struct {
 	kw    *secretrules.Keywords
 	rules int
 	words int // uint64s in a bitset of the rules
+	names int // the group of the detector judging names (byName)
 }
 
 var triggers = sync.OnceValue(func() *triggerSet {
@@ -305,7 +321,11 @@ var triggers = sync.OnceValue(func() *triggerSet {
 	}
 	groups := secretrules.Default().Keywords()
 	t := &triggerSet{rules: len(groups), words: (len(groups) + 63) / 64}
+	t.names = -1
 	for _, d := range detectors {
+		if d.byName {
+			t.names = len(groups)
+		}
 		groups = append(groups, d.keywords)
 	}
 	t.kw = secretrules.NewKeywords(groups)
@@ -415,8 +435,11 @@ type detector struct {
 	// than find that a line must pass too. Both only spare work: find
 	// returns nothing for a line that fails them (TestFilteredFindsWhatFullFinds).
 	keywords []string
-	may      func(text string) bool
-	find     func(text, next string, code bool) []found
+	// byName marks the detector of assignments, which judges the names
+	// that hold one of its keywords (see assignments).
+	byName bool
+	may    func(text string) bool
+	find   func(text, next string, code bool) []found
 	// scan, if set, is find for a detector that scans text derived from
 	// the line (in secrets_syntax.go).
 	scan func(f *scanFile, text, next string, lineNo int) []found
@@ -773,7 +796,7 @@ var detectors = []detector{
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
 		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat"},
-		find:     findAssignments,
+		byName:   true,
 	},
 	{
 		// A password in a file's own syntax rather than an assignment:

@@ -26,7 +26,7 @@ func fullScanLine(f *scanFile, text, next string, lineNo int) []Secret {
 			hits[i/64] |= 1 << (i % 64)
 		}
 	}
-	return f.judge(text, next, lineNo, hits, ^uint64(0), false)
+	return f.judge(text, next, lineNo, hits, ^uint64(0), nil, false)
 }
 
 // fullDiffers returns how scanning text, the added lines of the file at

@@ -179,7 +179,7 @@ func FuzzKeyName(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name string) {
 		for i := 0; i < len(name); i++ {
 			if !identByte(name[i]) {
-				return // findAssignments' names are identifier bytes
+				return // assignments' names are identifier bytes
 			}
 		}
 		if got, want := keyName(name), keyNameOf(name); got != want {

@@ -9,7 +9,7 @@ import (
 // rule order.
 func KeywordRules(s *Set, text string) []string {
 	seen := map[uint16]bool{}
-	s.keywords().scan(text, func(rs []uint16) {
+	s.keywords().scan(text, func(rs []uint16, _ int) {
 		for _, r := range rs {
 			seen[r] = true
 		}
@@ -117,19 +117,20 @@ func FullScan(s *Set, path, line string, found func(Match)) {
 	}
 }
 
-// KeywordCounts returns, per group, how often Keywords.Scan reports a
-// keyword of it in text (skip) and how often the automaton stepped over
-// every byte does (every); and whether k skips at all.
-func KeywordCounts(k *Keywords, text string) (skip, every map[uint16]int, skips bool) {
-	skip, every = map[uint16]int{}, map[uint16]int{}
-	k.Scan(text, func(gs []uint16) {
+// KeywordCounts returns, per group and place, how often Keywords.Scan
+// reports a keyword of the group ending there in text (skip) and how often
+// the automaton stepped over every byte does (every); and whether k skips
+// at all. A key is the group<<32 | the end.
+func KeywordCounts(k *Keywords, text string) (skip, every map[uint64]int, skips bool) {
+	skip, every = map[uint64]int{}, map[uint64]int{}
+	k.Scan(text, func(gs []uint16, end int) {
 		for _, g := range gs {
-			skip[g]++
+			skip[uint64(g)<<32|uint64(end)]++
 		}
 	})
-	k.m.scanFrom(text, 0, 0, func(gs []uint16) {
+	k.m.scanFrom(text, 0, 0, func(gs []uint16, end int) {
 		for _, g := range gs {
-			every[g]++
+			every[uint64(g)<<32|uint64(end)]++
 		}
 	})
 	return skip, every, k.m.starts != nil

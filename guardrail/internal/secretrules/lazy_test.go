@@ -149,12 +149,22 @@ func TestKeywordsConcurrent(t *testing.T) {
 			for i := g; i < len(lines); i += 2 {
 				line := lines[i][1]
 				got := map[uint16]bool{}
-				k.Scan(line, func(gs []uint16) {
+				lower := strings.ToLower(line)
+				ascii := []byte(line) // lowered as keywords fold: ASCII only, byte for byte
+				for i, c := range ascii {
+					if 'A' <= c && c <= 'Z' {
+						ascii[i] = c + 'a' - 'A'
+					}
+				}
+				k.Scan(line, func(gs []uint16, end int) {
 					for _, x := range gs {
 						got[x] = true
+						// A keyword of the group ends where Scan says.
+						if !slices.ContainsFunc(groups[x], func(kw string) bool { return strings.HasSuffix(string(ascii[:end]), kw) }) {
+							t.Errorf("%q: group %d (%v) reported ending at %d", line, x, groups[x], end)
+						}
 					}
 				})
-				lower := strings.ToLower(line)
 				for x, ks := range groups {
 					want := slices.ContainsFunc(ks, func(kw string) bool { return strings.Contains(lower, kw) })
 					if got[uint16(x)] != want {

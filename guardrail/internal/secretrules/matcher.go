@@ -20,9 +20,10 @@ type Keywords struct{ m *matcher }
 // group i; there may be at most 65,536 groups.
 func NewKeywords(groups [][]string) *Keywords { return &Keywords{newMatcher(groups)} }
 
-// Scan calls hit with the groups of every keyword that ends in text, as
-// often as one ends (perhaps in several calls for one place).
-func (k *Keywords) Scan(text string, hit func(groups []uint16)) { k.m.scan(text, hit) }
+// Scan calls hit with the groups of every keyword that ends in text, and
+// where it ends (the index after its last byte), as often as one ends
+// (perhaps in several calls for one place), in the order of the places.
+func (k *Keywords) Scan(text string, hit func(groups []uint16, end int)) { k.m.scan(text, hit) }
 
 type matcher struct {
 	class  [256]uint8
@@ -275,7 +276,7 @@ func (m *matcher) step(s, c int32) int32 {
 }
 
 // scan calls hit with the rules of every keyword that ends in text.
-func (m *matcher) scan(text string, hit func([]uint16)) {
+func (m *matcher) scan(text string, hit func([]uint16, int)) {
 	if m.starts == nil {
 		m.scanFrom(text, 0, 0, hit)
 		return
@@ -311,7 +312,7 @@ func (m *matcher) scan(text string, hit func([]uint16)) {
 			row = v&stateMask - 1
 			i++
 			if v&outFlag != 0 {
-				m.report(row, hit)
+				m.report(row, i, hit)
 			}
 			if v&shallowFlag != 0 && i-1 > start {
 				break
@@ -353,7 +354,7 @@ func (m *matcher) startNearEnd(text string, j int) int {
 }
 
 // scanFrom runs the automaton from the state at row over all of text.
-func (m *matcher) scanFrom(text string, row int32, i int, hit func([]uint16)) {
+func (m *matcher) scanFrom(text string, row int32, i int, hit func([]uint16, int)) {
 	n := m.nclass
 	next, class := m.next, &m.class
 	for ; i < len(text); i++ {
@@ -364,17 +365,17 @@ func (m *matcher) scanFrom(text string, row int32, i int, hit func([]uint16)) {
 		}
 		row = v&stateMask - 1
 		if v&outFlag != 0 {
-			m.report(row, hit)
+			m.report(row, i+1, hit)
 		}
 	}
 }
 
 // report calls hit with the groups of the keywords that end at the state
-// at row.
-func (m *matcher) report(row int32, hit func([]uint16)) {
+// at row, at end in the text.
+func (m *matcher) report(row int32, end int, hit func([]uint16, int)) {
 	for t := row / m.nclass; t >= 0; t = m.dict[t] {
 		if m.ends(t) {
-			hit(m.outs[m.outAt[t]:m.outAt[t+1]])
+			hit(m.outs[m.outAt[t]:m.outAt[t+1]], end)
 		}
 	}
 }

@@ -886,7 +886,7 @@ func (f *File) Scan(line, blanks string, found func(Match)) {
 	if n := (len(f.set.rules) + 63) / 64; n > len(small) {
 		hits = make([]uint64, n)
 	}
-	f.set.keywords().scan(line, func(rules []uint16) {
+	f.set.keywords().scan(line, func(rules []uint16, _ int) {
 		for _, i := range rules {
 			hits[i/64] |= 1 << (i % 64)
 		}
