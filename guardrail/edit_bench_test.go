@@ -167,3 +167,84 @@ func BenchmarkParseDiff(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEditGuardFloor puts BenchmarkEditGuard's decision beside what
+// any content scan of the same diff must at least do, measured in the
+// same loop and taking turns going first: parse the diff (parse), read
+// every added byte once through a 256-entry table (pass: the least a
+// scan that looks at each byte can do), and run the secret scan's keyword
+// pass over the added lines (keywords: the one part every added line
+// takes). It reports each as a multiple of the parse, and the decision as
+// a multiple of the pass (x-pass): how far the rules are from a single
+// look at every byte.
+//
+//	go test -run '^$' -bench EditGuardFloor -cpu 1 ./guardrail/
+func BenchmarkEditGuardFloor(b *testing.B) {
+	template := benchDiffIn("\x00/")
+	var table [256]uint8
+	for c := range table {
+		table[c] = uint8(c*7 + 1)
+	}
+	sink := 0
+	tasks := []string{"parse", "pass", "keywords", "decision"}
+	times := make([][]float64, len(tasks))
+	n := 0
+	for b.Loop() {
+		n++
+		diff := strings.ReplaceAll(template, "\x00/", fmt.Sprintf("i%d/", n))
+		files, err := guardrail.ParseDiff(diff)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var added []string
+		for _, f := range files {
+			for _, l := range f.Added() {
+				added = append(added, l.Text)
+			}
+		}
+		for k := range tasks {
+			i := (k + n) % len(tasks)
+			runtime.GC()
+			t0 := time.Now()
+			switch tasks[i] {
+			case "parse":
+				if _, err := guardrail.ParseDiff(diff); err != nil {
+					b.Fatal(err)
+				}
+			case "pass":
+				var x uint8
+				for _, l := range added {
+					for j := 0; j < len(l); j++ {
+						x += table[l[j]]
+					}
+				}
+				sink += int(x)
+			case "keywords":
+				for _, l := range added {
+					sink += guardrail.ScanKeywords(l)
+				}
+			case "decision":
+				g, err := guardrail.NewEditGuard(benchConfig)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := g.CheckEdit(b.Context(), guardrail.Action{Kind: guardrail.KindEdit, Diff: diff, Task: "T1"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			times[i] = append(times[i], float64(time.Since(t0).Nanoseconds()))
+		}
+	}
+	if sink == 42 {
+		b.Log("unlikely") // sink is used, so the passes are not optimized away
+	}
+	med := make([]float64, len(tasks))
+	for i, t := range tasks {
+		med[i] = median(times[i])
+		b.ReportMetric(med[i], "ns/"+t)
+	}
+	for i, t := range tasks[1:] {
+		b.ReportMetric(med[i+1]/med[0], "x-parse-"+t)
+	}
+	b.ReportMetric(med[3]/med[1], "x-pass")
+}
