@@ -172,6 +172,8 @@ func writtenSecret(name, text string) (rule, reason, match string, ok bool) {
 		return "", "", "", false
 	}
 	s := ss[0]
-	return s.Rule, fmt.Sprintf("the command writes a %s (%s) into %s; read credentials from the environment or a secret store instead",
-		strings.ToLower(s.What[:1])+s.What[1:], s.Masked, name), s.Masked, true
+	// What is a name as a person writes it (AWS secret access key, GitHub
+	// token): quoted whole, not lowercased into the sentence.
+	return s.Rule, fmt.Sprintf("the command writes a credential into %s: %s (%s); read credentials from the environment or a secret store instead",
+		name, s.What, s.Masked), s.Masked, true
 }

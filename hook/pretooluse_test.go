@@ -71,7 +71,7 @@ func TestHookPreToolUse(t *testing.T) {
 				"new_source": "import os\nkey = os.environ['STRIPE_KEY']\n"}, tree)},
 		{name: "a secret a shell command writes is blocked", args: []string{"--agent", "codex"}, wantStatus: 2,
 			stdin:   hookCall(t, "Bash", map[string]any{"command": "cat > .env <<'EOF'\nSTRIPE_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dc9aXbQ2Lm\nEOF"}, tree),
-			wantErr: "harnish guardrail edit.secret.stripe-access-token blocked this: the command writes a stripe access token (sk_l***) into .env"},
+			wantErr: "harnish guardrail edit.secret.stripe-access-token blocked this: the command writes a credential into .env: Stripe access token (sk_l***)"},
 		{name: "a long write is not the size rule's", args: []string{"--agent", "claude"},
 			stdin: hookCall(t, "Write", map[string]any{"file_path": filepath.Join(tree, "long.txt"), "content": strings.Repeat("line\n", 500)}, tree)},
 		{name: "edit outside the tree is not judged", args: []string{"--agent", "claude"},
