@@ -290,8 +290,12 @@ func (r *tddRule) places(name string) testPlaces {
 	dir = cleanDir(strings.TrimSuffix(dir, "/"))
 	stem := strings.TrimSuffix(base, ext)
 	// The names and dirs are made in one buffer each, one string each in
-	// the end: a new file's places are a dozen or more strings.
+	// the end: a new file's places are a dozen or more strings. The
+	// buffers are made once at about their final size: grown from nothing
+	// they were most of the cost of a new path.
+	depth := strings.Count(dir, "/") + 1
 	var names distinctStrings
+	names.make(len(pats), len(pats)*(len(stem)+16))
 	for _, pat := range pats {
 		for {
 			before, after, ok := strings.Cut(pat, "{stem}")
@@ -306,6 +310,8 @@ func (r *tddRule) places(name string) testPlaces {
 	}
 	// dir is clean, roots are names: their joins are clean.
 	var dirs distinctStrings
+	n := 1 + len(r.roots)*(depth+2)
+	dirs.make(n, n*(len(dir)+12))
 	dirs.add(dir, "")
 	for _, root := range r.roots {
 		if dir != "" {
@@ -336,6 +342,11 @@ func (r *tddRule) places(name string) testPlaces {
 type distinctStrings struct {
 	buf  []byte
 	ends []int // where each string ends in buf; each starts where the last ends
+}
+
+// make sets aside room for n strings of size bytes in all.
+func (d *distinctStrings) make(n, size int) {
+	d.buf, d.ends = make([]byte, 0, size), make([]int, 0, n)
 }
 
 // end ends the string made since the last one, dropping it when it is one
