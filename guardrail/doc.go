@@ -389,6 +389,23 @@
 // paths; its echo only prints. make -f /dev/stdin reads its makefile from
 // standard input as make -f - does.
 //
+// Programs that prepare an environment and then run a command are
+// unwrapped like sudo: cross-env (after its NAME=value words; cross-env-shell
+// runs a shell line), dotenv, env-cmd, direnv exec DIR, op run, doppler run
+// and infisical run (--command is a shell line), aws-vault exec PROFILE,
+// sops exec-env and exec-file (a shell line), nix-shell --run/--command,
+// nix develop and nix shell -c/--command, mise/rtx exec and x (after "--",
+// or -c), asdf, rbenv, pyenv, nodenv, goenv, plenv and jenv exec, nvm exec
+// [VERSION], fnm exec, volta run, devbox run, toolbox run, distrobox enter
+// ... --, podman unshare, ddev exec and adb shell (a line for the other
+// side's shell), kubectl debug ... --, ifne, lckdo, retry, run-one and its
+// kin, start-stop-daemon's --exec or --startas with the arguments after
+// "--", terminal emulators (xterm -e, gnome-terminal --, konsole -e,
+// --command=...), nodemon --exec, chokidar -c, onchange ... --, each command
+// line given to concurrently (npm:NAME and the like are package scripts),
+// and git bisect run. Example: cross-env NODE_ENV=production rm -rf dist is
+// fs.recursive-delete; doppler run -- npm start is allowed.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

@@ -343,8 +343,14 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		}
 	case "bisect":
 		// git bisect run CMD ARGS runs CMD.
+		// Its options are the command's: take the words after run as written.
 		if len(ops) > 1 && ops[0].Text == "run" {
-			e.argv(k.c, ops[1:], shell.Input{}, k.sh, k.depth)
+			for j, w := range a {
+				if w.Text == "run" {
+					e.argv(k.c, a[j+1:], shell.Input{}, k.sh, k.depth)
+					break
+				}
+			}
 		}
 	case "config":
 		e.gitConfigAlias(a)

@@ -26,6 +26,9 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 	if inner, alt, ok := e.unwrapRunner(k); ok {
 		return inner, alt, true
 	}
+	if inner, alt, ok := e.unwrapDevEnv(k); ok {
+		return inner, alt, true
+	}
 	switch k.name {
 	case "env":
 		return e.unwrapEnv(k)
@@ -98,7 +101,7 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		return composeExec(a), nil, true
 	case "kubectl", "oc":
 		for i, w := range a {
-			if w.Text == "exec" {
+			if w.Text == "exec" || w.Text == "debug" {
 				for j := i + 1; j < len(a); j++ {
 					if a[j].Text == "--" {
 						return a[j+1:], nil, true
@@ -279,6 +282,9 @@ func containerExec(a []shell.Word) []shell.Word {
 		}
 	case "compose":
 		return composeExec(a[1:])
+	case "unshare":
+		// podman unshare runs the command in the rootless user namespace.
+		return skipOpts(a[1:], "", "")
 	}
 	return nil
 }
