@@ -38,8 +38,8 @@ var subRunners = map[string]struct {
 	positional int
 	spec       *optSpec
 }{
-	"op":       {"run", 0, &optSpec{long: longs("env-file account config session cache"), longFlags: longs("no-masking")}},
-	"doppler":  {"run", 0, &optSpec{valued: "pct", long: longs("project config token scope fallback mount mount-format mount-template name-transformer config-dir api-host dashboard-host")}},
+	"op":      {"run", 0, &optSpec{long: longs("env-file account config session cache"), longFlags: longs("no-masking")}},
+	"doppler": {"run", 0, &optSpec{valued: "pct", long: longs("project config token scope fallback mount mount-format mount-template name-transformer config-dir api-host dashboard-host")}},
 	"infisical": {"run", 0, &optSpec{long: longs("env projectId path token domain tags watch-interval project-config-dir"),
 		longFlags: longs("expand include-imports recursive silent watch")}},
 	"aws-vault": {"exec", 1, &optSpec{valued: "dt", long: longs("duration mfa-token region prompt"),
