@@ -406,6 +406,32 @@
 // and git bisect run. Example: cross-env NODE_ENV=production rm -rf dist is
 // fs.recursive-delete; doppler run -- npm start is allowed.
 //
+// sql.drop and sql.destroy also take the database tools that drop or
+// empty a database by subcommand, as dropdb does: rails and rake db:drop,
+// db:drop:all, db:reset, db:migrate:reset and db:purge (db:truncate_all is
+// sql.destroy); php artisan migrate:fresh and db:wipe; doctrine:database:drop
+// and doctrine:schema:drop with --force (bin/console, symfony console);
+// manage.py and django-admin reset_db (flush is sql.destroy); prisma migrate
+// reset and db push --force-reset; mix ecto.drop and ecto.reset; dotnet ef
+// database drop; sequelize db:drop; typeorm schema:drop; supabase db reset;
+// dbmate drop; golang-migrate's drop; flyway clean; liquibase drop-all;
+// diesel and sqlx database drop and reset; atlas schema clean; bq rm; gcloud
+// sql databases delete and sql instances delete; heroku pg:reset. Their
+// --help, and the other subcommands (db:migrate, migrate dev, ecto.create),
+// are allowed. SQL run from interpreter code on a database connection is
+// judged as a SQL client's: a string literal given to a method named
+// execute, executescript, executemany, exec, query, statement, unprepared,
+// raw, run and the like (python3 -c "sqlite3.connect('a.db').execute('DROP
+// TABLE t')" is sql.drop; .execute('SELECT 1') and .execute(q) are
+// allowed), and so is the code of framework consoles given by argument:
+// rails runner CODE (Ruby), manage.py shell -c CODE (Python), artisan tinker
+// --execute=CODE (PHP). Cloud CLIs' SQL options count too: aws athena
+// --query-string, aws rds-data --sql. Interpreter code is read further:
+// IPython's shell escapes (a line starting with !, !!, %system or %sx, in
+// ipython -c or python -m IPython -c), R's c(...) vectors as lists (R -e
+// 'system2("rm", c("-rf", "x"))') and R -e as Rscript -e, shelljs's
+// rm('-rf', ...), Ruby's Pathname(p).rmtree, PHP's pcntl_exec.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

@@ -272,6 +272,11 @@ func (e *evaluator) alternative(c *shell.Cmd, wrapper string, alt []shell.Word, 
 // rules applies the rule of the command's name.
 func (e *evaluator) rules(k *call) {
 	e.interactive(k)
+	if _, ok := dbTasks[k.name]; ok || dbToolNames[k.name] != "" {
+		if !e.frameworkCode(k, k.name, k.args) {
+			e.dbTask(k, k.name, k.args)
+		}
+	}
 	if h := handlers[k.name]; h != nil {
 		h(e, k)
 	} else if isMkfs(k.name) {

@@ -357,6 +357,7 @@ func awsCommand(e *evaluator, k *call) {
 	if len(ops) > 2 && ops[0].Text == "configure" && ops[1].Text == "set" {
 		e.configSecret("credentials", ops[2:], " = ")
 	}
+	e.cloudSQL(k, "--query-string", "--sql")
 }
 
 // rimrafCommand judges the rimraf CLI: it deletes its operands recursively.

@@ -133,12 +133,17 @@ func pipCommand(e *evaluator, k *call) {
 
 func pythonCommand(e *evaluator, k *call) {
 	a := k.args
-	if scriptSQL(e, k, a) {
+	if scriptSQL(e, k, a) || e.scriptDBTask(k, a) {
 		return
 	}
 	for i := 0; i < len(a)-2; i++ {
 		if a[i].Text == "-m" && (a[i+1].Text == "pip" || a[i+1].Text == "pipx") && a[i+2].Text == "install" {
 			e.pipInstall(k, a[i+3:])
+			return
+		}
+		if a[i].Text == "-m" && (a[i+1].Text == "IPython" || a[i+1].Text == "ipython") {
+			// python -m IPython -c CODE: IPython's code, shell escapes included.
+			interpreterCommand(e, &call{c: k.c, name: "ipython", args: a[i+2:], stdin: k.stdin, sh: k.sh, depth: k.depth})
 			return
 		}
 		if a[i].Text == "-c" || !strings.HasPrefix(a[i].Text, "-") {

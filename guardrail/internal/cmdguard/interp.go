@@ -11,7 +11,7 @@ import (
 
 func init() {
 	handle(interpreterCommand, "node", "nodejs", "zx", "perl", "ruby", "php", "deno", "lua", "luajit",
-		"osascript", "rscript", "ipython", "ipython3", "tsx", "ts-node", "julia")
+		"osascript", "rscript", "r", "ipython", "ipython3", "tsx", "ts-node", "julia")
 	handle(awkCommand, "awk", "gawk", "mawk", "nawk", "busybox-awk")
 }
 
@@ -86,7 +86,16 @@ const (
 	// pathObject is a path object (pathlib.Path("x")) whose method called
 	// right after it (.unlink(), .write_text(...)) deletes or writes it.
 	pathObject
+	// sqlExec runs its first argument, a string, as SQL on a database
+	// (cursor.execute, db.exec, conn.query, DB::statement, ...).
+	sqlExec
 )
+
+// sqlMethods are the method names that run SQL on a database connection,
+// whatever the receiver: the SQL they are given is judged as a SQL
+// client's (sqlite3.connect(p).execute('DROP TABLE t') is sql.drop).
+var sqlMethods = setOf("execute executescript executemany exec query statement unprepared raw run exec_query " +
+	"execute_batch exec_params $executeRawUnsafe $queryRawUnsafe $executeRaw $queryRaw sql")
 
 // denoValued are deno run's options that take a separate value.
 var denoValued = []string{"-c", "--config", "--import-map", "--lock", "--cert", "--location", "--seed", "--inspect", "--v8-flags"}
@@ -149,12 +158,13 @@ var rubyCalls = map[string]callKind{
 	"FileUtils.remove_entry_secure": rmTree, "FileUtils.rmtree": rmTree, "rm_rf": rmTree, "rm_r": rmTree,
 	"FileUtils.rm": rmFile, "File.delete": rmFile, "File.unlink": rmFile,
 	"File.write": writeFile, "IO.write": writeFile, "File.open": openFile, "File.new": openFile,
+	"Pathname": pathObject, "Pathname.new": pathObject,
 	"File.truncate": writeFile, "FileUtils.mv": moveFile, "File.rename": moveFile, "FileUtils.cp": copyTarget,
 }
 
 var phpCalls = map[string]callKind{
 	"system": shellLine, "exec": shellLine, "shell_exec": shellLine, "passthru": shellLine, "popen": shellLine,
-	"proc_open": shellLine, "unlink": rmFile, "file_put_contents": writeFile, "fopen": openFile,
+	"proc_open": shellLine, "pcntl_exec": program, "unlink": rmFile, "file_put_contents": writeFile, "fopen": openFile,
 	"rename": moveFile, "copy": copyTarget,
 }
 
@@ -191,6 +201,8 @@ func interpreterName(name string) string {
 		return "lua"
 	case "ipython", "ipython3":
 		return "python"
+	case "r":
+		return "rscript"
 	case "tsx", "ts-node":
 		return "node"
 	case "julia":
@@ -200,6 +212,49 @@ func interpreterName(name string) string {
 		return "python"
 	}
 	return ""
+}
+
+var rVector = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bc\(([^()]*)\)`)
+})
+
+// ipythonEscapes judges IPython's shell escapes: a line of Python code that
+// starts with ! (or !!, %system, %sx) runs the rest through a shell, as
+// ipython -c '!rm -rf x' does. Plain Python has no such line.
+func (e *evaluator) ipythonEscapes(k *call, src string) {
+	for _, line := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(line)
+		for _, p := range []string{"!!", "!", "%system ", "%sx ", "%%bash"} {
+			if rest, ok := strings.CutPrefix(t, p); ok && !strings.HasPrefix(rest, "=") {
+				e.payload(k, shell.Lit(rest), Bash)
+				break
+			}
+		}
+	}
+}
+
+// stringArgNext reports whether src starts a call whose first argument is a
+// string literal: ('...'), ("..."), (`...`), (r"...").
+func stringArgNext(src string) bool {
+	src = strings.TrimLeft(src, " \t")
+	if !strings.HasPrefix(src, "(") {
+		return false
+	}
+	src = strings.TrimLeft(src[1:], " \t\n")
+	for len(src) > 0 && (src[0]|0x20 == 'r' || src[0]|0x20 == 'b' || src[0]|0x20 == 'u' || src[0]|0x20 == 'f' || src[0] == 'N') {
+		src = src[1:]
+	}
+	return len(src) > 0 && (src[0] == '"' || src[0] == '\'' || src[0] == '`')
+}
+
+// shortRecursive reports whether a delete call's first argument is a
+// short-option string holding r or R (shelljs's rm('-rf', 'x')).
+func shortRecursive(args []interpArg) bool {
+	if len(args) < 2 || args[0].kind != argString {
+		return false
+	}
+	t := args[0].text
+	return len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsAny(t, "rR")
 }
 
 var pythonName = sync.OnceValue(func() *regexp.Regexp {
@@ -240,7 +295,7 @@ func interpreterCommand(e *evaluator, k *call) {
 	if key == "perl" {
 		perlInPlace(e, k)
 	}
-	if key == "php" && scriptSQL(e, k, k.args) {
+	if key == "php" && (scriptSQL(e, k, k.args) || e.scriptDBTask(k, k.args)) {
 		return
 	}
 	a := k.args
@@ -428,6 +483,13 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 	case l.name == "Perl" && strings.Contains(src, "q"), l.name == "Ruby" && strings.Contains(src, "%"):
 		src = quoteLike(l, src)
 	}
+	if l.name == "Python" && strings.ContainsAny(src, "!%") {
+		e.ipythonEscapes(k, src)
+	}
+	if l.name == "R" && strings.Contains(src, "c(") {
+		// R's c("-rf", "x") is a vector: read as a list.
+		src = rVector().ReplaceAllString(src, "[$1]")
+	}
 	switch {
 	case l.name == "Python" && strings.Contains(src, "getattr("):
 		// getattr(os, "system") is os.system.
@@ -598,9 +660,12 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 			return
 		}
 		switch c.method {
-		case "unlink", "rmdir":
+		case "rmtree":
+			e.add(RuleRecursiveDelete, match, "%s(...).rmtree in the %s code deletes recursively", c.name, l.name)
 			e.write(c.args[0].word(), match, "deletes")
-		case "write_text", "write_bytes", "touch", "rename", "replace", "symlink_to", "hardlink_to":
+		case "unlink", "rmdir", "delete":
+			e.write(c.args[0].word(), match, "deletes")
+		case "write_text", "write_bytes", "touch", "rename", "replace", "symlink_to", "hardlink_to", "write", "binwrite":
 			e.write(c.args[0].word(), match, "writes")
 		}
 	case rmTree:
@@ -614,8 +679,14 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 		if len(c.args) > 0 && c.args[0].kind == argString && treeModules[c.args[0].text] {
 			e.add(RuleRecursiveDelete, match, "the %s code loads %s, which deletes trees", l.name, c.args[0].text)
 		}
+	case sqlExec:
+		if len(c.args) > 0 && c.args[0].kind == argString {
+			if rule, stmt := sqlDanger(c.args[0].text); stmt != "" {
+				e.add(rule, match, "%q run by %s in the %s code destroys data", stmt, c.name, l.name)
+			}
+		}
 	case rmMaybeTree:
-		if recursiveOption().MatchString(c.raw) {
+		if recursiveOption().MatchString(c.raw) || shortRecursive(c.args) {
 			e.add(RuleRecursiveDelete, match, "%s with recursive in the %s code deletes recursively", c.name, l.name)
 		}
 		fallthrough
@@ -628,6 +699,12 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 	case shellLine:
 		if len(c.args) == 0 {
 			return
+		}
+		if sqlMethods[c.name] && c.args[0].kind == argString {
+			// db.exec('DROP TABLE t'): exec is SQL on a database too.
+			if rule, stmt := sqlDanger(c.args[0].text); stmt != "" {
+				e.add(rule, match, "%q run by %s in the %s code destroys data", stmt, c.name, l.name)
+			}
 		}
 		first := c.args[0]
 		switch {
@@ -970,6 +1047,9 @@ func methodAfter(src string) string {
 	if i < len(src) && src[i] == '(' {
 		return src[1:i]
 	}
+	if name := src[1:i]; name == "rmtree" || name == "delete" || name == "unlink" {
+		return name // Ruby calls without parentheses: Pathname("x").rmtree
+	}
 	return ""
 }
 
@@ -1101,9 +1181,24 @@ func lookupCall(l *lang, name string) (callKind, bool) {
 	}
 	j := strings.LastIndexAny(name, ".:")
 	if j < 0 {
+		if sqlMethods[name] {
+			return sqlExec, true // a method after a call: connect(p).execute(...)
+		}
 		return 0, false
 	}
 	last := name[j+1:]
+	if k, ok := lookupQualified(l, name, last, j); ok {
+		return k, true
+	}
+	if sqlMethods[last] {
+		return sqlExec, true
+	}
+	return 0, false
+}
+
+// lookupQualified looks a dotted call up by its last two parts, or by its
+// last part under a module alias.
+func lookupQualified(l *lang, name, last string, j int) (callKind, bool) {
 	prefix := strings.TrimRight(name[:j+1], ".:")
 	if i := strings.LastIndexAny(prefix, ".:"); i >= 0 {
 		if k, ok := l.calls[prefix[i+1:]+"."+last]; ok {
@@ -1247,6 +1342,9 @@ func (s *codeScanner) call() (foundCall, bool) {
 		name = full
 	}
 	kind, known := lookupCall(s.l, name)
+	if known && kind == sqlExec && !stringArgNext(src[i:]) {
+		known = false // run(main()), query(q): only a literal is SQL to judge, and the arguments are scanned on
+	}
 	if !known && s.l.name == "Python" && s.aliases["\x01sh"] != "" && strings.HasPrefix(name, "sh.") && !strings.Contains(name[3:], ".") {
 		kind, known = programCall, true
 	}
