@@ -432,6 +432,21 @@
 // 'system2("rm", c("-rf", "x"))') and R -e as Rscript -e, shelljs's
 // rm('-rf', ...), Ruby's Pathname(p).rmtree, PHP's pcntl_exec.
 //
+// pkg.install also takes these package managers' installs, each under its
+// own ecosystem name: pacman, yay and paru -S (and -U of a URL; -Ss, -Si,
+// -Sc, -Syu without names and local package files are allowed), zypper
+// install, snap install, flatpak install, nix-env -i and nix profile
+// install, port install, pkg install, scoop install, composer require,
+// luarocks install, cpanm and cpan, gh extension install, deno install and
+// add with names, cabal and stack install with names, opam install, dart and
+// flutter pub add, micromamba install, pixi add, rye add, pdm add, vcpkg
+// install, nimble install, raco pkg install, krew and kubectl krew install,
+// mix archive.install hex, swift package add-dependency, asdf plugin add,
+// sdk install; and interpreter code that installs: R's install.packages,
+// remotes:: and devtools::install_*, pak, BiocManager::install ("cran"),
+// Julia's Pkg.add ("julia"). Example: composer require guzzlehttp/guzzle;
+// composer install, cabal build and dart pub get are allowed.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

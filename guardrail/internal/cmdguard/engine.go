@@ -277,6 +277,9 @@ func (e *evaluator) rules(k *call) {
 			e.dbTask(k, k.name, k.args)
 		}
 	}
+	if in, ok := installers[k.name]; ok {
+		e.packageInstall(k, in)
+	}
 	if h := handlers[k.name]; h != nil {
 		h(e, k)
 	} else if isMkfs(k.name) {

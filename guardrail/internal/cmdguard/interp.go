@@ -507,6 +507,7 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 		}
 	}
 	e.passedCalls(k, l, src)
+	e.codeInstall(k, l, src)
 	for _, c := range scanCalls(l, src) {
 		c.src = src
 		e.interpCall(k, l, c)
