@@ -171,7 +171,7 @@ func (e *evaluator) pacmanInstall(k *call) {
 // BiocManager installers, Julia's Pkg.add.
 var codeInstalls = sync.OnceValue(func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{
-		"R": regexp.MustCompile(`\b(?:install\.packages|(?:remotes|devtools)::install_\w+|pak::pkg_install|pak::pak|BiocManager::install)\s*\(\s*(?:c\(\s*|\[\s*)?["']([^"']+)["']`),
+		"R":     regexp.MustCompile(`\b(?:install\.packages|(?:remotes|devtools)::install_\w+|pak::pkg_install|pak::pak|BiocManager::install)\s*\(\s*(?:c\(\s*|\[\s*)?["']([^"']+)["']`),
 		"Julia": regexp.MustCompile(`\bPkg\.add\(\s*(?:\[\s*)?(?:name\s*=\s*)?"([^"]+)"`),
 	}
 })
