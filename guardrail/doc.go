@@ -447,6 +447,18 @@
 // Julia's Pkg.add ("julia"). Example: composer require guzzlehttp/guzzle;
 // composer install, cabal build and dart pub get are allowed.
 //
+// Options that name a file a program writes make it a write of that path
+// (fs.protected, sys.files, sys.disk): find -fprint, -fprint0, -fls and
+// -fprintf; git --output and --output-directory, and -o of git
+// format-patch and git archive; base64 -o; wget -P and aria2c -d (with
+// -o); openssl -out; gpg, iconv, pandoc and zstd -o; the -o of gcc, g++,
+// cc, clang, rustc and go build; javac -d. scp's local destination is
+// written. A copy's destination that is a directory (".", "..", a path
+// ending in "/") is written into: it counts when what lands there is
+// protected or the system's (cp -t .git/ x, cp tool /usr/local/bin/), not
+// when the directory only holds a protected path, so cp /tmp/report.txt .
+// and scp host:x . are allowed (cp's "." was a false block before).
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

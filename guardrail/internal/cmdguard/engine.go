@@ -277,6 +277,9 @@ func (e *evaluator) rules(k *call) {
 			e.dbTask(k, k.name, k.args)
 		}
 	}
+	if names := outputOpts[k.name]; names != nil {
+		e.outputOptions(k, names)
+	}
 	if in, ok := installers[k.name]; ok {
 		e.packageInstall(k, in)
 	}

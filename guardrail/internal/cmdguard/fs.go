@@ -257,12 +257,12 @@ func lastOperandWritten(e *evaluator, k *call) {
 	_, ops, v := operands(k.args, "tSmogb", "target-directory suffix mode owner group backup")
 	for _, key := range []string{"-t", "--target-directory"} {
 		if t, ok := v.get(key); ok {
-			e.write(t, k.match(), "writes into")
+			e.writeInto(t, k.match(), "writes")
 			return
 		}
 	}
 	if len(ops) > 1 {
-		e.write(ops[len(ops)-1], k.match(), "overwrites")
+		e.writeInto(ops[len(ops)-1], k.match(), "overwrites")
 		if k.name == "cp" && (ops[0].Text == "/dev/stdin" || ops[0].Text == "-") {
 			e.stdinSecret(k, ops[len(ops)-1])
 		}
