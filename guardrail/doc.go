@@ -459,6 +459,26 @@
 // when the directory only holds a protected path, so cp /tmp/report.txt .
 // and scp host:x . are allowed (cp's "." was a false block before).
 //
+// Editors, debuggers and build tools read further: vim's and nvim's
+// commands split at "|", with silent, lua CODE (Lua), call delete(p, "rf")
+// (fs.recursive-delete; delete(p) deletes p), call jobstart(...) and exe
+// "!..."; lldb's -o/--one-line commands (platform shell and shell lines,
+// script CODE as Python); Emacs Lisp from emacs --eval or the like, read as
+// the languages without a scanner are, with (delete-directory "x" t) as a
+// recursive delete and (delete-file p) as a delete; make --eval and -E
+// makefile text, whose tab recipes and "target: ; recipe" lines are shell
+// lines; npm pkg set scripts.NAME=CMD and npm set-script NAME CMD, whose
+// CMD npm run will run; ripgrep's --pre PROGRAM, run on every file searched
+// (rg --pre rm x deletes the tree). PowerShell: [scriptblock]::Create('...')
+// is a script the line runs; -Command:"..." and -c:"..." attach the
+// script; .Delete($true) on any object deletes recursively;
+// [IO.File]::WriteAllBytes, WriteAllLines, AppendAllText and
+// AppendAllLines write their path; a quoted path's blanks are its own
+// ('C:\Program Files\App' is one path); wsl -e from PowerShell or cmd runs
+// its command in Linux, as bash. cmd: runas's program line and schtasks
+// /tr's command line are cmd lines. sys.disk also takes gpart destroy and
+// delete, bcachefs format, lvreduce, nwipe, and scrub of a device.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

@@ -188,6 +188,20 @@ func (e *evaluator) unwrapDevEnv(k *call) (inner, alt []shell.Word, ok bool) {
 	case "concurrently", "conc":
 		concurrentlyCommands(e, k)
 		return nil, nil, true
+	case "runas":
+		// runas /user:NAME "program args": a command line for cmd.
+		if n := len(a); n > 0 && !strings.HasPrefix(a[n-1].Text, "/") {
+			e.payload(k, a[n-1], Cmd)
+			return nil, nil, true
+		}
+	case "schtasks":
+		// schtasks /create ... /tr "command": the task's command line.
+		for j, w := range a {
+			if strings.EqualFold(w.Text, "/tr") && j+1 < len(a) {
+				e.payload(k, a[j+1], Cmd)
+				return nil, nil, true
+			}
+		}
 	}
 	if terminals[k.name] {
 		return e.terminalCommand(k)

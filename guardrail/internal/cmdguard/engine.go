@@ -188,7 +188,7 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 		}
 	}
 	if sh == PowerShell {
-		e.scriptblockDownload(c)
+		e.scriptblockDownload(c, depth)
 	}
 	if c.Expr {
 		e.expr(c)

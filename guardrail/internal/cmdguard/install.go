@@ -93,6 +93,9 @@ func npmCommand(e *evaluator, k *call) {
 	}
 	sub := ops[0].Text
 	pkgs := ops[1:]
+	if k.name == "npm" || k.name == "pnpm" {
+		npmScripts(e, k, sub, k.args)
+	}
 	if sub == "config" && len(pkgs) > 1 && pkgs[0].Text == "set" {
 		// npm config set KEY VALUE (or KEY=VALUE) writes ~/.npmrc.
 		e.configSecret(".npmrc", pkgs[1:], "=")
@@ -311,6 +314,25 @@ func installModule(e *evaluator, k *call) {
 	for _, w := range ps.named["name"] {
 		for _, n := range splitList(w) {
 			e.install(k, eco, n)
+		}
+	}
+}
+
+// npmScripts judges package scripts a command defines: npm pkg set
+// scripts.NAME=CMD and npm set-script NAME CMD write a command that npm run
+// NAME (and npm's lifecycle: install, test, build) runs, judged as bash.
+func npmScripts(e *evaluator, k *call, sub string, a []shell.Word) {
+	switch sub {
+	case "pkg":
+		for _, w := range a {
+			if name, v, ok := strings.Cut(w.Text, "="); ok && strings.HasPrefix(name, "scripts.") {
+				e.payload(k, withText(w, v), Bash)
+			}
+		}
+	case "set-script":
+		_, ops, _ := operands(a, "", "")
+		if len(ops) == 3 {
+			e.payload(k, ops[2], Bash)
 		}
 	}
 }

@@ -129,4 +129,21 @@ func remotePath(s string) bool {
 
 func init() {
 	handle(scpCommand, "scp")
+	handle(rgCommand, "rg")
+}
+
+// rgCommand judges ripgrep's --pre PROGRAM, which rg runs on every file it
+// searches (PROGRAM FILE): a deleting program deletes the whole tree.
+func rgCommand(e *evaluator, k *call) {
+	pre, ok := optionValue(k.args, "--pre")
+	if !ok || pre.Dynamic() {
+		return
+	}
+	base := pre.Text[strings.LastIndexAny(pre.Text, `/\`)+1:]
+	switch canonical(Bash, base) {
+	case "rm", "unlink", "shred", "srm", "wipe", "rmdir", "trash":
+		if base != "trash" {
+			e.add(RuleRecursiveDelete, k.match(), "rg --pre %s runs %s on every file rg searches: it deletes the tree", pre.Text, base)
+		}
+	}
 }

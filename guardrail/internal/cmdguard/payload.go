@@ -217,6 +217,11 @@ func pwshCommand(e *evaluator, k *call) {
 			return // pwsh: a script file
 		}
 		name := strings.TrimLeft(t, "-/")
+		if n, v, ok := strings.Cut(name, ":"); ok && (strings.HasPrefix("command", n) && n != "" || n == "c") && v != "" {
+			// -Command:"script", the value attached after a colon.
+			e.payload(k, withText(a[i], a[i].Text[strings.IndexByte(a[i].Text, ':')+1:]), PowerShell)
+			return
+		}
 		switch {
 		case name == "":
 		case strings.HasPrefix("command", name) || name == "c":

@@ -89,6 +89,11 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		_, exec := v.get("-e")
 		_, execLong := v.get("--exec")
 		if exec || execLong {
+			if k.sh != Bash {
+				// WSL runs it in Linux, whatever shell wsl was called from.
+				e.argv(k.c, a[i:], shell.Input{}, Bash, k.depth)
+				return nil, nil, true
+			}
 			return a[i:], nil, true
 		}
 		if i < len(a) {
@@ -350,11 +355,24 @@ func joinWords(ws []shell.Word) shell.Word {
 
 // splitList splits a PowerShell list argument ("a,b" or "a b") into words.
 func splitList(w shell.Word) []shell.Word {
+	return splitBy(w, func(r rune) bool { return r == ',' || r == ' ' })
+}
+
+// splitPaths splits a PowerShell path parameter into paths: a,b; a quoted
+// value's blanks are its own ('C:\Program Files\x').
+func splitPaths(w shell.Word) []shell.Word {
+	if w.Quoted {
+		return splitBy(w, func(r rune) bool { return r == ',' })
+	}
+	return splitList(w)
+}
+
+func splitBy(w shell.Word, sep func(rune) bool) []shell.Word {
 	if w.Dynamic() {
 		return []shell.Word{w}
 	}
 	var out []shell.Word
-	for _, f := range strings.FieldsFunc(w.Text, func(r rune) bool { return r == ',' || r == ' ' }) {
+	for _, f := range strings.FieldsFunc(w.Text, sep) {
 		out = append(out, shell.Lit(strings.Trim(f, `'"`)))
 	}
 	return out
