@@ -479,6 +479,27 @@
 // /tr's command line are cmd lines. sys.disk also takes gpart destroy and
 // delete, bcachefs format, lvreduce, nwipe, and scrub of a device.
 //
+// Copy and sync tools with a local destination write it, and those that
+// delete what the source lacks delete recursively there, as rsync --delete
+// does: rclone sync and bisync (fs.recursive-delete), purge, delete and
+// rmdirs of a local path, copy, copyto, move and moveto onto one; aws s3
+// sync with --delete (and s3 cp, mv, sync onto a local path); gsutil rsync
+// -d (and cp, mv); unison with -force or -prefer; docker, podman and kubectl
+// cp from a container or pod; git clone URL DIR; python -m json.tool IN OUT.
+// Remote destinations (s3://, gs://, remote:path, a container's path) are
+// not the machine's, so uploads stay allowed. Interpreter code that walks a
+// tree and deletes what it finds (os.walk or Path.rglob with os.remove or
+// unlink, File::Find with unlink, Dir.glob("**") with File.delete,
+// readdirSync(..., {recursive}) with unlinkSync, PHP's recursive
+// iterators with unlink) is fs.recursive-delete, as find -delete is; and
+// JavaScript's rm and rmdir with recursive count under any receiver.
+// pg_restore --clean into a database (-d) drops what it restores first
+// (sql.drop; with -f it only writes a script); DROP KEYSPACE is sql.drop.
+// deno run URL and an interpreter given a downloading process substitution
+// (python3 <(curl ...)) run downloaded code (pkg.install). hub is git; gh
+// repo sync --force rewrites the fork given (git.force-push) or resets the
+// local branch (git.discard). pnpm's -w is --workspace-root, a flag.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

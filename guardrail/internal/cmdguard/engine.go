@@ -404,6 +404,7 @@ var gnuPrefixed = map[string]string{
 	"gtruncate": "truncate", "gmv": "mv", "gcp": "cp", "gln": "ln", "ginstall": "install",
 	"gtimeout": "timeout", "gtee": "tee", "genv": "env", "gnice": "nice", "gstdbuf": "stdbuf",
 	"grmdir": "rmdir", "gunlink": "unlink", "gsort": "sort",
+	"hub": "git", // GitHub's git wrapper: hub push -f is git push -f
 }
 
 // psAliases maps PowerShell's built-in aliases to their cmdlets.

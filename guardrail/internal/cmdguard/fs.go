@@ -358,6 +358,8 @@ func awsCommand(e *evaluator, k *call) {
 		e.configSecret("credentials", ops[2:], " = ")
 	}
 	e.cloudSQL(k, "--query-string", "--sql")
+	opts, _, _ := operands(k.args, "", "")
+	e.s3Command(k, ops, opts)
 }
 
 // rimrafCommand judges the rimraf CLI: it deletes its operands recursively.

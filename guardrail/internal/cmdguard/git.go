@@ -168,6 +168,8 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		opts = expandLongs(opts, known)
 	}
 	switch sub {
+	case "clone":
+		cloneCommand(e, k, a)
 	case "push":
 		for _, o := range opts {
 			switch {

@@ -87,7 +87,11 @@ func npmCommand(e *evaluator, k *call) {
 	if k.name == "bun" {
 		interpreterCommand(e, k) // bun -e CODE
 	}
-	_, ops, _ := operands(k.args, "wC", "registry prefix tag workspace omit include userconfig cache loglevel save-prefix cwd filter")
+	valued := "wC" // npm's -w WORKSPACE; pnpm's -w is --workspace-root
+	if k.name == "pnpm" {
+		valued = "C"
+	}
+	_, ops, _ := operands(k.args, valued, "registry prefix tag workspace omit include userconfig cache loglevel save-prefix cwd filter")
 	if len(ops) == 0 {
 		return
 	}
@@ -142,6 +146,13 @@ func pythonCommand(e *evaluator, k *call) {
 	for i := 0; i < len(a)-2; i++ {
 		if a[i].Text == "-m" && (a[i+1].Text == "pip" || a[i+1].Text == "pipx") && a[i+2].Text == "install" {
 			e.pipInstall(k, a[i+3:])
+			return
+		}
+		if a[i].Text == "-m" && a[i+1].Text == "json.tool" {
+			// python -m json.tool IN OUT writes OUT.
+			if _, ops, _ := operands(a[i+2:], "", "indent"); len(ops) == 2 {
+				e.write(ops[1], k.match(), "writes")
+			}
 			return
 		}
 		if a[i].Text == "-m" && (a[i+1].Text == "IPython" || a[i+1].Text == "ipython") {

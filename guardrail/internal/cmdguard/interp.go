@@ -322,6 +322,11 @@ func interpreterCommand(e *evaluator, k *call) {
 					}
 					continue
 				}
+				if strings.HasPrefix(t, "https://") || strings.HasPrefix(t, "http://") {
+					// deno run URL: a script downloaded and run, as curl | sh.
+					e.add(RuleInstall, k.match(), "deno run %s runs a downloaded script nobody reviewed", t)
+					return
+				}
 				if pkg, ok := strings.CutPrefix(t, "npm:"); ok && !a[j].Dynamic() {
 					if i := strings.LastIndexByte(pkg, '@'); i > 0 {
 						pkg = pkg[:i]
@@ -352,6 +357,11 @@ func interpreterCommand(e *evaluator, k *call) {
 		}
 		if t == "--" || !strings.HasPrefix(t, "-") || len(t) < 2 {
 			script = t != "--" || i+1 < len(a)
+			if d := download(a[i].Subst); d != nil && t != "--" {
+				// python3 <(curl URL): the script is a download.
+				e.add(RuleInstall, k.match(), "the %s script is downloaded (%s) and run unreviewed", l.name, d.Source)
+				return
+			}
 			break
 		}
 		if strings.HasPrefix(t, "--") {
@@ -508,6 +518,9 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 	}
 	e.passedCalls(k, l, src)
 	e.codeInstall(k, l, src)
+	if walkDelete(l, src) {
+		e.add(RuleRecursiveDelete, k.match(), "the %s code walks a tree and deletes what it finds: a recursive delete", l.name)
+	}
 	for _, c := range scanCalls(l, src) {
 		c.src = src
 		e.interpCall(k, l, c)
@@ -1207,7 +1220,8 @@ func lookupQualified(l *lang, name, last string, j int) (callKind, bool) {
 		}
 		prefix = prefix[i+1:]
 	}
-	if moduleAliases[prefix] || l.name == "JavaScript" && strings.HasSuffix(last, "Sync") && last != "Sync" {
+	if moduleAliases[prefix] || l.name == "JavaScript" && (strings.HasSuffix(last, "Sync") && last != "Sync" || last == "rm" || last == "rmdir") {
+		// fs.rmSync, and rm/rmdir, under any name (import('fs/promises').then(m => m.rm(...))).
 		// fs.rmSync under any name (import('fs').then(f => f.rmSync(...))).
 		k, ok := l.calls[last]
 		return k, ok
@@ -1547,4 +1561,25 @@ func isShellName(argv []string) bool {
 		return false
 	}
 	return isShell(canonical(Bash, argv[0])) && (len(argv) == 1 || argv[1] == "-s" || argv[1] == "-")
+}
+
+// walkDeletes are, per language, a tree walk and a delete call: code with
+// both deletes recursively, as find -delete does (os.walk with os.remove,
+// File::Find with unlink, Dir.glob("**") with File.delete, ...).
+var walkDeletes = sync.OnceValue(func() map[string][2]*regexp.Regexp {
+	re := regexp.MustCompile
+	return map[string][2]*regexp.Regexp{
+		"Python": {re(`\bos\.walk\(|\.rglob\(|\bwalk\(|glob\([^)]*\*\*`), re(`\bos\.(?:remove|unlink|rmdir)\(|\.unlink\(|\.rmdir\(`)},
+		"Perl":   {re(`\bfind(?:depth)?\s*\(|File::Find`), re(`\bunlink\b|\brmdir\b`)},
+		"Ruby":   {re(`Dir\.glob\([^)]*\*\*|Dir\[[^\]]*\*\*|Find\.find`), re(`File\.(?:delete|unlink)|Dir\.(?:rmdir|delete|unlink)|FileUtils\.rm\b`)},
+		"JavaScript": {re(`readdirSync\([^)]*recursive|globSync\([^)]*\*\*|glob\.sync\([^)]*\*\*|\bwalk\(`),
+			re(`unlinkSync|rmdirSync|\.unlink\(`)},
+		"PHP": {re(`Recursive(?:Iterator|Directory)Iterator`), re(`\bunlink\(|\brmdir\(`)},
+	}
+})
+
+// walkDelete reports whether src walks a tree and deletes in it.
+func walkDelete(l *lang, src string) bool {
+	p, ok := walkDeletes()[l.name]
+	return ok && p[0].MatchString(src) && p[1].MatchString(src)
 }

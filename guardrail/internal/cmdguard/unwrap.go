@@ -101,10 +101,22 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		}
 		return nil, nil, true
 	case "docker", "podman", "nerdctl":
+		if rest := skipOpts(a, "Hcl", "host context config log-level"); len(rest) > 0 && rest[0].Text == "cp" ||
+			len(rest) > 1 && rest[0].Text == "container" && rest[1].Text == "cp" {
+			if rest[0].Text == "container" {
+				rest = rest[1:]
+			}
+			containerCopy(e, k, rest[1:])
+			return nil, nil, true
+		}
 		return containerExec(a), nil, true
 	case "docker-compose", "podman-compose":
 		return composeExec(a), nil, true
 	case "kubectl", "oc":
+		if i, _, _ := (&optSpec{valued: "ns", long: longs("namespace context cluster kubeconfig server user")}).split(a); i < len(a) && a[i].Text == "cp" {
+			containerCopy(e, k, a[i+1:])
+			return nil, nil, true
+		}
 		for i, w := range a {
 			if w.Text == "exec" || w.Text == "debug" {
 				for j := i + 1; j < len(a); j++ {
