@@ -83,8 +83,8 @@ func (e *evaluator) s3Command(k *call, ops []shell.Word, opts []string) {
 func gsutilCommand(e *evaluator, k *call) {
 	a := k.args
 	for len(a) > 0 && strings.HasPrefix(a[0].Text, "-") {
-		if a[0].Text == "-o" || a[0].Text == "-h" {
-			a = a[1:]
+		if (a[0].Text == "-o" || a[0].Text == "-h") && len(a) > 1 {
+			a = a[1:] // its value
 		}
 		a = a[1:]
 	}
