@@ -500,6 +500,23 @@
 // repo sync --force rewrites the fork given (git.force-push) or resets the
 // local branch (git.discard). pnpm's -w is --workspace-root, a flag.
 //
+// Remote and container runners run their command: machinectl shell
+// MACHINE PROGRAM, systemd-nspawn ... PROGRAM, mosh HOST -- CMD, tsh ssh
+// HOST CMD, fab -H HOST -- CMD; on Windows psexec \\HOST PROGRAM (judged
+// as cmd's) and wmic process call create "CMD". A script a download earlier
+// in the line wrote, run afterwards, is downloaded code (pkg.install): curl
+// -o i.sh URL && sh i.sh, curl -O URL then ./NAME, wget URL; bash NAME, iwr
+// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it; reading or
+// extracting the download is allowed. Archives are written where tar -c
+// (-f, --file), zip and 7z a put them, and git config --file PATH writes
+// PATH (git config -f .git/config ... is fs.protected). ORM calls that empty
+// or drop a whole table in interpreter code and framework consoles count
+// as the SQL they send: Model.delete_all and destroy_all, drop_table
+// (Rails), Model.objects.all().delete() (Django), deleteMany() or
+// deleteMany({}) (Prisma, MongoDB), knex's dropTable, Laravel's
+// Schema::drop and Model::truncate() — not when scoped (where(...),
+// filter(...)) nor inside a string.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

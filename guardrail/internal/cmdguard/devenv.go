@@ -188,6 +188,59 @@ func (e *evaluator) unwrapDevEnv(k *call) (inner, alt []shell.Word, ok bool) {
 	case "concurrently", "conc":
 		concurrentlyCommands(e, k)
 		return nil, nil, true
+	case "machinectl":
+		// machinectl shell [USER@]MACHINE [PROGRAM ARGS...]
+		if len(a) > 2 && a[0].Text == "shell" {
+			return a[2:], nil, true
+		}
+	case "systemd-nspawn":
+		i, _, altI := nspawnSpec.split(a)
+		if altI > i && altI <= len(a) {
+			alt = a[altI:]
+		}
+		return a[i:], alt, true
+	case "mosh":
+		// mosh [options] HOST -- COMMAND: the remote side runs it.
+		if rest, ok := afterDashes(a); ok && len(rest) > 0 {
+			e.payload(k, joinPlain(rest), Bash)
+			return nil, nil, true
+		}
+	case "tsh":
+		// tsh ssh [options] [USER@]HOST COMMAND...
+		if len(a) > 1 && a[0].Text == "ssh" {
+			i, _, _ := (&optSpec{valued: "lLRpJ", long: longs("login proxy cluster port user"), positional: 1}).split(a[1:])
+			if rest := a[1+i:]; len(rest) > 0 {
+				e.payload(k, joinPlain(rest), Bash)
+			}
+			return nil, nil, true
+		}
+	case "fab":
+		// fab -H HOST -- COMMAND runs the command on each host.
+		if rest, ok := afterDashes(a); ok && len(rest) > 0 {
+			e.payload(k, joinPlain(rest), Bash)
+			return nil, nil, true
+		}
+	case "psexec", "psexec64", "paexec":
+		// psexec [\\HOST] [options] PROGRAM ARGS: a command on Windows.
+		i := 0
+		for i < len(a) && (strings.HasPrefix(a[i].Text, `\\`) || strings.HasPrefix(a[i].Text, "-")) {
+			if t := strings.ToLower(a[i].Text); t == "-u" || t == "-p" || t == "-w" || t == "-n" || t == "-a" {
+				i++
+			}
+			i++
+		}
+		if i < len(a) {
+			e.argv(k.c, a[i:], shell.Input{}, Cmd, k.depth)
+		}
+		return nil, nil, true
+	case "wmic":
+		// wmic process call create "COMMAND LINE"
+		for j := 0; j+3 < len(a); j++ {
+			if strings.EqualFold(a[j].Text, "process") && strings.EqualFold(a[j+1].Text, "call") && strings.EqualFold(a[j+2].Text, "create") {
+				e.payload(k, a[j+3], Cmd)
+				return nil, nil, true
+			}
+		}
 	case "runas":
 		// runas /user:NAME "program args": a command line for cmd.
 		if n := len(a); n > 0 && !strings.HasPrefix(a[n-1].Text, "/") {
@@ -351,3 +404,8 @@ func concurrentlyCommands(e *evaluator, k *call) {
 		e.payload(k, a[j], Bash)
 	}
 }
+
+var nspawnSpec = &optSpec{valued: "DiMuSEZL", flags: "bqxa", long: longs("directory image machine user setenv bind bind-ro tmpfs overlay " +
+	"network-interface network-bridge network-zone port private-users capability drop-capability slice property uuid chdir " +
+	"register link-journal resolv-conf timezone console pivot-root kill-signal"),
+	longFlags: longs("boot quiet ephemeral as-pid2 private-network network-veth read-only keep-unit")}

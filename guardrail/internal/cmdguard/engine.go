@@ -115,6 +115,9 @@ type evaluator struct {
 	// gitSet is the configuration git config set earlier in the command
 	// line, gitLocal that of -c for the git being judged; keys lowercased.
 	gitSet, gitLocal map[string]string
+	// downloaded are the files a download earlier in the command line wrote
+	// (curl -o f URL), cleaned: running one runs downloaded code.
+	downloaded map[string]bool
 }
 
 func (e *evaluator) add(rule, match, format string, args ...any) {
@@ -236,6 +239,9 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 	if args[0].Dynamic() {
 		e.dynamicName(c, args, stdin, sh, depth)
 		return
+	}
+	if e.downloaded != nil && strings.ContainsAny(args[0].Text, `/\`) && e.ranDownload(c.Source, args[0]) {
+		return // ./install.sh after curl -o install.sh URL
 	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
 	if _, ok := commandOpts[k.name]; ok {

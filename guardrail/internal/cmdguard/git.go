@@ -356,6 +356,10 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		}
 	case "config":
 		e.gitConfigAlias(a)
+		if f, ok := optionValue(a, "--file", "-f"); ok && len(ops) > 1 && !contains(opts, "--get") && !contains(opts, "--list") {
+			// git config --file PATH KEY VALUE writes PATH.
+			e.write(f, k.match(), "writes")
+		}
 		// git config [--global] KEY VALUE writes a configuration file; a
 		// value git runs as a command is judged as one.
 		if cfg := gitConfigOperands(ops); len(cfg) == 2 {

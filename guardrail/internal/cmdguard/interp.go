@@ -357,6 +357,9 @@ func interpreterCommand(e *evaluator, k *call) {
 		}
 		if t == "--" || !strings.HasPrefix(t, "-") || len(t) < 2 {
 			script = t != "--" || i+1 < len(a)
+			if t != "--" && e.ranDownload(k.match(), a[i]) {
+				return // python3 x.py after curl -o x.py URL
+			}
 			if d := download(a[i].Subst); d != nil && t != "--" {
 				// python3 <(curl URL): the script is a download.
 				e.add(RuleInstall, k.match(), "the %s script is downloaded (%s) and run unreviewed", l.name, d.Source)
@@ -521,6 +524,7 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 	if walkDelete(l, src) {
 		e.add(RuleRecursiveDelete, k.match(), "the %s code walks a tree and deletes what it finds: a recursive delete", l.name)
 	}
+	e.ormBulk(k, l, src)
 	for _, c := range scanCalls(l, src) {
 		c.src = src
 		e.interpCall(k, l, c)
@@ -1582,4 +1586,67 @@ var walkDeletes = sync.OnceValue(func() map[string][2]*regexp.Regexp {
 func walkDelete(l *lang, src string) bool {
 	p, ok := walkDeletes()[l.name]
 	return ok && p[0].MatchString(src) && p[1].MatchString(src)
+}
+
+// ormBulks are, per language, ORM calls that empty or drop a table without
+// SQL text: Rails' Model.delete_all and destroy_all and drop_table,
+// Django's Model.objects.all().delete(), Prisma's and Mongo's
+// deleteMany() with no filter, knex's dropTable, Laravel's Schema::drop and
+// Model::truncate(). Their receivers name a whole table; a scoped call
+// (where(...).delete_all, filter(...).delete()) is not matched.
+var ormBulks = sync.OnceValue(func() map[string][]struct {
+	re   *regexp.Regexp
+	rule string
+} {
+	type bulk = struct {
+		re   *regexp.Regexp
+		rule string
+	}
+	re := regexp.MustCompile
+	return map[string][]bulk{
+		"Ruby": {{re(`(?:^|[^\w.])[A-Z][\w:]*(?:\.all|\.unscoped)?\.(?:delete_all|destroy_all)\b`), RuleSQLDestroy},
+			{re(`\bdrop_table\b`), RuleSQLDrop}},
+		"Python": {{re(`\.objects(?:\.all\(\))?\.delete\(\)`), RuleSQLDestroy}},
+		"JavaScript": {{re(`\.deleteMany\(\s*(?:\{\s*\})?\s*\)`), RuleSQLDestroy},
+			{re(`\.dropTable(?:IfExists)?\(`), RuleSQLDrop}},
+		"PHP": {{re(`Schema::drop(?:IfExists)?\(`), RuleSQLDrop}, {re(`::truncate\(\)|DB::table\([^)]*\)->(?:delete|truncate)\(\)`), RuleSQLDestroy}},
+	}
+})
+
+// ormBulk judges ORM calls that empty or drop whole tables, outside the
+// code's string literals.
+func (e *evaluator) ormBulk(k *call, l *lang, src string) {
+	bulks := ormBulks()[l.name]
+	if bulks == nil {
+		return
+	}
+	code := blankStrings(src)
+	for _, b := range bulks {
+		if m := b.re.FindString(code); m != "" {
+			e.add(b.rule, k.match(), "%s in the %s code empties or drops a whole table", strings.TrimSpace(m), l.name)
+			return
+		}
+	}
+}
+
+// blankStrings replaces the contents of the quoted strings in src ('...',
+// "...", `...`, with backslash escapes) by blanks, keeping its length.
+func blankStrings(src string) string {
+	b := []byte(src)
+	var q byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case q == 0 && (c == '\'' || c == '"' || c == '`'):
+			q = c
+		case q != 0 && c == '\\' && i+1 < len(b):
+			b[i], b[i+1] = ' ', ' '
+			i++
+		case q != 0 && c == q:
+			q = 0
+		case q != 0:
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }

@@ -162,6 +162,9 @@ func sourceBuiltin(e *evaluator, k *call) {
 // (an install) or text echo, printf or a here-document gives (judged as the
 // script).
 func (e *evaluator) scriptFile(k *call, w shell.Word) {
+	if e.ranDownload(k.match(), w) {
+		return
+	}
 	if d := download(w.Subst); d != nil {
 		e.add(RuleInstall, k.match(), "running a downloaded script (%s) installs code nobody reviewed", d.Source)
 		return

@@ -358,17 +358,26 @@ func init() {
 // archive holds; a protected directory named by -C is written.
 func tarCommand(e *evaluator, k *call) {
 	a := k.args
-	extract := false
+	extract, create := false, false
 	for i, w := range a {
 		t := w.Text
 		switch {
 		case t == "--extract" || t == "--get":
 			extract = true
+		case t == "--create" || t == "--append" || t == "--update":
+			create = true
 		case strings.HasPrefix(t, "--"):
 		case strings.HasPrefix(t, "-") || i == 0:
-			if strings.ContainsRune(strings.TrimPrefix(t, "-"), 'x') && !strings.Contains(t, "=") {
-				extract = true
+			if c := strings.TrimPrefix(t, "-"); !strings.Contains(t, "=") {
+				extract = extract || strings.ContainsRune(c, 'x')
+				create = create || strings.ContainsAny(c, "cru")
 			}
+		}
+	}
+	if create {
+		// tar -czf ARCHIVE: the archive is written.
+		if f, ok := tarArchive(a); ok {
+			e.write(f, k.match(), "writes an archive over")
 		}
 	}
 	if !extract {
@@ -387,6 +396,15 @@ func tarCommand(e *evaluator, k *call) {
 // unzipCommand judges unzip -d DIR and 7z x -oDIR: extracting into DIR.
 func unzipCommand(e *evaluator, k *call) {
 	a := k.args
+	if k.name != "unzip" && len(a) > 1 && (a[0].Text == "a" || a[0].Text == "u") {
+		// 7z a ARCHIVE FILES: the archive is written.
+		for _, w := range a[1:] {
+			if !strings.HasPrefix(w.Text, "-") {
+				e.write(w, k.match(), "writes an archive over")
+				break
+			}
+		}
+	}
 	for i, w := range a {
 		switch t := w.Text; {
 		case t == "-d" && k.name == "unzip" && i+1 < len(a):
@@ -622,4 +640,42 @@ func cmakeCommand(e *evaluator, k *call) {
 			e.write(rest[len(rest)-1], k.match(), "overwrites")
 		}
 	}
+}
+
+// tarArchive returns the archive tar writes: the value of -f (alone or
+// ending a cluster such as -czf, the value then the next word), --file.
+func tarArchive(a []shell.Word) (shell.Word, bool) {
+	for i, w := range a {
+		t := w.Text
+		switch {
+		case strings.HasPrefix(t, "--file="):
+			return withText(w, t[len("--file="):]), true
+		case t == "--file" && i+1 < len(a):
+			return a[i+1], true
+		case strings.HasPrefix(t, "--"):
+		case strings.HasPrefix(t, "-") || i == 0:
+			c := strings.TrimPrefix(t, "-")
+			if j := strings.IndexByte(c, 'f'); j >= 0 {
+				if j == len(c)-1 && i+1 < len(a) {
+					return a[i+1], true
+				}
+				if j < len(c)-1 && strings.HasPrefix(t, "-") && len(c) == 1+len(c[j+1:]) {
+					return withText(w, c[j+1:]), true // -fARCHIVE
+				}
+			}
+		}
+	}
+	return shell.Word{}, false
+}
+
+// zipCommand judges zip's archive, its first operand: it is written.
+func zipCommand(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "bnt", "")
+	if len(ops) > 0 {
+		e.write(ops[0], k.match(), "writes an archive over")
+	}
+}
+
+func init() {
+	handle(zipCommand, "zip")
 }
