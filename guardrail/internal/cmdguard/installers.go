@@ -178,10 +178,10 @@ var codeInstalls = sync.OnceValue(func() map[string]*regexp.Regexp {
 
 // codeInstall judges interpreter code that installs a package.
 func (e *evaluator) codeInstall(k *call, l *lang, src string) {
-	re := codeInstalls()[l.name]
-	if re == nil {
+	if l.name != "R" && l.name != "Julia" || !strings.Contains(src, "install") && !strings.Contains(src, "Pkg.add") {
 		return
 	}
+	re := codeInstalls()[l.name]
 	eco := map[string]string{"R": "cran", "Julia": "julia"}[l.name]
 	for _, m := range re.FindAllStringSubmatch(src, 8) {
 		e.install(k, eco, shell.Lit(m[1]))

@@ -222,8 +222,13 @@ var rVector = sync.OnceValue(func() *regexp.Regexp {
 // starts with ! (or !!, %system, %sx) runs the rest through a shell, as
 // ipython -c '!rm -rf x' does. Plain Python has no such line.
 func (e *evaluator) ipythonEscapes(k *call, src string) {
-	for _, line := range strings.Split(src, "\n") {
+	for rest := src; rest != ""; {
+		line, next, _ := strings.Cut(rest, "\n")
+		rest = next
 		t := strings.TrimSpace(line)
+		if t == "" || t[0] != '!' && t[0] != '%' {
+			continue
+		}
 		for _, p := range []string{"!!", "!", "%system ", "%sx ", "%%bash"} {
 			if rest, ok := strings.CutPrefix(t, p); ok && !strings.HasPrefix(rest, "=") {
 				e.payload(k, shell.Lit(rest), Bash)
@@ -1584,6 +1589,10 @@ var walkDeletes = sync.OnceValue(func() map[string][2]*regexp.Regexp {
 
 // walkDelete reports whether src walks a tree and deletes in it.
 func walkDelete(l *lang, src string) bool {
+	if !strings.Contains(src, "walk") && !strings.Contains(src, "glob") && !strings.Contains(src, "find") &&
+		!strings.Contains(src, "Find") && !strings.Contains(src, "Recursive") && !strings.Contains(src, "readdirSync") {
+		return false // a cheap test before the regexps
+	}
 	p, ok := walkDeletes()[l.name]
 	return ok && p[0].MatchString(src) && p[1].MatchString(src)
 }
@@ -1616,6 +1625,10 @@ var ormBulks = sync.OnceValue(func() map[string][]struct {
 // ormBulk judges ORM calls that empty or drop whole tables, outside the
 // code's string literals.
 func (e *evaluator) ormBulk(k *call, l *lang, src string) {
+	if !strings.Contains(src, "delete") && !strings.Contains(src, "destroy_all") && !strings.Contains(src, "drop") &&
+		!strings.Contains(src, "deleteMany") && !strings.Contains(src, "dropTable") && !strings.Contains(src, "truncate(") {
+		return // a cheap test before the regexps
+	}
 	bulks := ormBulks()[l.name]
 	if bulks == nil {
 		return
