@@ -517,6 +517,13 @@
 // Schema::drop and Model::truncate() — not when scoped (where(...),
 // filter(...)) nor inside a string.
 //
+// A pathspec that is the working tree's top or the current directory at
+// run time covers the whole tree for git.discard: "$(git rev-parse
+// --show-toplevel)", "$(pwd)", "$PWD" (git checkout -- "$PWD"); a file
+// under them is one path. Downloaded text that xargs hands to a shell or an
+// interpreter (curl URL | xargs sh -c) is running downloaded code
+// (pkg.install).
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

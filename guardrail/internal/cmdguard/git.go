@@ -474,11 +474,32 @@ func checkoutPaths(a []shell.Word) []shell.Word {
 // wholeTree returns the first pathspec that covers the whole tree.
 func wholeTree(ps []shell.Word) string {
 	for _, w := range ps {
-		if isWholeTree(w.Text) {
+		if isWholeTree(w.Text) || topLevelWord(w) {
 			return w.Text
 		}
 	}
 	return ""
+}
+
+// topLevelWord reports whether w is, at run time, the top of the working
+// tree or the current directory: "$(git rev-parse --show-toplevel)",
+// "$(pwd)", "$PWD", optionally followed by "/".
+func topLevelWord(w shell.Word) bool {
+	if !w.Dynamic() {
+		return false
+	}
+	t := strings.TrimSuffix(strings.Trim(w.Text, `"`), "/")
+	switch t {
+	case "$PWD", "${PWD}", "$(pwd)", "`pwd`":
+		return true
+	}
+	if len(w.Subst) == 1 && strings.HasPrefix(t, "$(") && strings.HasSuffix(t, ")") {
+		c := w.Subst[0]
+		if len(c.Args) == 3 && c.Args[0].Text == "git" && c.Args[1].Text == "rev-parse" && c.Args[2].Text == "--show-toplevel" {
+			return true
+		}
+	}
+	return false
 }
 
 func isWholeTree(p string) bool {
