@@ -391,8 +391,9 @@
 //
 // Programs that prepare an environment and then run a command are
 // unwrapped like sudo: cross-env (after its NAME=value words; cross-env-shell
-// runs a shell line), dotenv, env-cmd, direnv exec DIR, op run, doppler run
-// and infisical run (--command is a shell line), aws-vault exec PROFILE,
+// runs a shell line), dotenv (and python-dotenv's dotenv run), env-cmd,
+// direnv exec DIR, op run, doppler run and infisical run (--command is a
+// shell line), aws-vault exec PROFILE,
 // sops exec-env and exec-file (a shell line), nix-shell --run/--command,
 // nix develop and nix shell -c/--command, mise/rtx exec and x (after "--",
 // or -c), asdf, rbenv, pyenv, nodenv, goenv, plenv and jenv exec, nvm exec
@@ -415,7 +416,8 @@
 // reset and db push --force-reset; mix ecto.drop and ecto.reset; dotnet ef
 // database drop; sequelize db:drop; typeorm schema:drop; supabase db reset;
 // dbmate drop; golang-migrate's drop; flyway clean; liquibase drop-all;
-// diesel and sqlx database drop and reset; atlas schema clean; bq rm; gcloud
+// diesel and sqlx database drop and reset; atlas schema clean; bq rm (not -j,
+// a job's record); gcloud
 // sql databases delete and sql instances delete; heroku pg:reset. Their
 // --help, and the other subcommands (db:migrate, migrate dev, ecto.create),
 // are allowed. SQL run from interpreter code on a database connection is

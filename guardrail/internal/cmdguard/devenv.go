@@ -16,7 +16,7 @@ import (
 // and, for cross-env, NAME=value assignments.
 var envWrappers = map[string]*optSpec{
 	"cross-env": {},
-	"dotenv":    {valued: "evp", flags: "co", longFlags: longs("debug quiet no-expand")},
+	"dotenv":    {valued: "evpf", flags: "co", long: longs("file"), longFlags: longs("debug quiet no-expand override")},
 	"env-cmd": {valued: "fre", long: longs("file rc-file environments"),
 		longFlags: longs("fallback no-override silent use-shell verbose expand-envs recursive")},
 	"ifne":                  {flags: "n"},
@@ -74,6 +74,13 @@ func (e *evaluator) unwrapDevEnv(k *call) (inner, alt []shell.Word, ok bool) {
 		inner = a[i:]
 		if k.name == "cross-env" {
 			inner = skipAssigns(a)
+		}
+		if k.name == "dotenv" && len(inner) > 0 && inner[0].Text == "run" {
+			// python-dotenv: dotenv [-f FILE] run [--] COMMAND
+			inner = inner[1:]
+			if len(inner) > 0 && inner[0].Text == "--" {
+				inner = inner[1:]
+			}
 		}
 		if altI > i && altI <= len(a) {
 			alt = a[altI:]

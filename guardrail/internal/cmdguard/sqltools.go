@@ -89,6 +89,9 @@ func (e *evaluator) dbTask(k *call, tool string, a []shell.Word) bool {
 			words = append(words, t)
 		}
 	}
+	if tool == "bq" && (hasAnyOption(opts, []string{"-j", "--job"})) {
+		return false // bq rm -j removes a job's record, not data
+	}
 	if tool == "migrate" {
 		if len(words) > 0 && words[0] == "drop" {
 			e.add(RuleSQLDrop, k.match(), "migrate drop drops everything in the database and destroys its data")
