@@ -526,6 +526,13 @@
 // interpreter (curl URL | xargs sh -c) is running downloaded code
 // (pkg.install).
 //
+// PowerShell's array arguments go on while their elements end in a comma
+// (Start-Process cmd.exe -ArgumentList '/c', 'rd', '/s', '/q', 'x' runs rd
+// /s). Windows' system directories named through their variables count
+// for sys.files: $env:windir, $env:SystemRoot, $env:ProgramFiles,
+// ${env:ProgramFiles(x86)}, $env:ProgramData and cmd's %WINDIR%,
+// %SystemRoot%, %ProgramFiles%, %ProgramData%.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded
