@@ -204,6 +204,8 @@ func FuzzToolScripts(f *testing.F) {
 			walkDelete(l, s)
 		}
 		stringArgNext(s)
+		windowsEnvPath(s)
+		psArgs([]shell.Word{shell.Lit("-ArgumentList"), shell.Lit(s + ","), shell.Lit(s)}, psStartProcess)
 		if len(blankStrings(s)) != len(s) {
 			t.Fatalf("blankStrings changed the length")
 		}
