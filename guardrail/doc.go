@@ -389,6 +389,150 @@
 // paths; its echo only prints. make -f /dev/stdin reads its makefile from
 // standard input as make -f - does.
 //
+// Programs that prepare an environment and then run a command are
+// unwrapped like sudo: cross-env (after its NAME=value words; cross-env-shell
+// runs a shell line), dotenv (and python-dotenv's dotenv run), env-cmd,
+// direnv exec DIR, op run, doppler run and infisical run (--command is a
+// shell line), aws-vault exec PROFILE,
+// sops exec-env and exec-file (a shell line), nix-shell --run/--command,
+// nix develop and nix shell -c/--command, mise/rtx exec and x (after "--",
+// or -c), asdf, rbenv, pyenv, nodenv, goenv, plenv and jenv exec, nvm exec
+// [VERSION], fnm exec, volta run, devbox run, toolbox run, distrobox enter
+// ... --, podman unshare, ddev exec and adb shell (a line for the other
+// side's shell), kubectl debug ... --, ifne, lckdo, retry, run-one and its
+// kin, start-stop-daemon's --exec or --startas with the arguments after
+// "--", terminal emulators (xterm -e, gnome-terminal --, konsole -e,
+// --command=...), nodemon --exec, chokidar -c, onchange ... --, each command
+// line given to concurrently (npm:NAME and the like are package scripts),
+// and git bisect run. Example: cross-env NODE_ENV=production rm -rf dist is
+// fs.recursive-delete; doppler run -- npm start is allowed.
+//
+// sql.drop and sql.destroy also take the database tools that drop or
+// empty a database by subcommand, as dropdb does: rails and rake db:drop,
+// db:drop:all, db:reset, db:migrate:reset and db:purge (db:truncate_all is
+// sql.destroy); php artisan migrate:fresh and db:wipe; doctrine:database:drop
+// and doctrine:schema:drop with --force (bin/console, symfony console);
+// manage.py and django-admin reset_db (flush is sql.destroy); prisma migrate
+// reset and db push --force-reset; mix ecto.drop and ecto.reset; dotnet ef
+// database drop; sequelize db:drop; typeorm schema:drop; supabase db reset;
+// dbmate drop; golang-migrate's drop; flyway clean; liquibase drop-all;
+// diesel and sqlx database drop and reset; atlas schema clean; bq rm (not -j,
+// a job's record); gcloud
+// sql databases delete and sql instances delete; heroku pg:reset. Their
+// --help, and the other subcommands (db:migrate, migrate dev, ecto.create),
+// are allowed. SQL run from interpreter code on a database connection is
+// judged as a SQL client's: a string literal given to a method named
+// execute, executescript, executemany, exec, query, statement, unprepared,
+// raw, run and the like (python3 -c "sqlite3.connect('a.db').execute('DROP
+// TABLE t')" is sql.drop; .execute('SELECT 1') and .execute(q) are
+// allowed), and so is the code of framework consoles given by argument:
+// rails runner CODE (Ruby), manage.py shell -c CODE (Python), artisan tinker
+// --execute=CODE (PHP). Cloud CLIs' SQL options count too: aws athena
+// --query-string, aws rds-data --sql. Interpreter code is read further:
+// IPython's shell escapes (a line starting with !, !!, %system or %sx, in
+// ipython -c or python -m IPython -c), R's c(...) vectors as lists (R -e
+// 'system2("rm", c("-rf", "x"))') and R -e as Rscript -e, shelljs's
+// rm('-rf', ...), Ruby's Pathname(p).rmtree, PHP's pcntl_exec.
+//
+// pkg.install also takes these package managers' installs, each under its
+// own ecosystem name: pacman, yay and paru -S (and -U of a URL; -Ss, -Si,
+// -Sc, -Syu without names and local package files are allowed), zypper
+// install, snap install, flatpak install, nix-env -i and nix profile
+// install, port install, pkg install, scoop install, composer require,
+// luarocks install, cpanm and cpan, gh extension install, deno install and
+// add with names, cabal and stack install with names, opam install, dart and
+// flutter pub add, micromamba install, pixi add, rye add, pdm add, vcpkg
+// install, nimble install, raco pkg install, krew and kubectl krew install,
+// mix archive.install hex, swift package add-dependency, asdf plugin add,
+// sdk install; and interpreter code that installs: R's install.packages,
+// remotes:: and devtools::install_*, pak, BiocManager::install ("cran"),
+// Julia's Pkg.add ("julia"). Example: composer require guzzlehttp/guzzle;
+// composer install, cabal build and dart pub get are allowed.
+//
+// Options that name a file a program writes make it a write of that path
+// (fs.protected, sys.files, sys.disk): find -fprint, -fprint0, -fls and
+// -fprintf; git --output and --output-directory, and -o of git
+// format-patch and git archive; base64 -o; wget -P and aria2c -d (with
+// -o); openssl -out; gpg, iconv, pandoc and zstd -o; the -o of gcc, g++,
+// cc, clang, rustc and go build; javac -d. scp's local destination is
+// written. A copy's destination that is a directory (".", "..", a path
+// ending in "/") is written into: it counts when what lands there is
+// protected or the system's (cp -t .git/ x, cp tool /usr/local/bin/), not
+// when the directory only holds a protected path, so cp /tmp/report.txt .
+// and scp host:x . are allowed (cp's "." was a false block before).
+//
+// Editors, debuggers and build tools read further: vim's and nvim's
+// commands split at "|", with silent, lua CODE (Lua), call delete(p, "rf")
+// (fs.recursive-delete; delete(p) deletes p), call jobstart(...) and exe
+// "!..."; lldb's -o/--one-line commands (platform shell and shell lines,
+// script CODE as Python); Emacs Lisp from emacs --eval or the like, read as
+// the languages without a scanner are, with (delete-directory "x" t) as a
+// recursive delete and (delete-file p) as a delete; make --eval and -E
+// makefile text, whose tab recipes and "target: ; recipe" lines are shell
+// lines; npm pkg set scripts.NAME=CMD and npm set-script NAME CMD, whose
+// CMD npm run will run; ripgrep's --pre PROGRAM, run on every file searched
+// (rg --pre rm x deletes the tree). PowerShell: [scriptblock]::Create('...')
+// is a script the line runs; -Command:"..." and -c:"..." attach the
+// script; .Delete($true) on any object deletes recursively;
+// [IO.File]::WriteAllBytes, WriteAllLines, AppendAllText and
+// AppendAllLines write their path; a quoted path's blanks are its own
+// ('C:\Program Files\App' is one path); wsl -e from PowerShell or cmd runs
+// its command in Linux, as bash. cmd: runas's program line and schtasks
+// /tr's command line are cmd lines. sys.disk also takes gpart destroy and
+// delete, bcachefs format, lvreduce, nwipe, and scrub of a device.
+//
+// Copy and sync tools with a local destination write it, and those that
+// delete what the source lacks delete recursively there, as rsync --delete
+// does: rclone sync and bisync (fs.recursive-delete), purge, delete and
+// rmdirs of a local path, copy, copyto, move and moveto onto one; aws s3
+// sync with --delete (and s3 cp, mv, sync onto a local path); gsutil rsync
+// -d (and cp, mv); unison with -force or -prefer; docker, podman and kubectl
+// cp from a container or pod; git clone URL DIR; python -m json.tool IN OUT.
+// Remote destinations (s3://, gs://, remote:path, a container's path) are
+// not the machine's, so uploads stay allowed. Interpreter code that walks a
+// tree and deletes what it finds (os.walk or Path.rglob with os.remove or
+// unlink, File::Find with unlink, Dir.glob("**") with File.delete,
+// readdirSync(..., {recursive}) with unlinkSync, PHP's recursive
+// iterators with unlink) is fs.recursive-delete, as find -delete is; and
+// JavaScript's rm and rmdir with recursive count under any receiver.
+// pg_restore --clean into a database (-d) drops what it restores first
+// (sql.drop; with -f it only writes a script); DROP KEYSPACE is sql.drop.
+// deno run URL and an interpreter given a downloading process substitution
+// (python3 <(curl ...)) run downloaded code (pkg.install). hub is git; gh
+// repo sync --force rewrites the fork given (git.force-push) or resets the
+// local branch (git.discard). pnpm's -w is --workspace-root, a flag.
+//
+// Remote and container runners run their command: machinectl shell
+// MACHINE PROGRAM, systemd-nspawn ... PROGRAM, mosh HOST -- CMD, tsh ssh
+// HOST CMD, fab -H HOST -- CMD; on Windows psexec \\HOST PROGRAM (judged
+// as cmd's) and wmic process call create "CMD". A script a download earlier
+// in the line wrote, run afterwards, is downloaded code (pkg.install): curl
+// -o i.sh URL && sh i.sh, curl -O URL then ./NAME, wget URL; bash NAME, iwr
+// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it; reading or
+// extracting the download is allowed. Archives are written where tar -c
+// (-f, --file), zip and 7z a put them, and git config --file PATH writes
+// PATH (git config -f .git/config ... is fs.protected). ORM calls that empty
+// or drop a whole table in interpreter code and framework consoles count
+// as the SQL they send: Model.delete_all and destroy_all, drop_table
+// (Rails), Model.objects.all().delete() (Django), deleteMany() or
+// deleteMany({}) (Prisma, MongoDB), knex's dropTable, Laravel's
+// Schema::drop and Model::truncate() — not when scoped (where(...),
+// filter(...)) nor inside a string.
+//
+// A pathspec that is the working tree's top or the current directory at
+// run time covers the whole tree for git.discard: "$(git rev-parse
+// --show-toplevel)", "$(pwd)", "$PWD" (git checkout -- "$PWD"); a file
+// under them is one path. Downloaded text that xargs hands to a shell or an
+// interpreter (curl URL | xargs sh -c) is running downloaded code
+// (pkg.install).
+//
+// PowerShell's array arguments go on while their elements end in a comma
+// (Start-Process cmd.exe -ArgumentList '/c', 'rd', '/s', '/q', 'x' runs rd
+// /s). Windows' system directories named through their variables count
+// for sys.files: $env:windir, $env:SystemRoot, $env:ProgramFiles,
+// ${env:ProgramFiles(x86)}, $env:ProgramData and cmd's %WINDIR%,
+// %SystemRoot%, %ProgramFiles%, %ProgramData%.
+//
 // shell.depth also covers commands judged inside one another without a
 // payload between them (wrappers, xargs, find -exec, a git alias): more than
 // 64 deep (sudo sudo sudo ... rm) fails closed, so a long line costs bounded

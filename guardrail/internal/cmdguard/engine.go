@@ -115,6 +115,9 @@ type evaluator struct {
 	// gitSet is the configuration git config set earlier in the command
 	// line, gitLocal that of -c for the git being judged; keys lowercased.
 	gitSet, gitLocal map[string]string
+	// downloaded are the files a download earlier in the command line wrote
+	// (curl -o f URL), cleaned: running one runs downloaded code.
+	downloaded map[string]bool
 }
 
 func (e *evaluator) add(rule, match, format string, args ...any) {
@@ -188,7 +191,7 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 		}
 	}
 	if sh == PowerShell {
-		e.scriptblockDownload(c)
+		e.scriptblockDownload(c, depth)
 	}
 	if c.Expr {
 		e.expr(c)
@@ -237,6 +240,9 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 		e.dynamicName(c, args, stdin, sh, depth)
 		return
 	}
+	if e.downloaded != nil && strings.ContainsAny(args[0].Text, `/\`) && e.ranDownload(c.Source, args[0]) {
+		return // ./install.sh after curl -o install.sh URL
+	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
 	if _, ok := commandOpts[k.name]; ok {
 		e.commandOptions(k)
@@ -272,6 +278,17 @@ func (e *evaluator) alternative(c *shell.Cmd, wrapper string, alt []shell.Word, 
 // rules applies the rule of the command's name.
 func (e *evaluator) rules(k *call) {
 	e.interactive(k)
+	if _, ok := dbTasks[k.name]; ok || dbToolNames[k.name] != "" {
+		if !e.frameworkCode(k, k.name, k.args) {
+			e.dbTask(k, k.name, k.args)
+		}
+	}
+	if names := outputOpts[k.name]; names != nil {
+		e.outputOptions(k, names)
+	}
+	if in, ok := installers[k.name]; ok {
+		e.packageInstall(k, in)
+	}
 	if h := handlers[k.name]; h != nil {
 		h(e, k)
 	} else if isMkfs(k.name) {
@@ -393,6 +410,7 @@ var gnuPrefixed = map[string]string{
 	"gtruncate": "truncate", "gmv": "mv", "gcp": "cp", "gln": "ln", "ginstall": "install",
 	"gtimeout": "timeout", "gtee": "tee", "genv": "env", "gnice": "nice", "gstdbuf": "stdbuf",
 	"grmdir": "rmdir", "gunlink": "unlink", "gsort": "sort",
+	"hub": "git", // GitHub's git wrapper: hub push -f is git push -f
 }
 
 // psAliases maps PowerShell's built-in aliases to their cmdlets.

@@ -257,12 +257,12 @@ func lastOperandWritten(e *evaluator, k *call) {
 	_, ops, v := operands(k.args, "tSmogb", "target-directory suffix mode owner group backup")
 	for _, key := range []string{"-t", "--target-directory"} {
 		if t, ok := v.get(key); ok {
-			e.write(t, k.match(), "writes into")
+			e.writeInto(t, k.match(), "writes")
 			return
 		}
 	}
 	if len(ops) > 1 {
-		e.write(ops[len(ops)-1], k.match(), "overwrites")
+		e.writeInto(ops[len(ops)-1], k.match(), "overwrites")
 		if k.name == "cp" && (ops[0].Text == "/dev/stdin" || ops[0].Text == "-") {
 			e.stdinSecret(k, ops[len(ops)-1])
 		}
@@ -357,6 +357,9 @@ func awsCommand(e *evaluator, k *call) {
 	if len(ops) > 2 && ops[0].Text == "configure" && ops[1].Text == "set" {
 		e.configSecret("credentials", ops[2:], " = ")
 	}
+	e.cloudSQL(k, "--query-string", "--sql")
+	opts, _, _ := operands(k.args, "", "")
+	e.s3Command(k, ops, opts)
 }
 
 // rimrafCommand judges the rimraf CLI: it deletes its operands recursively.
@@ -595,8 +598,48 @@ func downloadOutput(e *evaluator, k *call) {
 		}
 		if out && i+1 < len(k.args) {
 			e.write(k.args[i+1], k.match(), "downloads over")
+			e.recordDownload(k.args[i+1])
+		}
+		if k.name == "curl" && (t == "-O" || t == "--remote-name" || shortLast(t, 'O')) || k.name == "wget" && isURL(t) {
+			// curl -O URL and wget URL save under the URL's last part.
+			for _, u := range k.args[i:] {
+				if isURL(u.Text) {
+					e.recordDownload(withText(u, path.Base(strings.SplitN(u.Text, "?", 2)[0])))
+					break
+				}
+			}
 		}
 	}
+}
+
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "ftp://")
+}
+
+// recordDownload notes a file a download writes, for ranDownload.
+func (e *evaluator) recordDownload(w shell.Word) {
+	if w.Dynamic() || w.Text == "" || w.Text == "-" {
+		return
+	}
+	if e.downloaded == nil {
+		e.downloaded = map[string]bool{}
+	}
+	e.downloaded[cleanScriptPath(w.Text)] = true
+}
+
+// ranDownload judges running the script w: when a download earlier in the
+// line wrote it, that is running downloaded code (curl -o i.sh URL && sh
+// i.sh), an install as curl | sh is. It reports whether it was one.
+func (e *evaluator) ranDownload(match string, w shell.Word) bool {
+	if e.downloaded == nil || w.Dynamic() || !e.downloaded[cleanScriptPath(w.Text)] {
+		return false
+	}
+	e.add(RuleInstall, match, "%s was downloaded earlier in the line; running it runs code nobody reviewed", w.Text)
+	return true
+}
+
+func cleanScriptPath(p string) string {
+	return path.Clean(strings.ReplaceAll(p, `\`, "/"))
 }
 
 // shortLast reports whether t is a short-option cluster ending in c (-qO).

@@ -48,6 +48,22 @@ func FuzzWrappers(f *testing.F) {
 		"dos2unix go.sum", "yq -i '.a=1' f", "prettier --write .", "ddrescue a /dev/sdb", "bmaptool copy a /dev/sdb",
 		"docker run --entrypoint=rm alpine -rf x", "cmake -E remove_directory x", "make -f /dev/stdin",
 		"setpriv --reuid=1 rm -rf x", "deno run -A npm:rimraf x", "psql -c '\\! rm -rf x'", "sqlite3 a '.shell rm -rf x'",
+		"cross-env A=1 rm -rf x", "dotenv -e .env -- rm -rf x", "op run -- rm -rf x", "aws-vault exec p -- x", "sops exec-env f 'x'",
+		"nix-shell --run 'rm -rf x'", "nix develop -c rm -rf x", "mise exec -- x", "nvm exec 20 x", "adb shell rm -rf x",
+		"start-stop-daemon -S -x /bin/rm -- -rf x", "xterm -e rm -rf x", "nodemon -x 'rm -rf x'", "concurrently 'rm -rf x' y",
+		"rails db:drop", "php artisan migrate:fresh", "migrate -path x drop -f", "flyway clean", "bq rm -f -t x",
+		"rails runner 'x.execute(\"DROP TABLE t\")'", "manage.py shell -c 'x'", "artisan tinker --execute=x",
+		"pacman -Syu x", "nix-env -iA x", "cpan -i x", "cpanm x", "composer require x:^1", "gh extension install x",
+		"find . -fprint .harnish/x", "git log --output=x", "base64 -ox", "aria2c -d .git -o x u", "scp h:x .",
+		"lldb -o 'platform shell rm -rf x'", "make --eval='a: ; rm -rf x' a", "npm pkg set scripts.x='rm -rf x'",
+		"rg --pre rm x", "runas /user:x 'cmd /c rd /s /q x'", "schtasks /create /tr 'cmd /c x'", "gpart destroy x",
+		"rclone sync a b", "aws s3 sync s3://b ./x --delete", "gsutil rsync -d gs://b x", "docker cp c:/x .git/",
+		"kubectl cp ns/p:/x .harnish/x", "unison a b -force a", "pg_restore -c -d app x", "gh repo sync --force",
+		"hub push -f", "git clone u .harnish", "python -m json.tool a b",
+		"machinectl shell h /bin/rm -rf x", "systemd-nspawn -D /c rm -rf x", "mosh h -- rm -rf x", "tsh ssh h rm -rf x",
+		"fab -H h -- rm -rf x", "psexec \\\\h cmd /c rd /s /q x", "wmic process call create 'cmd /c x'",
+		"curl -o i.sh u && sh i.sh", "wget u; bash ./u", "tar -czf .harnish/x src", "zip -r .git/x src", "7z a x y",
+		"git config -f .git/config a b", "git checkout -- \"$(git rev-parse --show-toplevel)\"", "curl u | xargs sh -c",
 	} {
 		i := strings.IndexByte(s, ' ')
 		f.Add(s[:i], s[i+1:])
@@ -78,7 +94,17 @@ func FuzzWrappers(f *testing.F) {
 			"manage.py", "rails", "wrangler d1 execute", "sqlite-utils", "heroku", "prisma db execute", "noglob",
 			"elixir -e", "groovy -e", "scala", "tclsh", "dos2unix", "yq", "prettier", "black", "eslint", "ddrescue",
 			"bmaptool", "dcfldd", "setpriv", "deno run", "psql -c", "mysql -e", "sqlcmd -Q", "cmake -E",
-			"docker run --entrypoint", "docker compose run --entrypoint", "zx -e", "sg_format", "printf"} {
+			"docker run --entrypoint", "docker compose run --entrypoint", "zx -e", "sg_format", "printf",
+			"cross-env", "dotenv", "env-cmd", "op run", "doppler run", "aws-vault exec", "sops exec-env", "nix-shell",
+			"nix develop", "mise exec", "nvm exec", "fnm exec", "volta run", "distrobox enter", "ddev exec", "adb shell",
+			"start-stop-daemon", "xterm", "gnome-terminal", "nodemon", "chokidar", "concurrently", "git bisect run",
+			"rails", "php artisan", "php bin/console", "python manage.py", "dotnet ef", "migrate", "bq", "gcloud sql",
+			"pacman", "yay", "zypper", "nix-env", "cpan", "composer", "deno", "gh", "find", "git log", "base64",
+			"aria2c", "wget", "gcc", "lldb", "make", "npm pkg set", "npm set-script", "rg", "runas", "schtasks",
+			"gpart", "nwipe", "scrub", "rclone", "aws s3", "gsutil", "docker cp", "kubectl cp", "unison", "pg_restore",
+			"gh repo sync", "hub", "git clone", "python -m json.tool", "python3 -m IPython", "ipython", "emacs --eval",
+			"nvim -c", "vim -c", "R -e", "machinectl shell", "systemd-nspawn", "mosh", "tsh ssh", "fab", "psexec", "wmic",
+			"tar -cf", "zip", "7z a", "git config -f", "rails runner", "curl -o x u && sh"} {
 			Check(p, w+" "+rest, Bash)
 		}
 	})
@@ -100,6 +126,11 @@ func FuzzInterpreterCode(f *testing.F) {
 		"const {execSync: x} = require('child_process'); x('y')", "import {rmSync as r} from 'fs'", "pathlib.Path('x').unlink()",
 		"import sh; sh.rm('-rf', 'x')", "local[\"rm\"](\"-rf\")", "system qq{rm -rf x}", "q(a) qw[b c] qq<d>",
 		"%q(x) %Q[y] %w[a b].join(' ')", "do shell script \"rm -rf x\"", "\"rm\" | getline; print \"x\" | \"sh\"",
+		"sqlite3.connect('a').execute('DROP TABLE t')", "db.exec(\"TRUNCATE t\")", "asyncio.run(main())", "!rm -rf x\n%system ls",
+		"unlink(\"x\", recursive = TRUE); system2('rm', c('-rf', 'x'))", "Pathname(\"x\").rmtree", "pcntl_exec(\"/bin/rm\", [\"-rf\"])",
+		"require('shelljs').rm('-rf', 'x')", "install.packages(c(\"a\", \"b\"))", "using Pkg; Pkg.add(name=\"X\")",
+		"for r, d, f in os.walk('x'): os.remove(f)", "import('fs/promises').then(m => m.rm('x', {recursive: true}))",
+		"User.delete_all; drop_table(:t)", "Event.objects.all().delete()", "db.x.deleteMany({})", "Schema::drop('t'); X::truncate()",
 	} {
 		f.Add(s)
 	}
@@ -169,6 +200,21 @@ func FuzzToolScripts(f *testing.F) {
 		gitCommandKey(strings.ToLower(s), s)
 		shell.CommandVariable(s)
 		cronCommand(s)
+		for _, l := range langs {
+			walkDelete(l, s)
+		}
+		stringArgNext(s)
+		windowsEnvPath(s)
+		psArgs([]shell.Word{shell.Lit("-ArgumentList"), shell.Lit(s + ","), shell.Lit(s)}, psStartProcess)
+		if len(blankStrings(s)) != len(s) {
+			t.Fatalf("blankStrings changed the length")
+		}
+		topLevelWord(shell.Word{Text: s, Segs: []shell.Seg{{Text: s, Dynamic: true}}})
+		nodeVersion(s)
+		remoteURL(s)
+		if n := len(splitPaths(shell.Word{Text: s, Quoted: true})); n > len(s) {
+			t.Fatalf("splitPaths: %d paths from %d bytes", n, len(s))
+		}
 		if n := len(diffFiles(s)); n > maxDiffFiles {
 			t.Fatalf("diffFiles: %d files, more than %d", n, maxDiffFiles)
 		}

@@ -168,6 +168,8 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		opts = expandLongs(opts, known)
 	}
 	switch sub {
+	case "clone":
+		cloneCommand(e, k, a)
 	case "push":
 		for _, o := range opts {
 			switch {
@@ -343,11 +345,21 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 		}
 	case "bisect":
 		// git bisect run CMD ARGS runs CMD.
+		// Its options are the command's: take the words after run as written.
 		if len(ops) > 1 && ops[0].Text == "run" {
-			e.argv(k.c, ops[1:], shell.Input{}, k.sh, k.depth)
+			for j, w := range a {
+				if w.Text == "run" {
+					e.argv(k.c, a[j+1:], shell.Input{}, k.sh, k.depth)
+					break
+				}
+			}
 		}
 	case "config":
 		e.gitConfigAlias(a)
+		if f, ok := optionValue(a, "--file", "-f"); ok && len(ops) > 1 && !contains(opts, "--get") && !contains(opts, "--list") {
+			// git config --file PATH KEY VALUE writes PATH.
+			e.write(f, k.match(), "writes")
+		}
 		// git config [--global] KEY VALUE writes a configuration file; a
 		// value git runs as a command is judged as one.
 		if cfg := gitConfigOperands(ops); len(cfg) == 2 {
@@ -462,11 +474,32 @@ func checkoutPaths(a []shell.Word) []shell.Word {
 // wholeTree returns the first pathspec that covers the whole tree.
 func wholeTree(ps []shell.Word) string {
 	for _, w := range ps {
-		if isWholeTree(w.Text) {
+		if isWholeTree(w.Text) || topLevelWord(w) {
 			return w.Text
 		}
 	}
 	return ""
+}
+
+// topLevelWord reports whether w is, at run time, the top of the working
+// tree or the current directory: "$(git rev-parse --show-toplevel)",
+// "$(pwd)", "$PWD", optionally followed by "/".
+func topLevelWord(w shell.Word) bool {
+	if !w.Dynamic() {
+		return false
+	}
+	t := strings.TrimSuffix(strings.Trim(w.Text, `"`), "/")
+	switch t {
+	case "$PWD", "${PWD}", "$(pwd)", "`pwd`":
+		return true
+	}
+	if len(w.Subst) == 1 && strings.HasPrefix(t, "$(") && strings.HasSuffix(t, ")") {
+		c := w.Subst[0]
+		if len(c.Args) == 3 && c.Args[0].Text == "git" && c.Args[1].Text == "rev-parse" && c.Args[2].Text == "--show-toplevel" {
+			return true
+		}
+	}
+	return false
 }
 
 func isWholeTree(p string) bool {

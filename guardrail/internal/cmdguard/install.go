@@ -87,12 +87,19 @@ func npmCommand(e *evaluator, k *call) {
 	if k.name == "bun" {
 		interpreterCommand(e, k) // bun -e CODE
 	}
-	_, ops, _ := operands(k.args, "wC", "registry prefix tag workspace omit include userconfig cache loglevel save-prefix cwd filter")
+	valued := "wC" // npm's -w WORKSPACE; pnpm's -w is --workspace-root
+	if k.name == "pnpm" {
+		valued = "C"
+	}
+	_, ops, _ := operands(k.args, valued, "registry prefix tag workspace omit include userconfig cache loglevel save-prefix cwd filter")
 	if len(ops) == 0 {
 		return
 	}
 	sub := ops[0].Text
 	pkgs := ops[1:]
+	if k.name == "npm" || k.name == "pnpm" {
+		npmScripts(e, k, sub, k.args)
+	}
 	if sub == "config" && len(pkgs) > 1 && pkgs[0].Text == "set" {
 		// npm config set KEY VALUE (or KEY=VALUE) writes ~/.npmrc.
 		e.configSecret(".npmrc", pkgs[1:], "=")
@@ -133,12 +140,24 @@ func pipCommand(e *evaluator, k *call) {
 
 func pythonCommand(e *evaluator, k *call) {
 	a := k.args
-	if scriptSQL(e, k, a) {
+	if scriptSQL(e, k, a) || e.scriptDBTask(k, a) {
 		return
 	}
 	for i := 0; i < len(a)-2; i++ {
 		if a[i].Text == "-m" && (a[i+1].Text == "pip" || a[i+1].Text == "pipx") && a[i+2].Text == "install" {
 			e.pipInstall(k, a[i+3:])
+			return
+		}
+		if a[i].Text == "-m" && a[i+1].Text == "json.tool" {
+			// python -m json.tool IN OUT writes OUT.
+			if _, ops, _ := operands(a[i+2:], "", "indent"); len(ops) == 2 {
+				e.write(ops[1], k.match(), "writes")
+			}
+			return
+		}
+		if a[i].Text == "-m" && (a[i+1].Text == "IPython" || a[i+1].Text == "ipython") {
+			// python -m IPython -c CODE: IPython's code, shell escapes included.
+			interpreterCommand(e, &call{c: k.c, name: "ipython", args: a[i+2:], stdin: k.stdin, sh: k.sh, depth: k.depth})
 			return
 		}
 		if a[i].Text == "-c" || !strings.HasPrefix(a[i].Text, "-") {
@@ -306,6 +325,25 @@ func installModule(e *evaluator, k *call) {
 	for _, w := range ps.named["name"] {
 		for _, n := range splitList(w) {
 			e.install(k, eco, n)
+		}
+	}
+}
+
+// npmScripts judges package scripts a command defines: npm pkg set
+// scripts.NAME=CMD and npm set-script NAME CMD write a command that npm run
+// NAME (and npm's lifecycle: install, test, build) runs, judged as bash.
+func npmScripts(e *evaluator, k *call, sub string, a []shell.Word) {
+	switch sub {
+	case "pkg":
+		for _, w := range a {
+			if name, v, ok := strings.Cut(w.Text, "="); ok && strings.HasPrefix(name, "scripts.") {
+				e.payload(k, withText(w, v), Bash)
+			}
+		}
+	case "set-script":
+		_, ops, _ := operands(a, "", "")
+		if len(ops) == 3 {
+			e.payload(k, ops[2], Bash)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 func init() {
 	handle(interpreterCommand, "node", "nodejs", "zx", "perl", "ruby", "php", "deno", "lua", "luajit",
-		"osascript", "rscript", "ipython", "ipython3", "tsx", "ts-node", "julia")
+		"osascript", "rscript", "r", "ipython", "ipython3", "tsx", "ts-node", "julia")
 	handle(awkCommand, "awk", "gawk", "mawk", "nawk", "busybox-awk")
 }
 
@@ -86,7 +86,16 @@ const (
 	// pathObject is a path object (pathlib.Path("x")) whose method called
 	// right after it (.unlink(), .write_text(...)) deletes or writes it.
 	pathObject
+	// sqlExec runs its first argument, a string, as SQL on a database
+	// (cursor.execute, db.exec, conn.query, DB::statement, ...).
+	sqlExec
 )
+
+// sqlMethods are the method names that run SQL on a database connection,
+// whatever the receiver: the SQL they are given is judged as a SQL
+// client's (sqlite3.connect(p).execute('DROP TABLE t') is sql.drop).
+var sqlMethods = setOf("execute executescript executemany exec query statement unprepared raw run exec_query " +
+	"execute_batch exec_params $executeRawUnsafe $queryRawUnsafe $executeRaw $queryRaw sql")
 
 // denoValued are deno run's options that take a separate value.
 var denoValued = []string{"-c", "--config", "--import-map", "--lock", "--cert", "--location", "--seed", "--inspect", "--v8-flags"}
@@ -149,12 +158,13 @@ var rubyCalls = map[string]callKind{
 	"FileUtils.remove_entry_secure": rmTree, "FileUtils.rmtree": rmTree, "rm_rf": rmTree, "rm_r": rmTree,
 	"FileUtils.rm": rmFile, "File.delete": rmFile, "File.unlink": rmFile,
 	"File.write": writeFile, "IO.write": writeFile, "File.open": openFile, "File.new": openFile,
+	"Pathname": pathObject, "Pathname.new": pathObject,
 	"File.truncate": writeFile, "FileUtils.mv": moveFile, "File.rename": moveFile, "FileUtils.cp": copyTarget,
 }
 
 var phpCalls = map[string]callKind{
 	"system": shellLine, "exec": shellLine, "shell_exec": shellLine, "passthru": shellLine, "popen": shellLine,
-	"proc_open": shellLine, "unlink": rmFile, "file_put_contents": writeFile, "fopen": openFile,
+	"proc_open": shellLine, "pcntl_exec": program, "unlink": rmFile, "file_put_contents": writeFile, "fopen": openFile,
 	"rename": moveFile, "copy": copyTarget,
 }
 
@@ -191,6 +201,8 @@ func interpreterName(name string) string {
 		return "lua"
 	case "ipython", "ipython3":
 		return "python"
+	case "r":
+		return "rscript"
 	case "tsx", "ts-node":
 		return "node"
 	case "julia":
@@ -200,6 +212,54 @@ func interpreterName(name string) string {
 		return "python"
 	}
 	return ""
+}
+
+var rVector = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bc\(([^()]*)\)`)
+})
+
+// ipythonEscapes judges IPython's shell escapes: a line of Python code that
+// starts with ! (or !!, %system, %sx) runs the rest through a shell, as
+// ipython -c '!rm -rf x' does. Plain Python has no such line.
+func (e *evaluator) ipythonEscapes(k *call, src string) {
+	for rest := src; rest != ""; {
+		line, next, _ := strings.Cut(rest, "\n")
+		rest = next
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] != '!' && t[0] != '%' {
+			continue
+		}
+		for _, p := range []string{"!!", "!", "%system ", "%sx ", "%%bash"} {
+			if rest, ok := strings.CutPrefix(t, p); ok && !strings.HasPrefix(rest, "=") {
+				e.payload(k, shell.Lit(rest), Bash)
+				break
+			}
+		}
+	}
+}
+
+// stringArgNext reports whether src starts a call whose first argument is a
+// string literal: ('...'), ("..."), (`...`), (r"...").
+func stringArgNext(src string) bool {
+	src = strings.TrimLeft(src, " \t")
+	if !strings.HasPrefix(src, "(") {
+		return false
+	}
+	src = strings.TrimLeft(src[1:], " \t\n")
+	for len(src) > 0 && (src[0]|0x20 == 'r' || src[0]|0x20 == 'b' || src[0]|0x20 == 'u' || src[0]|0x20 == 'f' || src[0] == 'N') {
+		src = src[1:]
+	}
+	return len(src) > 0 && (src[0] == '"' || src[0] == '\'' || src[0] == '`')
+}
+
+// shortRecursive reports whether a delete call's first argument is a
+// short-option string holding r or R (shelljs's rm('-rf', 'x')).
+func shortRecursive(args []interpArg) bool {
+	if len(args) < 2 || args[0].kind != argString {
+		return false
+	}
+	t := args[0].text
+	return len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsAny(t, "rR")
 }
 
 var pythonName = sync.OnceValue(func() *regexp.Regexp {
@@ -240,7 +300,7 @@ func interpreterCommand(e *evaluator, k *call) {
 	if key == "perl" {
 		perlInPlace(e, k)
 	}
-	if key == "php" && scriptSQL(e, k, k.args) {
+	if key == "php" && (scriptSQL(e, k, k.args) || e.scriptDBTask(k, k.args)) {
 		return
 	}
 	a := k.args
@@ -266,6 +326,11 @@ func interpreterCommand(e *evaluator, k *call) {
 						j++
 					}
 					continue
+				}
+				if strings.HasPrefix(t, "https://") || strings.HasPrefix(t, "http://") {
+					// deno run URL: a script downloaded and run, as curl | sh.
+					e.add(RuleInstall, k.match(), "deno run %s runs a downloaded script nobody reviewed", t)
+					return
 				}
 				if pkg, ok := strings.CutPrefix(t, "npm:"); ok && !a[j].Dynamic() {
 					if i := strings.LastIndexByte(pkg, '@'); i > 0 {
@@ -297,6 +362,14 @@ func interpreterCommand(e *evaluator, k *call) {
 		}
 		if t == "--" || !strings.HasPrefix(t, "-") || len(t) < 2 {
 			script = t != "--" || i+1 < len(a)
+			if t != "--" && e.ranDownload(k.match(), a[i]) {
+				return // python3 x.py after curl -o x.py URL
+			}
+			if d := download(a[i].Subst); d != nil && t != "--" {
+				// python3 <(curl URL): the script is a download.
+				e.add(RuleInstall, k.match(), "the %s script is downloaded (%s) and run unreviewed", l.name, d.Source)
+				return
+			}
 			break
 		}
 		if strings.HasPrefix(t, "--") {
@@ -428,6 +501,13 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 	case l.name == "Perl" && strings.Contains(src, "q"), l.name == "Ruby" && strings.Contains(src, "%"):
 		src = quoteLike(l, src)
 	}
+	if l.name == "Python" && strings.ContainsAny(src, "!%") {
+		e.ipythonEscapes(k, src)
+	}
+	if l.name == "R" && strings.Contains(src, "c(") {
+		// R's c("-rf", "x") is a vector: read as a list.
+		src = rVector().ReplaceAllString(src, "[$1]")
+	}
 	switch {
 	case l.name == "Python" && strings.Contains(src, "getattr("):
 		// getattr(os, "system") is os.system.
@@ -445,6 +525,11 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 		}
 	}
 	e.passedCalls(k, l, src)
+	e.codeInstall(k, l, src)
+	if walkDelete(l, src) {
+		e.add(RuleRecursiveDelete, k.match(), "the %s code walks a tree and deletes what it finds: a recursive delete", l.name)
+	}
+	e.ormBulk(k, l, src)
 	for _, c := range scanCalls(l, src) {
 		c.src = src
 		e.interpCall(k, l, c)
@@ -598,9 +683,12 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 			return
 		}
 		switch c.method {
-		case "unlink", "rmdir":
+		case "rmtree":
+			e.add(RuleRecursiveDelete, match, "%s(...).rmtree in the %s code deletes recursively", c.name, l.name)
 			e.write(c.args[0].word(), match, "deletes")
-		case "write_text", "write_bytes", "touch", "rename", "replace", "symlink_to", "hardlink_to":
+		case "unlink", "rmdir", "delete":
+			e.write(c.args[0].word(), match, "deletes")
+		case "write_text", "write_bytes", "touch", "rename", "replace", "symlink_to", "hardlink_to", "write", "binwrite":
 			e.write(c.args[0].word(), match, "writes")
 		}
 	case rmTree:
@@ -614,8 +702,14 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 		if len(c.args) > 0 && c.args[0].kind == argString && treeModules[c.args[0].text] {
 			e.add(RuleRecursiveDelete, match, "the %s code loads %s, which deletes trees", l.name, c.args[0].text)
 		}
+	case sqlExec:
+		if len(c.args) > 0 && c.args[0].kind == argString {
+			if rule, stmt := sqlDanger(c.args[0].text); stmt != "" {
+				e.add(rule, match, "%q run by %s in the %s code destroys data", stmt, c.name, l.name)
+			}
+		}
 	case rmMaybeTree:
-		if recursiveOption().MatchString(c.raw) {
+		if recursiveOption().MatchString(c.raw) || shortRecursive(c.args) {
 			e.add(RuleRecursiveDelete, match, "%s with recursive in the %s code deletes recursively", c.name, l.name)
 		}
 		fallthrough
@@ -628,6 +722,12 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 	case shellLine:
 		if len(c.args) == 0 {
 			return
+		}
+		if sqlMethods[c.name] && c.args[0].kind == argString {
+			// db.exec('DROP TABLE t'): exec is SQL on a database too.
+			if rule, stmt := sqlDanger(c.args[0].text); stmt != "" {
+				e.add(rule, match, "%q run by %s in the %s code destroys data", stmt, c.name, l.name)
+			}
 		}
 		first := c.args[0]
 		switch {
@@ -970,6 +1070,9 @@ func methodAfter(src string) string {
 	if i < len(src) && src[i] == '(' {
 		return src[1:i]
 	}
+	if name := src[1:i]; name == "rmtree" || name == "delete" || name == "unlink" {
+		return name // Ruby calls without parentheses: Pathname("x").rmtree
+	}
 	return ""
 }
 
@@ -1101,9 +1204,24 @@ func lookupCall(l *lang, name string) (callKind, bool) {
 	}
 	j := strings.LastIndexAny(name, ".:")
 	if j < 0 {
+		if sqlMethods[name] {
+			return sqlExec, true // a method after a call: connect(p).execute(...)
+		}
 		return 0, false
 	}
 	last := name[j+1:]
+	if k, ok := lookupQualified(l, name, last, j); ok {
+		return k, true
+	}
+	if sqlMethods[last] {
+		return sqlExec, true
+	}
+	return 0, false
+}
+
+// lookupQualified looks a dotted call up by its last two parts, or by its
+// last part under a module alias.
+func lookupQualified(l *lang, name, last string, j int) (callKind, bool) {
 	prefix := strings.TrimRight(name[:j+1], ".:")
 	if i := strings.LastIndexAny(prefix, ".:"); i >= 0 {
 		if k, ok := l.calls[prefix[i+1:]+"."+last]; ok {
@@ -1111,7 +1229,8 @@ func lookupCall(l *lang, name string) (callKind, bool) {
 		}
 		prefix = prefix[i+1:]
 	}
-	if moduleAliases[prefix] || l.name == "JavaScript" && strings.HasSuffix(last, "Sync") && last != "Sync" {
+	if moduleAliases[prefix] || l.name == "JavaScript" && (strings.HasSuffix(last, "Sync") && last != "Sync" || last == "rm" || last == "rmdir") {
+		// fs.rmSync, and rm/rmdir, under any name (import('fs/promises').then(m => m.rm(...))).
 		// fs.rmSync under any name (import('fs').then(f => f.rmSync(...))).
 		k, ok := l.calls[last]
 		return k, ok
@@ -1247,6 +1366,9 @@ func (s *codeScanner) call() (foundCall, bool) {
 		name = full
 	}
 	kind, known := lookupCall(s.l, name)
+	if known && kind == sqlExec && !stringArgNext(src[i:]) {
+		known = false // run(main()), query(q): only a literal is SQL to judge, and the arguments are scanned on
+	}
 	if !known && s.l.name == "Python" && s.aliases["\x01sh"] != "" && strings.HasPrefix(name, "sh.") && !strings.Contains(name[3:], ".") {
 		kind, known = programCall, true
 	}
@@ -1448,4 +1570,96 @@ func isShellName(argv []string) bool {
 		return false
 	}
 	return isShell(canonical(Bash, argv[0])) && (len(argv) == 1 || argv[1] == "-s" || argv[1] == "-")
+}
+
+// walkDeletes are, per language, a tree walk and a delete call: code with
+// both deletes recursively, as find -delete does (os.walk with os.remove,
+// File::Find with unlink, Dir.glob("**") with File.delete, ...).
+var walkDeletes = sync.OnceValue(func() map[string][2]*regexp.Regexp {
+	re := regexp.MustCompile
+	return map[string][2]*regexp.Regexp{
+		"Python": {re(`\bos\.walk\(|\.rglob\(|\bwalk\(|glob\([^)]*\*\*`), re(`\bos\.(?:remove|unlink|rmdir)\(|\.unlink\(|\.rmdir\(`)},
+		"Perl":   {re(`\bfind(?:depth)?\s*\(|File::Find`), re(`\bunlink\b|\brmdir\b`)},
+		"Ruby":   {re(`Dir\.glob\([^)]*\*\*|Dir\[[^\]]*\*\*|Find\.find`), re(`File\.(?:delete|unlink)|Dir\.(?:rmdir|delete|unlink)|FileUtils\.rm\b`)},
+		"JavaScript": {re(`readdirSync\([^)]*recursive|globSync\([^)]*\*\*|glob\.sync\([^)]*\*\*|\bwalk\(`),
+			re(`unlinkSync|rmdirSync|\.unlink\(`)},
+		"PHP": {re(`Recursive(?:Iterator|Directory)Iterator`), re(`\bunlink\(|\brmdir\(`)},
+	}
+})
+
+// walkDelete reports whether src walks a tree and deletes in it.
+func walkDelete(l *lang, src string) bool {
+	if !strings.Contains(src, "walk") && !strings.Contains(src, "glob") && !strings.Contains(src, "find") &&
+		!strings.Contains(src, "Find") && !strings.Contains(src, "Recursive") && !strings.Contains(src, "readdirSync") {
+		return false // a cheap test before the regexps
+	}
+	p, ok := walkDeletes()[l.name]
+	return ok && p[0].MatchString(src) && p[1].MatchString(src)
+}
+
+// ormBulks are, per language, ORM calls that empty or drop a table without
+// SQL text: Rails' Model.delete_all and destroy_all and drop_table,
+// Django's Model.objects.all().delete(), Prisma's and Mongo's
+// deleteMany() with no filter, knex's dropTable, Laravel's Schema::drop and
+// Model::truncate(). Their receivers name a whole table; a scoped call
+// (where(...).delete_all, filter(...).delete()) is not matched.
+var ormBulks = sync.OnceValue(func() map[string][]struct {
+	re   *regexp.Regexp
+	rule string
+} {
+	type bulk = struct {
+		re   *regexp.Regexp
+		rule string
+	}
+	re := regexp.MustCompile
+	return map[string][]bulk{
+		"Ruby": {{re(`(?:^|[^\w.])[A-Z][\w:]*(?:\.all|\.unscoped)?\.(?:delete_all|destroy_all)\b`), RuleSQLDestroy},
+			{re(`\bdrop_table\b`), RuleSQLDrop}},
+		"Python": {{re(`\.objects(?:\.all\(\))?\.delete\(\)`), RuleSQLDestroy}},
+		"JavaScript": {{re(`\.deleteMany\(\s*(?:\{\s*\})?\s*\)`), RuleSQLDestroy},
+			{re(`\.dropTable(?:IfExists)?\(`), RuleSQLDrop}},
+		"PHP": {{re(`Schema::drop(?:IfExists)?\(`), RuleSQLDrop}, {re(`::truncate\(\)|DB::table\([^)]*\)->(?:delete|truncate)\(\)`), RuleSQLDestroy}},
+	}
+})
+
+// ormBulk judges ORM calls that empty or drop whole tables, outside the
+// code's string literals.
+func (e *evaluator) ormBulk(k *call, l *lang, src string) {
+	if !strings.Contains(src, "delete") && !strings.Contains(src, "destroy_all") && !strings.Contains(src, "drop") &&
+		!strings.Contains(src, "deleteMany") && !strings.Contains(src, "dropTable") && !strings.Contains(src, "truncate(") {
+		return // a cheap test before the regexps
+	}
+	bulks := ormBulks()[l.name]
+	if bulks == nil {
+		return
+	}
+	code := blankStrings(src)
+	for _, b := range bulks {
+		if m := b.re.FindString(code); m != "" {
+			e.add(b.rule, k.match(), "%s in the %s code empties or drops a whole table", strings.TrimSpace(m), l.name)
+			return
+		}
+	}
+}
+
+// blankStrings replaces the contents of the quoted strings in src ('...',
+// "...", `...`, with backslash escapes) by blanks, keeping its length.
+func blankStrings(src string) string {
+	b := []byte(src)
+	var q byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case q == 0 && (c == '\'' || c == '"' || c == '`'):
+			q = c
+		case q != 0 && c == '\\' && i+1 < len(b):
+			b[i], b[i+1] = ' ', ' '
+			i++
+		case q != 0 && c == q:
+			q = 0
+		case q != 0:
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }

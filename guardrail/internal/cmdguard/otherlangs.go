@@ -1,7 +1,9 @@
 package cmdguard
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
 )
@@ -18,7 +20,8 @@ import (
 
 var otherLangs = []string{"elixir", "iex", "groovy", "groovysh", "scala", "scala-cli", "kotlin", "kotlinc", "clojure", "clj",
 	"bb", "racket", "guile", "sbcl", "clisp", "erl", "escript", "ocaml", "swift", "crystal", "nim", "raku", "perl6", "janet",
-	"jshell", "dotnet-script", "csi", "fsi", "gforth", "newlisp", "hy", "fennel", "jruby", "jython", "rhino", "jjs", "qjs", "d8"}
+	"jshell", "dotnet-script", "csi", "fsi", "gforth", "newlisp", "hy", "fennel", "jruby", "jython", "rhino", "jjs", "qjs", "d8",
+	"emacs"}
 
 func init() {
 	handle(otherLangCommand, otherLangs...)
@@ -28,6 +31,10 @@ func init() {
 // treeDeleteCalls are names that mean a recursive delete in any language.
 var treeDeleteCalls = []string{"rm_rf", "rm_r(", "rmtree", "remove_tree", "deleteDir(", "deleteRecursively", "delete_recursively",
 	"removeRecursive", "remove_dir_all", "RemoveAll(", "rmdir_p", "recursive=true", "recursive = true", "recursive: true"}
+
+var elispDeletes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\(delete-(directory|file)\s+"([^"]*)"(\s+(?:t|'t|1)\b)?`)
+})
 
 // otherLangCommand judges code of a language without a scanner.
 func otherLangCommand(e *evaluator, k *call) {
@@ -50,6 +57,16 @@ func otherLangCommand(e *evaluator, k *call) {
 }
 
 func (e *evaluator) otherCode(k *call, c string) {
+	if k.name == "emacs" {
+		// Emacs Lisp: (delete-directory "x" t) deletes a tree, (delete-file
+		// "x") a file.
+		for _, m := range elispDeletes().FindAllStringSubmatch(c, maxCalls) {
+			if m[1] == "directory" && m[3] != "" {
+				e.add(RuleRecursiveDelete, k.match(), "delete-directory with its recursive argument deletes recursively")
+			}
+			e.write(shell.Lit(m[2]), k.match(), "deletes")
+		}
+	}
 	for _, n := range treeDeleteCalls {
 		if strings.Contains(c, n) && (!strings.HasPrefix(n, "recursive") || strings.Contains(c, "rm") || strings.Contains(c, "delete") || strings.Contains(c, "remove")) {
 			e.add(RuleRecursiveDelete, k.match(), "the %s code calls %s, a recursive delete", k.name, strings.TrimRight(n, "("))

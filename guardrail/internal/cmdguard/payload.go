@@ -162,6 +162,9 @@ func sourceBuiltin(e *evaluator, k *call) {
 // (an install) or text echo, printf or a here-document gives (judged as the
 // script).
 func (e *evaluator) scriptFile(k *call, w shell.Word) {
+	if e.ranDownload(k.match(), w) {
+		return
+	}
 	if d := download(w.Subst); d != nil {
 		e.add(RuleInstall, k.match(), "running a downloaded script (%s) installs code nobody reviewed", d.Source)
 		return
@@ -217,6 +220,11 @@ func pwshCommand(e *evaluator, k *call) {
 			return // pwsh: a script file
 		}
 		name := strings.TrimLeft(t, "-/")
+		if n, v, ok := strings.Cut(name, ":"); ok && (strings.HasPrefix("command", n) && n != "" || n == "c") && v != "" {
+			// -Command:"script", the value attached after a colon.
+			e.payload(k, withText(a[i], a[i].Text[strings.IndexByte(a[i].Text, ':')+1:]), PowerShell)
+			return
+		}
 		switch {
 		case name == "":
 		case strings.HasPrefix("command", name) || name == "c":

@@ -95,6 +95,12 @@ func psArgs(a []shell.Word, c psCmdlet) *psBound {
 			case i+1 < len(a):
 				i++
 				b.named[v] = append(b.named[v], a[i])
+				// An array value goes on while its elements end in a comma
+				// ('/c', 'rd', '/s').
+				for strings.HasSuffix(a[i].Text, ",") && i+1 < len(a) {
+					i++
+					b.named[v] = append(b.named[v], a[i])
+				}
 			}
 			continue
 		}

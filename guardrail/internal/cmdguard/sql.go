@@ -101,7 +101,7 @@ var (
 		return regexp.MustCompile(`(?m)(--|#).*$`)
 	})
 	sqlDrop = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+|temp\s+)?(?:table|database|schema)\b`)
+		return regexp.MustCompile(`(?i)\bdrop\s+(?:temporary\s+|temp\s+)?(?:table|database|schema|keyspace)\b`)
 	})
 	// sqlEmpty finds what empties a table and leaves it defined: TRUNCATE
 	// [TABLE] name (not MySQL's TRUNCATE(x, d) function), and DELETE

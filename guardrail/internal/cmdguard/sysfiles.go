@@ -27,7 +27,9 @@ var scratchDirs = []string{"/var/tmp", "/var/folders", "/private/var/tmp", "/pri
 // literal start only.
 func (e *evaluator) systemFile(w shell.Word) (string, bool) {
 	name := w.Text
-	if w.Dynamic() {
+	if p, ok := windowsEnvPath(name); ok {
+		name = p // $env:windir\System32\... is C:\Windows\System32\...
+	} else if w.Dynamic() {
 		if len(w.Segs) == 0 || w.Segs[0].Dynamic {
 			return "", false
 		}
@@ -74,4 +76,47 @@ func under(p string, dirs []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// windowsDirVars are Windows' environment variables that name its system
+// directories, lowercase, as PowerShell ($env:NAME) and cmd (%NAME%) write
+// them.
+var windowsDirVars = map[string]string{
+	"windir": "C:/Windows", "systemroot": "C:/Windows", "programfiles": "C:/Program Files",
+	"programfiles(x86)": "C:/Program Files (x86)", "programdata": "C:/ProgramData", "allusersprofile": "C:/ProgramData",
+	"commonprogramfiles": "C:/Program Files/Common Files",
+}
+
+// windowsEnvPath returns p with a leading $env:NAME, ${env:NAME} or %NAME%
+// of windowsDirVars replaced by the directory it names.
+func windowsEnvPath(p string) (string, bool) {
+	t := strings.Trim(p, `"'`)
+	var name, rest string
+	switch {
+	case len(t) > 5 && strings.EqualFold(t[:5], "$env:"):
+		i := strings.IndexAny(t[5:], `\/`)
+		if i < 0 {
+			i = len(t) - 5
+		}
+		name, rest = t[5:5+i], t[5+i:]
+	case len(t) > 6 && strings.EqualFold(t[:6], "${env:"):
+		i := strings.IndexByte(t, '}')
+		if i < 0 {
+			return "", false
+		}
+		name, rest = t[6:i], t[i+1:]
+	case strings.HasPrefix(t, "%"):
+		i := strings.IndexByte(t[1:], '%')
+		if i < 0 {
+			return "", false
+		}
+		name, rest = t[1:1+i], t[2+i:]
+	default:
+		return "", false
+	}
+	dir, ok := windowsDirVars[strings.ToLower(name)]
+	if !ok {
+		return "", false
+	}
+	return dir + rest, true
 }

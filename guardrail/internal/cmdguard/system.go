@@ -301,3 +301,44 @@ func sgFormatCommand(e *evaluator, k *call) {
 		}
 	}
 }
+
+func init() {
+	handle(gpartCommand, "gpart")
+	handle(diskWiper, "nwipe", "lvreduce")
+	handle(bcachefsCommand, "bcachefs")
+	handle(scrubCommand, "scrub")
+}
+
+// gpartCommand judges FreeBSD's gpart: destroy and delete remove a
+// partition table or a partition.
+func gpartCommand(e *evaluator, k *call) {
+	if len(k.args) > 0 && (k.args[0].Text == "destroy" || k.args[0].Text == "delete") {
+		e.add(RuleDisk, k.match(), "gpart %s removes partitions and the file systems on them", k.args[0].Text)
+	}
+}
+
+// diskWiper judges the tools whose every run destroys disk data: nwipe
+// (with no device it offers every disk), lvreduce (shrinking a volume cuts
+// off its file system's end).
+func diskWiper(e *evaluator, k *call) {
+	if infoOnly(k.args) || len(k.args) == 0 && k.name == "lvreduce" {
+		return
+	}
+	e.add(RuleDisk, k.match(), "%s destroys the data on a disk or volume", k.name)
+}
+
+// bcachefsCommand judges bcachefs format, a file-system maker.
+func bcachefsCommand(e *evaluator, k *call) {
+	if len(k.args) > 0 && k.args[0].Text == "format" && !infoOnly(k.args[1:]) {
+		e.add(RuleDisk, k.match(), "bcachefs format makes a file system, destroying what the device held")
+	}
+}
+
+// scrubCommand judges scrub, which overwrites its operands: a device is
+// sys.disk, a file is written.
+func scrubCommand(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "psXD", "pattern")
+	for _, w := range ops {
+		e.write(w, k.match(), "overwrites")
+	}
+}

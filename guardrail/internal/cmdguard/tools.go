@@ -11,6 +11,7 @@ func init() {
 	handle(rushCommand, "rush")
 	handle(crontabCommand, "crontab")
 	handle(gdbCommand, "gdb")
+	handle(lldbCommand, "lldb")
 	handle(perfCommand, "perf")
 	handle(dtachCommand, "dtach", "abduco")
 	handle(shxCommand, "shx")
@@ -157,6 +158,27 @@ func cronCommand(line string) (string, bool) {
 	return rest, rest != ""
 }
 
+// lldbCommand judges lldb's one-line commands (-o, -O, -k, --one-line...):
+// platform shell CMD and shell CMD run a shell line; script CODE is Python.
+func lldbCommand(e *evaluator, k *call) {
+	a := k.args
+	for i := 0; i+1 < len(a); i++ {
+		switch a[i].Text {
+		case "-o", "-O", "-k", "-K", "--one-line", "--one-line-before-file", "--one-line-on-crash", "--source-quietly":
+			i++
+			t := strings.TrimSpace(a[i].Text)
+			switch {
+			case strings.HasPrefix(t, "platform shell "):
+				e.payload(k, shell.Lit(strings.TrimPrefix(t, "platform shell ")), Bash)
+			case strings.HasPrefix(t, "script "):
+				e.code(k, langs["python"], shell.Lit(strings.TrimPrefix(t, "script ")))
+			default:
+				e.editorCommand(k, t)
+			}
+		}
+	}
+}
+
 // gdbCommand judges the program gdb --args runs, and gdb's shell commands
 // (-ex 'shell cmd', -ex '!cmd').
 func gdbCommand(e *evaluator, k *call) {
@@ -179,7 +201,35 @@ func gdbCommand(e *evaluator, k *call) {
 // shell with ! or shell (vim -c '!cmd', gdb -ex 'shell cmd').
 func (e *evaluator) editorCommand(k *call, t string) {
 	t = strings.TrimLeft(t, ": \t")
+	t = strings.TrimPrefix(t, "silent ")
+	t = strings.TrimPrefix(t, "silent! ")
+	if strings.Contains(t, "|") && !strings.HasPrefix(t, "!") {
+		// vim -c 'call delete("x", "rf") | q': each command of the bar-separated line.
+		for _, part := range strings.Split(t, "|") {
+			if p := strings.TrimSpace(part); p != "" && p != t {
+				e.editorCommand(k, p)
+			}
+		}
+		return
+	}
 	switch {
+	case strings.HasPrefix(t, "lua "):
+		// nvim -c 'lua os.execute("rm -rf x")': Lua code.
+		e.code(k, langs["lua"], shell.Lit(t[len("lua "):]))
+	case strings.HasPrefix(t, "call delete(") || strings.HasPrefix(t, "call delete ("):
+		// Vim's delete(path, "rf") deletes a tree; delete(path) one file.
+		args := t[strings.IndexByte(t, '(')+1:]
+		if p, ok := firstQuoted(args); ok {
+			if rest := args[strings.Index(args, p)+len(p)+1:]; strings.Contains(rest, `"rf"`) || strings.Contains(rest, "'rf'") {
+				e.add(RuleRecursiveDelete, k.match(), "Vim's delete(..., \"rf\") deletes recursively")
+			}
+			e.write(shell.Lit(p), k.match(), "deletes")
+		}
+	case strings.HasPrefix(t, "call jobstart(") || strings.HasPrefix(t, "call termopen(") ||
+		strings.HasPrefix(t, "exe \"!") || strings.HasPrefix(t, "exe '!") || strings.HasPrefix(t, "execute \"!") || strings.HasPrefix(t, "execute '!"):
+		if s, ok := firstQuoted(t); ok {
+			e.payload(k, shell.Lit(strings.TrimPrefix(s, "!")), Bash)
+		}
 	case strings.HasPrefix(t, "!"):
 		e.payload(k, shell.Lit(t[1:]), Bash)
 	case strings.HasPrefix(t, "shell ") || strings.HasPrefix(t, "sh "):
@@ -308,17 +358,26 @@ func init() {
 // archive holds; a protected directory named by -C is written.
 func tarCommand(e *evaluator, k *call) {
 	a := k.args
-	extract := false
+	extract, create := false, false
 	for i, w := range a {
 		t := w.Text
 		switch {
 		case t == "--extract" || t == "--get":
 			extract = true
+		case t == "--create" || t == "--append" || t == "--update":
+			create = true
 		case strings.HasPrefix(t, "--"):
 		case strings.HasPrefix(t, "-") || i == 0:
-			if strings.ContainsRune(strings.TrimPrefix(t, "-"), 'x') && !strings.Contains(t, "=") {
-				extract = true
+			if c := strings.TrimPrefix(t, "-"); !strings.Contains(t, "=") {
+				extract = extract || strings.ContainsRune(c, 'x')
+				create = create || strings.ContainsAny(c, "cru")
 			}
+		}
+	}
+	if create {
+		// tar -czf ARCHIVE: the archive is written.
+		if f, ok := tarArchive(a); ok {
+			e.write(f, k.match(), "writes an archive over")
 		}
 	}
 	if !extract {
@@ -337,6 +396,15 @@ func tarCommand(e *evaluator, k *call) {
 // unzipCommand judges unzip -d DIR and 7z x -oDIR: extracting into DIR.
 func unzipCommand(e *evaluator, k *call) {
 	a := k.args
+	if k.name != "unzip" && len(a) > 1 && (a[0].Text == "a" || a[0].Text == "u") {
+		// 7z a ARCHIVE FILES: the archive is written.
+		for _, w := range a[1:] {
+			if !strings.HasPrefix(w.Text, "-") {
+				e.write(w, k.match(), "writes an archive over")
+				break
+			}
+		}
+	}
 	for i, w := range a {
 		switch t := w.Text; {
 		case t == "-d" && k.name == "unzip" && i+1 < len(a):
@@ -455,6 +523,15 @@ func makeCommand(e *evaluator, k *call) {
 			stdin = stdinPath(strings.TrimPrefix(w.Text, "-f")) || stdinPath(v)
 		}
 	}
+	for i, w := range a {
+		// make --eval TEXT / -E TEXT: makefile text; its recipes are shell lines.
+		switch {
+		case (w.Text == "--eval" || w.Text == "-E") && i+1 < len(a):
+			e.makefileText(k, a[i+1].Text)
+		case strings.HasPrefix(w.Text, "--eval="):
+			e.makefileText(k, w.Text[len("--eval="):])
+		}
+	}
 	if !stdin {
 		return
 	}
@@ -466,6 +543,25 @@ func makeCommand(e *evaluator, k *call) {
 		if strings.HasPrefix(line, "\t") {
 			cmd := strings.TrimLeft(line, "\t@-+ ")
 			e.payload(k, shell.Lit(cmd), Bash)
+		}
+	}
+}
+
+// makefileText judges makefile text given to make --eval: recipe lines
+// (after a tab) and a rule's recipe after ";" on its own line are shell
+// lines.
+func (e *evaluator) makefileText(k *call, text string) {
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			e.payload(k, shell.Lit(strings.TrimLeft(line, "\t@-+ ")), Bash)
+			continue
+		}
+		colon := strings.IndexByte(line, ':')
+		semi := strings.IndexByte(line, ';')
+		if colon > 0 && semi > colon && !strings.HasPrefix(line[colon:], ":=") && !strings.HasPrefix(line[colon:], "::=") {
+			if cmd := strings.TrimLeft(line[semi+1:], "\t@-+ "); cmd != "" {
+				e.payload(k, shell.Lit(cmd), Bash)
+			}
 		}
 	}
 }
@@ -544,4 +640,42 @@ func cmakeCommand(e *evaluator, k *call) {
 			e.write(rest[len(rest)-1], k.match(), "overwrites")
 		}
 	}
+}
+
+// tarArchive returns the archive tar writes: the value of -f (alone or
+// ending a cluster such as -czf, the value then the next word), --file.
+func tarArchive(a []shell.Word) (shell.Word, bool) {
+	for i, w := range a {
+		t := w.Text
+		switch {
+		case strings.HasPrefix(t, "--file="):
+			return withText(w, t[len("--file="):]), true
+		case t == "--file" && i+1 < len(a):
+			return a[i+1], true
+		case strings.HasPrefix(t, "--"):
+		case strings.HasPrefix(t, "-") || i == 0:
+			c := strings.TrimPrefix(t, "-")
+			if j := strings.IndexByte(c, 'f'); j >= 0 {
+				if j == len(c)-1 && i+1 < len(a) {
+					return a[i+1], true
+				}
+				if j < len(c)-1 && strings.HasPrefix(t, "-") && len(c) == 1+len(c[j+1:]) {
+					return withText(w, c[j+1:]), true // -fARCHIVE
+				}
+			}
+		}
+	}
+	return shell.Word{}, false
+}
+
+// zipCommand judges zip's archive, its first operand: it is written.
+func zipCommand(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "bnt", "")
+	if len(ops) > 0 {
+		e.write(ops[0], k.match(), "writes an archive over")
+	}
+}
+
+func init() {
+	handle(zipCommand, "zip")
 }

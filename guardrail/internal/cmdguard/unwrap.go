@@ -26,6 +26,9 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 	if inner, alt, ok := e.unwrapRunner(k); ok {
 		return inner, alt, true
 	}
+	if inner, alt, ok := e.unwrapDevEnv(k); ok {
+		return inner, alt, true
+	}
 	switch k.name {
 	case "env":
 		return e.unwrapEnv(k)
@@ -86,6 +89,11 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		_, exec := v.get("-e")
 		_, execLong := v.get("--exec")
 		if exec || execLong {
+			if k.sh != Bash {
+				// WSL runs it in Linux, whatever shell wsl was called from.
+				e.argv(k.c, a[i:], shell.Input{}, Bash, k.depth)
+				return nil, nil, true
+			}
 			return a[i:], nil, true
 		}
 		if i < len(a) {
@@ -93,12 +101,24 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		}
 		return nil, nil, true
 	case "docker", "podman", "nerdctl":
+		if rest := skipOpts(a, "Hcl", "host context config log-level"); len(rest) > 0 && rest[0].Text == "cp" ||
+			len(rest) > 1 && rest[0].Text == "container" && rest[1].Text == "cp" {
+			if rest[0].Text == "container" {
+				rest = rest[1:]
+			}
+			containerCopy(e, k, rest[1:])
+			return nil, nil, true
+		}
 		return containerExec(a), nil, true
 	case "docker-compose", "podman-compose":
 		return composeExec(a), nil, true
 	case "kubectl", "oc":
+		if i, _, _ := (&optSpec{valued: "ns", long: longs("namespace context cluster kubeconfig server user")}).split(a); i < len(a) && a[i].Text == "cp" {
+			containerCopy(e, k, a[i+1:])
+			return nil, nil, true
+		}
 		for i, w := range a {
-			if w.Text == "exec" {
+			if w.Text == "exec" || w.Text == "debug" {
 				for j := i + 1; j < len(a); j++ {
 					if a[j].Text == "--" {
 						return a[j+1:], nil, true
@@ -279,6 +299,9 @@ func containerExec(a []shell.Word) []shell.Word {
 		}
 	case "compose":
 		return composeExec(a[1:])
+	case "unshare":
+		// podman unshare runs the command in the rootless user namespace.
+		return skipOpts(a[1:], "", "")
 	}
 	return nil
 }
@@ -344,11 +367,24 @@ func joinWords(ws []shell.Word) shell.Word {
 
 // splitList splits a PowerShell list argument ("a,b" or "a b") into words.
 func splitList(w shell.Word) []shell.Word {
+	return splitBy(w, func(r rune) bool { return r == ',' || r == ' ' })
+}
+
+// splitPaths splits a PowerShell path parameter into paths: a,b; a quoted
+// value's blanks are its own ('C:\Program Files\x').
+func splitPaths(w shell.Word) []shell.Word {
+	if w.Quoted {
+		return splitBy(w, func(r rune) bool { return r == ',' })
+	}
+	return splitList(w)
+}
+
+func splitBy(w shell.Word, sep func(rune) bool) []shell.Word {
 	if w.Dynamic() {
 		return []shell.Word{w}
 	}
 	var out []shell.Word
-	for _, f := range strings.FieldsFunc(w.Text, func(r rune) bool { return r == ',' || r == ' ' }) {
+	for _, f := range strings.FieldsFunc(w.Text, sep) {
 		out = append(out, shell.Lit(strings.Trim(f, `'"`)))
 	}
 	return out

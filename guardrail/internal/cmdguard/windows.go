@@ -23,7 +23,7 @@ func psPaths(b *psBound, names ...string) []shell.Word {
 	var out []shell.Word
 	for _, n := range names {
 		for _, w := range b.named[n] {
-			out = append(out, splitList(w)...)
+			out = append(out, splitPaths(w)...)
 		}
 	}
 	return out
@@ -263,7 +263,7 @@ func psDownload(t string) bool {
 
 // scriptblockDownload judges a PowerShell command that makes a script block
 // of a download, [scriptblock]::Create((irm URL)), to run it: an install.
-func (e *evaluator) scriptblockDownload(c *shell.Cmd) {
+func (e *evaluator) scriptblockDownload(c *shell.Cmd, depth int) {
 	if !containsFold(c.Source, "scriptblock") {
 		return
 	}
@@ -273,6 +273,15 @@ func (e *evaluator) scriptblockDownload(c *shell.Cmd) {
 	}
 	if psDownload(strings.ToLower(c.Source)) {
 		e.add(RuleInstall, c.Source, "running a downloaded script installs code nobody reviewed")
+		return
+	}
+	// [scriptblock]::Create('Remove-Item x -Recurse'): the string is a script
+	// the line runs (& $sb, Invoke-Command $sb, .Invoke()).
+	low := strings.ToLower(c.Source)
+	if i := strings.Index(low, "::create("); i >= 0 {
+		if text, ok := firstQuoted(c.Source[i:]); ok {
+			e.script(text, PowerShell, depth+1)
+		}
 	}
 }
 
@@ -280,7 +289,7 @@ func (e *evaluator) expr(c *shell.Cmd) {
 	t := strings.ToLower(strings.ReplaceAll(c.Source, " ", ""))
 	if strings.Contains(t, "directory]::delete(") && (strings.Contains(t, "$true") || strings.Contains(t, ",1)")) {
 		e.add(RuleRecursiveDelete, c.Source, "[System.IO.Directory]::Delete with recursion deletes recursively")
-	} else if strings.Contains(t, ").delete($true)") || strings.Contains(t, ").delete(1)") {
+	} else if strings.Contains(t, ".delete($true)") || strings.Contains(t, ").delete(1)") {
 		e.add(RuleRecursiveDelete, c.Source, "DirectoryInfo.Delete($true) deletes recursively")
 	}
 	if strings.Contains(t, "]::writealltext(") || strings.Contains(t, "]::appendalltext(") || strings.Contains(t, "]::writealllines(") {
@@ -299,7 +308,9 @@ func (e *evaluator) expr(c *shell.Cmd) {
 			e.secret(quoted[0], quoted[1].Text)
 		}
 	}
-	if strings.Contains(t, "]::delete(") || strings.Contains(t, "]::writealltext(") || strings.Contains(t, "]::move(") {
+	if strings.Contains(t, "]::delete(") || strings.Contains(t, "]::writealltext(") || strings.Contains(t, "]::move(") ||
+		strings.Contains(t, "]::writeallbytes(") || strings.Contains(t, "]::writealllines(") ||
+		strings.Contains(t, "]::appendalltext(") || strings.Contains(t, "]::appendalllines(") {
 		for _, w := range c.Args {
 			for _, s := range w.Subst {
 				for _, a := range s.Args {

@@ -176,6 +176,13 @@ var xargsSpec = &optSpec{valued: "adEILnPsJRS", attached: "eil", flags: "0oprtx"
 func (e *evaluator) unwrapXargs(k *call) ([]shell.Word, []shell.Word, bool) {
 	a := k.args
 	i, v, altI := xargsSpec.split(a)
+	if in := k.stdin; in.Kind == shell.Pipe && in.From != nil && isDownload(in.From) && i < len(a) && !a[i].Dynamic() {
+		// curl URL | xargs sh -c: a shell or interpreter runs downloaded text.
+		if n := canonical(k.sh, a[i].Text); isShell(n) || interpreterName(n) != "" {
+			e.add(RuleInstall, k.matchInput(), "xargs hands what %s downloads to %s: code nobody reviewed", in.From.Args[0].Text, n)
+			return nil, nil, true
+		}
+	}
 	repl := ""
 	for _, key := range []string{"-I", "-J", "-i", "--replace"} {
 		if w, ok := v.get(key); ok {

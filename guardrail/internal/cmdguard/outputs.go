@@ -1,0 +1,149 @@
+package cmdguard
+
+import (
+	"path"
+	"strings"
+
+	"github.com/harnish/harnish/guardrail/internal/shell"
+)
+
+// Programs that write a file (or into a directory) an option names: find
+// -fprint FILE, git log --output FILE, base64 -o FILE, wget -P DIR, a
+// compiler's -o FILE. What they write is judged as a redirection's target
+// is (fs.protected, sys.files, sys.disk).
+
+// outputOpts maps a program to its options whose value is a path it
+// writes. A one-letter option's value may be attached (-oFILE); a long
+// one's may follow "=".
+var outputOpts = map[string][]string{
+	"find":    {"-fprint", "-fprint0", "-fls", "-fprintf"},
+	"base64":  {"-o", "--output"},
+	"wget":    {"-P", "--directory-prefix"},
+	"aria2c":  {"-d", "--dir"},
+	"openssl": {"-out"},
+	"gpg":     {"-o", "--output"},
+	"iconv":   {"-o", "--output"},
+	"pandoc":  {"-o", "--output"},
+	"gcc":     {"-o"}, "g++": {"-o"}, "cc": {"-o"}, "c++": {"-o"}, "clang": {"-o"}, "clang++": {"-o"},
+	"rustc": {"-o", "--out-dir"},
+	"zstd":  {"-o"},
+	"javac": {"-d"},
+	"go":    {"-o"},
+	"git":   {"--output", "--output-directory"},
+}
+
+// outputOptions judges the paths a program's output options name.
+func (e *evaluator) outputOptions(k *call, names []string) {
+	a := k.args
+	if k.name == "git" && len(a) > 0 {
+		// -o is format-patch's and archive's output, not git's own.
+		for _, w := range a {
+			if w.Text == "format-patch" || w.Text == "archive" {
+				names = append(names[:len(names):len(names)], "-o")
+				break
+			}
+			if !strings.HasPrefix(w.Text, "-") {
+				break
+			}
+		}
+	}
+	dir := shell.Word{}
+	for j := 0; j < len(a); j++ {
+		t := a[j].Text
+		if t == "--" {
+			break
+		}
+		for _, n := range names {
+			var v shell.Word
+			switch {
+			case t == n && j+1 < len(a):
+				v = a[j+1]
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(t, n+"="):
+				v = withText(a[j], t[len(n)+1:])
+			case len(n) == 2 && n[0] == '-' && strings.HasPrefix(t, n) && len(t) > 2 && !strings.HasPrefix(t, "--"):
+				v = withText(a[j], t[2:])
+			default:
+				continue
+			}
+			if k.name == "aria2c" {
+				dir = v
+			}
+			e.write(v, k.match(), "writes")
+			break
+		}
+	}
+	if k.name == "aria2c" && dir.Text != "" {
+		// aria2c -d DIR -o NAME writes DIR/NAME.
+		for j, w := range a {
+			if (w.Text == "-o" || w.Text == "--out") && j+1 < len(a) {
+				e.write(withText(a[j+1], path.Join(dir.Text, a[j+1].Text)), k.match(), "writes")
+			}
+		}
+	}
+}
+
+// scpCommand judges scp's destination, when it is local: it is written.
+func scpCommand(e *evaluator, k *call) {
+	_, ops, _ := operands(k.args, "cFiJlPSoDX", "")
+	if len(ops) < 2 {
+		return
+	}
+	dest := ops[len(ops)-1]
+	if remotePath(dest.Text) {
+		return
+	}
+	e.writeInto(dest, k.match(), "copies over")
+}
+
+// writeInto judges a copy's destination: a directory (".", "..", a path
+// ending in "/") is written into, so it counts when what lands in it is
+// protected or the system's (.git/, /usr/local/bin/), not when it merely
+// holds a protected path (scp host:x . is allowed); any other path is
+// written itself.
+func (e *evaluator) writeInto(w shell.Word, match, verb string) {
+	t := w.Text
+	if t != "." && t != ".." && !strings.HasSuffix(t, "/") || w.Dynamic() {
+		e.write(w, match, verb)
+		return
+	}
+	probe := withText(w, path.Join(t, "x"))
+	if dir, ok := e.systemFile(probe); ok {
+		e.add(RuleSystemFiles, match, "the command %s into %q, a directory of the system's own (%s), outside the working tree", verb, t, dir)
+		return
+	}
+	if entry, ok := e.protected(probe); ok {
+		e.add(RuleProtected, match, "the command %s into %q, which is protected (%s)", verb, t, entry)
+	}
+}
+
+// remotePath reports whether an scp or rsync operand names a remote path:
+// HOST:PATH or scp://..., a colon before any slash.
+func remotePath(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i < 0 {
+		return false
+	}
+	j := strings.IndexByte(s, '/')
+	return j < 0 || i < j
+}
+
+func init() {
+	handle(scpCommand, "scp")
+	handle(rgCommand, "rg")
+}
+
+// rgCommand judges ripgrep's --pre PROGRAM, which rg runs on every file it
+// searches (PROGRAM FILE): a deleting program deletes the whole tree.
+func rgCommand(e *evaluator, k *call) {
+	pre, ok := optionValue(k.args, "--pre")
+	if !ok || pre.Dynamic() {
+		return
+	}
+	base := pre.Text[strings.LastIndexAny(pre.Text, `/\`)+1:]
+	switch canonical(Bash, base) {
+	case "rm", "unlink", "shred", "srm", "wipe", "rmdir", "trash":
+		if base != "trash" {
+			e.add(RuleRecursiveDelete, k.match(), "rg --pre %s runs %s on every file rg searches: it deletes the tree", pre.Text, base)
+		}
+	}
+}
