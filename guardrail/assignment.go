@@ -13,6 +13,7 @@ var credentialWords = map[string]bool{
 	"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
 	"secret": true, "token": true, "apikey": true, "credential": true, "credentials": true, "creds": true,
 	"requirepass": true, "masterauth": true, // Redis
+	"pw": true, "bindpw": true, "rootpw": true, "authtok": true, // ldap_bind_pw, nslcd, slapd, sssd
 }
 
 // credentialPairs are the last two words of such a name (api_key, apiKey,
@@ -20,6 +21,11 @@ var credentialWords = map[string]bool{
 var credentialPairs = map[string]bool{
 	"apikey": true, "accesskey": true, "secretkey": true, "privatekey": true, "authkey": true,
 	"signingkey": true, "encryptionkey": true, "masterkey": true, "licensekey": true,
+	// Keys a service names by their use: Datadog's app key, PagerDuty's
+	// integration and service keys, FCM's server key, Segment's write
+	// key, LaunchDarkly's SDK key; Yarn's npmAuthIdent (user:password).
+	"appkey": true, "integrationkey": true, "servicekey": true, "serverkey": true, "writekey": true,
+	"sdkkey": true, "adminkey": true, "authident": true,
 }
 
 // notCredential are words before "token" and the like that make the name
@@ -29,6 +35,10 @@ var notCredential = map[string]bool{
 	// A public token is published (Plaid's public_token is exchanged for
 	// the secret one); a CSRF token is sent to every browser.
 	"public": true, "publishable": true, "csrf": true, "xsrf": true,
+	// An existing secret is named by its value (a Helm chart's
+	// existingSecret: db-creds); a verb before it names a setting or a
+	// method (update_password: on_create).
+	"existing": true, "update": true, "reset": true, "change": true, "forgot": true,
 }
 
 var (
@@ -176,6 +186,9 @@ func credentialName(name string) bool {
 			return true // Rails
 		}
 	}
+	if n == 1 && gluedCredential(string(last)) {
+		return true // identitytoken, refreshtoken: words glued in lower case
+	}
 	if n == 1 && upperName(name) {
 		// PGPASSWORD, REDISPASSWORD: a word of an environment variable's
 		// name glued to the credential word.
@@ -202,7 +215,7 @@ func credentialWordsOf(words []string) bool {
 		return false
 	}
 	last := words[n-1]
-	return credentialWords[last] || n >= 2 && credentialPairs[words[n-2]+last] ||
+	return credentialWords[last] || n == 1 && gluedCredential(last) || n >= 2 && credentialPairs[words[n-2]+last] ||
 		n >= 3 && words[n-3]+words[n-2]+last == "secretkeybase"
 }
 
@@ -270,7 +283,7 @@ func heldCredentialName(name string) bool {
 
 // credentialSuffixes end every name credentialName accepts.
 var credentialSuffixes = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key",
-	"credential", "credentials", "creds", "base", "auth"}
+	"credential", "credentials", "creds", "base", "auth", "pw", "authtok", "ident"}
 
 // upperName reports whether name is in capitals, as environment variables
 // are named.
@@ -356,7 +369,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		i += 2
 	case compoundOp(text[i:]) > 0:
 		i += compoundOp(text[i:])
-	case strings.HasPrefix(text[i:], "::"), strings.HasPrefix(text[i:], "=="), strings.HasPrefix(text[i:], "=~"):
+	case strings.HasPrefix(text[i:], "::"), strings.HasPrefix(text[i:], "=="), matchOp(text, i):
 		return 0, 0, false
 	case i < len(text) && (text[i] == '=' || text[i] == ':'):
 		i++
@@ -400,7 +413,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		ve = closing(text, vs, q)
 		if ve < len(text) {
 			// "Bearer " + token, "%s" % x: a part, not the value.
-			if rest := strings.TrimLeft(text[ve+1:], " \t"); rest != "" && strings.ContainsRune("+%.", rune(rest[0])) {
+			if rest := strings.TrimLeft(text[ve+1:], " \t"); rest != "" && strings.ContainsRune("+%.", rune(rest[0])) && !strings.HasPrefix(rest, ".freeze") {
 				return 0, 0, false
 			}
 		}
@@ -489,7 +502,7 @@ func literal(v string) bool {
 	}
 	lv := strings.ToLower(v)
 	switch lv {
-	case "true", "false", "yes", "no", "on", "off", "null", "~", "|", ">", "|-", ">-":
+	case "true", "false", "yes", "no", "on", "off", "null", "~", "|", ">", "|-", ">-", "read", "write":
 		return false
 	}
 	if strings.Trim(v, "0123456789") == "" {
@@ -503,5 +516,5 @@ func literal(v string) bool {
 	if wordy(v) && strings.ContainsAny(v, "-_.") && (credentialName(v) || keyName(v)) {
 		return false // the name of a key elsewhere: secretKey: api-key
 	}
-	return !publishable(lv) && !filePath(v) && !ciphertext(v) && decodedLiteral(v)
+	return !publishable(lv) && !filePath(v) && !ciphertext(v) && !notSecretShape(v) && decodedLiteral(v)
 }

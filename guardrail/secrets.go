@@ -157,7 +157,7 @@ func mergeLines(out, more []Secret) []Secret {
 // one of the words lineCredential takes.
 func startsWithCredentialWord(line string) bool {
 	t := strings.TrimLeft(line, " \t")
-	for _, w := range []string{"password", "passwd", "requirepass", "masterauth", "passphrase"} {
+	for _, w := range lineCredentialWords {
 		if len(t) > len(w) && strings.EqualFold(t[:len(w)], w) && (t[len(w)] == ' ' || t[len(w)] == '\t') {
 			return true
 		}
@@ -565,13 +565,13 @@ func proseWord(v string) bool {
 }
 
 // lineCredentialWords are the words lineCredential takes.
-var lineCredentialWords = []string{"password", "passwd", "requirepass", "masterauth", "passphrase"}
+var lineCredentialWords = []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "bindpw", "rootpw"}
 
 // lineCredential returns the span of the value of a configuration line
 // that is a credential word and its value, nothing else (requirepass PW,
 // password PW): the group of
 //
-//	(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase)\s+([^\s=:'"#]\S{3,})\s*$
+//	(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase|bindpw|rootpw)\s+([^\s=:'"#]\S{3,})\s*$
 //
 // matched by hand, as the regexp would (words in any case by Unicode's
 // simple folding, \S and {3,} by runes). It runs on every line that starts
@@ -772,7 +772,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat"},
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat", "pw", "authtok", "authident"},
 		find:     findAssignments,
 	},
 	{
@@ -781,7 +781,7 @@ var detectors = []detector{
 		// "requirepass PW" (Redis, and the like), an XML element
 		// <password>PW</password>, SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW'.
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "identified", "secret>", "token>", "key>", "credential>", "credentials>"},
+		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "bindpw", "rootpw", "identified", "secret>", "token>", "key>", "credential>", "credentials>"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
 			for _, c := range syntaxCredentials {
@@ -829,7 +829,6 @@ func mask(s string) string {
 var placeholderWords = []string{
 	"example", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "your",
 	"redacted", "sample", "***", "####", "...", "test", "mock", "replace", "insert", "todo",
-	"<", ">",
 }
 
 // placeholderValues mark a value as not real when they are the whole of it:
@@ -841,6 +840,11 @@ var placeholderValues = map[string]bool{
 	"undefined": true, "empty": true, "n/a": true, "foo": true, "bar": true, "baz": true,
 	"user": true, "username": true, "admin": true, "root": true, "guest": true, "postgres": true,
 	"mysql": true, "default": true, "string": true, "required": true, "optional": true,
+	"minioadmin": true,
+	// The passwords every list of common ones starts with: they guard
+	// nothing, and a fixture sets them (set_password('pass1234')).
+	"pass1234": true, "password1": true, "password123": true, "hunter2": true, "letmein": true,
+	"qwerty": true, "123456": true, "12345678": true, "secret123": true, "admin123": true,
 }
 
 // yamlAlias reports whether v is a YAML alias, *name:
@@ -864,7 +868,11 @@ func isPlaceholder(v string) bool {
 		return true
 	}
 	switch v[0] {
-	case '$', '%', '<', '{', '[', '!', '&', '@':
+	case '!':
+		if yamlTag(v) {
+			return true // !vault, !Ref, !!binary: a tag, not a password that starts with !
+		}
+	case '$', '%', '<', '{', '[', '&', '@':
 		// ${VAR}, $VAR, %VAR%, <your-token>, {{ .Values.x }}, [REDACTED],
 		// YAML anchors and tags, @Value-style references.
 		return true
@@ -875,7 +883,7 @@ func isPlaceholder(v string) bool {
 		}
 	}
 	lv := strings.ToLower(v)
-	if placeholderValues[lv] || strings.Contains(lv, "{{") || strings.Contains(lv, "${") {
+	if placeholderValues[lv] || strings.Contains(lv, "{{") || strings.Contains(lv, "${") || angleSpan(lv) {
 		return true
 	}
 	for _, w := range placeholderWords {

@@ -1,0 +1,721 @@
+package guardrail
+
+import "strings"
+
+// This file holds the secret detectors for credentials as whole files of
+// configuration hold them, beyond an assignment on one line: the
+// passwords command lines take (ldapsearch -w, redis-cli -a, htpasswd -b),
+// a libpq connection string inside a literal, a literal a credential's
+// setter or a conversion takes (WithToken("..."), []byte("...")), a user
+// and a password given as two arguments, key and value fields of API
+// tools' files (Postman, HAR), private keys as JWK or .NET XML, wallet
+// keys (a hardhat accounts list, a Solana keypair, a mnemonic), SQL's
+// unquoted IDENTIFIED BY, and Postfix's relay credentials; and the shapes
+// of values that are not secrets though a credential's name holds them
+// (password hashes, unsigned JWTs, name:path references). Each detector
+// runs only on a line with one of its keywords, and checks bytes before
+// any regexp.
+
+func init() { detectors = append(detectors, fileDetectors...) }
+
+// gluedPrefixes are words that, glued in lower case before token,
+// password or secret, make one word of a credential's name: identitytoken
+// (Docker's config.json), authtoken (ngrok), refreshtoken.
+var gluedPrefixes = []string{"access", "refresh", "identity", "auth", "api", "bearer", "id", "session", "bot", "app",
+	"client", "master", "root", "admin", "db", "user", "bind", "service", "deploy"}
+
+// gluedCredential reports whether w, a name's one word in lower case, is
+// a credential word glued to one of gluedPrefixes.
+func gluedCredential(w string) bool {
+	for _, suf := range []string{"token", "password", "secret"} {
+		p, ok := strings.CutSuffix(w, suf)
+		if !ok || p == "" {
+			continue
+		}
+		for _, g := range gluedPrefixes {
+			if p == g {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchOp reports whether text at i is the match operator =~ (Perl,
+// Ruby, bash's [[ ]]), which has a blank before or after it, rather than
+// '=' assigning a value that starts with '~' (PGPASSWORD=~x...).
+func matchOp(text string, i int) bool {
+	if !strings.HasPrefix(text[i:], "=~") {
+		return false
+	}
+	return i == 0 || reBlank(text[i-1]) || i+2 >= len(text) || reBlank(text[i+2]) || text[i+2] == '/'
+}
+
+// yamlTag reports whether v, a value starting with '!', is a YAML tag
+// (!vault, !Ref, !!binary, !!python/name:x) rather than a password: the
+// first word is '!'s and letters, and / : . between them.
+func yamlTag(v string) bool {
+	w, _, _ := strings.Cut(v, " ")
+	w = strings.TrimLeft(w, "!")
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !letter(c) && c != '/' && c != ':' && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// angleSpan reports whether lv holds a <...> span of words, a placeholder
+// (<your-token>, Bearer <token>, <from Key Vault>), or is a word and an
+// angle bracket, what is left of one that a value was cut out of
+// (password> of <user:password>); as opposed to a generated secret that
+// holds '<' and '>' among its symbols.
+func angleSpan(lv string) bool {
+	if !strings.ContainsAny(lv, "<>") {
+		return false
+	}
+	if wordy(strings.Trim(lv, "<> ")) {
+		return true
+	}
+	for i := strings.IndexByte(lv, '<'); i >= 0; {
+		j := i + 1
+		for j < len(lv) && (letter(lv[j]) || lv[j] >= '0' && lv[j] <= '9' || strings.IndexByte(" _-.:/%=,'()", lv[j]) >= 0) {
+			j++
+		}
+		if j < len(lv) && lv[j] == '>' && j > i+1 && (letter(lv[i+1]) || lv[i+1] == '%') {
+			return true
+		}
+		k := strings.IndexByte(lv[i+1:], '<')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+// pgpMessage reports whether v is base64 of an OpenPGP message encrypted
+// to a key (a public-key encrypted session key packet first): Renovate's
+// encrypted tokens, sops' PGP data keys.
+func pgpMessage(v string) bool {
+	for _, p := range []string{"wcFMA", "wcBMA", "wcDMA", "hQEMA", "hQIMA", "hQGMA", "hF4DA", "wV4DA"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// randomCase reports whether a part of a dotted value is random rather
+// than a name: letters of both cases and digits, or case changing back
+// and forth more than a camelCase name's (ajREqxbHfZS.Av59 is a
+// password, settings.SECRET_KEY a reference).
+func randomCase(part string) bool {
+	var upper, lower, digit bool
+	changes := 0
+	for i := 0; i < len(part); i++ {
+		c := part[i]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+		digit = digit || c >= '0' && c <= '9'
+		if i > 0 && letter(c) && letter(part[i-1]) && (c >= 'a') != (part[i-1] >= 'a') {
+			changes++
+		}
+	}
+	return upper && lower && digit || changes >= 5
+}
+
+// base64Key reports whether v, the value of a name whose last word is
+// key, is a generated key in standard base64: 32 or more characters with
+// '+' or '/' among letters and digits, or padded with '='; not a path
+// (whose '/'s part words) and not hex.
+func base64Key(v string) bool {
+	if len(v) < 32 || !strings.ContainsAny(v, "+/=") {
+		return false
+	}
+	body := strings.TrimRight(v, "=")
+	if len(v)-len(body) > 2 || strings.HasPrefix(v, "/") {
+		return false
+	}
+	for i := 0; i < len(body); i++ {
+		if !base64Byte(body[i]) {
+			return false
+		}
+	}
+	return tokenLike(strings.NewReplacer("+", "", "/", "").Replace(body))
+}
+
+// notSecretShape reports whether v, though assigned to a credential's
+// name, has the shape of something that is not one: a password hash
+// (bcrypt and the crypt family start with '$' and are placeholders
+// already; these are the others), or a reference to a credential by name
+// and path (LoadCredential=name:/etc/...). An unsigned JWT (alg none)
+// stays a secret, as gitleaks' own rule tests want it.
+func notSecretShape(v string) bool {
+	if v == azuriteKey {
+		return true // the storage emulator's published key
+	}
+	lv := strings.ToLower(v)
+	switch {
+	case strings.HasPrefix(lv, "scram-sha-256$"), strings.HasPrefix(lv, "scram-sha-1$"),
+		strings.HasPrefix(lv, "pbkdf2_sha256$"), strings.HasPrefix(lv, "pbkdf2_sha1$"), strings.HasPrefix(lv, "argon2"),
+		strings.HasPrefix(lv, "{ssha}"), strings.HasPrefix(lv, "{sha}"), strings.HasPrefix(lv, "{crypt}"),
+		strings.HasPrefix(lv, "{pbkdf2"), strings.HasPrefix(lv, "{ssha512}"), strings.HasPrefix(lv, "{bcrypt}"):
+		return true
+	case len(lv) == 35 && strings.HasPrefix(lv, "md5") && hexOnly(lv[3:]):
+		return true // PostgreSQL's md5 verifier
+	case len(lv) == 41 && lv[0] == '*' && hexOnly(lv[1:]):
+		return true // MySQL's native password hash
+	case len(lv) >= 94 && (strings.HasPrefix(lv, "0x0200") || strings.HasPrefix(lv, "0x0100")) && hexOnly(lv[2:]):
+		return true // SQL Server's password hash
+	}
+	if i := strings.Index(v, ":/"); i > 0 && i+2 < len(v) && v[i+2] != '/' && wordy(v[:i]) {
+		return filePath(v[i+1:])
+	}
+	return false
+}
+
+// fileDetectors run after the detectors of secrets_syntax.go.
+var fileDetectors = []detector{
+	{
+		rule: RuleSecretAssignment, what: "password on a command line",
+		keywords: commandKeywords(),
+		find:     findCommandPasswords,
+	},
+	{
+		rule: RuleSecretAssignment, what: "password in a connection string",
+		keywords: []string{"password="},
+		may:      conninfoMay,
+		find:     findConninfo,
+	},
+	{
+		rule: RuleSecretAssignment, what: "literal credential",
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential"},
+		may:      func(t string) bool { return strings.Contains(t, `("`) || strings.Contains(t, `('`) },
+		find:     findCredentialCalls,
+	},
+	{
+		rule: RuleSecretAssignment, what: "user and password as arguments",
+		keywords: []string{"@", "cn=", "uid="},
+		may:      func(t string) bool { return strings.Contains(t, `",`) || strings.Contains(t, `',`) },
+		find:     findUserPassArgs,
+	},
+	{
+		rule: RuleSecretAssignment, what: "literal credential",
+		keywords: []string{`"key"`, `"name"`},
+		may:      func(t string) bool { return strings.Contains(t, `"value"`) },
+		find:     findKeyValueFields,
+	},
+	{
+		rule: RuleSecretPrivateKey, what: "private key",
+		keywords: []string{`"d"`, "</d>", "<inverseq>", "accounts"},
+		find:     findKeyParams,
+	},
+	{
+		rule: RuleSecretPrivateKey, what: "private key (Solana keypair)",
+		keywords: []string{"["},
+		may:      keypairArray,
+		find: func(text, _ string, _ bool) []found {
+			if !keypairArray(text) {
+				return nil
+			}
+			s := strings.IndexByte(text, '[')
+			return []found{{Secret: Secret{Masked: mask(text[s:])}, start: s, end: len(text)}}
+		},
+	},
+	{
+		rule: RuleSecretAssignment, what: "wallet mnemonic",
+		keywords: []string{"mnemonic", "seed_phrase", "seedphrase", "recovery_phrase", "secret_phrase"},
+		find:     findMnemonic,
+	},
+	{
+		rule: RuleSecretAssignment, what: "literal credential",
+		keywords: []string{"identified", "]:"},
+		find:     findSQLAndRelay,
+	},
+}
+
+// commandFlag is a program and the flag it takes a password or token
+// after: ldapsearch -w PW, redis-cli -a PW, mongosh --password PW. A
+// positional flag (htpasswd's -b) says the password is the n-th argument
+// that is not a flag.
+type commandFlag struct {
+	programs []string
+	flags    []string
+	nth      int
+}
+
+var commandFlags = []commandFlag{
+	{programs: []string{"ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn"}, flags: []string{"-w"}},
+	{programs: []string{"redis-cli"}, flags: []string{"-a", "--pass"}},
+	{programs: []string{"sqlcmd", "bcp"}, flags: []string{"-P"}},
+	{programs: []string{"mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport"}, flags: []string{"-p", "--password"}},
+	{programs: []string{"codecov", "codecovcli"}, flags: []string{"-t", "--token"}},
+	{programs: []string{"keytool"}, flags: []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass"}},
+	{programs: []string{"wget"}, flags: []string{"--password", "--http-password", "--ftp-password"}},
+	{programs: []string{"az"}, flags: []string{"-p", "--password"}},
+	{programs: []string{"htpasswd"}, flags: []string{"-b", "-bc", "-cb", "-bB", "-Bb", "-bcB", "-Bbc", "-bn", "-nb", "-nbB", "-bBn"}, nth: 3},
+}
+
+// commandKeywords are the programs of commandFlags.
+func commandKeywords() []string {
+	var ks []string
+	for _, c := range commandFlags {
+		for _, p := range c.programs {
+			ks = append(ks, strings.ToLower(p))
+		}
+	}
+	return ks
+}
+
+// shellWord is a word of a command line: its span, and its text without
+// the quotes around it.
+type shellWord struct {
+	start, end int
+	text       string
+}
+
+// shellWords splits a line into words at blanks, a quoted part (with
+// blanks in it) staying one word; it reads no more than 64 words.
+func shellWords(text string) []shellWord {
+	var out []shellWord
+	for i := 0; i < len(text) && len(out) < 64; {
+		for i < len(text) && reBlank(text[i]) {
+			i++
+		}
+		if i >= len(text) {
+			break
+		}
+		s := i
+		var b strings.Builder
+		for i < len(text) && !reBlank(text[i]) {
+			if q := text[i]; q == '"' || q == '\'' {
+				e := strings.IndexByte(text[i+1:], q)
+				if e < 0 {
+					b.WriteString(text[i+1:])
+					i = len(text)
+					break
+				}
+				b.WriteString(text[i+1 : i+1+e])
+				i += e + 2
+				continue
+			}
+			b.WriteByte(text[i])
+			i++
+		}
+		out = append(out, shellWord{start: s, end: i, text: b.String()})
+	}
+	return out
+}
+
+// findCommandPasswords finds the passwords of commandFlags' programs on a
+// command line.
+func findCommandPasswords(text, _ string, _ bool) []found {
+	var out []found
+	words := shellWords(text)
+	for k, w := range words {
+		name := w.text[strings.LastIndexByte(w.text, '/')+1:]
+		for _, c := range commandFlags {
+			if !contains(c.programs, name) {
+				continue
+			}
+			if v, ok := commandValue(words[k+1:], c); ok && literal(v.text) && !strings.ContainsAny(v.text, " \t") {
+				out = append(out, found{Secret: Secret{Masked: mask(v.text)}, start: v.start, end: v.end})
+			}
+		}
+	}
+	return out
+}
+
+// commandValue returns the argument a program's words give its password
+// flag, up to the end of the command (| ; &&).
+func commandValue(args []shellWord, c commandFlag) (shellWord, bool) {
+	positional, flagged := 0, false
+	for i, a := range args {
+		switch a.text {
+		case "|", ";", "&&", "||", "&":
+			return shellWord{}, false
+		}
+		if c.nth > 0 {
+			if strings.HasPrefix(a.text, "-") {
+				flagged = flagged || contains(c.flags, a.text)
+				continue
+			}
+			if positional++; flagged && positional == c.nth {
+				return a, true
+			}
+			continue
+		}
+		for _, f := range c.flags {
+			if a.text == f && i+1 < len(args) {
+				return args[i+1], true
+			}
+			if v, ok := strings.CutPrefix(a.text, f+"="); ok && strings.HasPrefix(f, "--") {
+				return shellWord{start: a.end - len(v), end: a.end, text: v}, true
+			}
+		}
+	}
+	return shellWord{}, false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// findConninfo finds the password of a libpq connection string (host=...
+// user=... password=... dbname=...) written inside a literal or on a
+// command line, its keys separated by blanks.
+func findConninfo(text, _ string, _ bool) []found {
+	if !conninfoMay(text) {
+		return nil
+	}
+	var out []found
+	for i := 0; ; {
+		j := strings.Index(text[i:], "password=")
+		if j < 0 {
+			return out
+		}
+		s := i + j + len("password=")
+		i = s
+		if b := s - len("password=") - 1; b >= 0 && !reBlank(text[b]) && text[b] != '"' && text[b] != '\'' {
+			continue
+		}
+		e := s
+		for e < len(text) && !reBlank(text[e]) && text[e] != '"' && text[e] != '\'' && text[e] != ';' {
+			e++
+		}
+		if v := text[s:e]; literal(v) {
+			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: s, end: e})
+		}
+	}
+}
+
+// conninfoMay reports whether a line holds another key of a libpq
+// connection string besides the password.
+func conninfoMay(t string) bool {
+	return strings.Contains(t, "dbname=") || strings.Contains(t, "host=") || strings.Contains(t, "user=")
+}
+
+// conversions are calls that turn a literal into the value a name holds:
+// signingKey = []byte("..."), Buffer.from('...').
+var conversions = []string{"[]byte", "byte", "bytes", "Buffer.from", "str", "String", "b64decode", "atob",
+	"GetBytes", "getBytes", "encode", "SecretStr", "SecretString", "Secret::new", "Password", "to_vec"}
+
+// setterVerbs start the name of a call that sets a credential: setPassword,
+// WithToken, use_api_key.
+var setterVerbs = map[string]bool{"set": true, "with": true, "use": true, "put": true}
+
+// findCredentialCalls finds a literal given to a call that sets a
+// credential (client.WithToken("..."), stripe.setApiKey("..."),
+// .password("...")) or that converts the literal a credential's name is
+// assigned (signingKey = []byte("...")).
+func findCredentialCalls(text, _ string, _ bool) []found {
+	var out []found
+	for i := 0; i < len(text); i++ {
+		if text[i] != '(' || i+1 >= len(text) || text[i+1] != '"' && text[i+1] != '\'' {
+			continue
+		}
+		q := text[i+1]
+		e := closing(text, i+2, q)
+		if e >= len(text) || !strings.HasPrefix(strings.TrimLeft(text[e+1:], " \t"), ")") {
+			continue
+		}
+		v := text[i+2 : e]
+		c := i
+		for c > 0 && (identByte(text[c-1]) || strings.IndexByte("[]:", text[c-1]) >= 0) {
+			c--
+		}
+		callee := text[c:i]
+		seg := callee[max(strings.LastIndexAny(callee, ".:")+1, 0):]
+		ok := false
+		if credentialName(seg) {
+			words := splitWords(seg)
+			ok = setterVerbs[words[0]] || credentialWordsOf(words) && !strings.ContainsAny(seg, "_-") && len(words) <= 2 && !lookupVerbs[words[0]]
+		} else if contains(conversions, callee) || contains(conversions, seg) {
+			ok = assignedToCredential(text[:c])
+		}
+		if ok && len(v) >= 8 && !wordy(v) && !strings.ContainsAny(v, " \t") && literal(v) {
+			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: i + 2, end: e})
+		}
+		i = e
+	}
+	return out
+}
+
+// lookupVerbs start the names of calls that look a credential up by the
+// literal they take (getToken("github"), readSecret("db")).
+var lookupVerbs = map[string]bool{"get": true, "read": true, "fetch": true, "load": true, "find": true, "lookup": true,
+	"resolve": true, "require": true, "has": true, "is": true, "delete": true, "remove": true, "validate": true,
+	"verify": true, "check": true, "parse": true, "hash": true, "compare": true, "new": true, "create": true}
+
+// assignedToCredential reports whether text, what precedes a value on
+// its line, ends with a credential's name and an assignment operator.
+func assignedToCredential(text string) bool {
+	t := strings.TrimRight(text, " \t")
+	t = strings.TrimSuffix(t, ":=")
+	t = strings.TrimSuffix(t, "=")
+	t = strings.TrimSuffix(t, ":")
+	t = strings.TrimRight(t, " \t")
+	e := len(t)
+	for e > 0 && identByte(t[e-1]) {
+		e--
+	}
+	return e < len(t) && len(t) < len(strings.TrimRight(text, " \t")) && credentialName(t[e:])
+}
+
+// findUserPassArgs finds a password given as the argument after a user's:
+// an email address or an LDAP DN, then a literal that is no word
+// (SmtpClient(host, 587, "it@acme.io", "..."), ldap3.Connection(server,
+// 'cn=svc,dc=acme,dc=io', '...')).
+func findUserPassArgs(text, _ string, _ bool) []found {
+	var out []found
+	prevEnd, prevUser := -1, false
+	for i := 0; i < len(text); i++ {
+		q := text[i]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		e := closing(text, i+1, q)
+		if e >= len(text) {
+			break
+		}
+		v := text[i+1 : e]
+		if prevUser && prevEnd >= 0 && strings.Trim(text[prevEnd+1:i], " \t") == "," &&
+			len(v) >= 8 && !wordy(v) && !strings.ContainsAny(v, " \t@") && !strings.Contains(v, "://") && literal(v) {
+			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: i + 1, end: e})
+		}
+		prevUser = userLike(v)
+		prevEnd = e
+		i = e
+	}
+	return out
+}
+
+// userLike reports whether v names a user: an email address or an LDAP
+// DN (cn=..., uid=...).
+func userLike(v string) bool {
+	if strings.ContainsAny(v, " \t") {
+		return false
+	}
+	lv := strings.ToLower(v)
+	if strings.HasPrefix(lv, "cn=") || strings.HasPrefix(lv, "uid=") {
+		return strings.Contains(lv, "dc=") || strings.Contains(lv, "ou=") || strings.Contains(lv, "o=")
+	}
+	at := strings.IndexByte(v, '@')
+	return at > 0 && strings.Contains(v[at:], ".") && !strings.Contains(v, "://")
+}
+
+// findKeyValueFields finds a credential in the key and value fields an
+// API tool writes: Postman's {"key": "password", "value": "..."}, a HAR
+// file's session cookie {"name": "_app_session", "value": "..."}.
+func findKeyValueFields(text, _ string, _ bool) []found {
+	var out []found
+	for _, field := range []string{`"key"`, `"name"`} {
+		for i := 0; ; {
+			j := strings.Index(text[i:], field)
+			if j < 0 {
+				break
+			}
+			i += j + len(field)
+			name, k, ok := jsonString(text, i)
+			if !ok {
+				continue
+			}
+			k = skipBlanks(text, k)
+			if k >= len(text) || text[k] != ',' {
+				continue
+			}
+			k = skipBlanks(text, k+1)
+			if !strings.HasPrefix(text[k:], `"value"`) {
+				continue
+			}
+			v, end, ok := jsonString(text, k+len(`"value"`))
+			if !ok || strings.ContainsAny(v, " \t") {
+				continue
+			}
+			secret := field == `"key"` && credentialName(name) && literal(v) ||
+				sessionName(name) && len(v) >= 24 && tokenLike(v)
+			if secret {
+				s := end - 1 - len(v)
+				out = append(out, found{Secret: Secret{Masked: mask(v)}, start: s, end: end - 1})
+			}
+		}
+	}
+	return out
+}
+
+// jsonString reads `: "..."` at i: the string, and the index after its
+// closing quote.
+func jsonString(text string, i int) (string, int, bool) {
+	i = skipBlanks(text, i)
+	if i >= len(text) || text[i] != ':' {
+		return "", 0, false
+	}
+	i = skipBlanks(text, i+1)
+	if i >= len(text) || text[i] != '"' {
+		return "", 0, false
+	}
+	e := closing(text, i+1, '"')
+	if e >= len(text) {
+		return "", 0, false
+	}
+	return text[i+1 : e], e + 1, true
+}
+
+// sessionName reports whether a cookie's name says it holds a session:
+// _app_session, sessionid, connect.sid, PHPSESSID.
+func sessionName(name string) bool {
+	l := strings.ToLower(name)
+	return strings.HasSuffix(l, "session") || strings.HasSuffix(l, "sessionid") || strings.HasSuffix(l, "sessid") ||
+		strings.HasSuffix(l, ".sid") || strings.HasSuffix(l, "session_id")
+}
+
+// findKeyParams finds private key parameters outside PEM: a JWK's private
+// exponent or key ("d": "..."), .NET's <RSAKeyValue> with its <D>, and a
+// hardhat network's accounts given as hex keys.
+func findKeyParams(text, _ string, _ bool) []found {
+	var out []found
+	if i := strings.Index(text, `"d"`); i >= 0 {
+		if v, end, ok := jsonString(text, i+3); ok && len(v) >= 32 && base64URL(v) {
+			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: end - 1 - len(v), end: end - 1})
+		}
+	}
+	for _, tag := range []string{"D", "InverseQ"} {
+		open, end := "<"+tag+">", "</"+tag+">"
+		if i := strings.Index(text, open); i >= 0 {
+			s := i + len(open)
+			if e := strings.Index(text[s:], end); e >= 32 && base64Text(text[s:s+e]) {
+				out = append(out, found{Secret: Secret{Masked: mask(text[s : s+e])}, start: s, end: s + e})
+				break
+			}
+		}
+	}
+	if i := strings.Index(text, "accounts"); i >= 0 {
+		t := text[i+len("accounts"):]
+		t = strings.TrimLeft(t, `"' :=`)
+		if strings.HasPrefix(t, "[") {
+			t = strings.TrimLeft(t[1:], " \t")
+			if len(t) >= 67 && (t[0] == '"' || t[0] == '\'') && t[1] == '0' && t[2] == 'x' && hexOnly(t[3:67]) && (len(t) == 67 || !wordByte(t[67])) {
+				s := len(text) - len(t) + 1
+				out = append(out, found{Secret: Secret{Masked: mask(text[s : s+66])}, start: s, end: s + 66})
+			}
+		}
+	}
+	return out
+}
+
+func base64URL(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !letter(c) && !(c >= '0' && c <= '9') && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func base64Text(v string) bool {
+	body := strings.TrimRight(v, "=")
+	for i := 0; i < len(body); i++ {
+		if !base64Byte(body[i]) {
+			return false
+		}
+	}
+	return len(v)-len(body) <= 2
+}
+
+// keypairArray reports whether a line is a JSON array of 64 bytes, a
+// Solana keypair file (id.json): the secret key and the public one.
+func keypairArray(text string) bool {
+	t := strings.TrimRight(strings.TrimSpace(text), ",")
+	if len(t) < 129 || t[0] != '[' || t[len(t)-1] != ']' || strings.Count(t, ",") != 63 {
+		return false
+	}
+	for n := range strings.SplitSeq(t[1:len(t)-1], ",") {
+		n = strings.TrimSpace(n)
+		if n == "" || len(n) > 3 || strings.Trim(n, "0123456789") != "" || len(n) == 3 && n > "255" {
+			return false
+		}
+	}
+	return true
+}
+
+// findMnemonic finds a wallet's mnemonic (BIP-39: 12 to 24 lower-case
+// words) assigned to a name that says it is one.
+func findMnemonic(text, _ string, _ bool) []found {
+	lt := strings.ToLower(text)
+	for _, k := range []string{"mnemonic", "seed_phrase", "seedphrase", "recovery_phrase", "secret_phrase"} {
+		i := strings.Index(lt, k)
+		if i < 0 {
+			continue
+		}
+		j := i + len(k)
+		for j < len(text) && (identByte(text[j]) || text[j] == '"' || text[j] == '\'') {
+			j++
+		}
+		j = skipBlanks(text, j)
+		if j >= len(text) || text[j] != '=' && text[j] != ':' {
+			continue
+		}
+		j = skipBlanks(text, j+1)
+		v := strings.Trim(strings.TrimRight(text[j:], " \t,;"), `"'`)
+		words := strings.Fields(v)
+		if len(words) < 12 || len(words) > 24 || len(words)%3 != 0 {
+			continue
+		}
+		ok := true
+		for _, w := range words {
+			if len(w) < 3 || len(w) > 8 || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			s := strings.Index(text[j:], words[0]) + j
+			return []found{{Secret: Secret{Masked: mask(v)}, start: s, end: s + len(v)}}
+		}
+	}
+	return nil
+}
+
+// findSQLAndRelay finds SQL's IDENTIFIED BY with an unquoted (or
+// double-quoted) password, Oracle's, and a Postfix relay's credentials,
+// [host]:port user:password.
+func findSQLAndRelay(text, _ string, _ bool) []found {
+	var out []found
+	lt := strings.ToLower(text)
+	if i := strings.Index(lt, "identified"); i >= 0 {
+		j := skipBlanks(text, i+len("identified"))
+		if strings.HasPrefix(lt[j:], "by") && j+2 < len(text) && reBlank(text[j+2]) {
+			s := skipBlanks(text, j+2)
+			if s < len(text) && text[s] == '"' {
+				s++
+			}
+			e := s
+			for e < len(text) && !reBlank(text[e]) && strings.IndexByte(`'";,)`, text[e]) < 0 {
+				e++
+			}
+			v := text[s:e]
+			if lv := strings.ToLower(v); lv != "values" && lv != "password" && !strings.HasPrefix(v, ":") && !strings.HasPrefix(v, "?") && literal(v) {
+				out = append(out, found{Secret: Secret{Masked: mask(v)}, start: s, end: e})
+			}
+		}
+	}
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "[") {
+		if k := strings.Index(t, "]"); k > 0 {
+			rest := strings.TrimLeft(t[k+1:], ":0123456789")
+			if f := strings.Fields(rest); len(f) == 1 && k+1 < len(t) && t[k+1] == ':' && rest != t[k+1:] && reBlank(rest[0]) {
+				if _, pw, ok := strings.Cut(f[0], ":"); ok && literal(pw) {
+					s := strings.LastIndex(text, pw)
+					out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: s, end: s + len(pw)})
+				}
+			}
+		}
+	}
+	return out
+}
