@@ -175,64 +175,87 @@ func notSecretShape(v string) bool {
 	return false
 }
 
-// fileDetectors run after the detectors of secrets_syntax.go.
+// fileDetectors run after the detectors of secrets_syntax.go. They are
+// three, each a group of finders that ask cheap questions of the line
+// first: every detector costs each line that holds a keyword a turn of
+// judge's loop.
 var fileDetectors = []detector{
 	{
-		rule: RuleSecretAssignment, what: "password on a command line",
-		keywords: commandKeywords(),
-		find:     findCommandPasswords,
-	},
-	{
-		rule: RuleSecretAssignment, what: "password in a connection string",
-		keywords: []string{"password="},
-		may:      conninfoMay,
-		find:     findConninfo,
-	},
-	{
-		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential"},
-		may:      func(t string) bool { return strings.Contains(t, `("`) || strings.Contains(t, `('`) },
-		find:     findCredentialCalls,
-	},
-	{
-		rule: RuleSecretAssignment, what: "user and password as arguments",
-		keywords: []string{"@", "cn=", "uid="},
-		may:      func(t string) bool { return strings.Contains(t, `",`) || strings.Contains(t, `',`) },
-		find:     findUserPassArgs,
-	},
-	{
-		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{`"key"`, `"name"`},
-		may:      func(t string) bool { return strings.Contains(t, `"value"`) },
-		find:     findKeyValueFields,
-	},
-	{
-		rule: RuleSecretPrivateKey, what: "private key",
-		keywords: []string{`"d"`, "</d>", "<inverseq>", "accounts"},
-		find:     findKeyParams,
-	},
-	{
-		rule: RuleSecretPrivateKey, what: "private key (Solana keypair)",
-		keywords: []string{"["},
-		may:      keypairArray,
+		// Command lines and file syntaxes.
+		keywords: append(commandKeywords(), "password=", "identified"),
 		find: func(text, _ string, _ bool) []found {
-			if !keypairArray(text) {
-				return nil
-			}
-			s := strings.IndexByte(text, '[')
-			return []found{{Secret: Secret{Masked: mask(text[s:])}, start: s, end: len(text)}}
+			out := withRule(findCommandPasswords(text), "password on a command line")
+			out = append(out, withRule(findConninfo(text), "password in a connection string")...)
+			return append(out, withRule(findIdentifiedBy(text), "literal credential")...)
 		},
 	},
 	{
-		rule: RuleSecretAssignment, what: "wallet mnemonic",
-		keywords: []string{"mnemonic", "seed_phrase", "seedphrase", "recovery_phrase", "secret_phrase"},
-		find:     findMnemonic,
+		// Code's calls and arguments, tools' key and value fields.
+		keywords: []string{"pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "authtok", "authident", "masterauth",
+			`",`, `',`, `" ,`, `' ,`, `"name"`},
+		find: func(text, _ string, _ bool) []found {
+			calls, args, fields := codeShapes(text)
+			var out []found
+			if calls {
+				out = withRule(findCredentialCalls(text), "literal credential")
+			}
+			if args {
+				out = append(out, withRule(findUserPassArgs(text), "user and password as arguments")...)
+			}
+			if fields {
+				out = append(out, withRule(findKeyValueFields(text), "literal credential")...)
+			}
+			return out
+		},
 	},
 	{
-		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"identified", "]:"},
-		find:     findSQLAndRelay,
+		// Private keys outside PEM, and wallets.
+		keywords: []string{`"d"`, "<inverseq>", "accounts", "mnemonic", "_phrase", "seedphrase"},
+		find: func(text, _ string, _ bool) []found {
+			return append(findKeyParams(text), withRule(findMnemonic(text), "wallet mnemonic")...)
+		},
 	},
+}
+
+// codeShapes reports what the finders of code need of a line, by byte
+// searches: a call given a literal, ("; a literal followed by a comma,
+// and a user (an @, cn=, uid=); a "value" field.
+func codeShapes(text string) (calls, args, fields bool) {
+	for i := strings.IndexByte(text, '('); i >= 0 && i+1 < len(text); {
+		if text[i+1] == '"' || text[i+1] == '\'' {
+			calls = true
+			break
+		}
+		j := strings.IndexByte(text[i+1:], '(')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	for i := strings.IndexByte(text, ','); i > 0; {
+		k := i - 1
+		if text[k] == ' ' && k > 0 {
+			k--
+		}
+		if text[k] == '"' || text[k] == '\'' {
+			args = strings.IndexByte(text, '@') >= 0 || containsFold(text, "cn=") || containsFold(text, "uid=")
+			break
+		}
+		j := strings.IndexByte(text[i+1:], ',')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return calls, args, strings.Contains(text, `"value"`)
+}
+
+// withRule sets the rule of the assignment family and what on each of fs.
+func withRule(fs []found, what string) []found {
+	for i := range fs {
+		fs[i].Rule, fs[i].What = RuleSecretAssignment, what
+	}
+	return fs
 }
 
 // commandFlag is a program and the flag it takes a password or token
@@ -243,17 +266,20 @@ type commandFlag struct {
 	programs []string
 	flags    []string
 	nth      int
+	// keyword, if set, stands for the programs in the keyword scan: what
+	// their names share, or more than a name as short as az.
+	keyword string
 }
 
 var commandFlags = []commandFlag{
-	{programs: []string{"ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn"}, flags: []string{"-w"}},
-	{programs: []string{"redis-cli"}, flags: []string{"-a", "--pass"}},
-	{programs: []string{"sqlcmd", "bcp"}, flags: []string{"-P"}},
-	{programs: []string{"mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport"}, flags: []string{"-p", "--password"}},
-	{programs: []string{"codecov", "codecovcli"}, flags: []string{"-t", "--token"}},
+	{programs: []string{"ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn"}, flags: []string{"-w"}, keyword: "ldap"},
+	{programs: []string{"redis-cli"}, flags: []string{"-a", "--pass"}, keyword: "is-cli"},
+	{programs: []string{"sqlcmd"}, flags: []string{"-P"}},
+	{programs: []string{"mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport"}, flags: []string{"-p", "--password"}, keyword: "mongo"},
+	{programs: []string{"codecov", "codecovcli"}, flags: []string{"-t", "--token"}, keyword: "codecov"},
 	{programs: []string{"keytool"}, flags: []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass"}},
 	{programs: []string{"wget"}, flags: []string{"--password", "--http-password", "--ftp-password"}},
-	{programs: []string{"az"}, flags: []string{"-p", "--password"}},
+	{programs: []string{"az"}, flags: []string{"-p", "--password"}, keyword: "az login"},
 	{programs: []string{"htpasswd"}, flags: []string{"-b", "-bc", "-cb", "-bB", "-Bb", "-bcB", "-Bbc", "-bn", "-nb", "-nbB", "-bBn"}, nth: 3},
 }
 
@@ -261,6 +287,10 @@ var commandFlags = []commandFlag{
 func commandKeywords() []string {
 	var ks []string
 	for _, c := range commandFlags {
+		if c.keyword != "" {
+			ks = append(ks, c.keyword)
+			continue
+		}
 		for _, p := range c.programs {
 			ks = append(ks, strings.ToLower(p))
 		}
@@ -310,7 +340,10 @@ func shellWords(text string) []shellWord {
 
 // findCommandPasswords finds the passwords of commandFlags' programs on a
 // command line.
-func findCommandPasswords(text, _ string, _ bool) []found {
+func findCommandPasswords(text string) []found {
+	if !strings.Contains(text, " -") || !commandNamed(text) {
+		return nil
+	}
 	var out []found
 	words := shellWords(text)
 	for k, w := range words {
@@ -325,6 +358,25 @@ func findCommandPasswords(text, _ string, _ bool) []found {
 		}
 	}
 	return out
+}
+
+// commandNamed reports whether text holds the name of one of
+// commandFlags' programs.
+func commandNamed(text string) bool {
+	for _, c := range commandFlags {
+		if c.keyword != "" {
+			if strings.Contains(text, c.keyword) {
+				return true
+			}
+			continue
+		}
+		for _, p := range c.programs {
+			if strings.Contains(text, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // commandValue returns the argument a program's words give its password
@@ -370,8 +422,8 @@ func contains(list []string, s string) bool {
 // findConninfo finds the password of a libpq connection string (host=...
 // user=... password=... dbname=...) written inside a literal or on a
 // command line, its keys separated by blanks.
-func findConninfo(text, _ string, _ bool) []found {
-	if !conninfoMay(text) {
+func findConninfo(text string) []found {
+	if !strings.Contains(text, "password=") || !conninfoMay(text) {
 		return nil
 	}
 	var out []found
@@ -414,7 +466,7 @@ var setterVerbs = map[string]bool{"set": true, "with": true, "use": true, "put":
 // credential (client.WithToken("..."), stripe.setApiKey("..."),
 // .password("...")) or that converts the literal a credential's name is
 // assigned (signingKey = []byte("...")).
-func findCredentialCalls(text, _ string, _ bool) []found {
+func findCredentialCalls(text string) []found {
 	var out []found
 	for i := 0; i < len(text); i++ {
 		if text[i] != '(' || i+1 >= len(text) || text[i+1] != '"' && text[i+1] != '\'' {
@@ -472,7 +524,7 @@ func assignedToCredential(text string) bool {
 // an email address or an LDAP DN, then a literal that is no word
 // (SmtpClient(host, 587, "it@acme.io", "..."), ldap3.Connection(server,
 // 'cn=svc,dc=acme,dc=io', '...')).
-func findUserPassArgs(text, _ string, _ bool) []found {
+func findUserPassArgs(text string) []found {
 	var out []found
 	prevEnd, prevUser := -1, false
 	for i := 0; i < len(text); i++ {
@@ -513,7 +565,7 @@ func userLike(v string) bool {
 // findKeyValueFields finds a credential in the key and value fields an
 // API tool writes: Postman's {"key": "password", "value": "..."}, a HAR
 // file's session cookie {"name": "_app_session", "value": "..."}.
-func findKeyValueFields(text, _ string, _ bool) []found {
+func findKeyValueFields(text string) []found {
 	var out []found
 	for _, field := range []string{`"key"`, `"name"`} {
 		for i := 0; ; {
@@ -578,21 +630,17 @@ func sessionName(name string) bool {
 // findKeyParams finds private key parameters outside PEM: a JWK's private
 // exponent or key ("d": "..."), .NET's <RSAKeyValue> with its <D>, and a
 // hardhat network's accounts given as hex keys.
-func findKeyParams(text, _ string, _ bool) []found {
+func findKeyParams(text string) []found {
 	var out []found
 	if i := strings.Index(text, `"d"`); i >= 0 {
 		if v, end, ok := jsonString(text, i+3); ok && len(v) >= 32 && base64URL(v) {
-			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: end - 1 - len(v), end: end - 1})
+			out = append(out, keyFound(v, end-1-len(v), end-1))
 		}
 	}
-	for _, tag := range []string{"D", "InverseQ"} {
-		open, end := "<"+tag+">", "</"+tag+">"
-		if i := strings.Index(text, open); i >= 0 {
-			s := i + len(open)
-			if e := strings.Index(text[s:], end); e >= 32 && base64Text(text[s:s+e]) {
-				out = append(out, found{Secret: Secret{Masked: mask(text[s : s+e])}, start: s, end: s + e})
-				break
-			}
+	if i := strings.Index(text, "<InverseQ>"); i >= 0 {
+		s := i + len("<InverseQ>")
+		if e := strings.Index(text[s:], "</InverseQ>"); e >= 32 && base64Text(text[s:s+e]) {
+			out = append(out, keyFound(text[s:s+e], s, s+e))
 		}
 	}
 	if i := strings.Index(text, "accounts"); i >= 0 {
@@ -602,11 +650,15 @@ func findKeyParams(text, _ string, _ bool) []found {
 			t = strings.TrimLeft(t[1:], " \t")
 			if len(t) >= 67 && (t[0] == '"' || t[0] == '\'') && t[1] == '0' && t[2] == 'x' && hexOnly(t[3:67]) && (len(t) == 67 || !wordByte(t[67])) {
 				s := len(text) - len(t) + 1
-				out = append(out, found{Secret: Secret{Masked: mask(text[s : s+66])}, start: s, end: s + 66})
+				out = append(out, keyFound(text[s:s+66], s, s+66))
 			}
 		}
 	}
 	return out
+}
+
+func keyFound(v string, start, end int) found {
+	return found{Secret: Secret{Rule: RuleSecretPrivateKey, What: "private key", Masked: mask(v)}, start: start, end: end}
 }
 
 func base64URL(v string) bool {
@@ -628,11 +680,24 @@ func base64Text(v string) bool {
 	return len(v)-len(body) <= 2
 }
 
+// findKeypair finds a Solana keypair file's array; derived asks it of a
+// line that ends with ']', having no keyword to go by.
+func findKeypair(text string) []found {
+	if !keypairArray(text) {
+		return nil
+	}
+	s := strings.IndexByte(text, '[')
+	return []found{{Secret: Secret{Rule: RuleSecretPrivateKey, What: "private key (Solana keypair)", Masked: mask(text[s:])}, start: s, end: len(text)}}
+}
+
 // keypairArray reports whether a line is a JSON array of 64 bytes, a
 // Solana keypair file (id.json): the secret key and the public one.
 func keypairArray(text string) bool {
+	if len(text) < 129 {
+		return false
+	}
 	t := strings.TrimRight(strings.TrimSpace(text), ",")
-	if len(t) < 129 || t[0] != '[' || t[len(t)-1] != ']' || strings.Count(t, ",") != 63 {
+	if len(t) < 129 || t[0] != '[' || t[1] < '0' || t[1] > '9' || t[len(t)-1] != ']' || strings.Count(t, ",") != 63 {
 		return false
 	}
 	for n := range strings.SplitSeq(t[1:len(t)-1], ",") {
@@ -645,11 +710,11 @@ func keypairArray(text string) bool {
 }
 
 // findMnemonic finds a wallet's mnemonic (BIP-39: 12 to 24 lower-case
-// words) assigned to a name that says it is one.
-func findMnemonic(text, _ string, _ bool) []found {
-	lt := strings.ToLower(text)
-	for _, k := range []string{"mnemonic", "seed_phrase", "seedphrase", "recovery_phrase", "secret_phrase"} {
-		i := strings.Index(lt, k)
+// words) assigned to a name that says it is one (mnemonic, seed_phrase,
+// recovery_phrase, ...).
+func findMnemonic(text string) []found {
+	for _, k := range []string{"mnemonic", "_phrase", "seedphrase"} {
+		i := indexFold(text, k)
 		if i < 0 {
 			continue
 		}
@@ -682,40 +747,60 @@ func findMnemonic(text, _ string, _ bool) []found {
 	return nil
 }
 
-// findSQLAndRelay finds SQL's IDENTIFIED BY with an unquoted (or
-// double-quoted) password, Oracle's, and a Postfix relay's credentials,
-// [host]:port user:password.
-func findSQLAndRelay(text, _ string, _ bool) []found {
-	var out []found
-	lt := strings.ToLower(text)
-	if i := strings.Index(lt, "identified"); i >= 0 {
-		j := skipBlanks(text, i+len("identified"))
-		if strings.HasPrefix(lt[j:], "by") && j+2 < len(text) && reBlank(text[j+2]) {
-			s := skipBlanks(text, j+2)
-			if s < len(text) && text[s] == '"' {
-				s++
-			}
-			e := s
-			for e < len(text) && !reBlank(text[e]) && strings.IndexByte(`'";,)`, text[e]) < 0 {
-				e++
-			}
-			v := text[s:e]
-			if lv := strings.ToLower(v); lv != "values" && lv != "password" && !strings.HasPrefix(v, ":") && !strings.HasPrefix(v, "?") && literal(v) {
-				out = append(out, found{Secret: Secret{Masked: mask(v)}, start: s, end: e})
-			}
+// indexFold returns the index of sub, a lowercase ASCII word, in s in any
+// case, or -1.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
 		}
 	}
-	t := strings.TrimSpace(text)
-	if strings.HasPrefix(t, "[") {
-		if k := strings.Index(t, "]"); k > 0 {
-			rest := strings.TrimLeft(t[k+1:], ":0123456789")
-			if f := strings.Fields(rest); len(f) == 1 && k+1 < len(t) && t[k+1] == ':' && rest != t[k+1:] && reBlank(rest[0]) {
-				if _, pw, ok := strings.Cut(f[0], ":"); ok && literal(pw) {
-					s := strings.LastIndex(text, pw)
-					out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: s, end: s + len(pw)})
-				}
-			}
-		}
+	return -1
+}
+
+// findIdentifiedBy finds SQL's IDENTIFIED BY with an unquoted (or
+// double-quoted) password, Oracle's.
+func findIdentifiedBy(text string) []found {
+	i := indexFold(text, "identified")
+	if i < 0 {
+		return nil
 	}
-	return out
+	j := skipBlanks(text, i+len("identified"))
+	if j+2 >= len(text) || !strings.EqualFold(text[j:j+2], "by") || !reBlank(text[j+2]) {
+		return nil
+	}
+	s := skipBlanks(text, j+2)
+	if s < len(text) && text[s] == '"' {
+		s++
+	}
+	e := s
+	for e < len(text) && !reBlank(text[e]) && strings.IndexByte(`'";,)`, text[e]) < 0 {
+		e++
+	}
+	v := text[s:e]
+	if lv := strings.ToLower(v); lv == "values" || lv == "password" || strings.HasPrefix(v, ":") || strings.HasPrefix(v, "?") || !literal(v) {
+		return nil
+	}
+	return []found{{Secret: Secret{Rule: RuleSecretAssignment, What: "literal credential", Masked: mask(v)}, start: s, end: e}}
+}
+
+// findRelay finds a Postfix relay's credentials, [host]:port
+// user:password (sasl_passwd); derived asks it of a line that starts
+// with '['.
+func findRelay(text string) []found {
+	k := strings.IndexByte(text, ']')
+	if k < 0 || k+1 >= len(text) || text[k+1] != ':' {
+		return nil
+	}
+	rest := strings.TrimLeft(text[k+2:], "0123456789")
+	f := strings.Fields(rest)
+	if len(f) != 1 || rest == text[k+2:] || !reBlank(rest[0]) {
+		return nil
+	}
+	_, pw, ok := strings.Cut(f[0], ":")
+	if !ok || !literal(pw) {
+		return nil
+	}
+	s := strings.LastIndex(text, pw)
+	return []found{{Secret: Secret{Rule: RuleSecretAssignment, What: "literal credential", Masked: mask(pw)}, start: s, end: s + len(pw)}}
 }

@@ -81,8 +81,8 @@ var prefixedTokens = []prefixedToken{
 	{"pinecone-api-key", "Pinecone API key", "pcsk_", lazyRE(`\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{50,}`), 0, ""},
 	{"gcp-oauth-access-token", "Google OAuth access token", "ya29.", lazyRE(`\bya29\.[A-Za-z0-9_-]{30,}`), 0, ""},
 	{"gcp-oauth-refresh-token", "Google OAuth refresh token", "1//0", lazyRE(`(?:^|[^A-Za-z0-9/])(1//0[A-Za-z0-9_-]{40,})`), 1, ""},
-	{"mattermost-webhook", "Mattermost webhook URL", "/hooks/", lazyRE(`https?://[A-Za-z0-9.-]+(?::[0-9]+)?/hooks/([a-z0-9]{26})\b`), 1, ""},
-	{"microsoft-teams-webhook", "Microsoft Teams webhook URL", "incomingwebhook", lazyRE(`https://[A-Za-z0-9.-]*office(?:365)?\.com/webhook(?:b2)?/[0-9a-f-]{36}@[0-9a-f-]{36}/IncomingWebhook/([0-9a-f]{32})/`), 1, ""},
+	{"mattermost-webhook", "Mattermost webhook URL", "hooks/", lazyRE(`https?://[A-Za-z0-9.-]+(?::[0-9]+)?/hooks/([a-z0-9]{26})\b`), 1, ""},
+	{"microsoft-teams-webhook", "Microsoft Teams webhook URL", "/incomingwebhook/", lazyRE(`https://[A-Za-z0-9.-]*office(?:365)?\.com/webhook(?:b2)?/[0-9a-f-]{36}@[0-9a-f-]{36}/IncomingWebhook/([0-9a-f]{32})/`), 1, ""},
 	{"cloudfront-signed-url", "CloudFront signed URL", "signature=", lazyRE(`[?&]Signature=([A-Za-z0-9~_-]{40,})`), 1, "Key-Pair-Id="},
 }
 
@@ -597,6 +597,12 @@ func (f *scanFile) derived(text, next string, lineNo int) []found {
 		return nil
 	}
 	out := f.findBase64(text, lineNo)
+	if len(text) >= 129 && text[len(text)-1] == ']' {
+		out = append(out, findKeypair(text)...)
+	}
+	if len(text) > 0 && text[0] == '[' {
+		out = append(out, findRelay(text)...)
+	}
 	if f.prev != "" {
 		out = append(out, f.findNextLineValue(text, lineNo)...)
 	}
