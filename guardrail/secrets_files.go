@@ -739,7 +739,7 @@ func findMnemonic(text string) []found {
 				break
 			}
 		}
-		if ok {
+		if ok && !isPlaceholder(v) {
 			s := strings.Index(text[j:], words[0]) + j
 			return []found{{Secret: Secret{Masked: mask(v)}, start: s, end: s + len(v)}}
 		}
