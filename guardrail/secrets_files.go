@@ -182,10 +182,11 @@ func notSecretShape(v string) bool {
 var fileDetectors = []detector{
 	{
 		// Command lines and file syntaxes.
-		keywords: append(commandKeywords(), "password=", "identified"),
+		keywords: append(commandKeywords(), "password=", "identified", ") values"),
 		find: func(text, _ string, _ bool) []found {
 			out := withRule(findCommandPasswords(text), "password on a command line")
 			out = append(out, withRule(findConninfo(text), "password in a connection string")...)
+			out = append(out, withRule(findInsertValues(text), "literal credential in an SQL row")...)
 			return append(out, withRule(findIdentifiedBy(text), "literal credential")...)
 		},
 	},
@@ -803,4 +804,83 @@ func findRelay(text string) []found {
 	}
 	s := strings.LastIndex(text, pw)
 	return []found{{Secret: Secret{Rule: RuleSecretAssignment, What: "literal credential", Masked: mask(pw)}, start: s, end: s + len(pw)}}
+}
+
+// findInsertValues finds a credential an SQL INSERT writes: a literal in
+// the column of the row whose name is a credential's (INSERT INTO
+// oauth_clients (client_id, client_secret) VALUES ('web', '...')), for
+// each row the line holds.
+func findInsertValues(text string) []found {
+	k := indexFold(text, ") values")
+	if k < 0 {
+		return nil
+	}
+	open := strings.LastIndexByte(text[:k], '(')
+	if open < 0 {
+		return nil
+	}
+	var cols []bool // whether each column is a credential's
+	any := false
+	for c := range strings.SplitSeq(text[open+1:k], ",") {
+		c = strings.Trim(strings.TrimSpace(c), "`\"[]")
+		cred := c != "" && credentialName(c)
+		cols = append(cols, cred)
+		any = any || cred
+	}
+	if !any {
+		return nil
+	}
+	var out []found
+	i := k + len(") values")
+	for {
+		i = skipBlanks(text, i)
+		if i >= len(text) || text[i] != '(' {
+			return out
+		}
+		i++
+		for col := 0; ; col++ {
+			i = skipBlanks(text, i)
+			if i >= len(text) {
+				return out
+			}
+			end := i
+			if text[i] == '\'' {
+				end = i + 1
+				for end < len(text) && (text[end] != '\'' || end+1 < len(text) && text[end+1] == '\'') {
+					if text[end] == '\'' {
+						end++ // '' inside a literal
+					}
+					end++
+				}
+				if end >= len(text) {
+					return out
+				}
+				if v := text[i+1 : end]; col < len(cols) && cols[col] && !strings.ContainsAny(v, " \t") && literal(v) {
+					out = append(out, found{Secret: Secret{Masked: mask(v)}, start: i + 1, end: end})
+				}
+				end++
+			} else {
+				for end < len(text) && text[end] != ',' && text[end] != ')' {
+					end++
+				}
+			}
+			i = skipBlanks(text, end)
+			if i >= len(text) {
+				return out
+			}
+			if text[i] == ')' {
+				i++
+				break
+			}
+			if text[i] != ',' {
+				return out
+			}
+			i++
+		}
+		i = skipBlanks(text, i)
+		if i >= len(text) || text[i] != ',' {
+			return out
+		}
+		i++
+	}
 }

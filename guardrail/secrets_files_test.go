@@ -12,6 +12,7 @@ var fileFinders = map[string]func(string) []found{
 	"command":     findCommandPasswords,
 	"conninfo":    findConninfo,
 	"identified":  findIdentifiedBy,
+	"insert":      findInsertValues,
 	"relay":       findRelay,
 	"calls":       findCredentialCalls,
 	"userpass":    findUserPassArgs,
