@@ -86,8 +86,12 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	if yamlFile(name) {
 		kube = &kubeSecrets{dataIndent: -1}
 	}
-	var kubeFound []Secret
+	var kubeFound []Secret // and the other per-file readers'
+	tf := tfVariablesOf(name)
 	scan := func(l Line, after *Line) {
+		if tf != nil {
+			kubeFound = append(kubeFound, tf.line(l.Text, l.NewLine)...)
+		}
 		if kube != nil {
 			if l.NewLine != beforeNo+1 {
 				*kube = kubeSecrets{dataIndent: -1} // lines apart: another hunk

@@ -884,3 +884,58 @@ func findInsertValues(text string) []found {
 		i++
 	}
 }
+
+// tfVariables follows a Terraform file's variable blocks, line by line,
+// for a default a credential's variable is given: variable
+// "pagerduty_token" { ... default = "..." }, the name lines above its
+// value.
+type tfVariables struct {
+	credential bool // inside the block of a variable named for a credential
+	last       int  // the number of the line read last
+}
+
+// tfVariablesOf returns the reader of the file at name's variable blocks,
+// or nil when it is not Terraform.
+func tfVariablesOf(name string) *tfVariables {
+	if strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") {
+		return &tfVariables{}
+	}
+	return nil
+}
+
+// line reads the next line of the file and returns the secret it holds.
+func (v *tfVariables) line(text string, lineNo int) []Secret {
+	if lineNo != v.last+1 {
+		v.credential = false // lines apart: another hunk
+	}
+	v.last = lineNo
+	t := strings.TrimSpace(text)
+	if n, ok := strings.CutPrefix(t, "variable "); ok {
+		n = strings.TrimSpace(strings.TrimSuffix(n, "{"))
+		v.credential = len(n) > 2 && n[0] == '"' && n[len(n)-1] == '"' && credentialName(n[1:len(n)-1])
+		return nil
+	}
+	if !v.credential {
+		return nil
+	}
+	if text != "" && text[0] == '}' {
+		v.credential = false
+		return nil
+	}
+	d, ok := strings.CutPrefix(t, "default")
+	if !ok {
+		return nil
+	}
+	d = strings.TrimSpace(d)
+	if !strings.HasPrefix(d, "=") {
+		return nil
+	}
+	d = strings.TrimSpace(d[1:])
+	if len(d) < 2 || d[0] != '"' || d[len(d)-1] != '"' {
+		return nil
+	}
+	if val := d[1 : len(d)-1]; !strings.ContainsAny(val, " \t") && literal(val) {
+		return []Secret{{Rule: RuleSecretAssignment, What: "literal credential as a variable's default", Line: lineNo, Masked: mask(val)}}
+	}
+	return nil
+}

@@ -69,6 +69,12 @@ func FuzzFileFinders(f *testing.F) {
 		if calls != wantCalls || args != wantArgs || fields != strings.Contains(text, `"value"`) {
 			t.Fatalf("codeShapes(%q) = %v %v %v, want %v %v %v", text, calls, args, fields, wantCalls, wantArgs, strings.Contains(text, `"value"`))
 		}
+		tf := &tfVariables{credential: true}
+		for _, s := range tf.line(text, 1) {
+			if s.Line != 1 || !strings.HasSuffix(s.Masked, "***") {
+				t.Fatalf("tfVariables.line(%q) = %+v", text, s)
+			}
+		}
 		if got, want := keypairArray(text), keypairSlow(text); got != want {
 			t.Fatalf("keypairArray(%q) = %v, want %v", text, got, want)
 		}
