@@ -169,6 +169,12 @@ func notSecretShape(v string) bool {
 	case len(lv) >= 94 && (strings.HasPrefix(lv, "0x0200") || strings.HasPrefix(lv, "0x0100")) && hexOnly(lv[2:]):
 		return true // SQL Server's password hash
 	}
+	if n := strings.TrimRight(v, "0123456789"); len(n) < len(v) && len(n) > 1 && (n[len(n)-1] == '-' || n[len(n)-1] == '_') {
+		// A field's own name, numbered: SecretAccessKey-0 in a fixture.
+		if n = n[:len(n)-1]; wordy(n) && (credentialName(n) || keyName(n)) {
+			return true
+		}
+	}
 	if i := strings.Index(v, ":/"); i > 0 && i+2 < len(v) && v[i+2] != '/' && wordy(v[:i]) {
 		return filePath(v[i+1:])
 	}
@@ -439,7 +445,7 @@ func findConninfo(text string) []found {
 			continue
 		}
 		e := s
-		for e < len(text) && !reBlank(text[e]) && text[e] != '"' && text[e] != '\'' && text[e] != ';' {
+		for e < len(text) && !reBlank(text[e]) && text[e] != '"' && text[e] != '\'' && text[e] != ';' && text[e] != '`' {
 			e++
 		}
 		if v := text[s:e]; literal(v) {
@@ -487,8 +493,10 @@ func findCredentialCalls(text string) []found {
 		seg := callee[max(strings.LastIndexAny(callee, ".:")+1, 0):]
 		ok := false
 		if credentialName(seg) {
+			// A setter (setPassword, WithToken), or the credential's name
+			// alone (.password("..."), ApiKey("...")); not rawToken(...).
 			words := splitWords(seg)
-			ok = setterVerbs[words[0]] || credentialWordsOf(words) && !strings.ContainsAny(seg, "_-") && len(words) <= 2 && !lookupVerbs[words[0]]
+			ok = setterVerbs[words[0]] || len(words) == 1 || len(words) == 2 && credentialPairs[words[0]+words[1]]
 		} else if contains(conversions, callee) || contains(conversions, seg) {
 			ok = assignedToCredential(text[:c])
 		}
@@ -499,12 +507,6 @@ func findCredentialCalls(text string) []found {
 	}
 	return out
 }
-
-// lookupVerbs start the names of calls that look a credential up by the
-// literal they take (getToken("github"), readSecret("db")).
-var lookupVerbs = map[string]bool{"get": true, "read": true, "fetch": true, "load": true, "find": true, "lookup": true,
-	"resolve": true, "require": true, "has": true, "is": true, "delete": true, "remove": true, "validate": true,
-	"verify": true, "check": true, "parse": true, "hash": true, "compare": true, "new": true, "create": true}
 
 // assignedToCredential reports whether text, what precedes a value on
 // its line, ends with a credential's name and an assignment operator.
@@ -763,7 +765,7 @@ func indexFold(s, sub string) int {
 // double-quoted) password, Oracle's.
 func findIdentifiedBy(text string) []found {
 	i := indexFold(text, "identified")
-	if i < 0 {
+	if i < 0 || !sqlUserStatement(text[:i]) {
 		return nil
 	}
 	j := skipBlanks(text, i+len("identified"))
@@ -783,6 +785,19 @@ func findIdentifiedBy(text string) []found {
 		return nil
 	}
 	return []found{{Secret: Secret{Rule: RuleSecretAssignment, What: "literal credential", Masked: mask(v)}, start: s, end: e}}
+}
+
+// sqlUserStatement reports whether text, what precedes IDENTIFIED on its
+// line, is an SQL statement about a user (CREATE USER x, ALTER USER x,
+// GRANT ... TO x), not prose ("fields are identified by their id").
+func sqlUserStatement(text string) bool {
+	t := strings.TrimLeft(text, " \t")
+	for _, p := range []string{"create ", "alter ", "grant "} {
+		if len(t) >= len(p) && strings.EqualFold(t[:len(p)], p) {
+			return true
+		}
+	}
+	return false
 }
 
 // findRelay finds a Postfix relay's credentials, [host]:port
