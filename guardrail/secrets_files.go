@@ -188,9 +188,10 @@ func notSecretShape(v string) bool {
 var fileDetectors = []detector{
 	{
 		// Command lines and file syntaxes.
-		keywords: append(commandKeywords(), "password=", "identified", ") values"),
+		keywords: append(commandKeywords(), "password=", "identified", ") values", "${"),
 		find: func(text, _ string, _ bool) []found {
-			out := withRule(findCommandPasswords(text), "password on a command line")
+			out := withRule(findEnvDefaults(text), "literal credential as a variable's default")
+			out = append(out, withRule(findCommandPasswords(text), "password on a command line")...)
 			out = append(out, withRule(findConninfo(text), "password in a connection string")...)
 			out = append(out, withRule(findInsertValues(text), "literal credential in an SQL row")...)
 			return append(out, withRule(findIdentifiedBy(text), "literal credential")...)
@@ -953,4 +954,36 @@ func (v *tfVariables) line(text string, lineNo int) []Secret {
 		return []Secret{{Rule: RuleSecretAssignment, What: "literal credential as a variable's default", Line: lineNo, Masked: mask(val)}}
 	}
 	return nil
+}
+
+// findEnvDefaults finds a literal default of a credential's variable in
+// an interpolation: ${DB_PASSWORD:-...} (shell, compose), ${DB_PASSWORD:...}
+// (Spring), which holds the secret whenever the variable is unset.
+func findEnvDefaults(text string) []found {
+	var out []found
+	for i := strings.Index(text, "${"); i >= 0; {
+		n := i + 2
+		for n < len(text) && (identByte(text[n]) && text[n] != '-') {
+			n++
+		}
+		name := text[i+2 : n]
+		v := n
+		if strings.HasPrefix(text[n:], ":-") {
+			v += 2
+		} else if n < len(text) && text[n] == ':' {
+			v++
+		}
+		if e := strings.IndexByte(text[v:], '}'); v > n && e > 0 && name != "" && credentialName(name) {
+			val := text[v : v+e]
+			if !strings.ContainsAny(val, " \t$\"'{") && literal(val) {
+				out = append(out, found{Secret: Secret{Masked: mask(val)}, start: v, end: v + e})
+			}
+		}
+		j := strings.Index(text[i+2:], "${")
+		if j < 0 {
+			break
+		}
+		i += 2 + j
+	}
+	return out
 }

@@ -13,6 +13,7 @@ var fileFinders = map[string]func(string) []found{
 	"conninfo":    findConninfo,
 	"identified":  findIdentifiedBy,
 	"insert":      findInsertValues,
+	"envdefaults": findEnvDefaults,
 	"relay":       findRelay,
 	"calls":       findCredentialCalls,
 	"userpass":    findUserPassArgs,
