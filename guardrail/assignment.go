@@ -186,7 +186,7 @@ func credentialName(name string) bool {
 			return true // Rails
 		}
 	}
-	if n == 1 && gluedCredential(string(last)) {
+	if n == 1 && gluedBytes(last) {
 		return true // identitytoken, refreshtoken: words glued in lower case
 	}
 	if n == 1 && upperName(name) {

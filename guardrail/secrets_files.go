@@ -41,6 +41,24 @@ func gluedCredential(w string) bool {
 	return false
 }
 
+// gluedBytes is gluedCredential of a word in a buffer, without making a
+// string of it: credentialName asks it of every one-word name that ends
+// like a credential's (key, token), many per line of code.
+func gluedBytes(w []byte) bool {
+	for _, suf := range []string{"token", "password", "secret"} {
+		n := len(w) - len(suf)
+		if n <= 0 || string(w[n:]) != suf {
+			continue
+		}
+		for _, g := range gluedPrefixes {
+			if string(w[:n]) == g {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // matchOp reports whether text at i is the match operator =~ (Perl,
 // Ruby, bash's [[ ]]), which has a blank before or after it, rather than
 // '=' assigning a value that starts with '~' (PGPASSWORD=~x...).
@@ -145,6 +163,10 @@ func base64Key(v string) bool {
 	return tokenLike(strings.NewReplacer("+", "", "/", "").Replace(body))
 }
 
+// verifierPrefixes start password verifiers, in any case.
+var verifierPrefixes = []string{"scram-sha-256$", "scram-sha-1$", "pbkdf2_sha256$", "pbkdf2_sha1$", "argon2",
+	"{ssha}", "{sha}", "{crypt}", "{pbkdf2", "{ssha512}", "{bcrypt}"}
+
 // notSecretShape reports whether v, though assigned to a credential's
 // name, has the shape of something that is not one: a password hash
 // (bcrypt and the crypt family start with '$' and are placeholders
@@ -155,18 +177,17 @@ func notSecretShape(v string) bool {
 	if v == azuriteKey {
 		return true // the storage emulator's published key
 	}
-	lv := strings.ToLower(v)
+	for _, p := range verifierPrefixes {
+		if len(v) > len(p) && strings.EqualFold(v[:len(p)], p) {
+			return true
+		}
+	}
 	switch {
-	case strings.HasPrefix(lv, "scram-sha-256$"), strings.HasPrefix(lv, "scram-sha-1$"),
-		strings.HasPrefix(lv, "pbkdf2_sha256$"), strings.HasPrefix(lv, "pbkdf2_sha1$"), strings.HasPrefix(lv, "argon2"),
-		strings.HasPrefix(lv, "{ssha}"), strings.HasPrefix(lv, "{sha}"), strings.HasPrefix(lv, "{crypt}"),
-		strings.HasPrefix(lv, "{pbkdf2"), strings.HasPrefix(lv, "{ssha512}"), strings.HasPrefix(lv, "{bcrypt}"):
-		return true
-	case len(lv) == 35 && strings.HasPrefix(lv, "md5") && hexOnly(lv[3:]):
+	case len(v) == 35 && strings.EqualFold(v[:3], "md5") && hexOnly(v[3:]):
 		return true // PostgreSQL's md5 verifier
-	case len(lv) == 41 && lv[0] == '*' && hexOnly(lv[1:]):
+	case len(v) == 41 && v[0] == '*' && hexOnly(v[1:]):
 		return true // MySQL's native password hash
-	case len(lv) >= 94 && (strings.HasPrefix(lv, "0x0200") || strings.HasPrefix(lv, "0x0100")) && hexOnly(lv[2:]):
+	case len(v) >= 94 && (strings.HasPrefix(v, "0x0200") || strings.HasPrefix(v, "0x0100")) && hexOnly(v[2:]):
 		return true // SQL Server's password hash
 	}
 	if n := strings.TrimRight(v, "0123456789"); len(n) < len(v) && len(n) > 1 && (n[len(n)-1] == '-' || n[len(n)-1] == '_') {
@@ -188,13 +209,24 @@ func notSecretShape(v string) bool {
 var fileDetectors = []detector{
 	{
 		// Command lines and file syntaxes.
-		keywords: append(commandKeywords(), "password=", "identified", ") values", "${"),
+		keywords: append(commandKeywords(), "password=", "identified", ") values"),
 		find: func(text, _ string, _ bool) []found {
-			out := withRule(findEnvDefaults(text), "literal credential as a variable's default")
-			out = append(out, withRule(findCommandPasswords(text), "password on a command line")...)
-			out = append(out, withRule(findConninfo(text), "password in a connection string")...)
-			out = append(out, withRule(findInsertValues(text), "literal credential in an SQL row")...)
-			return append(out, withRule(findIdentifiedBy(text), "literal credential")...)
+			// Each finder only when its keyword is there, asked by byte
+			// searches (SQL's words as people write them).
+			var out []found
+			if strings.Contains(text, " -") {
+				out = withRule(findCommandPasswords(text), "password on a command line")
+			}
+			if strings.Contains(text, "password=") {
+				out = append(out, withRule(findConninfo(text), "password in a connection string")...)
+			}
+			if hasAny(text, ") values", ") VALUES", ") Values") {
+				out = append(out, withRule(findInsertValues(text), "literal credential in an SQL row")...)
+			}
+			if hasAny(text, "identified", "IDENTIFIED", "Identified") {
+				out = append(out, withRule(findIdentifiedBy(text), "literal credential")...)
+			}
+			return out
 		},
 	},
 	{
@@ -204,8 +236,14 @@ var fileDetectors = []detector{
 		find: func(text, _ string, _ bool) []found {
 			calls, args, fields := codeShapes(text)
 			var out []found
+			if strings.Contains(text, "${") {
+				// A keyword of its own ("${") cost the scan of every line
+				// more than this search does on lines with a credential's
+				// word.
+				out = withRule(findEnvDefaults(text), "literal credential as a variable's default")
+			}
 			if calls {
-				out = withRule(findCredentialCalls(text), "literal credential")
+				out = append(out, withRule(findCredentialCalls(text), "literal credential")...)
 			}
 			if args {
 				out = append(out, withRule(findUserPassArgs(text), "user and password as arguments")...)
@@ -256,6 +294,17 @@ func codeShapes(text string) (calls, args, fields bool) {
 		i += 1 + j
 	}
 	return calls, args, strings.Contains(text, `"value"`)
+}
+
+// hasAny reports whether text holds one of spellings: SQL's words as
+// people write them (values, VALUES, Values), by byte searches.
+func hasAny(text string, spellings ...string) bool {
+	for _, sp := range spellings {
+		if strings.Contains(text, sp) {
+			return true
+		}
+	}
+	return false
 }
 
 // withRule sets the rule of the assignment family and what on each of fs.
