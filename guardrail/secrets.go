@@ -777,7 +777,7 @@ var detectors = []detector{
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
 		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat", "pw", "authtok", "authident"},
-		find:     findAssignments,
+		find:     findAssignmentsAndCalls,
 	},
 	{
 		// A password in a file's own syntax rather than an assignment:

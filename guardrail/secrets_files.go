@@ -203,9 +203,11 @@ func notSecretShape(v string) bool {
 }
 
 // fileDetectors run after the detectors of secrets_syntax.go. They are
-// three, each a group of finders that ask cheap questions of the line
+// two, each a group of finders that ask cheap questions of the line
 // first: every detector costs each line that holds a keyword a turn of
-// judge's loop.
+// judge's loop. The finders of code's calls and arguments and of tools'
+// fields run within the assignment and pairs detectors
+// (findAssignmentsAndCalls, findPairsAndFields), under their keywords.
 var fileDetectors = []detector{
 	{
 		// Command lines and file syntaxes.
@@ -230,31 +232,6 @@ var fileDetectors = []detector{
 		},
 	},
 	{
-		// Code's calls and arguments, tools' key and value fields.
-		keywords: []string{"pass", "pwd", "pw", "secret", "token", "key", "credential", "creds", "authtok", "authident", "masterauth",
-			`",`, `',`, `" ,`, `' ,`, `"name"`},
-		find: func(text, _ string, _ bool) []found {
-			calls, args, fields := codeShapes(text)
-			var out []found
-			if strings.Contains(text, "${") {
-				// A keyword of its own ("${") cost the scan of every line
-				// more than this search does on lines with a credential's
-				// word.
-				out = withRule(findEnvDefaults(text), "literal credential as a variable's default")
-			}
-			if calls {
-				out = append(out, withRule(findCredentialCalls(text), "literal credential")...)
-			}
-			if args {
-				out = append(out, withRule(findUserPassArgs(text), "user and password as arguments")...)
-			}
-			if fields {
-				out = append(out, withRule(findKeyValueFields(text), "literal credential")...)
-			}
-			return out
-		},
-	},
-	{
 		// Private keys outside PEM, and wallets.
 		keywords: []string{`"d"`, "<inverseq>", "accounts", "mnemonic", "_phrase", "seedphrase"},
 		find: func(text, _ string, _ bool) []found {
@@ -263,14 +240,51 @@ var fileDetectors = []detector{
 	},
 }
 
+// findAssignmentsAndCalls is the assignment detector's finder: the
+// assignments, then a credential's literal given to its setter or to a
+// conversion (WithToken("..."), key = []byte("...")) and a credential
+// variable's default in an interpolation (${DB_PASSWORD:-...}). The
+// latter share its keywords (a credential's name is in each): keywords of
+// their own cost every line's keyword scan more than these searches cost
+// the lines that have them.
+func findAssignmentsAndCalls(text, next string, code bool) []found {
+	out := findAssignments(text, next, code)
+	if strings.Contains(text, "${") {
+		out = append(out, withRule(findEnvDefaults(text), "literal credential as a variable's default")...)
+	}
+	if literalCall(text) {
+		out = append(out, withRule(findCredentialCalls(text), "literal credential")...)
+	}
+	return out
+}
+
+// findPairsAndFields is the pairs detector's finder: a name and a value
+// as two fields or arguments, then a user's then a password as two
+// arguments, and the key and value fields of API tools' files, which
+// share its keywords (a literal and a comma).
+func findPairsAndFields(text, next string, code bool) []found {
+	out := findPairs(text, next, code)
+	if userArgs(text) {
+		out = append(out, withRule(findUserPassArgs(text), "user and password as arguments")...)
+	}
+	if strings.Contains(text, `"value"`) {
+		out = append(out, withRule(findKeyValueFields(text), "literal credential")...)
+	}
+	return out
+}
+
 // codeShapes reports what the finders of code need of a line, by byte
 // searches: a call given a literal, ("; a literal followed by a comma,
-// and a user (an @, cn=, uid=); a "value" field.
+// and a user (an @, cn=, uid=, in lower or upper case); a "value" field.
 func codeShapes(text string) (calls, args, fields bool) {
+	return literalCall(text), userArgs(text), strings.Contains(text, `"value"`)
+}
+
+// literalCall reports whether a '(' of the line has a quote after it.
+func literalCall(text string) bool {
 	for i := strings.IndexByte(text, '('); i >= 0 && i+1 < len(text); {
 		if text[i+1] == '"' || text[i+1] == '\'' {
-			calls = true
-			break
+			return true
 		}
 		j := strings.IndexByte(text[i+1:], '(')
 		if j < 0 {
@@ -278,14 +292,19 @@ func codeShapes(text string) (calls, args, fields bool) {
 		}
 		i += 1 + j
 	}
+	return false
+}
+
+// userArgs reports whether a literal's closing quote, maybe a blank, and
+// a comma are on the line, and a user's mark (an @, cn=, uid=).
+func userArgs(text string) bool {
 	for i := strings.IndexByte(text, ','); i > 0; {
 		k := i - 1
 		if text[k] == ' ' && k > 0 {
 			k--
 		}
 		if text[k] == '"' || text[k] == '\'' {
-			args = strings.IndexByte(text, '@') >= 0 || containsFold(text, "cn=") || containsFold(text, "uid=")
-			break
+			return strings.IndexByte(text, '@') >= 0 || hasAny(text, "cn=", "uid=", "CN=", "UID=")
 		}
 		j := strings.IndexByte(text[i+1:], ',')
 		if j < 0 {
@@ -293,7 +312,7 @@ func codeShapes(text string) (calls, args, fields bool) {
 		}
 		i += 1 + j
 	}
-	return calls, args, strings.Contains(text, `"value"`)
+	return false
 }
 
 // hasAny reports whether text holds one of spellings: SQL's words as
@@ -525,37 +544,50 @@ var setterVerbs = map[string]bool{"set": true, "with": true, "use": true, "put":
 // assigned (signingKey = []byte("...")).
 func findCredentialCalls(text string) []found {
 	var out []found
-	for i := 0; i < len(text); i++ {
-		if text[i] != '(' || i+1 >= len(text) || text[i+1] != '"' && text[i+1] != '\'' {
-			continue
+	for i := strings.IndexByte(text, '('); i >= 0 && i+1 < len(text); {
+		if q := text[i+1]; q == '"' || q == '\'' {
+			if e, f, ok := credentialCall(text, i, q); ok {
+				out = append(out, f)
+				i = e
+			}
 		}
-		q := text[i+1]
-		e := closing(text, i+2, q)
-		if e >= len(text) || !strings.HasPrefix(strings.TrimLeft(text[e+1:], " \t"), ")") {
-			continue
+		j := strings.IndexByte(text[i+1:], '(')
+		if j < 0 {
+			break
 		}
-		v := text[i+2 : e]
-		c := i
-		for c > 0 && (identByte(text[c-1]) || strings.IndexByte("[]:", text[c-1]) >= 0) {
-			c--
-		}
-		callee := text[c:i]
-		seg := callee[max(strings.LastIndexAny(callee, ".:")+1, 0):]
-		ok := false
-		if credentialName(seg) {
-			// A setter (setPassword, WithToken), or the credential's name
-			// alone (.password("..."), ApiKey("...")); not rawToken(...).
-			words := splitWords(seg)
-			ok = setterVerbs[words[0]] || len(words) == 1 || len(words) == 2 && credentialPairs[words[0]+words[1]]
-		} else if contains(conversions, callee) || contains(conversions, seg) {
-			ok = assignedToCredential(text[:c])
-		}
-		if ok && len(v) >= 8 && !wordy(v) && !strings.ContainsAny(v, " \t") && literal(v) {
-			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: i + 2, end: e})
-		}
-		i = e
+		i += 1 + j
 	}
 	return out
+}
+
+// credentialCall judges the call whose '(' is at i and whose one
+// argument is a literal quoted by q: the literal found, and where it
+// ends.
+func credentialCall(text string, i int, q byte) (int, found, bool) {
+	e := closing(text, i+2, q)
+	if e >= len(text) || !strings.HasPrefix(strings.TrimLeft(text[e+1:], " \t"), ")") {
+		return 0, found{}, false
+	}
+	c := i
+	for c > 0 && (identByte(text[c-1]) || text[c-1] == '[' || text[c-1] == ']' || text[c-1] == ':') {
+		c--
+	}
+	callee := text[c:i]
+	seg := callee[max(strings.LastIndexAny(callee, ".:")+1, 0):]
+	ok := false
+	if credentialName(seg) {
+		// A setter (setPassword, WithToken), or the credential's name
+		// alone (.password("..."), ApiKey("...")); not rawToken(...).
+		words := splitWords(seg)
+		ok = setterVerbs[words[0]] || len(words) == 1 || len(words) == 2 && credentialPairs[words[0]+words[1]]
+	} else if b := strings.TrimRight(text[:c], " \t"); b != "" && (b[len(b)-1] == '=' || b[len(b)-1] == ':') {
+		ok = (contains(conversions, callee) || contains(conversions, seg)) && assignedToCredential(text[:c])
+	}
+	v := text[i+2 : e]
+	if !ok || len(v) < 8 || wordy(v) || strings.ContainsAny(v, " \t") || !literal(v) {
+		return e, found{}, false
+	}
+	return e, found{Secret: Secret{Masked: mask(v)}, start: i + 2, end: e}, true
 }
 
 // assignedToCredential reports whether text, what precedes a value on

@@ -681,7 +681,7 @@ var syntaxDetectors = []detector{
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
 		keywords: []string{`",`, `',`, `" ,`, `' ,`, "name:", `name"`, "name'"},
-		find:     findPairs,
+		find:     findPairsAndFields,
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
