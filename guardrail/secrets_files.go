@@ -267,6 +267,9 @@ func findPairsAndFields(text, next string, code bool) []found {
 	if userArgs(text) {
 		out = append(out, withRule(findUserPassArgs(text), "user and password as arguments")...)
 	}
+	if literalCall(text) {
+		out = append(out, withRule(findAuthArgs(text), "user and password as arguments")...)
+	}
 	if strings.Contains(text, `"value"`) {
 		out = append(out, withRule(findKeyValueFields(text), "literal credential")...)
 	}
@@ -1067,4 +1070,68 @@ func findEnvDefaults(text string) []found {
 		i += 2 + j
 	}
 	return out
+}
+
+// findAuthArgs finds the password a call that authenticates is given
+// after the user, both literals: new NetworkCredential("u", "..."),
+// SetBasicAuth("u", "..."), HTTPBasicAuth("u", "..."), server.login("u",
+// "..."), new UsernamePasswordCredentials("u", "..."), and Python's
+// auth=("u", "...").
+func findAuthArgs(text string) []found {
+	var out []found
+	for i := strings.IndexByte(text, '('); i >= 0 && i+1 < len(text); {
+		if q := text[i+1]; (q == '"' || q == '\'') && authCallee(text[:i]) {
+			if f, ok := secondLiteral(text, i+1); ok {
+				out = append(out, f)
+			}
+		}
+		j := strings.IndexByte(text[i+1:], '(')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return out
+}
+
+// authCallee reports whether before, the text up to a call's '(', ends
+// with the name of a call that authenticates, or with auth= (a tuple).
+func authCallee(before string) bool {
+	c := len(before)
+	for c > 0 && identByte(before[c-1]) && before[c-1] != '.' && before[c-1] != '-' {
+		c--
+	}
+	name := strings.ToLower(before[c:])
+	if name == "" {
+		return strings.HasSuffix(strings.TrimRight(before, " \t"), "auth=")
+	}
+	return strings.Contains(name, "credential") || strings.HasSuffix(name, "auth") || strings.Contains(name, "authentication") ||
+		strings.HasSuffix(name, "login") || name == "signin" || name == "authenticate"
+}
+
+// secondLiteral reads two quoted literals from i on, separated by a comma,
+// and returns the second, a password, when it is a literal that is no
+// word; a call may follow it (.toCharArray(), .encode()).
+func secondLiteral(text string, i int) (found, bool) {
+	e := closing(text, i+1, text[i])
+	if e >= len(text) {
+		return found{}, false
+	}
+	j := skipBlanks(text, e+1)
+	if j >= len(text) || text[j] != ',' {
+		return found{}, false
+	}
+	j = skipBlanks(text, j+1)
+	if j >= len(text) || text[j] != '"' && text[j] != '\'' {
+		return found{}, false
+	}
+	e2 := closing(text, j+1, text[j])
+	if e2 >= len(text) {
+		return found{}, false
+	}
+	v := text[j+1 : e2]
+	if len(v) < 6 || wordy(v) || strings.ContainsAny(v, " \t@") || !literal(v) {
+		return found{}, false
+	}
+	return found{Secret: Secret{Masked: mask(v)}, start: j + 1, end: e2}, true
 }

@@ -14,6 +14,7 @@ var fileFinders = map[string]func(string) []found{
 	"identified":  findIdentifiedBy,
 	"insert":      findInsertValues,
 	"envdefaults": findEnvDefaults,
+	"authargs":    findAuthArgs,
 	"relay":       findRelay,
 	"calls":       findCredentialCalls,
 	"userpass":    findUserPassArgs,
