@@ -186,7 +186,7 @@ func credentialName(name string) bool {
 			return true // Rails
 		}
 	}
-	if n == 1 && gluedBytes(last) {
+	if n == 1 && (gluedBytes(last) || acronymGlued(name)) {
 		return true // identitytoken, refreshtoken: words glued in lower case
 	}
 	if n == 1 && upperName(name) {
@@ -413,7 +413,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		ve = closing(text, vs, q)
 		if ve < len(text) {
 			// "Bearer " + token, "%s" % x: a part, not the value.
-			if rest := strings.TrimLeft(text[ve+1:], " \t"); rest != "" && strings.ContainsRune("+%.", rune(rest[0])) && !strings.HasPrefix(rest, ".freeze") {
+			if rest := strings.TrimLeft(text[ve+1:], " \t"); rest != "" && strings.ContainsRune("+%.", rune(rest[0])) && !convertingCall(rest) {
 				return 0, 0, false
 			}
 		}

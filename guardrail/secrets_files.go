@@ -59,6 +59,33 @@ func gluedBytes(w []byte) bool {
 	return false
 }
 
+// acronymGlued reports whether name is an acronym in capitals glued to a
+// capitalized credential word, which splitWords reads as one word:
+// SSLPassword, DBPassword, JWTSecret, APIToken.
+func acronymGlued(name string) bool {
+	for _, w := range []string{"Password", "Passwd", "Secret", "Token"} {
+		n := len(name) - len(w)
+		if n >= 2 && name[n:] == w && name[n-1] >= 'A' && name[n-1] <= 'Z' && name[n-2] >= 'A' && name[n-2] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// convertingCall reports whether rest, what follows a literal's closing
+// quote, is a call that converts the literal to the type the name holds
+// ("...".toCharArray(), "...".freeze, "...".to_string()), so the literal
+// is the value, not a part of it.
+func convertingCall(rest string) bool {
+	for _, c := range []string{".freeze", ".toCharArray()", ".getBytes(", ".encode(", ".to_string()", ".to_owned()",
+		".into()", ".as_bytes()", ".b;", ".b\n", ".ToCharArray()"} {
+		if strings.HasPrefix(rest, c) {
+			return true
+		}
+	}
+	return rest == ".b"
+}
+
 // matchOp reports whether text at i is the match operator =~ (Perl,
 // Ruby, bash's [[ ]]), which has a blank before or after it, rather than
 // '=' assigning a value that starts with '~' (PGPASSWORD=~x...).
@@ -255,7 +282,61 @@ func findAssignmentsAndCalls(text, next string, code bool) []found {
 	if literalCall(text) {
 		out = append(out, withRule(findCredentialCalls(text), "literal credential")...)
 	}
+	if hasAny(text, "env", "ENV") && hasAny(text, "||", "??", "unwrap_or", " or ") {
+		out = append(out, withRule(findEnvFallbacks(text), "literal credential as a variable's default")...)
+	}
 	return out
+}
+
+// findEnvFallbacks finds the literal a credential's environment variable
+// falls back to: process.env.DB_PASSWORD || '...', ENV['API_TOKEN'] ||
+// "...", env::var("DB_PASS").unwrap_or("..."), getenv("X") or "...",
+// x ?? '...'.
+func findEnvFallbacks(text string) []found {
+	var out []found
+	for _, op := range []string{"||", "??", ".unwrap_or(", " or "} {
+		for i := 0; ; {
+			j := strings.Index(text[i:], op)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(op)
+			v := skipBlanks(text, i)
+			if v >= len(text) || text[v] != '"' && text[v] != '\'' {
+				continue
+			}
+			e := closing(text, v+1, text[v])
+			if e >= len(text) || !envCredentialBefore(text[:at]) {
+				continue
+			}
+			if val := text[v+1 : e]; !strings.ContainsAny(val, " \t") && !wordy(val) && literal(val) {
+				out = append(out, found{Secret: Secret{Masked: mask(val)}, start: v + 1, end: e})
+			}
+		}
+	}
+	return out
+}
+
+// envCredentialBefore reports whether before, what precedes a fallback
+// operator, ends with a read of an environment variable whose name is a
+// credential's (process.env.DB_PASSWORD, ENV['API_TOKEN'],
+// env::var("DB_PASS")).
+func envCredentialBefore(before string) bool {
+	t := strings.TrimRight(before, " \t")
+	t = strings.TrimSuffix(t, ".")
+	t = strings.TrimRight(t, ")]")
+	t = strings.TrimRight(t, "\"'")
+	e := len(t)
+	s := e
+	for s > 0 && identByte(t[s-1]) && t[s-1] != '.' {
+		s--
+	}
+	if s == e || !credentialName(t[s:e]) {
+		return false
+	}
+	p := strings.ToLower(t[:s])
+	return strings.Contains(p, "env") || strings.Contains(p, "getenv")
 }
 
 // findPairsAndFields is the pairs detector's finder: a name and a value

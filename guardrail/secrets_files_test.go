@@ -15,6 +15,7 @@ var fileFinders = map[string]func(string) []found{
 	"insert":      findInsertValues,
 	"envdefaults": findEnvDefaults,
 	"authargs":    findAuthArgs,
+	"fallbacks":   findEnvFallbacks,
 	"relay":       findRelay,
 	"calls":       findCredentialCalls,
 	"userpass":    findUserPassArgs,
