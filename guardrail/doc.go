@@ -589,28 +589,38 @@
 //     dbname=...); a literal a credential's setter takes (WithToken("..."),
 //     setApiKey("...")) or a conversion assigned to a credential's name
 //     (signingKey = []byte("...")), but not a lookup's (getToken("github")); a
-//     literal after a user's email address or LDAP DN among a call's arguments;
+//     literal after a user's email address or LDAP DN among a call's arguments,
+//     and the password a call that authenticates takes after the user (new
+//     NetworkCredential("u", "..."), SetBasicAuth, HTTPBasicAuth, login("u",
+//     "..."), Python's auth=("u", "...")); the literal a credential's
+//     environment variable falls back to (process.env.DB_PASSWORD || '...',
+//     env::var("X").unwrap_or("..."), getenv("X") or "...") or an
+//     interpolation's default (${DB_PASSWORD:-...}, Spring's
+//     ${DB_PASSWORD:...}); a literal in a credential's column of an SQL INSERT's
+//     rows; a Terraform variable named for a credential given a literal default;
 //     Postman's {"key": "password", "value": ...} and a HAR file's session
 //     cookie; SQL's unquoted IDENTIFIED BY (Oracle); a Postfix relay's
 //     [host]:port user:PW; a wallet's mnemonic (12 to 24 lower-case words under
-//     mnemonic or *_phrase). Names also end in pw, bindpw, rootpw or authtok
+//     mnemonic or *_phrase). Names may glue an acronym to a credential word
+//     (SSLPassword, JWTSecret), and also end in pw, bindpw, rootpw or authtok
 //     (ldap_bind_pw, sssd's ldap_default_authtok, nslcd's bindpw line), app,
 //     integration, service, server, write, SDK or admin key, npmAuthIdent, or
 //     glue a credential word to access, refresh, identity, auth, ... in lower
 //     case (identitytoken). A value may start with ! (a YAML tag is only ! and
 //     letters: !vault, !Ref) or ~ (NAME=~x assigns; =~ with a blank is a match),
 //     hold < > among its symbols (only a <...> span of words is a placeholder)
-//     or a dot in a random-case part (not a reference: Ab3x.9Qz), end in Ruby's
-//     .freeze, and be base64 with + / = under a name that ends in key. Allowed
-//     besides: existing, update, reset, change and forgot before a credential
-//     word (existingSecret: db-creds, update_password: on_create), read and
-//     write (id-token: write), password verifiers (SCRAM-SHA-256$..., md5 and 32
-//     hex, MySQL's *<40 hex>, SQL Server's 0x0200..., pbkdf2_, {SSHA}),
-//     name:/path references (LoadCredential=db:/etc/creds/db), PostHog's public
-//     phc_ key, OpenPGP-encrypted blobs (Renovate's wcFMA...), MinIO's default
-//     minioadmin, the commonest passwords (pass1234, hunter2, ...), and
-//     hardhat's well-known test mnemonic. An unsigned JWT (alg none) is still
-//     flagged, as gitleaks' own tests want.
+//     or a dot in a random-case part (not a reference: Ab3x.9Qz), be followed by
+//     a call converting it (.freeze, .toCharArray(), .to_string()), and be
+//     base64 with + / = under a name that ends in key. Allowed besides:
+//     existing, update, reset, change and forgot before a credential word
+//     (existingSecret: db-creds, update_password: on_create), read and write
+//     (id-token: write), password verifiers (SCRAM-SHA-256$..., md5 and 32 hex,
+//     MySQL's *<40 hex>, SQL Server's 0x0200..., pbkdf2_, {SSHA}), name:/path
+//     references (LoadCredential=db:/etc/creds/db), PostHog's public phc_ key,
+//     OpenPGP-encrypted blobs (Renovate's wcFMA...), MinIO's default minioadmin,
+//     the commonest passwords (pass1234, hunter2, ...), and hardhat's well-known
+//     test mnemonic. An unsigned JWT (alg none) is still flagged, as gitleaks'
+//     own tests want.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".
