@@ -180,6 +180,9 @@ func credentialName(name string) bool {
 			return true // Rails
 		}
 	}
+	if n == 1 && (gluedBytes(last) || acronymGlued(name)) {
+		return true // identitytoken, refreshtoken: words glued in lower case
+	}
 	if n == 1 && upperName(name) {
 		// PGPASSWORD, REDISPASSWORD: a word of an environment variable's
 		// name glued to the credential word.
@@ -207,7 +210,9 @@ func credentialName(name string) bool {
 func credentialWord(w []byte) bool {
 	switch string(w) {
 	case "password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey",
-		"credential", "credentials", "creds", "requirepass", "masterauth":
+		"credential", "credentials", "creds",
+		"requirepass", "masterauth", // Redis
+		"pw", "bindpw", "rootpw", "authtok": // ldap_bind_pw, nslcd, slapd, sssd
 		return true
 	}
 	return false
@@ -218,7 +223,11 @@ func credentialWord(w []byte) bool {
 func credentialPair(w []byte) bool {
 	switch string(w) {
 	case "apikey", "accesskey", "secretkey", "privatekey", "authkey", "signingkey",
-		"encryptionkey", "masterkey", "licensekey":
+		"encryptionkey", "masterkey", "licensekey",
+		// Keys a service names by their use: Datadog's app key, PagerDuty's
+		// integration and service keys, FCM's server key, Segment's write
+		// key, LaunchDarkly's SDK key; Yarn's npmAuthIdent (user:password).
+		"appkey", "integrationkey", "servicekey", "serverkey", "writekey", "sdkkey", "adminkey", "authident":
 		return true
 	}
 	return false
@@ -230,7 +239,11 @@ func credentialPair(w []byte) bool {
 // one); a CSRF token is sent to every browser.
 func notCredentialWord(w []byte) bool {
 	switch string(w) {
-	case "page", "next", "continuation", "cursor", "sync", "pagination", "public", "publishable", "csrf", "xsrf":
+	case "page", "next", "continuation", "cursor", "sync", "pagination", "public", "publishable", "csrf", "xsrf",
+		// An existing secret is named by its value (a Helm chart's
+		// existingSecret: db-creds); a verb before it names a setting or a
+		// method (update_password: on_create).
+		"existing", "update", "reset", "change", "forgot":
 		return true
 	}
 	return false
@@ -243,7 +256,7 @@ func credentialWordsOf(words []string) bool {
 		return false
 	}
 	last := words[n-1]
-	return credentialWord([]byte(last)) || n >= 2 && credentialPair([]byte(words[n-2]+last)) ||
+	return credentialWord([]byte(last)) || n == 1 && gluedCredential(last) || n >= 2 && credentialPair([]byte(words[n-2]+last)) ||
 		n >= 3 && words[n-3]+words[n-2]+last == "secretkeybase"
 }
 
@@ -311,7 +324,7 @@ func heldCredentialName(name string) bool {
 
 // credentialSuffixes end every name credentialName accepts.
 var credentialSuffixes = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key",
-	"credential", "credentials", "creds", "base", "auth"}
+	"credential", "credentials", "creds", "base", "auth", "pw", "authtok", "ident"}
 
 // upperName reports whether name is in capitals, as environment variables
 // are named.
@@ -417,7 +430,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		i += 2
 	case compoundOp(text[i:]) > 0:
 		i += compoundOp(text[i:])
-	case strings.HasPrefix(text[i:], "::"), strings.HasPrefix(text[i:], "=="), strings.HasPrefix(text[i:], "=~"):
+	case strings.HasPrefix(text[i:], "::"), strings.HasPrefix(text[i:], "=="), matchOp(text, i):
 		return 0, 0, false
 	case i < len(text) && (text[i] == '=' || text[i] == ':'):
 		i++
@@ -461,7 +474,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		ve = closing(text, vs, q)
 		if ve < len(text) {
 			// "Bearer " + token, "%s" % x: a part, not the value.
-			if rest := strings.TrimLeft(text[ve+1:], " \t"); rest != "" && strings.ContainsRune("+%.", rune(rest[0])) {
+			if rest := strings.TrimLeft(text[ve+1:], " \t"); rest != "" && strings.ContainsRune("+%.", rune(rest[0])) && !convertingCall(rest) {
 				return 0, 0, false
 			}
 		}
@@ -550,7 +563,7 @@ func literal(v string) bool {
 	}
 	lv := strings.ToLower(v)
 	switch lv {
-	case "true", "false", "yes", "no", "on", "off", "null", "~", "|", ">", "|-", ">-":
+	case "true", "false", "yes", "no", "on", "off", "null", "~", "|", ">", "|-", ">-", "read", "write":
 		return false
 	}
 	if strings.Trim(v, "0123456789") == "" {
@@ -564,5 +577,5 @@ func literal(v string) bool {
 	if wordy(v) && strings.ContainsAny(v, "-_.") && (credentialName(v) || keyName(v)) {
 		return false // the name of a key elsewhere: secretKey: api-key
 	}
-	return !publishable(lv) && !filePath(v) && !ciphertext(v) && decodedLiteral(v)
+	return !publishable(lv) && !filePath(v) && !ciphertext(v) && !notSecretShape(v) && decodedLiteral(v)
 }

@@ -616,8 +616,11 @@
 //     Groq gsk_, CircleCI CCIPAT_, Netlify nfp_, Render rnd_, Buildkite bkua_,
 //     Google OAuth GOCSPX-, Stripe whsec_, New Relic ...NRAL, Telegram bot
 //     tokens, Discord webhooks, FCM server keys, Azure SAS sig=, Twitter bearer
-//     tokens, Mapbox sk.eyJ, Amazon Bedrock ABSK..., Facebook EAA...), under the
-//     same IDs. A token is also found when a line joins it from literals
+//     tokens, Mapbox sk.eyJ, Amazon Bedrock ABSK..., Facebook EAA..., Airtable
+//     pat....., Square sq0csp-, LangSmith lsv2_, Neon napi_, New Relic NRII-,
+//     Bitbucket ATBB, Pinecone pcsk_, Google OAuth ya29. and 1//0 tokens,
+//     Mattermost and Teams (outlook.office.com) webhooks, CloudFront signed
+//     URLs with their Key-Pair-Id, Power Automate sig=), under the same IDs. A token is also found when a line joins it from literals
 //     ("ghp_ab" + "cd...", literals side by side over two lines, a join of a
 //     list) and when a value that ends a line is base64 of text holding one (a
 //     Kubernetes Secret's data, a kubeconfig's client-key-data holding a PEM
@@ -656,8 +659,11 @@
 //   - edit.secret.azure (hard), also: AccountKey= or SharedAccessKey= in an
 //     Azure connection string. Allowed: the storage emulator's public key.
 //   - edit.secret.private-key (hard): -----BEGIN ... PRIVATE KEY----- with
-//     key material on the same line or the next. Allowed: code that looks
-//     for the marker, and elided bodies ("MIIE...").
+//     key material on the same line or the next; and a key outside PEM: a
+//     JWK's private "d", .NET's <RSAKeyValue> with its <InverseQ>, a hardhat
+//     network's accounts: ["0x<64 hex>"], a Solana keypair file (a JSON
+//     array of 64 bytes). Allowed: code that looks for the marker, elided
+//     bodies ("MIIE..."), public JWKs (no "d").
 //   - edit.secret.jwt (hard): a three-part JSON Web Token whose header
 //     decodes to JSON with "alg". A header alone is allowed.
 //   - edit.secret.url-credentials (hard): a password in a URL,
@@ -718,7 +724,47 @@
 //     (HEROKU_APP_ID), and values saying they are not real: containing example,
 //     dummy, fake, test, sample, placeholder, changeme, your, redacted, ***,
 //     ####, xxx in a short value or xxxxxx in a long one (a random token may
-//     hold xxxx), or a run of one character.
+//     hold xxxx), or a run of one character. Whole files of configuration hold
+//     credentials in more shapes, which the rule takes too
+//     (guardrail/secrets_files.go): the password a command line gives ldapsearch
+//     -w, redis-cli -a, sqlcmd -P, mongosh -p, codecov -t, keytool -storepass,
+//     wget --password, az login -p, and htpasswd -b's third argument; a libpq
+//     connection string's password= among its other keys (host=... password=...
+//     dbname=...); a literal a credential's setter takes (WithToken("..."),
+//     setApiKey("...")) or a conversion assigned to a credential's name
+//     (signingKey = []byte("...")), but not a lookup's (getToken("github")); a
+//     literal after a user's email address or LDAP DN among a call's arguments,
+//     and the password a call that authenticates takes after the user (new
+//     NetworkCredential("u", "..."), SetBasicAuth, HTTPBasicAuth, login("u",
+//     "..."), Python's auth=("u", "...")); the literal a credential's
+//     environment variable falls back to (process.env.DB_PASSWORD || '...',
+//     env::var("X").unwrap_or("..."), getenv("X") or "...") or an
+//     interpolation's default (${DB_PASSWORD:-...}, Spring's
+//     ${DB_PASSWORD:...}); a literal in a credential's column of an SQL INSERT's
+//     rows; a Terraform variable named for a credential given a literal default;
+//     Postman's {"key": "password", "value": ...} and a HAR file's session
+//     cookie; SQL's unquoted IDENTIFIED BY (Oracle); a Postfix relay's
+//     [host]:port user:PW; a wallet's mnemonic (12 to 24 lower-case words under
+//     mnemonic or *_phrase). Names may glue an acronym to a credential word
+//     (SSLPassword, JWTSecret), and also end in pw, bindpw, rootpw or authtok
+//     (ldap_bind_pw, sssd's ldap_default_authtok, nslcd's bindpw line), app,
+//     integration, service, server, write, SDK or admin key, npmAuthIdent, or
+//     glue a credential word to access, refresh, identity, auth, ... in lower
+//     case (identitytoken). A value may start with ! (a YAML tag is only ! and
+//     letters: !vault, !Ref) or ~ (NAME=~x assigns; =~ with a blank is a match),
+//     hold < > among its symbols (only a <...> span of words is a placeholder)
+//     or a dot in a random-case part (not a reference: Ab3x.9Qz), be followed by
+//     a call converting it (.freeze, .toCharArray(), .to_string()), and be
+//     base64 with + / = under a name that ends in key. Allowed besides:
+//     existing, update, reset, change and forgot before a credential word
+//     (existingSecret: db-creds, update_password: on_create), read and write
+//     (id-token: write), password verifiers (SCRAM-SHA-256$..., md5 and 32 hex,
+//     MySQL's *<40 hex>, SQL Server's 0x0200..., pbkdf2_, {SSHA}), name:/path
+//     references (LoadCredential=db:/etc/creds/db), PostHog's public phc_ key,
+//     OpenPGP-encrypted blobs (Renovate's wcFMA...), MinIO's default minioadmin,
+//     the commonest passwords (pass1234, hunter2, ...), and hardhat's well-known
+//     test mnemonic. An unsigned JWT (alg none) is still flagged, as gitleaks'
+//     own tests want.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

@@ -87,8 +87,12 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	if yamlFile(name) {
 		kube = &kubeSecrets{dataIndent: -1}
 	}
-	var kubeFound []Secret
+	var kubeFound []Secret // and the other per-file readers'
+	tf := tfVariablesOf(name)
 	scan := func(l Line, after *Line) {
+		if tf != nil {
+			kubeFound = append(kubeFound, tf.line(l.Text, l.NewLine)...)
+		}
 		if kube != nil {
 			if l.NewLine != beforeNo+1 {
 				*kube = kubeSecrets{dataIndent: -1} // lines apart: another hunk
@@ -158,7 +162,7 @@ func mergeLines(out, more []Secret) []Secret {
 // one of the words lineCredential takes.
 func startsWithCredentialWord(line string) bool {
 	t := strings.TrimLeft(line, " \t")
-	for _, w := range []string{"password", "passwd", "requirepass", "masterauth", "passphrase"} {
+	for _, w := range lineCredentialWords {
 		if len(t) > len(w) && strings.EqualFold(t[:len(w)], w) && (t[len(w)] == ' ' || t[len(w)] == '\t') {
 			return true
 		}
@@ -284,7 +288,7 @@ func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint6
 		}
 		var xs []found
 		if d.byName {
-			xs = assignments(text, f.code, names)
+			xs = assignmentsAndCalls(text, f.code, names)
 		} else if d.scan != nil {
 			xs = d.scan(f, text, next, lineNo)
 		} else {
@@ -600,13 +604,13 @@ func proseWord(v string) bool {
 }
 
 // lineCredentialWords are the words lineCredential takes.
-var lineCredentialWords = []string{"password", "passwd", "requirepass", "masterauth", "passphrase"}
+var lineCredentialWords = []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "bindpw", "rootpw"}
 
 // lineCredential returns the span of the value of a configuration line
 // that is a credential word and its value, nothing else (requirepass PW,
 // password PW): the group of
 //
-//	(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase)\s+([^\s=:'"#]\S{3,})\s*$
+//	(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase|bindpw|rootpw)\s+([^\s=:'"#]\S{3,})\s*$
 //
 // matched by hand, as the regexp would (words in any case by Unicode's
 // simple folding, \S and {3,} by runes). It runs on every line that starts
@@ -807,7 +811,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat"},
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat", "pw", "authtok", "authident"},
 		byName:   true,
 	},
 	{
@@ -816,7 +820,7 @@ var detectors = []detector{
 		// "requirepass PW" (Redis, and the like), an XML element
 		// <password>PW</password>, SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW'.
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "identified", "secret>", "token>", "key>", "credential>", "credentials>"},
+		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "bindpw", "rootpw", "identified", "secret>", "token>", "key>", "credential>", "credentials>"},
 		find: func(text, _ string, _ bool) []found {
 			var out []found
 			for _, c := range syntaxCredentials {
@@ -864,7 +868,6 @@ func mask(s string) string {
 var placeholderWords = []string{
 	"example", "dummy", "fake", "placeholder", "changeme", "change_me", "change-me", "your",
 	"redacted", "sample", "***", "####", "...", "test", "mock", "replace", "insert", "todo",
-	"<", ">",
 }
 
 // placeholderValues mark a value as not real when they are the whole of it:
@@ -876,6 +879,11 @@ var placeholderValues = map[string]bool{
 	"undefined": true, "empty": true, "n/a": true, "foo": true, "bar": true, "baz": true,
 	"user": true, "username": true, "admin": true, "root": true, "guest": true, "postgres": true,
 	"mysql": true, "default": true, "string": true, "required": true, "optional": true,
+	"minioadmin": true,
+	// The passwords every list of common ones starts with: they guard
+	// nothing, and a fixture sets them (set_password('pass1234')).
+	"pass1234": true, "password1": true, "password123": true, "hunter2": true, "letmein": true,
+	"qwerty": true, "123456": true, "12345678": true, "secret123": true, "admin123": true,
 }
 
 // yamlAlias reports whether v is a YAML alias, *name:
@@ -899,7 +907,11 @@ func isPlaceholder(v string) bool {
 		return true
 	}
 	switch v[0] {
-	case '$', '%', '<', '{', '[', '!', '&', '@':
+	case '!':
+		if yamlTag(v) {
+			return true // !vault, !Ref, !!binary: a tag, not a password that starts with !
+		}
+	case '$', '%', '<', '{', '[', '&', '@':
 		// ${VAR}, $VAR, %VAR%, <your-token>, {{ .Values.x }}, [REDACTED],
 		// YAML anchors and tags, @Value-style references.
 		return true
@@ -910,7 +922,7 @@ func isPlaceholder(v string) bool {
 		}
 	}
 	lv := strings.ToLower(v)
-	if placeholderValues[lv] || strings.Contains(lv, "{{") || strings.Contains(lv, "${") {
+	if placeholderValues[lv] || strings.Contains(lv, "{{") || strings.Contains(lv, "${") || angleSpan(lv) {
 		return true
 	}
 	for _, w := range placeholderWords {

@@ -103,7 +103,7 @@ func FuzzFilteredFull(f *testing.F) {
 }
 
 // lineCredentialRegexp is what lineCredential matches by hand.
-var lineCredentialRegexp = regexp.MustCompile(`(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase)\s+([^\s=:'"#]\S{3,})\s*$`)
+var lineCredentialRegexp = regexp.MustCompile(`(?i)^\s*(?:password|passwd|requirepass|masterauth|passphrase|bindpw|rootpw)\s+([^\s=:'"#]\S{3,})\s*$`)
 
 // lineCredentialDiffers returns how lineCredential's answer on text
 // differs from the regexp's; "" when it does not.

@@ -34,6 +34,9 @@ type prefixedToken struct {
 	re      func() *regexp.Regexp
 	// group is the submatch that is the secret (0: the whole match).
 	group int
+	// needs, if set, is a string the line must hold too: a SAS URL has
+	// its service version, a CloudFront signed URL its key pair.
+	needs string
 }
 
 func lazyRE(expr string) func() *regexp.Regexp {
@@ -42,33 +45,45 @@ func lazyRE(expr string) func() *regexp.Regexp {
 
 // prefixedTokens are the providers' formats, from their documentation.
 var prefixedTokens = []prefixedToken{
-	{"docker-hub-pat", "Docker Hub access token", "dckr_", lazyRE(`\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}`), 0},
-	{"doppler-api-token", "Doppler token", "dp.", lazyRE(`\bdp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}`), 0},
-	{"sonar-api-token", "SonarQube token", "squ_", lazyRE(`\bsqu_[0-9a-f]{40}\b`), 0},
-	{"sonar-api-token", "SonarQube token", "sqp_", lazyRE(`\bsqp_[0-9a-f]{40}\b`), 0},
-	{"sonar-api-token", "SonarQube token", "sqa_", lazyRE(`\bsqa_[0-9a-f]{40}\b`), 0},
-	{"mailgun-private-api-token", "Mailgun API key", "key-", lazyRE(`\bkey-[0-9a-f]{32}\b`), 0},
-	{"notion-api-token", "Notion token", "ntn_", lazyRE(`\bntn_[0-9]{11}[A-Za-z0-9]{35}\b`), 0},
-	{"supabase-access-token", "Supabase token", "sbp_", lazyRE(`\bsbp_[0-9a-f]{40}\b`), 0},
-	{"supabase-secret-key", "Supabase secret key", "sb_secret_", lazyRE(`\bsb_secret_[A-Za-z0-9_-]{20,}`), 0},
-	{"replicate-api-token", "Replicate token", "r8_", lazyRE(`\br8_[A-Za-z0-9]{37}\b`), 0},
-	{"xai-api-key", "xAI API key", "xai-", lazyRE(`\bxai-[A-Za-z0-9]{80}\b`), 0},
-	{"groq-api-key", "Groq API key", "gsk_", lazyRE(`\bgsk_[A-Za-z0-9]{52}\b`), 0},
-	{"circleci-token", "CircleCI token", "ccipat_", lazyRE(`\bCCIPAT_[A-Za-z0-9]{22}_[0-9a-f]{40}\b`), 0},
-	{"netlify-access-token", "Netlify token", "nfp_", lazyRE(`\bnfp_[A-Za-z0-9]{36}\b`), 0},
-	{"render-api-key", "Render API key", "rnd_", lazyRE(`\brnd_[A-Za-z0-9]{32}\b`), 0},
-	{"buildkite-token", "Buildkite token", "bkua_", lazyRE(`\bbkua_[0-9a-f]{40}\b`), 0},
-	{"gcp-oauth-client-secret", "Google OAuth client secret", "gocspx-", lazyRE(`\bGOCSPX-[A-Za-z0-9_-]{28}\b`), 0},
-	{"stripe-webhook-secret", "Stripe webhook secret", "whsec_", lazyRE(`\bwhsec_[A-Za-z0-9+/]{32,}`), 0},
-	{"new-relic-license-key", "New Relic license key", "nral", lazyRE(`\b[0-9a-f]{36}NRAL\b`), 0},
-	{"telegram-bot-api-token", "Telegram bot token", ":aa", lazyRE(`(?:\bbot|\b)([0-9]{8,10}:AA[A-Za-z0-9_-]{33})\b`), 1},
-	{"facebook-access-token", "Facebook access token", "eaa", lazyRE(`(?:^|[^A-Za-z0-9+/=])(EAA[A-Za-z0-9]{100,})`), 1},
-	{"discord-webhook", "Discord webhook URL", "discord", lazyRE(`https://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}`), 0},
-	{"fcm-server-key", "Firebase Cloud Messaging server key", "apa91b", lazyRE(`\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134}`), 0},
-	{"azure-sas-token", "Azure shared access signature", "sig=", lazyRE(`[?&;]sig=([A-Za-z0-9%+/]{30,}(?:%3[Dd]|=){0,2})`), 1},
-	{"twitter-bearer-token", "Twitter bearer token", "aaaaaaaaaaaaaaaaaaaa", lazyRE(`(?:^|[^A-Za-z0-9+/=])(A{20,}[A-Za-z0-9%]{80,})`), 1},
-	{"mapbox-secret-token", "Mapbox secret token", "sk.eyj", lazyRE(`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`), 0},
-	{"aws-amazon-bedrock-api-key-long-lived", "Amazon Bedrock API key", "absk", lazyRE(`\bABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{20,}={0,2}`), 0},
+	{"docker-hub-pat", "Docker Hub access token", "dckr_", lazyRE(`\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}`), 0, ""},
+	{"doppler-api-token", "Doppler token", "dp.", lazyRE(`\bdp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}`), 0, ""},
+	{"sonar-api-token", "SonarQube token", "squ_", lazyRE(`\bsqu_[0-9a-f]{40}\b`), 0, ""},
+	{"sonar-api-token", "SonarQube token", "sqp_", lazyRE(`\bsqp_[0-9a-f]{40}\b`), 0, ""},
+	{"sonar-api-token", "SonarQube token", "sqa_", lazyRE(`\bsqa_[0-9a-f]{40}\b`), 0, ""},
+	{"mailgun-private-api-token", "Mailgun API key", "key-", lazyRE(`\bkey-[0-9a-f]{32}\b`), 0, ""},
+	{"notion-api-token", "Notion token", "ntn_", lazyRE(`\bntn_[0-9]{11}[A-Za-z0-9]{35}\b`), 0, ""},
+	{"supabase-access-token", "Supabase token", "sbp_", lazyRE(`\bsbp_[0-9a-f]{40}\b`), 0, ""},
+	{"supabase-secret-key", "Supabase secret key", "sb_secret_", lazyRE(`\bsb_secret_[A-Za-z0-9_-]{20,}`), 0, ""},
+	{"replicate-api-token", "Replicate token", "r8_", lazyRE(`\br8_[A-Za-z0-9]{37}\b`), 0, ""},
+	{"xai-api-key", "xAI API key", "xai-", lazyRE(`\bxai-[A-Za-z0-9]{80}\b`), 0, ""},
+	{"groq-api-key", "Groq API key", "gsk_", lazyRE(`\bgsk_[A-Za-z0-9]{52}\b`), 0, ""},
+	{"circleci-token", "CircleCI token", "ccipat_", lazyRE(`\bCCIPAT_[A-Za-z0-9]{22}_[0-9a-f]{40}\b`), 0, ""},
+	{"netlify-access-token", "Netlify token", "nfp_", lazyRE(`\bnfp_[A-Za-z0-9]{36}\b`), 0, ""},
+	{"render-api-key", "Render API key", "rnd_", lazyRE(`\brnd_[A-Za-z0-9]{32}\b`), 0, ""},
+	{"buildkite-token", "Buildkite token", "bkua_", lazyRE(`\bbkua_[0-9a-f]{40}\b`), 0, ""},
+	{"gcp-oauth-client-secret", "Google OAuth client secret", "gocspx-", lazyRE(`\bGOCSPX-[A-Za-z0-9_-]{28}\b`), 0, ""},
+	{"stripe-webhook-secret", "Stripe webhook secret", "whsec_", lazyRE(`\bwhsec_[A-Za-z0-9+/]{32,}`), 0, ""},
+	{"new-relic-license-key", "New Relic license key", "nral", lazyRE(`\b[0-9a-f]{36}NRAL\b`), 0, ""},
+	{"telegram-bot-api-token", "Telegram bot token", ":aa", lazyRE(`(?:\bbot|\b)([0-9]{8,10}:AA[A-Za-z0-9_-]{33})\b`), 1, ""},
+	{"facebook-access-token", "Facebook access token", "eaa", lazyRE(`(?:^|[^A-Za-z0-9+/=])(EAA[A-Za-z0-9]{100,})`), 1, ""},
+	{"discord-webhook", "Discord webhook URL", "discord", lazyRE(`https://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}`), 0, ""},
+	{"fcm-server-key", "Firebase Cloud Messaging server key", "apa91b", lazyRE(`\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134}`), 0, ""},
+	{"azure-sas-token", "Azure shared access signature", "sig=", lazyRE(`[?&;]sig=([A-Za-z0-9%+/_-]{30,}(?:%3[Dd]|=){0,2})`), 1, "sv="},
+	{"twitter-bearer-token", "Twitter bearer token", "aaaaaaaaaaaaaaaaaaaa", lazyRE(`(?:^|[^A-Za-z0-9+/=])(A{20,}[A-Za-z0-9%]{80,})`), 1, ""},
+	{"mapbox-secret-token", "Mapbox secret token", "sk.eyj", lazyRE(`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`), 0, ""},
+	{"aws-amazon-bedrock-api-key-long-lived", "Amazon Bedrock API key", "absk", lazyRE(`\bABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{20,}={0,2}`), 0, ""},
+	{"airtable-personnal-access-token", "Airtable token", "pat", lazyRE(`\bpat[A-Za-z0-9]{14}\.[0-9a-f]{64}\b`), 0, ""},
+	{"square-oauth-secret", "Square OAuth secret", "sq0csp-", lazyRE(`\bsq0csp-[A-Za-z0-9_-]{43}\b`), 0, ""},
+	{"langsmith-api-key", "LangSmith API key", "lsv2_", lazyRE(`\blsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}\b`), 0, ""},
+	{"neon-api-key", "Neon API key", "napi_", lazyRE(`\bnapi_[a-z0-9]{64}\b`), 0, ""},
+	{"new-relic-insert-key", "New Relic insert key", "nrii-", lazyRE(`\bNRII-[A-Za-z0-9_-]{32}\b`), 0, ""},
+	{"bitbucket-app-password", "Bitbucket app password", "atbb", lazyRE(`\bATBB[A-Za-z0-9_=.-]{28,40}\b`), 0, ""},
+	{"pinecone-api-key", "Pinecone API key", "pcsk_", lazyRE(`\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{50,}`), 0, ""},
+	{"gcp-oauth-access-token", "Google OAuth access token", "ya29.", lazyRE(`\bya29\.[A-Za-z0-9_-]{30,}`), 0, ""},
+	{"gcp-oauth-refresh-token", "Google OAuth refresh token", "1//0", lazyRE(`(?:^|[^A-Za-z0-9/])(1//0[A-Za-z0-9_-]{40,})`), 1, ""},
+	{"mattermost-webhook", "Mattermost webhook URL", "hooks/", lazyRE(`https?://[A-Za-z0-9.-]+(?::[0-9]+)?/hooks/([a-z0-9]{26})\b`), 1, ""},
+	{"microsoft-teams-webhook", "Microsoft Teams webhook URL", "/incomingwebhook/", lazyRE(`https://[A-Za-z0-9.-]*office(?:365)?\.com/webhook(?:b2)?/[0-9a-f-]{36}@[0-9a-f-]{36}/IncomingWebhook/([0-9a-f]{32})/`), 1, ""},
+	{"cloudfront-signed-url", "CloudFront signed URL", "signature=", lazyRE(`[?&]Signature=([A-Za-z0-9~_-]{40,})`), 1, "Key-Pair-Id="},
 }
 
 // findPrefixed finds the prefixed tokens of the line.
@@ -78,8 +93,8 @@ func findPrefixed(text, _ string, _ bool) []found {
 		if !containsFold(text, p.keyword) {
 			continue
 		}
-		if p.id == "azure-sas-token" && !strings.Contains(text, "sv=") {
-			continue // a SAS URL has its service version
+		if p.needs != "" && !strings.Contains(text, p.needs) {
+			continue
 		}
 		for _, m := range p.re().FindAllStringSubmatchIndex(text, -1) {
 			s, e := m[2*p.group], m[2*p.group+1]
@@ -145,6 +160,9 @@ func entropy(v string) float64 {
 func strongKey(v string) bool {
 	if b, ok := strings.CutPrefix(v, "base64:"); ok {
 		return len(b) >= 16 // Laravel's APP_KEY
+	}
+	if base64Key(v) {
+		return true
 	}
 	if !tokenLike(v) || strings.ContainsAny(v, "/:. ") || hexOnly(v) || isUUID(v) {
 		return false
@@ -463,6 +481,9 @@ func ciphertext(v string) bool {
 	if len(v) < 172 || hexOnly(v) {
 		return false
 	}
+	if pgpMessage(v) {
+		return true
+	}
 	d, err := base64.StdEncoding.DecodeString(v)
 	if err != nil {
 		d, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "="))
@@ -576,6 +597,12 @@ func (f *scanFile) derived(text, next string, lineNo int) []found {
 		return nil
 	}
 	out := f.findBase64(text, lineNo)
+	if len(text) >= 129 && text[len(text)-1] == ']' {
+		out = append(out, findKeypair(text)...)
+	}
+	if len(text) > 0 && text[0] == '[' {
+		out = append(out, findRelay(text)...)
+	}
 	if f.prev != "" {
 		out = append(out, f.findNextLineValue(text, lineNo)...)
 	}
@@ -654,7 +681,7 @@ var syntaxDetectors = []detector{
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
 		keywords: []string{`",`, `',`, `" ,`, `' ,`, "name:", `name"`, "name'"},
-		find:     findPairs,
+		find:     findPairsAndFields,
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
@@ -826,7 +853,7 @@ func stringPrefix(s string) int {
 // dp.st.prd.<43>, a Discord bot token.
 func generated(v string) bool {
 	for part := range strings.SplitSeq(v, ".") {
-		if len(part) >= 16 && tokenLike(part) {
+		if len(part) >= 16 && tokenLike(part) || randomCase(part) {
 			return true
 		}
 	}
@@ -836,7 +863,8 @@ func generated(v string) bool {
 // publishable reports whether lv, lowercased, is a key its provider
 // publishes to browsers: Stripe's pk_live_/pk_test_, Mapbox's pk.eyJ.
 func publishable(lv string) bool {
-	return strings.HasPrefix(lv, "pk_live_") || strings.HasPrefix(lv, "pk_test_") || strings.HasPrefix(lv, "pk.eyj")
+	return strings.HasPrefix(lv, "pk_live_") || strings.HasPrefix(lv, "pk_test_") || strings.HasPrefix(lv, "pk.eyj") ||
+		strings.HasPrefix(lv, "phc_") // PostHog's project key, sent from browsers
 }
 
 // filePath reports whether v names a file rather than holding a value:
