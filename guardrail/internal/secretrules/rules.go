@@ -112,7 +112,10 @@ type Set struct {
 	kwOnce  sync.Once
 	kw      *matcher // see keywords
 	always  []int    // rules without keywords
-	global  *allowlist
+	// pathed are the rules with a path pattern, the few a file's path
+	// can turn off: newFile asks only them, not every rule.
+	pathed []int
+	global *allowlist
 }
 
 type rule struct {
@@ -447,6 +450,7 @@ func New(cfg *Config, skip map[string]string) (*Set, error) {
 				lits = &r.pathLits
 			}
 			cr.path = newPath(r.Path, lits)
+			s.pathed = append(s.pathed, len(s.rules))
 		}
 		for j := range r.Allowlists {
 			cr.allow = append(cr.allow, newAllow(&r.Allowlists[j]))
@@ -843,8 +847,8 @@ func (s *Set) newFile(path string) *File {
 		f.none = true
 		return f
 	}
-	for i, r := range s.rules {
-		if r.path != nil && !r.path.matchIn(path, &b) {
+	for _, i := range s.pathed {
+		if !s.rules[i].path.matchIn(path, &b) {
 			if f.off == nil {
 				f.off = make([]uint64, (len(s.rules)+63)/64)
 			}
