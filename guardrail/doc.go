@@ -289,7 +289,12 @@
 // Writes into protected paths, beside the commands of fs.protected:
 // extracting an archive into one (tar -x -C .harnish, unzip -d .harnish,
 // 7z x -o.harnish), gawk -i inplace on one, and git checkout -- PATH or
-// git restore PATH over one. sql.drop also takes the database tools that
+// git restore PATH over one. Files a tool's own script writes count as
+// written: sed's w and W commands and the s command's w flag (sed -n 'w
+// .git/config'), and awk's print and printf with > or >> to a string
+// ("file", ("dir/" $1)); so do output operands (uniq IN OUT, xxd IN OUT,
+// split FILE PREFIX, csplit -f PREFIX) and compressors that replace their
+// operand (gzip, gunzip, bzip2, xz and kin, not with -c, -k, -l or -t). sql.drop also takes the database tools that
 // drop by subcommand (dropdb NAME, mysqladmin drop NAME) and more clients
 // (cqlsh, trino, presto, beeline, hive, impala-shell, spark-sql, vsql,
 // litecli, sqlplus, turso); a SQL string literal only mentions what it holds

@@ -327,6 +327,9 @@ func sedCommand(e *evaluator, k *call) {
 	for _, cmd := range sedExec(script) {
 		e.payload(k, shell.Lit(cmd), Bash)
 	}
+	for _, f := range sedWrites(script) {
+		e.write(shell.Lit(f), k.match(), "writes (sed's w)")
+	}
 	if !inPlace {
 		return
 	}
@@ -704,25 +707,7 @@ func sedExec(script string) []string {
 	}
 	var out []string
 	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
-		line = strings.TrimLeft(line, " \t")
-		// Skip an address: numbers, $, /re/, ranges, !.
-		for len(line) > 0 {
-			c := line[0]
-			switch {
-			case c >= '0' && c <= '9' || c == '$' || c == ',' || c == '!' || c == ' ' || c == '~' || c == '+':
-				line = line[1:]
-				continue
-			case c == '/':
-				end := strings.IndexByte(line[1:], '/')
-				if end < 0 {
-					line = ""
-					continue
-				}
-				line = line[end+2:]
-				continue
-			}
-			break
-		}
+		line = sedSkipAddress(line)
 		switch {
 		case strings.HasPrefix(line, "e ") || strings.HasPrefix(line, "e\t"):
 			out = append(out, strings.TrimSpace(line[2:]))
@@ -731,6 +716,65 @@ func sedExec(script string) []string {
 			parts := strings.SplitN(line[2:], string(d), 3)
 			if len(parts) == 3 && strings.Contains(parts[2], "e") && !strings.ContainsAny(parts[2], "w") {
 				out = append(out, parts[1])
+			}
+		}
+		if len(out) >= maxCalls {
+			break
+		}
+	}
+	return out
+}
+
+// sedSkipAddress returns a sed script line without its address (numbers,
+// $, /re/, ranges, !, steps) and the braces that open a block.
+func sedSkipAddress(line string) string {
+	line = strings.TrimLeft(line, " \t")
+	for len(line) > 0 {
+		c := line[0]
+		switch {
+		case c >= '0' && c <= '9' || c == '$' || c == ',' || c == '!' || c == ' ' || c == '\t' || c == '~' || c == '+' || c == '{':
+			line = line[1:]
+			continue
+		case c == '/':
+			end := strings.IndexByte(line[1:], '/')
+			if end < 0 {
+				return ""
+			}
+			line = line[end+2:]
+			continue
+		}
+		break
+	}
+	return line
+}
+
+// sedWrites returns the files a sed script writes: the w and W commands'
+// file (1w out, /x/W out) and the s command's w flag (s/a/b/gw out).
+func sedWrites(script string) []string {
+	if !strings.ContainsAny(script, "wW") {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+		line = sedSkipAddress(line)
+		switch {
+		case len(line) > 2 && (line[0] == 'w' || line[0] == 'W') && (line[1] == ' ' || line[1] == '\t'):
+			out = append(out, strings.TrimSpace(line[2:]))
+		case len(line) > 3 && line[0] == 's':
+			d := line[1]
+			parts := strings.SplitN(line[2:], string(d), 3)
+			if len(parts) < 3 {
+				break
+			}
+			flags := parts[2]
+			i := 0
+			for i < len(flags) && (flags[i] >= '0' && flags[i] <= '9' || strings.IndexByte("gpiImMe", flags[i]) >= 0) {
+				i++
+			}
+			if i < len(flags) && flags[i] == 'w' {
+				if f := strings.TrimSpace(flags[i+1:]); f != "" {
+					out = append(out, f)
+				}
 			}
 		}
 		if len(out) >= maxCalls {

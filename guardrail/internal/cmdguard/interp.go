@@ -1008,6 +1008,9 @@ func awkCommand(e *evaluator, k *call) {
 	for _, cmd := range awkPipes(a[prog].Text) {
 		e.payload(k, shell.Lit(cmd), Bash)
 	}
+	for _, f := range awkOutputs(a[prog].Text) {
+		e.write(shell.Lit(f), k.match(), "writes (awk's print >)")
+	}
 	if inplace {
 		for _, w := range a[prog+1:] {
 			if !strings.Contains(w.Text, "=") {
@@ -1049,6 +1052,40 @@ func awkPipes(prog string) []string {
 			// print "cmd" | "sh": the text is the shell's script.
 			if end := strings.IndexByte(piped[1:], '"'); end >= 0 && isShellName(strings.Fields(piped[1:1+end])) {
 				out = append(out, lit)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// awkOutputs returns the files an awk program's print and printf write
+// with > or >> ("file" is a string literal; print > "out/" $1 writes under
+// out/). A > outside a print statement compares and writes nothing.
+func awkOutputs(prog string) []string {
+	if !strings.Contains(prog, ">") || !strings.Contains(prog, "print") {
+		return nil
+	}
+	var out []string
+	for i := 0; i < len(prog) && len(out) < maxCalls; i++ {
+		if prog[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(prog) && prog[j] != '"' {
+			if prog[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(prog) {
+			break
+		}
+		before := strings.TrimRight(strings.TrimRight(prog[:i], " \t("), " \t")
+		if strings.HasSuffix(before, ">") {
+			stmt := before[strings.LastIndexAny(before, ";{}\n")+1:]
+			if strings.Contains(stmt, "print") {
+				out = append(out, strings.ReplaceAll(prog[i+1:j], `\"`, `"`))
 			}
 		}
 		i = j

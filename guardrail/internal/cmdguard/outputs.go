@@ -128,6 +128,8 @@ func remotePath(s string) bool {
 }
 
 func init() {
+	handle(outputOperand, "uniq", "split", "csplit", "xxd")
+	handle(compressCommand, "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "pigz", "unpigz", "lzip", "compress", "uncompress")
 	handle(scpCommand, "scp")
 	handle(rgCommand, "rg")
 }
@@ -145,5 +147,45 @@ func rgCommand(e *evaluator, k *call) {
 		if base != "trash" {
 			e.add(RuleRecursiveDelete, k.match(), "rg --pre %s runs %s on every file rg searches: it deletes the tree", pre.Text, base)
 		}
+	}
+}
+
+// outputOperand judges the programs whose second operand, or an option's
+// value, is a file they write: uniq IN OUT, xxd IN OUT, split FILE PREFIX
+// (PREFIXaa, PREFIXab, ...), csplit -f PREFIX.
+func outputOperand(e *evaluator, k *call) {
+	var ops []shell.Word
+	var v optValues
+	switch k.name {
+	case "uniq":
+		_, ops, _ = operands(k.args, "fsw", "skip-fields skip-chars check-chars")
+	case "xxd":
+		_, ops, _ = operands(k.args, "cglosnC", "")
+	case "split":
+		_, ops, _ = operands(k.args, "abClnt", "bytes line-bytes lines number separator suffix-length additional-suffix filter")
+	case "csplit":
+		_, ops, v = operands(k.args, "bfn", "prefix suffix-format digits")
+		for _, key := range []string{"-f", "--prefix"} {
+			if w, ok := v.get(key); ok {
+				e.write(w, k.match(), "writes files named from")
+			}
+		}
+		return
+	}
+	if len(ops) > 1 && ops[1].Text != "-" {
+		e.write(ops[1], k.match(), "writes")
+	}
+}
+
+// compressCommand judges gzip, bzip2, xz and their kin: without -c, -k,
+// -l or -t each operand is replaced by its compressed (or decompressed)
+// file, so the operand is deleted.
+func compressCommand(e *evaluator, k *call) {
+	opts, ops, _ := operands(k.args, "SFCTM", "suffix format check threads memlimit")
+	if hasShort(opts, "cklthVL", "--stdout", "--to-stdout", "--keep", "--list", "--test", "--help", "--version", "--license") {
+		return
+	}
+	for _, w := range ops {
+		e.write(w, k.match(), "replaces")
 	}
 }
