@@ -294,7 +294,12 @@
 // .git/config'), and awk's print and printf with > or >> to a string
 // ("file", ("dir/" $1)); so do output operands (uniq IN OUT, xxd IN OUT,
 // split FILE PREFIX, csplit -f PREFIX) and compressors that replace their
-// operand (gzip, gunzip, bzip2, xz and kin, not with -c, -k, -l or -t). sql.drop also takes the database tools that
+// operand (gzip, gunzip, bzip2, xz and kin, not with -c, -k, -l or -t).
+// Files named by an editor's write commands (vim -c 'wq! FILE', :saveas
+// FILE, :w >> FILE, ed's w FILE) and by a SQL client's own input (sqlite3's
+// .output, .once, .save and .backup, psql's \o, \w and \g, VACUUM INTO
+// 'FILE', MySQL's INTO OUTFILE and DUMPFILE) are written; a client's
+// output handed to a command (.output |cmd, \o |cmd) runs the command. sql.drop also takes the database tools that
 // drop by subcommand (dropdb NAME, mysqladmin drop NAME) and more clients
 // (cqlsh, trino, presto, beeline, hive, impala-shell, spark-sql, vsql,
 // litecli, sqlplus, turso); a SQL string literal only mentions what it holds

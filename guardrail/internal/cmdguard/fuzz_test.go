@@ -170,7 +170,7 @@ func FuzzToolScripts(f *testing.F) {
 		"1e rm -rf x", "s/.*/rm -rf x/e", "/re/e ls;s|a|b|we", `"rm -rf x" | getline`, `print "x" | "sh"`,
 		"system qq{rm -rf x}; q(a) qw[b c]", "%w[rm -rf x].join(' ') %q(y)", "SELECT 'DROP TABLE t'; EXECUTE 'DROP TABLE u'",
 		`"Users" 'it''s' "a"" b"`, "* * * * * rm -rf /srv", "@reboot rm -rf x", "DELETE LOW_PRIORITY t1, t2 FROM t1; TRUNCATE x",
-		"%d|wq", ":1,$w!|q", "rm -rf %s\\n", "\\x72\\162\\u0072%b%%%5.2d\\", "map(shutil.rmtree, d)", "w\nq\n", "1w .git/x", "$!{W out\n}", "s|a|b|gw f", "s/a", `{ print > (".h/" $1) }`, `$1 > "m" { printf "%s" >> "f" }`, "delete from t where", "DELETE FROM", "--- a/x\n+++ b/y\n+k\n--- /dev/null\n+++ \"b/z\"\t0\n", "PATH=/bin", "'", `"`, "qq{", "%w[",
+		"%d|wq", ":1,$w!|q", "rm -rf %s\\n", "\\x72\\162\\u0072%b%%%5.2d\\", "map(shutil.rmtree, d)", "w\nq\n", "1w .git/x", ".backup main f", "\\o |cat", "VACUUM INTO 'x'", "SELECT 1 INTO OUTFILE \"f\"", ":w! f|wq >> g", "w !sh", "$!{W out\n}", "s|a|b|gw f", "s/a", `{ print > (".h/" $1) }`, `$1 > "m" { printf "%s" >> "f" }`, "delete from t where", "DELETE FROM", "--- a/x\n+++ b/y\n+k\n--- /dev/null\n+++ \"b/z\"\t0\n", "PATH=/bin", "'", `"`, "qq{", "%w[",
 	} {
 		f.Add(s)
 	}
@@ -180,6 +180,12 @@ func FuzzToolScripts(f *testing.F) {
 		}
 		if n := len(sedExec(s)); n > maxCalls {
 			t.Fatalf("sedExec: %d commands, more than %d", n, maxCalls)
+		}
+		if n := len(sqlWrites(s)); n > maxCalls {
+			t.Fatalf("sqlWrites: %d files, more than %d", n, maxCalls)
+		}
+		if n := len(exWriteTargets(s)); n > maxCalls {
+			t.Fatalf("exWriteTargets: %d files, more than %d", n, maxCalls)
 		}
 		for _, w := range sedWrites(s) {
 			if !strings.Contains(s, w) {

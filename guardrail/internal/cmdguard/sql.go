@@ -176,6 +176,7 @@ func sqlClient(e *evaluator, k *call) {
 	text, state, _ := stdinText(k.stdin, 0)
 	if state == inputKnown {
 		e.sqlShellEscapes(k, text.Text)
+		e.sqlWrites(k, text.Text)
 		if rule, s := sqlDanger(text.Text); s != "" {
 			e.add(rule, k.matchInput(), "%q reaches the SQL client %s by standard input and destroys data", s, k.name)
 		}
@@ -219,9 +220,76 @@ func (e *evaluator) sqlShellEscapes(k *call, text string) {
 
 func (e *evaluator) sqlText(k *call, text, via string) {
 	e.sqlShellEscapes(k, text)
+	e.sqlWrites(k, text)
 	if rule, s := sqlDanger(text); s != "" {
 		e.add(rule, k.match(), "%q reaches the SQL client %s by %s and destroys data", s, k.name, via)
 	}
+}
+
+// sqlWrites judges the files a SQL client's input writes, and the commands
+// it hands its output to.
+func (e *evaluator) sqlWrites(k *call, text string) {
+	for _, f := range sqlWrites(text) {
+		if cmd, ok := strings.CutPrefix(f, "|"); ok {
+			e.script(strings.TrimSpace(cmd), Bash, k.depth+1)
+			continue
+		}
+		e.write(shell.Lit(f), k.match(), "writes (through "+k.name+")")
+	}
+}
+
+// sqlWrites returns the files a SQL client's input writes: sqlite3's
+// .output, .once, .save and .backup FILE, psql's \o, \out, \g and \w FILE,
+// VACUUM INTO 'FILE' and MySQL's INTO OUTFILE or DUMPFILE 'FILE'. A target
+// starting with | is a command the client runs with its output.
+func sqlWrites(text string) []string {
+	if !strings.ContainsAny(text, `.\`) && !containsFold(text, " into ") {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' }) {
+		t := strings.TrimSpace(line)
+		f := strings.Fields(t)
+		if len(f) == 0 {
+			continue
+		}
+		switch strings.ToLower(f[0]) {
+		case ".output", ".once", ".save", ".backup", `\o`, `\out`, `\w`, `\write`, `\g`:
+			if len(f) < 2 {
+				continue
+			}
+			target := strings.TrimSpace(t[len(f[0]):])
+			if strings.HasPrefix(target, "|") {
+				out = append(out, target)
+				continue
+			}
+			if f[0] == ".backup" || f[0] == ".once" {
+				target = f[len(f)-1] // .backup DB FILE, .once -x FILE
+			} else {
+				target = f[1]
+			}
+			out = append(out, strings.Trim(target, `'"`))
+		default:
+			low := strings.ToLower(t)
+			for _, kw := range []string{" into outfile ", " into dumpfile ", "vacuum into ", " into "} {
+				i := strings.Index(low, kw)
+				if i < 0 || kw == " into " && !strings.HasPrefix(low, "vacuum ") {
+					continue
+				}
+				rest := strings.TrimSpace(t[i+len(kw):])
+				if len(rest) > 1 && (rest[0] == '\'' || rest[0] == '"') {
+					if end := strings.IndexByte(rest[1:], rest[0]); end >= 0 {
+						out = append(out, rest[1:1+end])
+					}
+				}
+				break
+			}
+		}
+		if len(out) >= maxCalls {
+			break
+		}
+	}
+	return out
 }
 
 // sqlStrings blanks the contents of SQL's string literals ('...' with ”

@@ -461,10 +461,12 @@ func vimCommand(e *evaluator, k *call) {
 		}
 		e.editorCommand(k, cmd)
 		writes = writes || exWrites(cmd)
+		e.exTargets(k, cmd)
 	}
 	if exMode && !writes {
 		if text, state, _ := stdinText(k.stdin, 0); state == inputKnown {
 			writes = exWrites(text.Text)
+			e.exTargets(k, text.Text)
 		}
 	}
 	if writes {
@@ -483,7 +485,48 @@ func edCommand(e *evaluator, k *call) {
 	}
 	if text, state, _ := stdinText(k.stdin, 0); state == inputKnown && exWrites(text.Text) {
 		e.write(ops[0], k.match(), "writes")
+		e.exTargets(k, text.Text)
 	}
+}
+
+// exTargets judges the files ex or ed commands write by name: :w FILE,
+// :wq! FILE, :saveas FILE, :w >> FILE (not :w !cmd, which pipes to a
+// command).
+func (e *evaluator) exTargets(k *call, cmds string) {
+	for _, f := range exWriteTargets(cmds) {
+		e.write(shell.Lit(f), k.match(), "writes")
+	}
+}
+
+// exWriteTargets returns the file arguments of the writing commands in
+// cmds (lines, or | separated).
+func exWriteTargets(cmds string) []string {
+	var out []string
+	for _, line := range strings.FieldsFunc(cmds, func(r rune) bool { return r == '\n' || r == '|' }) {
+		if !exWrites(line) {
+			continue
+		}
+		t := strings.TrimLeft(line, ": \t")
+		t = strings.TrimLeft(t, "%0123456789,.$;'<>+-")
+		t = strings.TrimLeft(t, " \t")
+		end := 0
+		for end < len(t) && (t[end] >= 'a' && t[end] <= 'z' || t[end] >= 'A' && t[end] <= 'Z') {
+			end++
+		}
+		rest := strings.TrimPrefix(t[end:], "!")
+		rest = strings.TrimLeft(rest, " \t")
+		if strings.HasPrefix(rest, "!") {
+			continue // :w !cmd
+		}
+		rest = strings.TrimLeft(strings.TrimPrefix(rest, ">>"), " \t")
+		if f := strings.Fields(rest); len(f) > 0 {
+			out = append(out, f[0])
+		}
+		if len(out) >= maxCalls {
+			break
+		}
+	}
+	return out
 }
 
 // exWrites reports whether ex or ed commands (lines, or | separated) hold
