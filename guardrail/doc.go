@@ -299,7 +299,19 @@
 // FILE, :w >> FILE, ed's w FILE) and by a SQL client's own input (sqlite3's
 // .output, .once, .save and .backup, psql's \o, \w and \g, VACUUM INTO
 // 'FILE', MySQL's INTO OUTFILE and DUMPFILE) are written; a client's
-// output handed to a command (.output |cmd, \o |cmd) runs the command. sql.drop also takes the database tools that
+// output handed to a command (.output |cmd, \o |cmd) runs the command.
+// Output options and operands are writes too: pg_dump -f, mysqldump -r,
+// curl -D, -c and --trace, wget -o and -a, ssh-keygen -f (not with -l or
+// -y, which read it), docker and podman save and export -o, go test
+// -coverprofile and its kin, pytest --junitxml, tsc --outDir, esbuild
+// --outfile, cargo --target-dir, npm pack --pack-destination, gh release
+// and run download -D, terraform -out, helm --output-dir, age -o, tcpdump
+// and tshark -w, perf -o, valgrind --log-file, httpie -o, mktemp -p,
+// protoc --*_out, openssl -keyout, git bundle create FILE, ffmpeg's and
+// ImageMagick's last operand, and the wrappers' own time -o, strace -o and
+// script FILE (judged before the wrapped command, which keeps its
+// options). A directory given as "." or with a trailing slash is judged by
+// what lands in it (protoc --go_out=. is allowed). sql.drop also takes the database tools that
 // drop by subcommand (dropdb NAME, mysqladmin drop NAME) and more clients
 // (cqlsh, trino, presto, beeline, hive, impala-shell, spark-sql, vsql,
 // litecli, sqlplus, turso); a SQL string literal only mentions what it holds

@@ -247,6 +247,12 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 	if _, ok := commandOpts[k.name]; ok {
 		e.commandOptions(k)
 	}
+	switch {
+	case wrapperOutputs[k.name] != nil || k.name == "script":
+		e.wrapperOutput(k)
+	case k.name == "docker" || k.name == "podman":
+		e.outputOptions(k, outputOpts[k.name]) // docker save -o: docker is unwrapped below, never judged by rules
+	}
 	if inner, alt, ok := e.unwrap(k); ok {
 		if k.name == "xargs" {
 			stdin = shell.Input{} // xargs reads it; the command gets none

@@ -18,9 +18,9 @@ import (
 var outputOpts = map[string][]string{
 	"find":    {"-fprint", "-fprint0", "-fls", "-fprintf"},
 	"base64":  {"-o", "--output"},
-	"wget":    {"-P", "--directory-prefix"},
-	"aria2c":  {"-d", "--dir"},
-	"openssl": {"-out"},
+	"wget":    {"-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output"},
+	"aria2c":  {"-d", "--dir", "-o", "--out"},
+	"openssl": {"-out", "-keyout"},
 	"gpg":     {"-o", "--output"},
 	"iconv":   {"-o", "--output"},
 	"pandoc":  {"-o", "--output"},
@@ -28,9 +28,90 @@ var outputOpts = map[string][]string{
 	"rustc": {"-o", "--out-dir"},
 	"zstd":  {"-o"},
 	"javac": {"-d"},
-	"go":    {"-o"},
+	"go":    {"-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"},
 	"git":   {"--output", "--output-directory"},
+	// Dump, test, build, trace and download tools (set 23).
+	"pg_dump":    {"-f", "--file"},
+	"pg_dumpall": {"-f", "--file"},
+	"mysqldump":  {"-r", "--result-file"},
+	"curl":       {"-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--libcurl"},
+	"ssh-keygen": {"-f"},
+	"xmllint":    {"--output"},
+	"docker":     {"-o", "--output"},
+	"podman":     {"-o", "--output"},
+	"pytest":     {"--junitxml", "--junit-xml", "--result-log", "--resultlog"},
+	"tsc":        {"--outDir", "--outFile", "--out", "--declarationDir", "--tsBuildInfoFile"},
+	"esbuild":    {"--outfile", "--outdir"},
+	"cargo":      {"--target-dir", "--out-dir", "--artifact-dir"},
+	"npm":        {"--pack-destination"},
+	"gh":         {"-D", "--dir", "-O", "--output"},
+	"terraform":  {"-out", "-state-out", "-backup"},
+	"helm":       {"--output-dir"},
+	"age":        {"-o", "--output"},
+	"rage":       {"-o", "--output"},
+	"tcpdump":    {"-w"},
+	"tshark":     {"-w"},
+	"dumpcap":    {"-w"},
+	"perf":       {"-o", "--output"},
+	"valgrind":   {"--log-file", "--xml-file"},
+	"http":       {"-o", "--output"},
+	"https":      {"-o", "--output"},
+	"xh":         {"-o", "--output"},
+	"mktemp":     {"-p", "--tmpdir"},
+	"ffmpeg":     {},
+	"convert":    {},
+	"magick":     {},
+	"protoc":     {},
 }
+
+// wrapperOutputs are the options of wrappers (wrapperSpecs) whose value is a
+// file the wrapper writes: time -o, strace -o. They are judged before the
+// wrapper is unwrapped, with its own option parser, so the command it runs
+// keeps its options.
+var wrapperOutputs = map[string][]string{
+	"time":   {"-o", "--output"},
+	"strace": {"-o", "--output"},
+	"ltrace": {"-o"},
+}
+
+// wrapperOutput judges a wrapper's output options, and script's typescript
+// file and logs.
+func (e *evaluator) wrapperOutput(k *call) {
+	if k.name == "script" {
+		opts, ops, v := operands(k.args, "cEIOBTom", "command echo log-in log-out log-io log-timing output-limit logging-format")
+		_ = opts
+		for _, key := range []string{"-I", "-O", "-B", "-T", "--log-in", "--log-out", "--log-io", "--log-timing"} {
+			if w, ok := v.get(key); ok {
+				e.write(w, k.match(), "writes")
+			}
+		}
+		if len(ops) > 0 {
+			e.write(ops[0], k.match(), "writes its typescript to")
+		}
+		return
+	}
+	_, v, _ := wrapperSpecs[k.name].split(k.args)
+	for _, key := range wrapperOutputs[k.name] {
+		if w, ok := v.get(key); ok && w.Text != "" {
+			e.write(w, k.match(), "writes")
+		}
+	}
+}
+
+// outputSubcommands limits a program's output options to the subcommands
+// that have them (docker save -o, gh release download -D).
+var outputSubcommands = map[string][]string{
+	"docker": {"save", "export", "build", "buildx", "image"},
+	"podman": {"save", "export", "build", "image"},
+	"gh":     {"release", "run", "attestation"},
+	"npm":    {"pack"},
+	"helm":   {"template"},
+}
+
+// lastOperandOutput are the programs whose last argument is the file they
+// write (ffmpeg ... OUT, convert IN ... OUT), unless it is an option's
+// value or standard output.
+var lastOperandOutput = map[string]bool{"ffmpeg": true, "convert": true, "magick": true}
 
 // outputOptions judges the paths a program's output options name.
 func (e *evaluator) outputOptions(k *call, names []string) {
@@ -44,6 +125,44 @@ func (e *evaluator) outputOptions(k *call, names []string) {
 			}
 			if !strings.HasPrefix(w.Text, "-") {
 				break
+			}
+		}
+	}
+	if subs := outputSubcommands[k.name]; subs != nil {
+		first := ""
+		for _, w := range a {
+			if !strings.HasPrefix(w.Text, "-") {
+				first = w.Text
+				break
+			}
+		}
+		if !contains(subs, first) {
+			return
+		}
+	}
+	switch {
+	case k.name == "ssh-keygen":
+		for _, w := range a {
+			// -l, -y, -e, -B, -L, -Y and -F read the key file -f names.
+			if len(w.Text) > 1 && w.Text[0] == '-' && w.Text[1] != '-' && strings.ContainsAny(w.Text[1:], "lyeBLYFK") {
+				return
+			}
+		}
+	case k.name == "git" && len(a) > 2 && a[0].Text == "bundle" && a[1].Text == "create":
+		if _, ops, _ := operands(a[2:], "", ""); len(ops) > 0 {
+			e.write(ops[0], k.match(), "writes")
+		}
+	case lastOperandOutput[k.name] && len(a) > 1:
+		last, prev := a[len(a)-1], a[len(a)-2].Text
+		if !strings.HasPrefix(last.Text, "-") && (!strings.HasPrefix(prev, "-") || prev == "-y" || prev == "-n" || prev == "-hide_banner" || prev == "-nostdin") {
+			e.write(last, k.match(), "writes")
+		}
+	case k.name == "protoc":
+		for _, w := range a {
+			// --go_out=DIR, --python_out=opts:DIR
+			name, v, ok := strings.Cut(w.Text, "=")
+			if ok && strings.HasPrefix(name, "--") && strings.HasSuffix(name, "_out") {
+				e.writeInto(withText(w, v[strings.LastIndexByte(v, ':')+1:]), k.match(), "writes")
 			}
 		}
 	}
@@ -62,13 +181,15 @@ func (e *evaluator) outputOptions(k *call, names []string) {
 				v = withText(a[j], t[len(n)+1:])
 			case len(n) == 2 && n[0] == '-' && strings.HasPrefix(t, n) && len(t) > 2 && !strings.HasPrefix(t, "--"):
 				v = withText(a[j], t[2:])
+			case len(n) > 2 && n[1] != '-' && strings.HasPrefix(t, n+"="):
+				v = withText(a[j], t[len(n)+1:]) // go test -coverprofile=FILE, terraform -out=FILE
 			default:
 				continue
 			}
 			if k.name == "aria2c" {
 				dir = v
 			}
-			e.write(v, k.match(), "writes")
+			e.writeInto(v, k.match(), "writes")
 			break
 		}
 	}
