@@ -52,7 +52,7 @@ func envName(v string) bool {
 }
 
 // referencePrefixes start values that point at a secret store.
-var referencePrefixes = []string{"vault:", "op://", "arn:", "ref+", "sm://", "projects/", "enc[", "file:", "env:", "secret/"}
+var referencePrefixes = []string{"vault:", "op://", "arn:", "ref+", "sm://", "projects/", "enc[", "file:", "env:", "secret/", "os.environ/"}
 
 // assignments finds credentials assigned literally: a name whose last
 // word is a credential word, an assignment operator (=, :=, :, =>), and a
@@ -455,6 +455,9 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 	}
 	i = skipSpace(text, i)
 	i += stringPrefix(text[i:])
+	if code && i < len(text) && !typed && bareCodeValue(text[i:]) {
+		return i, len(strings.TrimRight(text, " \t\r")), true // a configuration inside a multi-line string
+	}
 	if code && i < len(text) && text[i] != '"' && text[i] != '\'' && text[i] != '`' {
 		// "password: str = ..." in Python: a type annotation first.
 		if strings.IndexByte(text[i:], '=') < 0 {
