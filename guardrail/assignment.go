@@ -52,7 +52,7 @@ func envName(v string) bool {
 }
 
 // referencePrefixes start values that point at a secret store.
-var referencePrefixes = []string{"vault:", "op://", "arn:", "ref+", "sm://", "projects/", "enc[", "file:", "env:", "secret/", "os.environ/"}
+var referencePrefixes = []string{"vault:", "op://", "arn:", "ref+", "sm://", "projects/", "enc[", "file:", "env:", "secret/"}
 
 // assignments finds credentials assigned literally: a name whose last
 // word is a credential word, an assignment operator (=, :=, :, =>), and a
@@ -499,7 +499,8 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		ve-- // the end of what holds the value: f("k=VALUE"), {k: VALUE}
 	}
 	v := text[vs:ve]
-	if strings.ContainsAny(v, "()") || reference(v) && !generated(v) || !literal(v) {
+	if strings.ContainsAny(v, "()") || reference(v) && !generated(v) || strings.HasPrefix(v, "os.environ/") || !literal(v) {
+		// os.environ/NAME: LiteLLM's reference to an environment variable.
 		return 0, 0, false
 	}
 	return vs, ve, true

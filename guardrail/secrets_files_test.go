@@ -23,6 +23,14 @@ var fileFinders = map[string]func(string) []found{
 	"keyparams":   findKeyParams,
 	"mnemonic":    findMnemonic,
 	"keypair":     findKeypair,
+	"codespans":   findCodeSpans,
+	"authpass":    findAuthUserPass,
+	"barecode": func(t string) []found {
+		bareCodeValue(t)
+		userlistLine(t, 1)
+		sealedCiphertext(t)
+		return nil
+	},
 	"shellwords":  func(t string) []found { return wordsFound(t) },
 	"valueshapes": func(t string) []found { literal(t); isPlaceholder(t); generated(t); strongKey(t); return nil },
 }

@@ -18,7 +18,7 @@ import "strings"
 // a digit and holding a letter (2ac) cannot be an expression.
 func bareCodeValue(v string) bool {
 	v = strings.TrimRight(v, " \t\r")
-	if len(v) < 10 || strings.ContainsAny(v, " \t()[]{}\"'`,;<>$\\") || !randomCase(v) {
+	if len(v) < 10 || strings.IndexByte(")];,\"'{`", v[len(v)-1]) >= 0 || strings.ContainsAny(v, " \t()[]{}\"'`,;<>$\\") || !randomCase(v) {
 		return false
 	}
 	body := strings.TrimRight(v, "=")
@@ -160,7 +160,7 @@ func userName(u string) bool {
 // SCRAM-SHA-256$…).
 func userlistLine(text string, lineNo int) (Secret, bool) {
 	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, `"`) || !strings.HasSuffix(t, `"`) {
+	if len(t) < 2 || t[0] != '"' || t[len(t)-1] != '"' {
 		return Secret{}, false
 	}
 	fields := strings.Split(t[1:len(t)-1], `" "`)
