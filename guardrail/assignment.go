@@ -455,7 +455,7 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 	}
 	i = skipSpace(text, i)
 	i += stringPrefix(text[i:])
-	if code && i < len(text) && !typed && bareCodeValue(text[i:]) {
+	if code && i < len(text) && !typed && bareCodeValue(text[:i], text[i:]) {
 		return i, len(strings.TrimRight(text, " \t\r")), true // a configuration inside a multi-line string
 	}
 	if code && i < len(text) && text[i] != '"' && text[i] != '\'' && text[i] != '`' {

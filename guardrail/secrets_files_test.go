@@ -26,7 +26,8 @@ var fileFinders = map[string]func(string) []found{
 	"codespans":   findCodeSpans,
 	"authpass":    findAuthUserPass,
 	"barecode": func(t string) []found {
-		bareCodeValue(t)
+		bareCodeValue(t, t)
+		bareCodeValue("password = ", t)
 		userlistLine(t, 1)
 		sealedCiphertext(t)
 		return nil

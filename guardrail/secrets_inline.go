@@ -14,9 +14,13 @@ import "strings"
 // rather than an expression: a configuration file's line inside a
 // multi-line string (password = OklUD^GfiZo*). It is one word of random
 // case, and its parts between operator bytes are not all names and
-// numbers: an empty part (a trailing '!' or '*') or a part starting with
-// a digit and holding a letter (2ac) cannot be an expression.
-func bareCodeValue(v string) bool {
+// numbers: an empty part after the unary operators that may lead (a
+// trailing '!' or '*') or a part starting with a digit and holding a
+// letter (2ac) cannot be an expression.
+func bareCodeValue(before, v string) bool {
+	if !configLine(before) {
+		return false
+	}
 	v = strings.TrimRight(v, " \t\r")
 	if len(v) < 10 || strings.IndexByte(")];,\"'{`", v[len(v)-1]) >= 0 || strings.ContainsAny(v, " \t()[]{}\"'`,;<>$\\") || !randomCase(v) {
 		return false
@@ -26,8 +30,9 @@ func bareCodeValue(v string) bool {
 		return false
 	}
 	expr := true
-	start := 0
-	for i := 0; i <= len(body); i++ {
+	// Unary operators may lead an expression: *out.Token, &cfg.Key, !ok.
+	start := len(body) - len(strings.TrimLeft(body, "*&!-+~^"))
+	for i := start; i <= len(body); i++ {
 		if i < len(body) && !strings.ContainsRune("+-*/^%!~&|@#.:?", rune(body[i])) {
 			continue
 		}
@@ -38,6 +43,20 @@ func bareCodeValue(v string) bool {
 		start = i + 1
 	}
 	return !expr && literal(v)
+}
+
+// configLine reports whether before, a line up to an assigned value, is
+// a configuration file's line: blanks, a name, blanks and '=' or ':'. A
+// value further into a line (a query string joined from literals) is not
+// read as one.
+func configLine(before string) bool {
+	t := strings.TrimRight(before, " \t")
+	if t == "" || t[len(t)-1] != '=' && t[len(t)-1] != ':' {
+		return false
+	}
+	t = strings.TrimRight(t[:len(t)-1], " \t")
+	t = strings.TrimLeft(t, " \t")
+	return t != "" && userName(t)
 }
 
 // exprPart reports whether p can stand between two operators of an
@@ -74,8 +93,9 @@ func findCodeSpans(text string) []found {
 			break
 		}
 		vs, ve := i+1, i+1+e
-		if v := text[vs:ve]; len(v) >= 8 && !strings.ContainsAny(v, " \t") && (randomCase(v) || tokenLike(v)) &&
-			spanNamed(text[:i]) && literal(v) {
+		if v := text[vs:ve]; len(v) >= 8 && i > 0 && (text[i-1] == ' ' || text[i-1] == ':') &&
+			!strings.ContainsAny(v, " \t[](){}<>\\") && strings.IndexByte(strings.TrimRight(v, "="), '=') < 0 &&
+			(randomCase(v) || tokenLike(v)) && !(reference(v) && !generated(v)) && spanNamed(text[:i]) && literal(v) {
 			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: vs, end: ve})
 		}
 		n := strings.IndexByte(text[ve+1:], '`')
@@ -105,7 +125,14 @@ func spanNamed(before string) bool {
 	for s > 0 && identByte(t[s-1]) {
 		s--
 	}
-	return s < e && credentialName(t[s:e])
+	if s == e {
+		return false
+	}
+	switch strings.ToLower(t[s:e]) {
+	case "pass", "key", "pat", "pw", "keys":
+		return false // verbs and words of prose: pass `x` in the options
+	}
+	return credentialName(t[s:e])
 }
 
 // findAuthUserPass finds user:password as the value of an auth name
@@ -115,6 +142,9 @@ func findAuthUserPass(text string) []found {
 	var out []found
 	for i := strings.Index(text, "auth"); i >= 0; {
 		j := i + len("auth")
+		if i > 0 && letter(text[i-1]) {
+			j = len(text) // oauth, OAuth: not an auth name
+		}
 		if j < len(text) && (text[j] == '"' || text[j] == '\'') {
 			j++
 		}
@@ -128,8 +158,8 @@ func findAuthUserPass(text string) []found {
 			for e < len(text) && !strings.ContainsRune(" \t\"',;)}", rune(text[e])) {
 				e++
 			}
-			if c := strings.IndexByte(text[j:e], ':'); c > 0 && userName(text[j:j+c]) {
-				if pw := text[j+c+1 : e]; len(pw) >= 8 && strings.IndexByte(pw, ':') < 0 && !strings.HasPrefix(pw, "//") &&
+			if c := strings.IndexByte(text[j:e], ':'); c > 0 && letter(text[j]) && userName(text[j:j+c]) {
+				if pw := text[j+c+1 : e]; len(pw) >= 8 && !strings.ContainsAny(pw, ":\\=&") && !strings.HasPrefix(pw, "//") &&
 					(randomCase(pw) || tokenLike(pw)) && literal(pw) {
 					out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: j + c + 1, end: e})
 				}
