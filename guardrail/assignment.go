@@ -11,7 +11,7 @@ var (
 	// typeThenAssign skips a type between a name and "=" in code:
 	// "password: str = ", "password string = ".
 	typeThenAssign = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?::\s*)?[A-Za-z_*\[\]][\w\[\].*|, ]*?\s*=[^=]`)
+		return regexp.MustCompile(`^(?::\s*)?[A-Za-z_*&\[\]][\w\[\].*&'|, ]*?\s*=[^=]`)
 	})
 )
 
@@ -435,6 +435,8 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 	case i < len(text) && (text[i] == '=' || text[i] == ':'):
 		i++
 	case flag && i > 0 && text[i-1] == ' ':
+	case flag && quotedKey && i < len(text) && text[i] == ',':
+		i++ // ["--api-key", "..."]: a flag and its value as a list's items
 	case !quotedKey:
 		// A typed declaration: "password string = ", "var token string =
 		// ", in code, or quoted in a snippet of code elsewhere.

@@ -279,6 +279,9 @@ func assignmentsAndCalls(text string, code bool, names []int) []found {
 	if strings.Contains(text, "${") {
 		out = append(out, withRule(findEnvDefaults(text), "literal credential as a variable's default")...)
 	}
+	if t := strings.TrimLeft(text, " \t"); len(t) > 8 && t[0] == '#' {
+		out = append(out, findDefine(t, len(text)-len(t))...)
+	}
 	if !code && strings.IndexByte(text, '`') >= 0 {
 		out = append(out, findCodeSpans(text)...)
 	}
@@ -350,6 +353,9 @@ func findPairsAndFields(text, next string, code bool) []found {
 	out := findPairs(text, next, code)
 	if userArgs(text) {
 		out = append(out, withRule(findUserPassArgs(text), "user and password as arguments")...)
+	}
+	if t := strings.TrimLeft(text, " \t"); len(t) > 8 && t[0] == '#' {
+		out = append(out, findDefine(t, len(text)-len(t))...)
 	}
 	if !code && strings.IndexByte(text, '`') >= 0 {
 		out = append(out, findCodeSpans(text)...)

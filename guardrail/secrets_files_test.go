@@ -25,6 +25,7 @@ var fileFinders = map[string]func(string) []found{
 	"keypair":     findKeypair,
 	"codespans":   findCodeSpans,
 	"authpass":    findAuthUserPass,
+	"define":      func(t string) []found { return findDefine(t, 0) },
 	"barecode": func(t string) []found {
 		bareCodeValue(t, t)
 		bareCodeValue("password = ", t)

@@ -210,3 +210,31 @@ func userlistLine(text string, lineNo int) (Secret, bool) {
 func sealedCiphertext(v string) bool {
 	return len(v) >= 100 && strings.HasPrefix(v, "Ag") && v[2] >= 'A' && v[2] <= 'D' && !strings.ContainsAny(v, " -_.")
 }
+
+// findDefine finds a credential defined by the C preprocessor, t a line
+// from its '#' on and off where t starts in the line: #define API_KEY
+// "...".
+func findDefine(t string, off int) []found {
+	rest, ok := strings.CutPrefix(t, "#define")
+	if !ok || rest == "" || rest[0] != ' ' && rest[0] != '\t' {
+		return nil
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	n := 0
+	for n < len(rest) && identByte(rest[n]) {
+		n++
+	}
+	if n == 0 || !credentialName(rest[:n]) {
+		return nil
+	}
+	v := strings.TrimLeft(rest[n:], " \t")
+	if len(v) < 2 || v[0] != '"' {
+		return nil
+	}
+	e := closing(v, 1, '"')
+	if e >= len(v) || !literal(v[1:e]) || strings.ContainsAny(v[1:e], " \t") {
+		return nil
+	}
+	vs := off + len(t) - len(v) + 1
+	return []found{{Secret: Secret{Masked: mask(v[1:e])}, start: vs, end: vs + e - 1}}
+}
