@@ -279,8 +279,8 @@ func assignmentsAndCalls(text string, code bool, names []int) []found {
 	if strings.Contains(text, "${") {
 		out = append(out, withRule(findEnvDefaults(text), "literal credential as a variable's default")...)
 	}
-	if t := strings.TrimLeft(text, " \t"); len(t) > 8 && t[0] == '#' {
-		out = append(out, findDefine(t, len(text)-len(t))...)
+	if b := skipSpace(text, 0); b < len(text) && text[b] == '#' {
+		out = append(out, findDefine(text[b:], b)...)
 	}
 	if !code && strings.IndexByte(text, '`') >= 0 {
 		out = append(out, findCodeSpans(text)...)
@@ -354,8 +354,8 @@ func findPairsAndFields(text, next string, code bool) []found {
 	if userArgs(text) {
 		out = append(out, withRule(findUserPassArgs(text), "user and password as arguments")...)
 	}
-	if t := strings.TrimLeft(text, " \t"); len(t) > 8 && t[0] == '#' {
-		out = append(out, findDefine(t, len(text)-len(t))...)
+	if b := skipSpace(text, 0); b < len(text) && text[b] == '#' {
+		out = append(out, findDefine(text[b:], b)...)
 	}
 	if !code && strings.IndexByte(text, '`') >= 0 {
 		out = append(out, findCodeSpans(text)...)

@@ -18,11 +18,11 @@ import "strings"
 // trailing '!' or '*') or a part starting with a digit and holding a
 // letter (2ac) cannot be an expression.
 func bareCodeValue(before, v string) bool {
-	if !configLine(before) {
-		return false
+	for len(v) > 0 && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t' || v[len(v)-1] == '\r') {
+		v = v[:len(v)-1]
 	}
-	v = strings.TrimRight(v, " \t\r")
-	if len(v) < 10 || strings.IndexByte(")];,\"'{`", v[len(v)-1]) >= 0 || strings.ContainsAny(v, " \t()[]{}\"'`,;<>$\\") || !randomCase(v) {
+	if len(v) < 10 || strings.IndexByte(")];,\"'{`", v[len(v)-1]) >= 0 || strings.ContainsAny(v, " \t()[]{}\"'`,;<>$\\") ||
+		!configLine(before) || !randomCase(v) {
 		return false
 	}
 	body := strings.TrimRight(v, "=")
