@@ -11,7 +11,7 @@ var (
 	// typeThenAssign skips a type between a name and "=" in code:
 	// "password: str = ", "password string = ".
 	typeThenAssign = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?::\s*)?[A-Za-z_*\[\]][\w\[\].*|, ]*?\s*=[^=]`)
+		return regexp.MustCompile(`^(?::\s*)?[A-Za-z_*&\[\]][\w\[\].*&'|, ]*?\s*=[^=]`)
 	})
 )
 
@@ -435,6 +435,8 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 	case i < len(text) && (text[i] == '=' || text[i] == ':'):
 		i++
 	case flag && i > 0 && text[i-1] == ' ':
+	case flag && quotedKey && i < len(text) && text[i] == ',':
+		i++ // ["--api-key", "..."]: a flag and its value as a list's items
 	case !quotedKey:
 		// A typed declaration: "password string = ", "var token string =
 		// ", in code, or quoted in a snippet of code elsewhere.
@@ -455,6 +457,9 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 	}
 	i = skipSpace(text, i)
 	i += stringPrefix(text[i:])
+	if code && i < len(text) && !typed && bareCodeValue(text[:i], text[i:]) {
+		return i, len(strings.TrimRight(text, " \t\r")), true // a configuration inside a multi-line string
+	}
 	if code && i < len(text) && text[i] != '"' && text[i] != '\'' && text[i] != '`' {
 		// "password: str = ..." in Python: a type annotation first.
 		if strings.IndexByte(text[i:], '=') < 0 {
@@ -496,7 +501,8 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		ve-- // the end of what holds the value: f("k=VALUE"), {k: VALUE}
 	}
 	v := text[vs:ve]
-	if strings.ContainsAny(v, "()") || reference(v) && !generated(v) || !literal(v) {
+	if strings.ContainsAny(v, "()") || reference(v) && !generated(v) || strings.HasPrefix(v, "os.environ/") || !literal(v) {
+		// os.environ/NAME: LiteLLM's reference to an environment variable.
 		return 0, 0, false
 	}
 	return vs, ve, true

@@ -786,7 +786,21 @@
 //     OpenPGP-encrypted blobs (Renovate's wcFMA...), MinIO's default minioadmin,
 //     the commonest passwords (pass1234, hunter2, ...), and hardhat's well-known
 //     test mnemonic. An unsigned JWT (alg none) is still flagged, as gitleaks'
-//     own tests want.
+//     own tests want. Also found: a configuration line inside a multi-line string of source
+//     code (password = OklUD^Gfi* in a Python triple-quoted or Go raw string:
+//     a line that is only a name, '=' or ':' and one random-case word that
+//     cannot be an expression, as a trailing operator or a part like 2ac
+//     says); a credential named in prose with its value in a code span
+//     (password `...`, the token is `...`; not after the verb pass, not a
+//     dotted name); user:password under an auth name (cloud.auth,
+//     http_auth; not oauth); pgbouncer's userlist.txt "user" "password"
+//     (md5 and SCRAM verifiers allowed); a literal hashed where it is
+//     assigned (Hash::make('...'), bcrypt, make_password,
+//     generate_password_hash; 'password' => counts as assigned); Rust's
+//     const X: &str = "..."; C's #define API_KEY "..."; and a flag and its
+//     value as a list's items (["--api-key", "..."]). Allowed besides:
+//     LiteLLM's os.environ/NAME and a SealedSecret's ciphertext (AgA...AgD,
+//     100 characters and more).
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

@@ -78,6 +78,7 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
 	f.providers = secretrules.Default().File(name)
 	pgpass := path.Base(name) == ".pgpass" || path.Base(name) == "pgpass.conf"
+	userlist := path.Base(name) == "userlist.txt" // pgbouncer's
 	keyfile := keyFile(name)
 	// Each line is scanned when the one after it is known: the next line
 	// in the file, when it is there, may hold a private key's body.
@@ -113,6 +114,12 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 		}
 		if pgpass {
 			if s, ok := pgpassLine(l.Text, l.NewLine); ok {
+				out = append(out, s)
+				return
+			}
+		}
+		if userlist {
+			if s, ok := userlistLine(l.Text, l.NewLine); ok {
 				out = append(out, s)
 				return
 			}
@@ -760,7 +767,7 @@ var detectors = []detector{
 				}
 				out = appendBasic(out, text, m[2], m[3])
 			}
-			return out
+			return append(out, findAuthUserPass(text)...)
 		},
 	},
 	{providers: true},

@@ -279,6 +279,12 @@ func assignmentsAndCalls(text string, code bool, names []int) []found {
 	if strings.Contains(text, "${") {
 		out = append(out, withRule(findEnvDefaults(text), "literal credential as a variable's default")...)
 	}
+	if b := skipSpace(text, 0); b < len(text) && text[b] == '#' {
+		out = append(out, findDefine(text[b:], b)...)
+	}
+	if !code && strings.IndexByte(text, '`') >= 0 {
+		out = append(out, findCodeSpans(text)...)
+	}
 	if literalCall(text) {
 		out = append(out, withRule(findCredentialCalls(text), "literal credential")...)
 	}
@@ -347,6 +353,12 @@ func findPairsAndFields(text, next string, code bool) []found {
 	out := findPairs(text, next, code)
 	if userArgs(text) {
 		out = append(out, withRule(findUserPassArgs(text), "user and password as arguments")...)
+	}
+	if b := skipSpace(text, 0); b < len(text) && text[b] == '#' {
+		out = append(out, findDefine(text[b:], b)...)
+	}
+	if !code && strings.IndexByte(text, '`') >= 0 {
+		out = append(out, findCodeSpans(text)...)
 	}
 	if literalCall(text) {
 		out = append(out, withRule(findAuthArgs(text), "user and password as arguments")...)
@@ -616,7 +628,9 @@ func conninfoMay(t string) bool {
 // conversions are calls that turn a literal into the value a name holds:
 // signingKey = []byte("..."), Buffer.from('...').
 var conversions = []string{"[]byte", "byte", "bytes", "Buffer.from", "str", "String", "b64decode", "atob",
-	"GetBytes", "getBytes", "encode", "SecretStr", "SecretString", "Secret::new", "Password", "to_vec"}
+	"GetBytes", "getBytes", "encode", "SecretStr", "SecretString", "Secret::new", "Password", "to_vec",
+	// Hashing a literal password in a seeder or fixture: the literal is it.
+	"Hash::make", "bcrypt", "make_password", "generate_password_hash"}
 
 // setterVerbs start the name of a call that sets a credential: setPassword,
 // WithToken, use_api_key.
@@ -663,8 +677,9 @@ func credentialCall(text string, i int, q byte) (int, found, bool) {
 		// A setter (setPassword, WithToken), or the credential's name
 		// alone (.password("..."), ApiKey("...")); not rawToken(...).
 		words := splitWords(seg)
-		ok = setterVerbs[words[0]] || len(words) == 1 || len(words) == 2 && credentialPair([]byte(words[0]+words[1]))
-	} else if b := strings.TrimRight(text[:c], " \t"); b != "" && (b[len(b)-1] == '=' || b[len(b)-1] == ':') {
+		ok = setterVerbs[words[0]] || len(words) == 1 || len(words) == 2 && credentialPair([]byte(words[0]+words[1])) ||
+			contains(conversions, seg) && assignedToCredential(text[:c]) // password = make_password("...")
+	} else if b := strings.TrimRight(text[:c], " \t"); b != "" && (b[len(b)-1] == '=' || b[len(b)-1] == ':' || strings.HasSuffix(b, "=>")) {
 		ok = (contains(conversions, callee) || contains(conversions, seg)) && assignedToCredential(text[:c])
 	}
 	v := text[i+2 : e]
@@ -679,9 +694,13 @@ func credentialCall(text string, i int, q byte) (int, found, bool) {
 func assignedToCredential(text string) bool {
 	t := strings.TrimRight(text, " \t")
 	t = strings.TrimSuffix(t, ":=")
+	t = strings.TrimSuffix(t, "=>")
 	t = strings.TrimSuffix(t, "=")
 	t = strings.TrimSuffix(t, ":")
 	t = strings.TrimRight(t, " \t")
+	if n := len(t); n > 1 && (t[n-1] == '\'' || t[n-1] == '"') {
+		t = t[:n-1] // a quoted key: 'password' => Hash::make('...')
+	}
 	e := len(t)
 	for e > 0 && identByte(t[e-1]) {
 		e--

@@ -23,6 +23,16 @@ var fileFinders = map[string]func(string) []found{
 	"keyparams":   findKeyParams,
 	"mnemonic":    findMnemonic,
 	"keypair":     findKeypair,
+	"codespans":   findCodeSpans,
+	"authpass":    findAuthUserPass,
+	"define":      func(t string) []found { return findDefine(t, 0) },
+	"barecode": func(t string) []found {
+		bareCodeValue(t, t)
+		bareCodeValue("password = ", t)
+		userlistLine(t, 1)
+		sealedCiphertext(t)
+		return nil
+	},
 	"shellwords":  func(t string) []found { return wordsFound(t) },
 	"valueshapes": func(t string) []found { literal(t); isPlaceholder(t); generated(t); strongKey(t); return nil },
 }

@@ -478,6 +478,9 @@ func decodedText(v string) (string, bool) {
 // not DER (a private key's encoding): an encrypted value (a
 // SealedSecret's), which is safe to commit.
 func ciphertext(v string) bool {
+	if sealedCiphertext(v) {
+		return true
+	}
 	if len(v) < 172 || hexOnly(v) {
 		return false
 	}
