@@ -300,6 +300,12 @@
 // .output, .once, .save and .backup, psql's \o, \w and \g, VACUUM INTO
 // 'FILE', MySQL's INTO OUTFILE and DUMPFILE) are written; a client's
 // output handed to a command (.output |cmd, \o |cmd) runs the command.
+// The database file a file-database client opens (sqlite3, sqlite,
+// litecli, duckdb) is written unless the client reads only (-readonly) or
+// every statement it is given reads (SELECT, EXPLAIN, a reporting PRAGMA,
+// .tables, .schema, .dump): sqlite3 .harnish/x.db 'INSERT ...' and a
+// session or statements from a file on it are fs.protected; sqlite3
+// .harnish/x.db 'SELECT ...' is allowed.
 // Output options and operands are writes too: pg_dump -f, mysqldump -r,
 // curl -D, -c and --trace, wget -o and -a, ssh-keygen -f (not with -l or
 // -y, which read it), docker and podman save and export -o, go test

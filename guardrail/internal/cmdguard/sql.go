@@ -157,6 +157,7 @@ func sqlDanger(text string) (rule, stmt string) {
 
 // sqlClient judges the SQL a client gets by argument and by standard input.
 func sqlClient(e *evaluator, k *call) {
+	e.databaseFile(k)
 	for _, w := range k.args {
 		t := w.Text
 		if strings.HasPrefix(t, "-") {
