@@ -1,6 +1,7 @@
 package cmdguard
 
 import (
+	"iter"
 	"regexp"
 	"strconv"
 	"strings"
@@ -1024,18 +1025,8 @@ func awkCommand(e *evaluator, k *call) {
 // "cmd" | getline, print ... | "cmd", print ... |& "cmd".
 func awkPipes(prog string) []string {
 	var out []string
-	for i := 0; i < len(prog) && len(out) < maxCalls; i++ {
-		if prog[i] != '"' {
-			continue
-		}
-		j := i + 1
-		for j < len(prog) && prog[j] != '"' {
-			if prog[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j >= len(prog) {
+	for i, j := range awkStrings(prog) {
+		if len(out) >= maxCalls {
 			break
 		}
 		lit := strings.ReplaceAll(prog[i+1:j], `\"`, `"`)
@@ -1054,7 +1045,6 @@ func awkPipes(prog string) []string {
 				out = append(out, lit)
 			}
 		}
-		i = j
 	}
 	return out
 }
@@ -1067,18 +1057,8 @@ func awkOutputs(prog string) []string {
 		return nil
 	}
 	var out []string
-	for i := 0; i < len(prog) && len(out) < maxCalls; i++ {
-		if prog[i] != '"' {
-			continue
-		}
-		j := i + 1
-		for j < len(prog) && prog[j] != '"' {
-			if prog[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j >= len(prog) {
+	for i, j := range awkStrings(prog) {
+		if len(out) >= maxCalls {
 			break
 		}
 		before := strings.TrimRight(strings.TrimRight(prog[:i], " \t("), " \t")
@@ -1088,9 +1068,32 @@ func awkOutputs(prog string) []string {
 				out = append(out, strings.ReplaceAll(prog[i+1:j], `\"`, `"`))
 			}
 		}
-		i = j
 	}
 	return out
+}
+
+// awkStrings yields where each string literal of an awk program starts
+// and ends: the indexes of its opening and closing quotes. A literal left
+// open ends the program's strings.
+func awkStrings(prog string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(prog); i++ {
+			if prog[i] != '"' {
+				continue
+			}
+			j := i + 1
+			for j < len(prog) && prog[j] != '"' {
+				if prog[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(prog) || !yield(i, j) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // methodAfter returns the name of the method src calls first: ".unlink()"
