@@ -527,3 +527,22 @@ func writtenText(c *shell.Cmd, sh string) (string, bool) {
 	}
 	return "", false
 }
+
+// scriptLines splits a script of a SQL client, sed or the like into its
+// commands: at newlines and semicolons, empty ones dropped.
+func scriptLines(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == ';' })
+}
+
+// lowerASCII returns s with its ASCII letters in lower case and every other
+// byte as it is, so an index into it is one into s (strings.ToLower turns
+// an invalid byte into three).
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

@@ -706,7 +706,7 @@ func sedExec(script string) []string {
 		return nil
 	}
 	var out []string
-	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+	for _, line := range scriptLines(script) {
 		line = sedSkipAddress(line)
 		switch {
 		case strings.HasPrefix(line, "e ") || strings.HasPrefix(line, "e\t"):
@@ -755,7 +755,7 @@ func sedWrites(script string) []string {
 		return nil
 	}
 	var out []string
-	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+	for _, line := range scriptLines(script) {
 		line = sedSkipAddress(line)
 		switch {
 		case len(line) > 2 && (line[0] == 'w' || line[0] == 'W') && (line[1] == ' ' || line[1] == '\t'):

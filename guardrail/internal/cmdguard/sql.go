@@ -198,7 +198,7 @@ func (e *evaluator) sqlShellEscapes(k *call, text string) {
 	if !strings.ContainsAny(text, "!.sS") {
 		return
 	}
-	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' }) {
+	for _, line := range scriptLines(text) {
 		t := strings.TrimSpace(line)
 		var cmd string
 		switch {
@@ -248,7 +248,7 @@ func sqlWrites(text string) []string {
 		return nil
 	}
 	var out []string
-	for _, line := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' }) {
+	for _, line := range scriptLines(text) {
 		t := strings.TrimSpace(line)
 		f := strings.Fields(t)
 		if len(f) == 0 {
@@ -271,7 +271,7 @@ func sqlWrites(text string) []string {
 			}
 			out = append(out, strings.Trim(target, `'"`))
 		default:
-			low := strings.ToLower(t)
+			low := lowerASCII(t) // byte for byte: its offsets index t
 			for _, kw := range []string{" into outfile ", " into dumpfile ", "vacuum into ", " into "} {
 				i := strings.Index(low, kw)
 				if i < 0 || kw == " into " && !strings.HasPrefix(low, "vacuum ") {

@@ -10,8 +10,9 @@ import (
 // file they open, and may write, and the options of theirs that take a
 // value (how many words).
 var fileDatabases = map[string]map[string]int{
-	"sqlite3": sqliteValued, "sqlite": sqliteValued, "litecli": sqliteValued,
-	"duckdb": {"c": 1, "s": 1, "cmd": 1, "init": 1, "f": 1},
+	"sqlite3": sqliteValued, "sqlite": sqliteValued,
+	"litecli": {"e": 1, "execute": 1, "R": 1, "prompt": 1, "l": 1, "logfile": 1, "liteclirc": 1},
+	"duckdb":  {"c": 1, "s": 1, "cmd": 1, "init": 1, "f": 1},
 }
 
 var sqliteValued = map[string]int{
@@ -41,7 +42,7 @@ func (e *evaluator) databaseFile(k *call) {
 			}
 			if n := valued[name]; n > 0 {
 				switch name {
-				case "cmd", "c", "s":
+				case "cmd", "c", "s", "e", "execute": // a statement
 					if i+1 < len(a) {
 						sql = append(sql, a[i+1].Text)
 					}
@@ -76,7 +77,7 @@ func (e *evaluator) databaseFile(k *call) {
 // dot commands that show.
 func readsOnly(sql []string) bool {
 	for _, s := range sql {
-		for _, st := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == '\n' }) {
+		for _, st := range scriptLines(s) {
 			st = strings.TrimSpace(st)
 			if st == "" || strings.HasPrefix(st, "--") {
 				continue

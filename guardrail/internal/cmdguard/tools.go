@@ -618,7 +618,7 @@ func expectCommand(e *evaluator, k *call) {
 			continue
 		}
 		i++
-		for _, stmt := range strings.FieldsFunc(a[i].Text, func(r rune) bool { return r == '\n' || r == ';' }) {
+		for _, stmt := range scriptLines(a[i].Text) {
 			f := strings.Fields(stmt)
 			if len(f) < 2 {
 				continue
