@@ -189,7 +189,7 @@ func (g *EditGuard) CheckEdit(ctx context.Context, a Action) ([]EditDecision, er
 	return slices.Concat(per...), nil
 }
 
-// parallelLines is how many changed lines a diff of several files needs
+// parallelLines is how many lines in hunks a diff of several files needs
 // before its files are judged side by side: below it, starting goroutines
 // costs more than it spares.
 const parallelLines = 256
@@ -202,11 +202,15 @@ const parallelLines = 256
 func eachFile(ctx context.Context, files []FileDiff, check func(i int)) error {
 	workers := min(runtime.GOMAXPROCS(0), len(files))
 	if workers > 1 {
-		changed := 0
+		// The hunks' lengths, not a walk of their lines: this part runs
+		// on one core.
+		lines := 0
 		for i := range files {
-			changed += files[i].Changed()
+			for _, h := range files[i].Hunks {
+				lines += len(h.Lines)
+			}
 		}
-		if changed < parallelLines {
+		if lines < parallelLines {
 			workers = 1
 		}
 	}

@@ -255,19 +255,29 @@ func (p testPlaces) all() iter.Seq[string] {
 	}
 }
 
-// listed names the first n candidates and counts the rest, as [listed].
+// listed names the first n candidates and counts the rest, as [listed],
+// in one buffer: every product file a diff changes without its test
+// names its candidates.
 func (p testPlaces) listed(n int) string {
-	first := make([]string, 0, n)
-	for c := range p.all() {
-		if len(first) == n {
-			break
+	var buf []byte
+	k := 0
+	for _, d := range p.dirs {
+		for _, name := range p.names {
+			if k == n {
+				break
+			}
+			if k > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = appendJoin(buf, d, name)
+			k++
 		}
-		first = append(first, c)
 	}
 	if total := len(p.dirs) * len(p.names); total > n {
-		return strings.Join(first, ", ") + " and " + strconv.Itoa(total-n) + " more"
+		buf = strconv.AppendInt(append(buf, " and "...), int64(total-n), 10)
+		buf = append(buf, " more"...)
 	}
-	return strings.Join(first, ", ")
+	return string(buf)
 }
 
 // appendJoin appends dir/name (name alone in the root) to buf.
