@@ -75,7 +75,7 @@ func assignments(text string, code bool, ends []int) []found {
 		}
 		flag := strings.HasPrefix(name, "--")
 		vs, ve, ok := assignedValue(text, i, code, flag)
-		if !ok || !strong && !strongKey(text[vs:ve]) {
+		if !ok || !strong && !strongKey(text[vs:ve]) || signingName(name) && !generatedSecret(text[vs:ve]) {
 			return
 		}
 		out = append(out, found{Secret: Secret{Masked: mask(text[vs:ve])}, start: vs, end: ve})

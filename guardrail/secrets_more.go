@@ -6,8 +6,9 @@ import "strings"
 // set 6 found unread: a C# auto-property's initializer, an RSpec let, a
 // test's assertion that a credential equals a literal, a credential in a
 // URL's query, an Oracle JDBC URL's user/password@, the XML of .NET's
-// appSettings and Android's string resources, and a plist's <key> and
-// <string>. Each runs only on a line with one of its keywords, and checks
+// appSettings and Android's string resources, a plist's <key> and
+// <string>, JSON escaped inside a string, R's <-, an Elixir module
+// attribute. Each runs only on a line with one of its keywords, and checks
 // bytes before anything else.
 
 func init() { detectors = append(detectors, moreDetectors...) }
@@ -36,7 +37,7 @@ var moreDetectors = []detector{
 	{
 		// ?api_key=..., &access_token=..., &sig=...
 		rule: RuleSecretAssignment, what: "credential in a URL's query",
-		keywords: []string{"token=", "key=", "secret=", "?sig=", "&sig=", "?signature=", "&signature=", "auth=", "password=", "passwd=", "pwd="},
+		keywords: []string{"token=", "key=", "secret=", "?sig=", "&sig=", "auth=", "password=", "passwd=", "pwd="},
 		may:      func(text string) bool { return strings.ContainsAny(text, "?&") },
 		find:     func(text, _ string, _ bool) []found { return findQueryCredentials(text) },
 	},
@@ -51,6 +52,18 @@ var moreDetectors = []detector{
 		rule: RuleSecretAssignment, what: "literal credential",
 		keywords: []string{"<add ", "<string name="},
 		find:     func(text, _ string, _ bool) []found { return findXMLNamed(text) },
+	},
+	{
+		// {\"apiKey\":\"...\"}: JSON escaped inside a JSON string.
+		rule: RuleSecretAssignment, what: "literal credential",
+		keywords: []string{`\"`},
+		find:     func(text, _ string, _ bool) []found { return findEscapedPairs(text) },
+	},
+	{
+		// R: api_key <- "..."
+		rule: RuleSecretAssignment, what: "literal credential",
+		keywords: []string{"<-"},
+		find:     func(text, _ string, _ bool) []found { return findArrows(text) },
 	},
 	{
 		// <key>ApiSecret</key> then <string>...</string>, on one line or two.
@@ -171,65 +184,162 @@ var assertVerbs = []string{"assert ", "assert_eq!(", "assertequal", "assert.equa
 // negations make an assertion say the value is not the credential.
 var negations = []string{"!=", "not", "assert_ne!", "!==", "~="}
 
-// findAssertions finds a test's assertion that a credential (a name, a
-// getter, a key of a map) equals a literal that is a secret: the test
-// holds the value the code under test holds. The credential's name must
-// be outside the literals, and the literal one word that is no name.
+// findAssertions finds a test's assertion that a credential equals a
+// literal that is a secret: the test holds the value the code under test
+// holds. What the literal is compared with (the other side of ==, the
+// other argument of assertEquals, what expect(...) or assertThat(...)
+// holds) must end with a credential's name: cfg.api_key, getApiKey(),
+// settings["api_key"].
 func findAssertions(text string) []found {
 	lt := strings.ToLower(text)
 	if !hasAny(lt, assertVerbs...) || hasAny(lt, negations...) {
 		return nil
 	}
-	var lits [][2]int
-	named := false
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c == '"' || c == '\'' {
-			e, _, ok := quotedAt(text, i)
-			if !ok {
-				break
-			}
-			lits = append(lits, [2]int{i + 1, e})
-			if credentialName(text[i+1 : e]) {
-				named = true // settings["api_key"]
-			}
-			i = e
-			continue
-		}
-		if !wordByte(c) || i > 0 && wordByte(text[i-1]) {
-			continue
-		}
-		s := i
-		for i < len(text) && wordByte(text[i]) {
-			i++
-		}
-		w := text[s:i]
-		if len(w) > 3 && strings.HasPrefix(w, "get") && w[3] >= 'A' && w[3] <= 'Z' {
-			w = w[3:] // getApiKey()
-		}
-		named = named || credentialName(w)
-		i--
-	}
-	if !named {
-		return nil
-	}
 	var out []found
-	for _, l := range lits {
-		if v := text[l[0]:l[1]]; len(v) >= 8 && !credentialName(v) && secretLiteral(v) {
-			out = append(out, foundAt(text, l[0], l[1]))
+	for i := 0; i < len(text); i++ {
+		if text[i] != '"' && text[i] != '\'' {
+			continue
 		}
+		e, v, ok := quotedAt(text, i)
+		if !ok {
+			break
+		}
+		if len(v) >= 8 && !credentialName(v) && secretLiteral(v) && credentialName(subjectName(comparedWith(text, i, e))) {
+			out = append(out, foundAt(text, i+1, e))
+		}
+		i = e
 	}
 	return out
 }
 
+// comparedWith returns the expression the literal text[q:e+1] (quotes
+// included) is compared with, or "".
+func comparedWith(text string, q, e int) string {
+	before := strings.TrimRight(text[:q], " \t")
+	if b, ok := strings.CutSuffix(before, "b"); ok && (b == "" || !wordByte(b[len(b)-1])) {
+		before = b // Python's b"..."
+	}
+	after := text[e+1:]
+	if a := strings.TrimLeft(after, " \t"); strings.HasPrefix(a, "==") && !strings.HasPrefix(a, "===") {
+		return operand(a[2:]) // assert X == "..." reversed: "..." == X
+	}
+	if l, ok := strings.CutSuffix(before, "=="); ok && !strings.HasSuffix(l, "=") {
+		l = strings.TrimRight(l, " \t")
+		if k := strings.LastIndex(l, "assert "); k >= 0 {
+			return l[k+len("assert "):]
+		}
+		return ""
+	}
+	if strings.HasSuffix(before, "(") {
+		lb := strings.ToLower(before)
+		if hasSuffixAny(lb, []string{".tobe(", ".toequal(", ".isequalto("}) {
+			// expect(X).toBe("..."): X, inside the call before the dot.
+			d := strings.LastIndexByte(before[:len(before)-1], '.')
+			if d > 0 && before[d-1] == ')' {
+				if o := openingParen(before, d-1); o >= 0 {
+					return before[o+1 : d-1]
+				}
+			}
+			return ""
+		}
+		// assertEquals("...", X): the next argument.
+		a := strings.TrimLeft(after, " \t")
+		if !strings.HasPrefix(a, ",") {
+			return ""
+		}
+		return argument(a[1:])
+	}
+	if strings.HasSuffix(before, ",") {
+		// assertEquals(X, "..."): the argument before, from its call's '('.
+		if o := openingParen(before, len(before)-1); o >= 0 {
+			return before[o+1 : len(before)-1]
+		}
+	}
+	return ""
+}
+
+// openingParen returns the index of the '(' that the text before end is
+// inside of, skipping balanced pairs, or -1.
+func openingParen(text string, end int) int {
+	depth := 0
+	for i := end - 1; i >= 0; i-- {
+		switch text[i] {
+		case ')', ']':
+			depth++
+		case '(', '[':
+			if depth == 0 {
+				if text[i] == '[' {
+					return -1
+				}
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// argument returns the argument text starts with, up to its ',' or ')'.
+func argument(text string) string {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			if depth == 0 {
+				return text[:i]
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return text[:i]
+			}
+		}
+	}
+	return text
+}
+
+// operand returns the expression text starts with, to a comment, a ','
+// or a keyword joining conditions.
+func operand(text string) string {
+	a := argument(text)
+	for _, stop := range []string{" and ", " or ", " #", "//", ";"} {
+		if k := strings.Index(a, stop); k >= 0 {
+			a = a[:k]
+		}
+	}
+	return a
+}
+
+// subjectName returns the name an expression ends with: the member
+// (cfg.api_key), the getter without get (cfg.getApiKey()), the key of an
+// index (settings["api_key"]).
+func subjectName(expr string) string {
+	x := strings.TrimRight(expr, " \t")
+	x = strings.TrimSuffix(x, "()")
+	if strings.HasSuffix(x, "]") {
+		k := strings.LastIndexByte(x, '[')
+		if k < 0 {
+			return ""
+		}
+		return strings.Trim(x[k+1:len(x)-1], `"' `)
+	}
+	w := nameBefore(x, len(x))
+	if len(w) > 3 && strings.HasPrefix(w, "get") && w[3] >= 'A' && w[3] <= 'Z' {
+		w = w[3:]
+	}
+	return w
+}
+
 // weakQueryNames are names of a query's parameters that hold a credential
 // only when the value is generated: a signature, an auth value, a key.
-var weakQueryNames = []string{"sig", "signature", "auth", "key"}
+var weakQueryNames = []string{"sig", "auth", "key"}
 
 // queryNameEnds are the ends of the names findQueryCredentials takes, as
 // its detector's keywords (without '=') say: a name that ends otherwise
 // (X-Amz-Credential, a signed URL's scope) is not read.
-var queryNameEnds = []string{"token", "key", "secret", "sig", "signature", "auth", "password", "passwd", "pwd"}
+var queryNameEnds = []string{"token", "key", "secret", "sig", "auth", "password", "passwd", "pwd"}
 
 // findQueryCredentials finds a credential in a URL's query: a parameter
 // after ? or & whose name is a credential's (api_key, access_token,
@@ -265,8 +375,8 @@ func findQueryCredentials(text string) []found {
 		if !weak && !credentialName(name) || len(v) < 8 || !literal(v) || wordy(v) {
 			continue
 		}
-		if (weak || keyName(name) && !credentialName(name)) && !generatedQueryValue(v) {
-			continue
+		if !passwordName(lname) && !generatedQueryValue(v) || weak && strings.Count(v, "-") > 2 {
+			continue // a password may be any literal; a token is generated
 		}
 		if weak && !strings.Contains(text[:i], "://") && !strings.HasPrefix(strings.TrimLeft(text[:i], " \t\"'`("), "/") {
 			continue // not a URL's query: a weak name needs one
@@ -292,10 +402,20 @@ func hasSuffixAny(s string, ends []string) bool {
 	return false
 }
 
+// passwordName reports whether a lowercase name ends in a password's word.
+func passwordName(lname string) bool {
+	return hasSuffixAny(lname, []string{"password", "passwd", "pwd", "pass"})
+}
+
 // generatedQueryValue reports whether v, a query's value, is generated:
 // a token, hex of 16 bytes or more, or base64 (maybe percent-encoded) of
 // as many.
 func generatedQueryValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !wordByte(c) && !strings.ContainsRune("-.~%+=", rune(c)) {
+			return false // a path, code: not one token
+		}
+	}
 	d := strings.NewReplacer("%2B", "+", "%2b", "+", "%2F", "/", "%2f", "/", "%3D", "=", "%3d", "=").Replace(v)
 	return tokenLike(d) || len(d) >= 32 && hexOnly(d) || base64Key(d)
 }
@@ -436,21 +556,14 @@ func findPlistValue(prev, text string) []found {
 	return []found{foundAt(text, s, s+e)}
 }
 
-// moreNamed finds, on a line the assignment detector's keywords wake,
-// the assignments of shapes its reading does not take: JSON escaped
-// inside a JSON string, an Elixir module attribute, R's <-.
+// moreNamed finds, on a line the assignment detector's keywords wake, an
+// assignment of a shape its reading does not take: an Elixir module
+// attribute (@api_token "..."), known by the line's first byte.
 func moreNamed(text string, _ bool, _ []int) []found {
-	var out []found
-	if strings.Contains(text, `\"`) {
-		out = append(out, findEscapedPairs(text)...)
-	}
 	if b := skipSpace(text, 0); b < len(text) && text[b] == '@' {
-		out = append(out, findAttribute(text, b)...)
+		return findAttribute(text, b)
 	}
-	if strings.Contains(text, "<-") {
-		out = append(out, findArrows(text)...)
-	}
-	return out
+	return nil
 }
 
 // findEscapedPairs finds \"name\":\"...\" of a credential's name in JSON
@@ -565,4 +678,24 @@ func identWord(w string) bool {
 		}
 	}
 	return w != ""
+}
+
+// signingName reports whether a name's last word is hmac or bearer, which
+// name a key to sign with or a token to send, and name the scheme too
+// (SIGNATURE_HMAC = "HMAC-SHA1", _BEARER = 'Bearer'): a value must be
+// generated.
+func signingName(name string) bool {
+	n := len(name)
+	if n < 4 || name[n-1]|0x20 != 'c' && name[n-1]|0x20 != 'r' {
+		return false
+	}
+	w := splitWords(name)
+	last := w[len(w)-1]
+	return last == "hmac" || last == "bearer"
+}
+
+// generatedSecret reports whether v is a generated secret: a token, hex
+// of 16 bytes or more, base64 of a key, and not a scheme's name.
+func generatedSecret(v string) bool {
+	return (tokenLike(v) || len(v) >= 32 && hexOnly(v) || base64Key(v)) && !containsFold(v, "hmac") && !containsFold(v, "bearer")
 }
