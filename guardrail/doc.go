@@ -819,7 +819,8 @@
 //     (jdbc:oracle:thin:user/PW@//host, as edit.secret.url-credentials);
 //     .NET's <add key="JwtSecret" value="..."/>, Android's <string
 //     name="smtp_pass">...</string>, a plist's <key>ApiSecret</key> and the
-//     <string> after it; JSON escaped in a string ({\"rootPwd\":\"...\"});
+//     <string> after it; an element named for a password ending in pwd or
+//     pass (<pwd>, <smtpPass>); JSON escaped in a string ({\"rootPwd\":\"...\"});
 //     an Elixir module attribute (@api_token "..."); R's api_key <- "...";
 //     a builder's method a line of a chain starts with (.rootPwd("..."));
 //     and names whose last word is hmac or bearer, given a generated value

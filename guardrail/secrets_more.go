@@ -66,6 +66,13 @@ var moreDetectors = []detector{
 		find:     func(text, _ string, _ bool) []found { return findArrows(text) },
 	},
 	{
+		// <pwd>...</pwd>, <smtpPass>...</smtpPass>: the element names the
+		// password reading of the file's own syntax does not take.
+		rule: RuleSecretAssignment, what: "literal credential",
+		keywords: []string{"pwd>", "pass>"},
+		find:     func(text, _ string, _ bool) []found { return findPassElements(text) },
+	},
+	{
 		// <key>ApiSecret</key> then <string>...</string>, on one line or two.
 		rule: RuleSecretAssignment, what: "literal credential",
 		keywords: []string{"<string>"},
@@ -698,4 +705,32 @@ func signingName(name string) bool {
 // of 16 bytes or more, base64 of a key, and not a scheme's name.
 func generatedSecret(v string) bool {
 	return (tokenLike(v) || len(v) >= 32 && hexOnly(v) || base64Key(v)) && !containsFold(v, "hmac") && !containsFold(v, "bearer")
+}
+
+// findPassElements finds the text of an XML element whose name ends in
+// pwd or pass (<pwd>, <smtpPass>, <db_pass>) and is a credential's.
+func findPassElements(text string) []found {
+	var out []found
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 || i+j+1 >= len(text) {
+			return out
+		}
+		at := i + j + 1
+		i = at
+		n := at
+		for n < len(text) && (wordByte(text[n]) || text[n] == '-' || text[n] == '.' || text[n] == ':') {
+			n++
+		}
+		name := text[at:n]
+		ln := strings.ToLower(name)
+		if n >= len(text) || text[n] != '>' || !strings.HasSuffix(ln, "pwd") && !strings.HasSuffix(ln, "pass") || !credentialName(name) {
+			continue
+		}
+		e := strings.Index(text[n+1:], "</"+name+">")
+		if e > 0 && secretLiteral(text[n+1:n+1+e]) {
+			out = append(out, foundAt(text, n+1, n+1+e))
+			i = n + 1 + e
+		}
+	}
 }
