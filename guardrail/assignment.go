@@ -75,7 +75,7 @@ func assignments(text string, code bool, ends []int) []found {
 		}
 		flag := strings.HasPrefix(name, "--")
 		vs, ve, ok := assignedValue(text, i, code, flag)
-		if !ok || !strong && !strongKey(text[vs:ve]) {
+		if !ok || !strong && !strongKey(text[vs:ve]) || signingName(name) && !generatedSecret(text[vs:ve]) {
 			return
 		}
 		out = append(out, found{Secret: Secret{Masked: mask(text[vs:ve])}, start: vs, end: ve})
@@ -212,7 +212,8 @@ func credentialWord(w []byte) bool {
 	case "password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey",
 		"credential", "credentials", "creds",
 		"requirepass", "masterauth", // Redis
-		"pw", "bindpw", "rootpw", "authtok": // ldap_bind_pw, nslcd, slapd, sssd
+		"pw", "bindpw", "rootpw", "authtok", // ldap_bind_pw, nslcd, slapd, sssd
+		"hmac", "bearer": // a key to sign with, a token to send
 		return true
 	}
 	return false
@@ -227,7 +228,7 @@ func credentialPair(w []byte) bool {
 		// Keys a service names by their use: Datadog's app key, PagerDuty's
 		// integration and service keys, FCM's server key, Segment's write
 		// key, LaunchDarkly's SDK key; Yarn's npmAuthIdent (user:password).
-		"appkey", "integrationkey", "servicekey", "serverkey", "writekey", "sdkkey", "adminkey", "authident":
+		"appkey", "integrationkey", "servicekey", "serverkey", "writekey", "sdkkey", "adminkey", "authident", "hmackey":
 		return true
 	}
 	return false
@@ -324,7 +325,7 @@ func heldCredentialName(name string) bool {
 
 // credentialSuffixes end every name credentialName accepts.
 var credentialSuffixes = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key",
-	"credential", "credentials", "creds", "base", "auth", "pw", "authtok", "ident"}
+	"credential", "credentials", "creds", "base", "auth", "pw", "authtok", "ident", "hmac", "bearer"}
 
 // upperName reports whether name is in capitals, as environment variables
 // are named.

@@ -807,6 +807,29 @@
 //     value as a list's items (["--api-key", "..."]). Allowed besides:
 //     LiteLLM's os.environ/NAME and a SealedSecret's ciphertext (AgA...AgD,
 //     100 characters and more).
+//     Also found (guardrail/secrets_more.go): a C# auto-property's
+//     initializer (string DbPassword { get; set; } = "..."); RSpec's
+//     let(:api_token) { '...' }; a test's assertion that a credential equals
+//     a literal (assert cfg.api_key == "...", expect(cfg.apiKey).toBe('...'),
+//     assertEquals("...", cfg.getApiKey()); what the literal is compared
+//     with must end with the credential's name), but not != or .not; a
+//     credential in a URL's query (&password= with any literal; ?api_key=,
+//     &access_token=, &client_secret= with a generated value; sig=, auth=,
+//     key= too when the query is a URL's); the password of an Oracle JDBC URL
+//     (jdbc:oracle:thin:user/PW@//host, as edit.secret.url-credentials);
+//     .NET's <add key="JwtSecret" value="..."/>, Android's <string
+//     name="smtp_pass">...</string>, a plist's <key>ApiSecret</key> and the
+//     <string> after it; an element named for a password ending in pwd or
+//     pass (<pwd>, <smtpPass>); JSON escaped in a string ({\"rootPwd\":\"...\"});
+//     an Elixir module attribute (@api_token "..."); R's api_key <- "...";
+//     a builder's method a line of a chain starts with (.rootPwd("..."));
+//     and names whose last word is hmac or bearer, given a generated value
+//     (not SIGNATURE_HMAC = "HMAC-SHA1" nor _BEARER = 'Bearer').
+//     PowerShell files are source code: only quoted values count
+//     ($password = Read-Host ... is a call). Allowed besides: template substitutions #{Octopus.Var},
+//     %(name)s, __TOKEN__ (a value starting with % is a placeholder only as
+//     %VAR%), ${NAME:?message}, a signed URL's X-Goog-Credential scope,
+//     and Oracle's scott/tiger.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

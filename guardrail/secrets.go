@@ -818,7 +818,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat", "pw", "authtok", "authident"},
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat", "pw", "authtok", "authident", "hmac", "bearer"},
 		byName:   true,
 	},
 	{
@@ -856,7 +856,7 @@ var sourceExts = map[string]bool{
 	".c": true, ".h": true, ".cc": true, ".cpp": true, ".cxx": true, ".hpp": true, ".hh": true,
 	".hxx": true, ".rs": true, ".swift": true, ".m": true, ".mm": true, ".dart": true, ".lua": true,
 	".pl": true, ".ex": true, ".exs": true, ".erl": true, ".clj": true, ".vue": true, ".svelte": true,
-	".zig": true, ".jl": true, ".r": true,
+	".zig": true, ".jl": true, ".r": true, ".ps1": true, ".psm1": true,
 }
 
 // mask returns the first characters of s (at most 4, never more than half
@@ -918,10 +918,16 @@ func isPlaceholder(v string) bool {
 		if yamlTag(v) {
 			return true // !vault, !Ref, !!binary: a tag, not a password that starts with !
 		}
-	case '$', '%', '<', '{', '[', '&', '@':
-		// ${VAR}, $VAR, %VAR%, <your-token>, {{ .Values.x }}, [REDACTED],
+	case '$', '<', '{', '[', '&', '@':
+		// ${VAR}, $VAR, <your-token>, {{ .Values.x }}, [REDACTED],
 		// YAML anchors and tags, @Value-style references.
 		return true
+	case '%', '#', '_':
+		// %VAR%, %(name)s, #{Octopus.Var}, __TOKEN__; not a password
+		// that starts with % or _.
+		if substitution(v) {
+			return true
+		}
 	case '*':
 		// ***, or a YAML alias (*name); not a password that starts with *.
 		if strings.Trim(v, "*") == "" || yamlAlias(v) {

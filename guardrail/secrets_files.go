@@ -291,7 +291,7 @@ func assignmentsAndCalls(text string, code bool, names []int) []found {
 	if hasAny(text, "env", "ENV") && hasAny(text, "||", "??", "unwrap_or", " or ") {
 		out = append(out, withRule(findEnvFallbacks(text), "literal credential as a variable's default")...)
 	}
-	return out
+	return append(out, moreNamed(text, code, names)...)
 }
 
 // findEnvFallbacks finds the literal a credential's environment variable
@@ -678,6 +678,7 @@ func credentialCall(text string, i int, q byte) (int, found, bool) {
 		// alone (.password("..."), ApiKey("...")); not rawToken(...).
 		words := splitWords(seg)
 		ok = setterVerbs[words[0]] || len(words) == 1 || len(words) == 2 && credentialPair([]byte(words[0]+words[1])) ||
+			builderCall(text, c) ||
 			contains(conversions, seg) && assignedToCredential(text[:c]) // password = make_password("...")
 	} else if b := strings.TrimRight(text[:c], " \t"); b != "" && (b[len(b)-1] == '=' || b[len(b)-1] == ':' || strings.HasSuffix(b, "=>")) {
 		ok = (contains(conversions, callee) || contains(conversions, seg)) && assignedToCredential(text[:c])
@@ -1154,6 +1155,8 @@ func findEnvDefaults(text string) []found {
 		v := n
 		if strings.HasPrefix(text[n:], ":-") {
 			v += 2
+		} else if strings.HasPrefix(text[n:], ":?") {
+			v = n // ${NAME:?message}: the message, no default
 		} else if n < len(text) && text[n] == ':' {
 			v++
 		}
