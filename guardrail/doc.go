@@ -250,7 +250,13 @@
 // git.discard), and git configuration given by -c or git config that makes
 // a command destructive counts: clean.requireForce=false makes git clean
 // delete without -f (git.discard), a remote.NAME.mirror or a "+" refspec in
-// remote.NAME.push makes git push force (git.force-push).
+// remote.NAME.push makes git push force (git.force-push). Configuration git
+// reads from its environment counts as -c does, when the line assigns it
+// (before git, through env, by export or declare): GIT_CONFIG_PARAMETERS
+// ("'core.pager=rm -rf x'"), GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n and
+// GIT_CONFIG_VALUE_n, and --config-env=KEY=NAME with NAME's value
+// (P='rm -rf x' git --config-env=core.pager=P log is fs.recursive-delete);
+// a count git refuses, and a NAME the line does not assign, are left alone.
 //
 // More programs that run a command are unwrapped or read: valgrind, gdb
 // --args (and -ex 'shell ...' or '!...'), perf stat/record/trace, hyperfine's

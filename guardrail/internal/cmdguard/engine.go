@@ -115,6 +115,11 @@ type evaluator struct {
 	// gitSet is the configuration git config set earlier in the command
 	// line, gitLocal that of -c for the git being judged; keys lowercased.
 	gitSet, gitLocal map[string]string
+	// env is the environment the command being judged starts with that
+	// the line states: its own NAME=value assignments (cmdEnv), after the
+	// git configuration and command variables exported or assigned earlier
+	// in the line (lineEnv).
+	cmdEnv, lineEnv []shell.Word
 	// downloaded are the files a download earlier in the command line wrote
 	// (curl -o f URL), cleaned: running one runs downloaded code.
 	downloaded map[string]bool
@@ -200,8 +205,30 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 	for _, w := range c.Env {
 		e.envCommand(depth, w)
 	}
+	if len(c.Args) == 0 {
+		e.lineEnv = append(e.lineEnv, c.Env...)
+	}
 	e.forkBomb(c)
+	saved := e.cmdEnv
+	e.cmdEnv = c.Env
 	e.argv(c, c.Args, c.Stdin, sh, depth)
+	e.cmdEnv = saved
+}
+
+// envValue returns the value the variable name has in the environment of
+// the command being judged, as the line states it: an assignment before
+// the command or given to env in front of it (the last one wins), or one
+// earlier in the line.
+func (e *evaluator) envValue(k *call, name string) (shell.Word, bool) {
+	prefix := name + "="
+	for _, ws := range [...][]shell.Word{k.c.Args, e.cmdEnv, e.lineEnv} {
+		for i := len(ws) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(ws[i].Text, prefix); ok {
+				return withText(ws[i], v), true
+			}
+		}
+	}
+	return shell.Word{}, false
 }
 
 // call is a command being judged: its canonical name and arguments, after
