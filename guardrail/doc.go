@@ -121,7 +121,9 @@
 //     --ha (an abbreviation), git stash drop stash@{1}, git branch -df old.
 //     git clean -n, git reset --keep, git branch -d (which refuses an
 //     unmerged branch), git branch -M main, git stash list and pop, and
-//     git worktree remove without --force are allowed.
+//     git worktree remove without --force are allowed, and so is -h or
+//     --help among the options of these subcommands and push (git branch
+//     -D --help prints the usage); after "--" they are paths.
 //   - sql.drop: DROP TABLE, DROP DATABASE or DROP SCHEMA (TEMPORARY too) in
 //     any case and spacing, with comments as separators (DROP/**/TABLE),
 //     reaching a SQL client (psql, mysql, mariadb, sqlite3, duckdb, sqlcmd,

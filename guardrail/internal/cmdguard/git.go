@@ -64,6 +64,15 @@ func gitCommand(e *evaluator, k *call) {
 	}
 }
 
+// gitUsage are the subcommands whose options git's option parser reads
+// wherever they stand, so that -h or --help among them only prints the
+// usage; subcommands that run a command of their own (bisect run,
+// submodule foreach) are not among them, since -h may be that command's.
+var gitUsage = map[string]bool{
+	"reset": true, "clean": true, "checkout": true, "restore": true, "switch": true, "stash": true,
+	"branch": true, "push": true, "worktree": true, "rm": true, "mv": true,
+}
+
 // gitConfigEnv reads --config-env's KEY=NAME: KEY set to the value of
 // the environment variable NAME, when the line states it.
 func (e *evaluator) gitConfigEnv(k *call, spec string) (shell.Word, bool) {
@@ -265,6 +274,11 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 	opts, ops, _ := operands(a, valued.short, valued.long)
 	if known, ok := gitLongs[sub]; ok {
 		opts = expandLongs(opts, known)
+	}
+	if gitUsage[sub] && (contains(opts, "--help") || contains(opts, "-h")) {
+		// git's option parser prints the usage at -h or --help wherever
+		// they stand before "--", and the command does nothing.
+		return
 	}
 	switch sub {
 	case "clone":
