@@ -105,7 +105,9 @@
 //     writeFileSync, File.write, file_put_contents, shutil.move, os.rename,
 //     Perl's open(F, ">p"), [IO.File]::WriteAllText). A glob that may match a protected path counts
 //     (rm .h*/state.json), and so does a path whose literal tail names one
-//     ("$ROOT/.harnish/state.json"); cd is followed. Reading or copying a
+//     ("$ROOT/.harnish/state.json"); cd is followed, and so is the directory
+//     a wrapper runs its command in (env -C DIR, sudo -D DIR, their --chdir):
+//     env -C .harnish rm state.json is fs.protected. Reading or copying a
 //     protected path is allowed. Example: echo {} > .harnish/state.json.
 //   - git.force-push: git push with -f, --force, --force-with-lease,
 //     --force-if-includes, --mirror, a +refspec, or -f inside a short-flag

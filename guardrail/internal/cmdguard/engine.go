@@ -280,6 +280,11 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 	case k.name == "docker" || k.name == "podman":
 		e.outputOptions(k, outputOpts[k.name]) // docker save -o: docker is unwrapped below, never judged by rules
 	}
+	if dir, ok := wrapperDir(k); ok {
+		saved := e.dir
+		e.chdir(dir)
+		defer func() { e.dir = saved }()
+	}
 	if inner, alt, ok := e.unwrap(k); ok {
 		if k.name == "xargs" {
 			stdin = shell.Input{} // xargs reads it; the command gets none

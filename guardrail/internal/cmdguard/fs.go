@@ -664,7 +664,16 @@ func cdCommand(e *evaluator, k *call) {
 			}
 		}
 	}
-	if target == nil || target.Dynamic() || target.Text == "-" {
+	if target != nil {
+		e.chdir(*target)
+	}
+}
+
+// chdir follows a move to the directory target (cd, env -C, sudo -D), so
+// later relative paths resolve from there; a directory known only at run
+// time, or cd -, leaves them where they were.
+func (e *evaluator) chdir(target shell.Word) {
+	if target.Dynamic() || target.Text == "-" || target.Text == "" {
 		return
 	}
 	t := strings.ReplaceAll(target.Text, `\`, "/")
