@@ -185,7 +185,9 @@
 //     dd if=x.iso of=/dev/sdb, cat /dev/urandom > /dev/nvme0n1,
 //     mkfs.ext4 /dev/sdb1. Destroying pools, volumes and namespaces counts
 //     too: zpool destroy and labelclear, zfs destroy, lvremove, vgremove,
-//     pvremove, mdadm --zero-superblock, nvme format and sanitize; and so
+//     pvremove, mdadm --zero-superblock, nvme format and sanitize, btrfs
+//     subvolume delete (btrfs sub del), lvresize taking size away (-L -10G,
+//     -l -50%FREE; an absolute size is left alone); and so
 //     does interpreter code that writes a device (open('/dev/sda', 'wb')).
 //     Reading a device (dd if=/dev/sda of=x.img),
 //     /dev/null, /dev/stderr, /dev/tty, /dev/shm/ and bash's /dev/tcp/ are
