@@ -53,7 +53,8 @@
 // Start-Process. Package runners run the package's command as argv: npx,
 // bunx, pnpx, uvx, npm exec/x, pnpm dlx/exec, yarn dlx/exec, bun x, and
 // uv, poetry, pipenv, pdm, hatch, rye, pixi, conda/mamba/micromamba run,
-// bundle exec, pipx run (npx -c 'cmd' is a payload); so do fd -x/-X
+// bundle exec, pipx run (npx -c 'cmd' is a payload), corepack's package
+// managers (corepack pnpm add x is pnpm add x); so do fd -x/-X
 // (--exec, --exec-batch), entr (-s: a payload), screen, git bisect run.
 // Commands run later or elsewhere are payloads: watchexec's command, at and
 // batch reading a here-document or echo, tmux new-session, new-window,
