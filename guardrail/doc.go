@@ -86,7 +86,8 @@
 //     Remove-Item -Recurse (-r, -rec, -Recurse:$true) and Get-ChildItem
 //     -Recurse piped into Remove-Item or into a ForEach-Object block that
 //     deletes; [IO.Directory]::Delete(path, $true or 1), (Get-Item x).Delete($true);
-//     rd /s, rmdir /s, del /s, erase /s, for /r ... do del; robocopy /mir and
+//     rd /s, rmdir /s, del /s, erase /s, for /r ... do del, forfiles /s
+//     running del, erase, rd or Remove-Item on each file; robocopy /mir and
 //     /purge (not with /l, which only lists). Examples: sudo rm -rf build,
 //     bash -c "rm -r x", rd/s/q build, trap 'rm -rf "$T"' EXIT. Single-file deletes are allowed, and
 //     so are commands that remove nothing: git rm -r --cached (or -n),
@@ -301,7 +302,9 @@
 //
 // Writes into protected paths, beside the commands of fs.protected:
 // extracting an archive into one (tar -x -C .harnish, unzip -d .harnish,
-// 7z x -o.harnish), gawk -i inplace on one, and git checkout -- PATH or
+// 7z x -o.harnish, Expand-Archive -DestinationPath .harnish; and
+// Compress-Archive writes its -DestinationPath), gawk -i inplace on one,
+// and git checkout -- PATH or
 // git restore PATH over one. Files a tool's own script writes count as
 // written: sed's w and W commands and the s command's w flag (sed -n 'w
 // .git/config'), and awk's print and printf with > or >> to a string
@@ -516,7 +519,8 @@
 // is a script the line runs; -Command:"..." and -c:"..." attach the
 // script; .Delete($true) on any object deletes recursively;
 // [IO.File]::WriteAllBytes, WriteAllLines, AppendAllText and
-// AppendAllLines write their path; a quoted path's blanks are its own
+// AppendAllLines write their path, a variable's head kept as a dynamic
+// path's ([IO.File]::Delete("$PWD\.git\index") is fs.protected); a quoted path's blanks are its own
 // ('C:\Program Files\App' is one path); wsl -e from PowerShell or cmd runs
 // its command in Linux, as bash. cmd: runas's program line and schtasks
 // /tr's command line are cmd lines. sys.disk also takes gpart destroy and

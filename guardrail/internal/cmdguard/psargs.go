@@ -29,6 +29,8 @@ var (
 		positional: 2, switches: []string{"force", "passthru"}}
 	psCopyItem = psCmdlet{values: []string{"path", "destination", "literalpath", "filter", "include", "exclude", "credential", "fromsession", "tosession"},
 		positional: 2, switches: []string{"container", "force", "passthru", "recurse"}}
+	psArchive = psCmdlet{values: []string{"path", "destinationpath", "literalpath", "compressionlevel"},
+		positional: 2, switches: []string{"force", "passthru", "update"}}
 	psRenameItem = psCmdlet{values: []string{"path", "newname", "literalpath", "credential"},
 		positional: 2, switches: []string{"force", "passthru"}}
 	psSetContent = psCmdlet{values: []string{"path", "value", "literalpath", "filter", "include", "exclude", "credential", "encoding", "stream"},

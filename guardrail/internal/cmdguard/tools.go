@@ -646,18 +646,47 @@ func init() {
 // forfilesCommand judges the command forfiles runs for each file it finds:
 // the /c option's command line, run by cmd (@path and the like stand for
 // the file).
+//
+// With /s it walks the whole tree, so a command that deletes @path (del,
+// erase, rd, rmdir, Remove-Item) deletes recursively, as for /r ... do del
+// does.
 func forfilesCommand(e *evaluator, k *call) {
 	a := k.args
+	recurse := hasWord(a, "/s", "-s")
 	for i := 0; i+1 < len(a); i++ {
 		if strings.EqualFold(a[i].Text, "/c") || strings.EqualFold(a[i].Text, "-c") {
 			line := a[i+1].Text
 			if strings.HasPrefix(strings.ToLower(line), "cmd /c ") {
 				line = line[len("cmd /c "):]
 			}
+			if recurse && forfilesDeletes(line) {
+				e.add(RuleRecursiveDelete, k.match(), "forfiles /s running a delete deletes recursively")
+			}
 			e.payload(k, shell.Lit(line), Cmd)
 			return
 		}
 	}
+}
+
+// forfilesDeletes reports whether forfiles' command line deletes the
+// file it is given: its first word is del, erase, rd or rmdir, or a
+// PowerShell line runs Remove-Item or one of its aliases.
+func forfilesDeletes(line string) bool {
+	f := strings.Fields(strings.ToLower(line))
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.TrimSuffix(f[0], ".exe") {
+	case "del", "erase", "rd", "rmdir":
+		return true
+	case "powershell", "pwsh":
+		for _, w := range f[1:] {
+			if canonical(PowerShell, strings.Trim(w, `"';{}`)) == "remove-item" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cmakeCommand judges cmake's command mode, cmake -E: rm -r (or -R, -rf)
