@@ -553,8 +553,14 @@
 // as cmd's) and wmic process call create "CMD". A script a download earlier
 // in the line wrote, run afterwards, is downloaded code (pkg.install): curl
 // -o i.sh URL && sh i.sh, curl -O URL then ./NAME, wget URL; bash NAME, iwr
-// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it; reading or
-// extracting the download is allowed. Archives are written where tar -c
+// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it; in cmd a bare
+// name runs it too (curl -o i.cmd URL && i.cmd, or i, or call i.cmd), as
+// do pwsh -File, cmd /c and Start-Process; the downloads of certutil
+// -urlcache, bitsadmin /transfer and Start-BitsTransfer count, and a path
+// known only at run time names the same file when written the same way
+// (-OutFile "$env:TEMP\i.exe"; & "$env:TEMP\i.exe"); reading or
+// extracting the download is allowed. In PowerShell, curl.exe and wget.exe
+// are the programs, not its curl and wget aliases. Archives are written where tar -c
 // (-f, --file), zip and 7z a put them, and git config --file PATH writes
 // PATH (git config -f .git/config ... is fs.protected). ORM calls that empty
 // or drop a whole table in interpreter code and framework consoles count

@@ -263,12 +263,15 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 	}
 	e.chain++
 	defer func() { e.chain-- }()
+	if e.downloaded != nil && (sh == Cmd || strings.ContainsAny(args[0].Text, `/\`)) && e.ranDownload(c.Source, args[0]) {
+		// ./install.sh after curl -o install.sh URL; cmd runs i.cmd, or i,
+		// from the current directory too; & "$env:TEMP\i.exe" after
+		// -OutFile "$env:TEMP\i.exe".
+		return
+	}
 	if args[0].Dynamic() {
 		e.dynamicName(c, args, stdin, sh, depth)
 		return
-	}
-	if e.downloaded != nil && strings.ContainsAny(args[0].Text, `/\`) && e.ranDownload(c.Source, args[0]) {
-		return // ./install.sh after curl -o install.sh URL
 	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
 	if _, ok := commandOpts[k.name]; ok {
@@ -400,6 +403,10 @@ func canonical(sh, name string) string {
 	name = strings.ToLower(name)
 	for _, ext := range []string{".exe", ".com", ".bat", ".cmd"} {
 		if n, ok := strings.CutSuffix(name, ext); ok && n != "" {
+			if sh == PowerShell {
+				// curl.exe is the program, not PowerShell's curl alias.
+				return n
+			}
 			name = n
 			break
 		}

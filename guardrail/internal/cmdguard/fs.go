@@ -25,6 +25,7 @@ func init() {
 	handle(rsyncCommand, "rsync")
 	handle(rimrafCommand, "rimraf")
 	handle(downloadOutput, "curl", "wget", "invoke-webrequest", "invoke-restmethod")
+	handle(windowsDownload, "certutil", "bitsadmin", "start-bitstransfer")
 	handle(cdCommand, "cd", "pushd", "set-location")
 }
 
@@ -615,13 +616,38 @@ func downloadOutput(e *evaluator, k *call) {
 	}
 }
 
+// windowsDownload notes the file the downloaders Windows ships write:
+// certutil -urlcache ... URL FILE, bitsadmin /transfer NAME ... URL FILE,
+// Start-BitsTransfer -Source URL -Destination FILE (or by position).
+func windowsDownload(e *evaluator, k *call) {
+	a := k.args
+	if k.name == "start-bitstransfer" {
+		b := psArgs(a, psBitsTransfer)
+		if src, dst := b.get("source"), b.get("destination"); src != nil && dst != nil && isURL(src.Text) {
+			e.write(*dst, k.match(), "downloads over")
+			e.recordDownload(*dst)
+		}
+		return
+	}
+	for i := 0; i+1 < len(a); i++ {
+		if isURL(a[i].Text) && !strings.HasPrefix(a[i+1].Text, "/") && !strings.HasPrefix(a[i+1].Text, "-") {
+			e.write(a[i+1], k.match(), "downloads over")
+			e.recordDownload(a[i+1])
+			return
+		}
+	}
+}
+
 func isURL(s string) bool {
 	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "ftp://")
 }
 
 // recordDownload notes a file a download writes, for ranDownload.
+//
+// A path known only at run time is noted by its text: the same
+// expression ("$env:TEMP\setup.exe") names the same file later in the line.
 func (e *evaluator) recordDownload(w shell.Word) {
-	if w.Dynamic() || w.Text == "" || w.Text == "-" {
+	if w.Text == "" || w.Text == "-" {
 		return
 	}
 	if e.downloaded == nil {
@@ -633,16 +659,38 @@ func (e *evaluator) recordDownload(w shell.Word) {
 // ranDownload judges running the script w: when a download earlier in the
 // line wrote it, that is running downloaded code (curl -o i.sh URL && sh
 // i.sh), an install as curl | sh is. It reports whether it was one.
+//
+// A name without an extension stands for the .cmd, .bat, .exe or .com file
+// cmd and PowerShell find by it (curl -O URL/bootstrap.cmd && bootstrap).
 func (e *evaluator) ranDownload(match string, w shell.Word) bool {
-	if e.downloaded == nil || w.Dynamic() || !e.downloaded[cleanScriptPath(w.Text)] {
+	if e.downloaded == nil || w.Text == "" {
+		return false
+	}
+	p := cleanScriptPath(w.Text)
+	found := e.downloaded[p]
+	if !found && path.Ext(p) == "" {
+		for _, ext := range []string{".cmd", ".bat", ".exe", ".com", ".ps1"} {
+			found = found || e.downloaded[p+ext]
+		}
+	}
+	if !found {
 		return false
 	}
 	e.add(RuleInstall, match, "%s was downloaded earlier in the line; running it runs code nobody reviewed", w.Text)
 	return true
 }
 
+// cleanScriptPath is the path p names, cleaned, with a leading current
+// directory variable ($PWD, ${PWD}, %CD%, $pwd) read as ".".
 func cleanScriptPath(p string) string {
-	return path.Clean(strings.ReplaceAll(p, `\`, "/"))
+	p = strings.ReplaceAll(p, `\`, "/")
+	if i := strings.IndexByte(p, '/'); i > 0 {
+		switch strings.ToLower(p[:i]) {
+		case "$pwd", "${pwd}", "%cd%":
+			p = p[i+1:]
+		}
+	}
+	return path.Clean(p)
 }
 
 // shortLast reports whether t is a short-option cluster ending in c (-qO).

@@ -216,8 +216,10 @@ func pwshCommand(e *evaluator, k *call) {
 		if !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "/") {
 			if k.name == "powershell" {
 				e.payload(k, joinWords(a[i:]), PowerShell)
+			} else {
+				e.ranDownload(k.match(), a[i]) // pwsh: a script file
 			}
-			return // pwsh: a script file
+			return
 		}
 		name := strings.TrimLeft(t, "-/")
 		if n, v, ok := strings.Cut(name, ":"); ok && (strings.HasPrefix("command", n) && n != "" || n == "c") && v != "" {
@@ -244,6 +246,9 @@ func pwshCommand(e *evaluator, k *call) {
 			}
 			return
 		case name == "f" || strings.HasPrefix("file", name):
+			if i+1 < len(a) {
+				e.ranDownload(k.match(), a[i+1])
+			}
 			return
 		case contains(valued, name):
 			i++
