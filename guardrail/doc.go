@@ -601,6 +601,17 @@
 // script names (bash rm-rf.sh). Variables from outside the command line are
 // opaque words: rm "$F" is a single-file delete.
 //
+// A file the line itself writes with text it states (echo or printf
+// redirected, a here-document to cat or tee, Set-Content, Out-File, cmd's
+// echo; appends added on) and then runs is judged as that text: by a shell
+// (bash s.sh, source s.sh, ./s.sh, pwsh -File c.ps1, .\c.ps1, c.cmd, call
+// c.bat), an interpreter (python3 c.py) or a SQL client (psql -f x.sql,
+// mysql < t.sql): echo 'rm -rf build' > s.sh && bash s.sh is
+// fs.recursive-delete, echo 'DROP TABLE t;' > x.sql && psql -f x.sql is
+// sql.drop. Reading, linting, committing it, and sh -n, are allowed. SQL
+// given to a client as a substitution that only prints text (psql -c
+// "$(echo 'DROP TABLE t')") is judged as that text, as a shell's is.
+//
 // Interpreters' own code is scanned, outside its strings and comments:
 // python -c, node -e/-p/--eval, deno eval, bun -e, perl -e/-E, ruby -e,
 // php -r, lua -e, and code fed to their standard input by a

@@ -2,6 +2,7 @@ package cmdguard
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
@@ -120,6 +121,10 @@ type evaluator struct {
 	// git configuration and command variables exported or assigned earlier
 	// in the line (lineEnv).
 	cmdEnv, lineEnv []shell.Word
+	// written are the files the command line wrote with text it states
+	// (echo ... > f, a here-document to cat > f, Set-Content f TEXT), by
+	// cleaned path: running one runs that text.
+	written map[string]string
 	// downloaded are the files a download earlier in the command line wrote
 	// (curl -o f URL), cleaned: running one runs downloaded code.
 	downloaded map[string]bool
@@ -192,7 +197,8 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 			e.write(target, c.Source, "redirects output into")
 		}
 		if text, ok := writtenText(c, sh); ok {
-			e.secret(target, text)
+			e.wrote(target, text, r.Op == ">>" || r.Op == "&>>")
+			e.checkSecret(target, text)
 		}
 	}
 	if sh == PowerShell {
@@ -272,6 +278,20 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 	if args[0].Dynamic() {
 		e.dynamicName(c, args, stdin, sh, depth)
 		return
+	}
+	if e.written != nil {
+		if stdin.Kind == shell.File {
+			// mysql < t.sql after echo '...' > t.sql: the input is known.
+			if text, ok := e.writtenText(stdin.Text); ok {
+				stdin = shell.Input{Kind: shell.Text, Text: shell.Lit(text)}
+			}
+		}
+		if sh == Cmd || strings.ContainsAny(args[0].Text, `/\`) {
+			// ./r.sh, .\c.ps1, c.cmd after the line wrote them.
+			if text, ok := e.writtenText(args[0]); ok {
+				e.script(text, scriptShell(args[0].Text, sh), depth+1)
+			}
+		}
 	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
 	if _, ok := commandOpts[k.name]; ok {
@@ -500,6 +520,12 @@ func splitAtDynamic(w shell.Word) []shell.Word {
 // secret judges text that a command writes into the file w. The finding's
 // Match is the masked secret, never the command, which holds it.
 func (e *evaluator) secret(w shell.Word, text string) {
+	e.wrote(w, text, false)
+	e.checkSecret(w, text)
+}
+
+// checkSecret judges text written into the file w by the secret rules.
+func (e *evaluator) checkSecret(w shell.Word, text string) {
 	if e.p.Secret == nil || strings.TrimSpace(text) == "" {
 		return
 	}
@@ -584,4 +610,47 @@ func lowerASCII(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// wrote records text the line writes into the file w: replacing what a
+// write earlier in the line put there, or appended to it.
+func (e *evaluator) wrote(w shell.Word, text string, appended bool) {
+	if w.Text == "" || w.Text == "-" || len(e.written) >= maxWritten {
+		return
+	}
+	if e.written == nil {
+		e.written = map[string]string{}
+	}
+	p := cleanScriptPath(w.Text)
+	if appended {
+		text = e.written[p] + text
+	}
+	e.written[p] = text
+}
+
+// maxWritten bounds the files whose text a line's writes are kept for.
+const maxWritten = 64
+
+// writtenText returns the text the line wrote into the file w, if it did.
+func (e *evaluator) writtenText(w shell.Word) (string, bool) {
+	if e.written == nil || w.Text == "" {
+		return "", false
+	}
+	text, ok := e.written[cleanScriptPath(w.Text)]
+	return text, ok
+}
+
+// scriptShell is the shell that runs the script file name when it is run
+// by its path from shell sh: PowerShell for .ps1, cmd for .cmd and .bat,
+// and bash for the rest (a shebang line is not read).
+func scriptShell(name, sh string) string {
+	switch ext := strings.ToLower(path.Ext(name)); {
+	case ext == ".ps1":
+		return PowerShell
+	case ext == ".cmd" || ext == ".bat":
+		return Cmd
+	case sh == Cmd:
+		return Cmd
+	}
+	return Bash
 }
