@@ -606,7 +606,9 @@
 // echo; appends added on) and then runs is judged as that text: by a shell
 // (bash s.sh, source s.sh, ./s.sh, pwsh -File c.ps1, .\c.ps1, c.cmd, call
 // c.bat), an interpreter (python3 c.py) or a SQL client (psql -f x.sql,
-// mysql < t.sql): echo 'rm -rf build' > s.sh && bash s.sh is
+// mysql < t.sql), make (a makefile it reads by default or by -f, not with
+// -n or -C) or crontab (a table given by name): echo 'rm -rf build' > s.sh
+// && bash s.sh is
 // fs.recursive-delete, echo 'DROP TABLE t;' > x.sql && psql -f x.sql is
 // sql.drop. Reading, linting, committing it, and sh -n, are allowed. SQL
 // given to a client as a substitution that only prints text (psql -c
