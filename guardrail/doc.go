@@ -559,8 +559,9 @@
 // -urlcache, bitsadmin /transfer and Start-BitsTransfer count, and a path
 // known only at run time names the same file when written the same way
 // (-OutFile "$env:TEMP\i.exe"; & "$env:TEMP\i.exe"); reading or
-// extracting the download is allowed. In PowerShell, curl.exe and wget.exe
-// are the programs, not its curl and wget aliases. Archives are written where tar -c
+// extracting the download is allowed. In PowerShell a name with .exe (or
+// .com, .bat, .cmd) is the program, not the alias of its stem: curl.exe
+// and wget.exe download, sc.exe is not Set-Content. Archives are written where tar -c
 // (-f, --file), zip and 7z a put them, and git config --file PATH writes
 // PATH (git config -f .git/config ... is fs.protected). ORM calls that empty
 // or drop a whole table in interpreter code and framework consoles count
