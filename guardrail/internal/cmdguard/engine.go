@@ -198,7 +198,7 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 		}
 		if text, ok := writtenText(c, sh); ok {
 			e.wrote(target, text, r.Op == ">>" || r.Op == "&>>")
-			e.checkSecret(target, text)
+			e.secret(target, text)
 		}
 	}
 	if sh == PowerShell {
@@ -520,12 +520,6 @@ func splitAtDynamic(w shell.Word) []shell.Word {
 // secret judges text that a command writes into the file w. The finding's
 // Match is the masked secret, never the command, which holds it.
 func (e *evaluator) secret(w shell.Word, text string) {
-	e.wrote(w, text, false)
-	e.checkSecret(w, text)
-}
-
-// checkSecret judges text written into the file w by the secret rules.
-func (e *evaluator) checkSecret(w shell.Word, text string) {
 	if e.p.Secret == nil || strings.TrimSpace(text) == "" {
 		return
 	}
@@ -548,6 +542,7 @@ func writesFile(c *shell.Cmd) bool {
 // (tee, dd of=, sponge, cp /dev/stdin), when that input is known.
 func (e *evaluator) stdinSecret(k *call, w shell.Word) {
 	if text, state, _ := stdinText(k.stdin, 0); state == inputKnown {
+		e.wrote(w, text.Text, false)
 		e.secret(w, text.Text)
 	}
 }

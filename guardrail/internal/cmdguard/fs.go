@@ -296,11 +296,12 @@ func ddCommand(e *evaluator, k *call) {
 }
 
 func teeCommand(e *evaluator, k *call) {
-	_, ops, _ := operands(k.args, "", "")
+	opts, ops, _ := operands(k.args, "", "")
 	text, state, _ := stdinText(k.stdin, 0)
 	for _, w := range ops {
 		e.write(w, k.match(), "overwrites")
 		if state == inputKnown {
+			e.wrote(w, text.Text, hasShort(opts, "a", "--append"))
 			e.secret(w, text.Text)
 		}
 	}

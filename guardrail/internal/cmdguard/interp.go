@@ -779,6 +779,7 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 		e.write(path, match, "writes")
 		switch {
 		case c.kind == writeFile && len(c.args) > 1 && c.args[1].kind == argString:
+			e.wrote(path, c.args[1].text, false)
 			e.secret(path, c.args[1].text)
 		case c.src != "":
 			// open(path, "w").write(text): what is written is somewhere in

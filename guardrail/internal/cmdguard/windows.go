@@ -128,6 +128,9 @@ func psWriter(e *evaluator, k *call) {
 		text = t.Text
 	}
 	for _, w := range paths {
+		if k.name != "copy-item" && k.name != "clear-content" && text != "" {
+			e.wrote(w, text, k.name == "add-content" || b.switches["append"])
+		}
 		e.secret(w, text)
 	}
 }
@@ -310,6 +313,7 @@ func (e *evaluator) expr(c *shell.Cmd) {
 			}
 		}
 		if len(quoted) > 1 {
+			e.wrote(quoted[0], quoted[1].Text, strings.Contains(t, "]::append"))
 			e.secret(quoted[0], quoted[1].Text)
 		}
 	}
