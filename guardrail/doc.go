@@ -109,7 +109,12 @@
 //     (rm .h*/state.json), and so does a path whose literal tail names one
 //     ("$ROOT/.harnish/state.json"); cd is followed, and so is the directory
 //     a wrapper runs its command in (env -C DIR, sudo -D DIR, their --chdir):
-//     env -C .harnish rm state.json is fs.protected. Reading or copying a
+//     env -C .harnish rm state.json is fs.protected; so are pushd,
+//     Set-Location and Push-Location (-Path or -LiteralPath), git's own -C
+//     DIR for the paths its subcommand is given (git -C .harnish rm
+//     state.json), and a directory git rev-parse names at run time (cd
+//     "$(git rev-parse --git-dir)", --absolute-git-dir, --show-toplevel,
+//     with a literal tail after it). Reading or copying a
 //     protected path is allowed. Example: echo {} > .harnish/state.json.
 //   - git.force-push: git push with -f, --force, --force-with-lease,
 //     --force-if-includes, --mirror, a +refspec, or -f inside a short-flag

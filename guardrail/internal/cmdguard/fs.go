@@ -26,7 +26,7 @@ func init() {
 	handle(rimrafCommand, "rimraf")
 	handle(downloadOutput, "curl", "wget", "invoke-webrequest", "invoke-restmethod")
 	handle(windowsDownload, "certutil", "bitsadmin", "start-bitstransfer")
-	handle(cdCommand, "cd", "pushd", "set-location")
+	handle(cdCommand, "cd", "pushd", "set-location", "push-location")
 }
 
 // write judges a command that deletes, moves, truncates or overwrites the
@@ -702,8 +702,11 @@ func shortLast(t string, c byte) bool {
 // cdCommand follows a static cd, so later relative paths resolve from there.
 func cdCommand(e *evaluator, k *call) {
 	var target *shell.Word
-	if k.name == "set-location" {
-		target = psArgs(k.args, psSetLocation).get("path")
+	if k.name == "set-location" || k.name == "push-location" {
+		b := psArgs(k.args, psSetLocation)
+		if target = b.get("path"); target == nil {
+			target = b.get("literalpath")
+		}
 	} else {
 		_, ops, _ := operands(k.args, "", "")
 		for i := range ops {
@@ -722,7 +725,15 @@ func cdCommand(e *evaluator, k *call) {
 // later relative paths resolve from there; a directory known only at run
 // time, or cd -, leaves them where they were.
 func (e *evaluator) chdir(target shell.Word) {
-	if target.Dynamic() || target.Text == "-" || target.Text == "" {
+	if target.Dynamic() {
+		// cd "$(git rev-parse --git-dir)": a directory git names.
+		dir, ok := e.gitNamedDir(target)
+		if !ok {
+			return
+		}
+		target = shell.Lit(dir)
+	}
+	if target.Text == "-" || target.Text == "" {
 		return
 	}
 	t := strings.ReplaceAll(target.Text, `\`, "/")
@@ -735,6 +746,34 @@ func (e *evaluator) chdir(target shell.Word) {
 	} else {
 		e.dir = path.Join(base, t)
 	}
+}
+
+// gitNamedDir returns the directory w names when it starts with a
+// substitution of git rev-parse --show-toplevel (the working tree's root),
+// --git-dir or --absolute-git-dir (its .git) and goes on with literal text.
+func (e *evaluator) gitNamedDir(w shell.Word) (string, bool) {
+	if len(w.Subst) != 1 || len(w.Segs) == 0 || !w.Segs[0].Dynamic {
+		return "", false
+	}
+	for _, s := range w.Segs[1:] {
+		if s.Dynamic {
+			return "", false
+		}
+	}
+	c := w.Subst[0]
+	if len(c.Args) != 3 || c.Args[0].Text != "git" || c.Args[1].Text != "rev-parse" {
+		return "", false
+	}
+	var base string
+	switch c.Args[2].Text {
+	case "--show-toplevel":
+		base = e.root
+	case "--git-dir", "--absolute-git-dir":
+		base = path.Join(e.root, ".git")
+	default:
+		return "", false
+	}
+	return base + w.Tail(), true
 }
 
 // trimWord returns w without its first n bytes, which must be literal.

@@ -16,6 +16,7 @@ func init() {
 func gitCommand(e *evaluator, k *call) {
 	a := k.args
 	var aliases, conf map[string]string
+	saved, moved := "", false
 	set := func(kv shell.Word) {
 		aliases = e.gitConfig(k, kv, aliases)
 		conf = setConf(conf, kv.Text)
@@ -41,6 +42,14 @@ func gitCommand(e *evaluator, k *call) {
 			if kv, ok := e.gitConfigEnv(k, t[len("--config-env="):]); ok {
 				set(kv)
 			}
+		case t == "-C" && i+1 < len(a):
+			// git -C DIR runs in DIR: the paths it is given are under it.
+			i++
+			if !moved {
+				saved, moved = e.dir, true
+				defer func() { e.dir = saved }()
+			}
+			e.chdir(a[i])
 		case t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" ||
 			t == "--exec-path" || t == "--super-prefix":
 			i++
