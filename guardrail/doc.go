@@ -53,7 +53,8 @@
 // Start-Process. Package runners run the package's command as argv: npx,
 // bunx, pnpx, uvx, npm exec/x, pnpm dlx/exec, yarn dlx/exec, bun x, and
 // uv, poetry, pipenv, pdm, hatch, rye, pixi, conda/mamba/micromamba run,
-// bundle exec, pipx run (npx -c 'cmd' is a payload); so do fd -x/-X
+// bundle exec, pipx run (npx -c 'cmd' is a payload), corepack's package
+// managers (corepack pnpm add x is pnpm add x); so do fd -x/-X
 // (--exec, --exec-batch), entr (-s: a payload), screen, git bisect run.
 // Commands run later or elsewhere are payloads: watchexec's command, at and
 // batch reading a here-document or echo, tmux new-session, new-window,
@@ -85,7 +86,8 @@
 //     Remove-Item -Recurse (-r, -rec, -Recurse:$true) and Get-ChildItem
 //     -Recurse piped into Remove-Item or into a ForEach-Object block that
 //     deletes; [IO.Directory]::Delete(path, $true or 1), (Get-Item x).Delete($true);
-//     rd /s, rmdir /s, del /s, erase /s, for /r ... do del; robocopy /mir and
+//     rd /s, rmdir /s, del /s, erase /s, for /r ... do del, forfiles /s
+//     running del, erase, rd or Remove-Item on each file; robocopy /mir and
 //     /purge (not with /l, which only lists). Examples: sudo rm -rf build,
 //     bash -c "rm -r x", rd/s/q build, trap 'rm -rf "$T"' EXIT. Single-file deletes are allowed, and
 //     so are commands that remove nothing: git rm -r --cached (or -n),
@@ -105,7 +107,14 @@
 //     writeFileSync, File.write, file_put_contents, shutil.move, os.rename,
 //     Perl's open(F, ">p"), [IO.File]::WriteAllText). A glob that may match a protected path counts
 //     (rm .h*/state.json), and so does a path whose literal tail names one
-//     ("$ROOT/.harnish/state.json"); cd is followed. Reading or copying a
+//     ("$ROOT/.harnish/state.json"); cd is followed, and so is the directory
+//     a wrapper runs its command in (env -C DIR, sudo -D DIR, their --chdir):
+//     env -C .harnish rm state.json is fs.protected; so are pushd,
+//     Set-Location and Push-Location (-Path or -LiteralPath), git's own -C
+//     DIR for the paths its subcommand is given (git -C .harnish rm
+//     state.json), and a directory git rev-parse names at run time (cd
+//     "$(git rev-parse --git-dir)", --absolute-git-dir, --show-toplevel,
+//     with a literal tail after it). Reading or copying a
 //     protected path is allowed. Example: echo {} > .harnish/state.json.
 //   - git.force-push: git push with -f, --force, --force-with-lease,
 //     --force-if-includes, --mirror, a +refspec, or -f inside a short-flag
@@ -121,7 +130,9 @@
 //     --ha (an abbreviation), git stash drop stash@{1}, git branch -df old.
 //     git clean -n, git reset --keep, git branch -d (which refuses an
 //     unmerged branch), git branch -M main, git stash list and pop, and
-//     git worktree remove without --force are allowed.
+//     git worktree remove without --force are allowed, and so is -h or
+//     --help among the options of these subcommands and push (git branch
+//     -D --help prints the usage); after "--" they are paths.
 //   - sql.drop: DROP TABLE, DROP DATABASE or DROP SCHEMA (TEMPORARY too) in
 //     any case and spacing, with comments as separators (DROP/**/TABLE),
 //     reaching a SQL client (psql, mysql, mariadb, sqlite3, duckdb, sqlcmd,
@@ -181,7 +192,9 @@
 //     dd if=x.iso of=/dev/sdb, cat /dev/urandom > /dev/nvme0n1,
 //     mkfs.ext4 /dev/sdb1. Destroying pools, volumes and namespaces counts
 //     too: zpool destroy and labelclear, zfs destroy, lvremove, vgremove,
-//     pvremove, mdadm --zero-superblock, nvme format and sanitize; and so
+//     pvremove, mdadm --zero-superblock, nvme format and sanitize, btrfs
+//     subvolume delete (btrfs sub del), lvresize taking size away (-L -10G,
+//     -l -50%FREE; an absolute size is left alone); and so
 //     does interpreter code that writes a device (open('/dev/sda', 'wb')).
 //     Reading a device (dd if=/dev/sda of=x.img),
 //     /dev/null, /dev/stderr, /dev/tty, /dev/shm/ and bash's /dev/tcp/ are
@@ -250,7 +263,13 @@
 // git.discard), and git configuration given by -c or git config that makes
 // a command destructive counts: clean.requireForce=false makes git clean
 // delete without -f (git.discard), a remote.NAME.mirror or a "+" refspec in
-// remote.NAME.push makes git push force (git.force-push).
+// remote.NAME.push makes git push force (git.force-push). Configuration git
+// reads from its environment counts as -c does, when the line assigns it
+// (before git, through env, by export or declare): GIT_CONFIG_PARAMETERS
+// ("'core.pager=rm -rf x'"), GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n and
+// GIT_CONFIG_VALUE_n, and --config-env=KEY=NAME with NAME's value
+// (P='rm -rf x' git --config-env=core.pager=P log is fs.recursive-delete);
+// a count git refuses, and a NAME the line does not assign, are left alone.
 //
 // More programs that run a command are unwrapped or read: valgrind, gdb
 // --args (and -ex 'shell ...' or '!...'), perf stat/record/trace, hyperfine's
@@ -288,7 +307,9 @@
 //
 // Writes into protected paths, beside the commands of fs.protected:
 // extracting an archive into one (tar -x -C .harnish, unzip -d .harnish,
-// 7z x -o.harnish), gawk -i inplace on one, and git checkout -- PATH or
+// 7z x -o.harnish, Expand-Archive -DestinationPath .harnish; and
+// Compress-Archive writes its -DestinationPath), gawk -i inplace on one,
+// and git checkout -- PATH or
 // git restore PATH over one. Files a tool's own script writes count as
 // written: sed's w and W commands and the s command's w flag (sed -n 'w
 // .git/config'), and awk's print and printf with > or >> to a string
@@ -503,7 +524,8 @@
 // is a script the line runs; -Command:"..." and -c:"..." attach the
 // script; .Delete($true) on any object deletes recursively;
 // [IO.File]::WriteAllBytes, WriteAllLines, AppendAllText and
-// AppendAllLines write their path; a quoted path's blanks are its own
+// AppendAllLines write their path, a variable's head kept as a dynamic
+// path's ([IO.File]::Delete("$PWD\.git\index") is fs.protected); a quoted path's blanks are its own
 // ('C:\Program Files\App' is one path); wsl -e from PowerShell or cmd runs
 // its command in Linux, as bash. cmd: runas's program line and schtasks
 // /tr's command line are cmd lines. sys.disk also takes gpart destroy and
@@ -536,8 +558,15 @@
 // as cmd's) and wmic process call create "CMD". A script a download earlier
 // in the line wrote, run afterwards, is downloaded code (pkg.install): curl
 // -o i.sh URL && sh i.sh, curl -O URL then ./NAME, wget URL; bash NAME, iwr
-// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it; reading or
-// extracting the download is allowed. Archives are written where tar -c
+// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it; in cmd a bare
+// name runs it too (curl -o i.cmd URL && i.cmd, or i, or call i.cmd), as
+// do pwsh -File, cmd /c and Start-Process; the downloads of certutil
+// -urlcache, bitsadmin /transfer and Start-BitsTransfer count, and a path
+// known only at run time names the same file when written the same way
+// (-OutFile "$env:TEMP\i.exe"; & "$env:TEMP\i.exe"); reading or
+// extracting the download is allowed. In PowerShell a name with .exe (or
+// .com, .bat, .cmd) is the program, not the alias of its stem: curl.exe
+// and wget.exe download, sc.exe is not Set-Content. Archives are written where tar -c
 // (-f, --file), zip and 7z a put them, and git config --file PATH writes
 // PATH (git config -f .git/config ... is fs.protected). ORM calls that empty
 // or drop a whole table in interpreter code and framework consoles count
@@ -577,6 +606,19 @@
 // patterns, commit messages, comments, here-documents given to cat, file and
 // script names (bash rm-rf.sh). Variables from outside the command line are
 // opaque words: rm "$F" is a single-file delete.
+//
+// A file the line itself writes with text it states (echo or printf
+// redirected, a here-document to cat or tee, Set-Content, Out-File, cmd's
+// echo; appends added on) and then runs is judged as that text: by a shell
+// (bash s.sh, source s.sh, ./s.sh, pwsh -File c.ps1, .\c.ps1, c.cmd, call
+// c.bat), an interpreter (python3 c.py) or a SQL client (psql -f x.sql,
+// mysql < t.sql), make (a makefile it reads by default or by -f, not with
+// -n or -C) or crontab (a table given by name): echo 'rm -rf build' > s.sh
+// && bash s.sh is
+// fs.recursive-delete, echo 'DROP TABLE t;' > x.sql && psql -f x.sql is
+// sql.drop. Reading, linting, committing it, and sh -n, are allowed. SQL
+// given to a client as a substitution that only prints text (psql -c
+// "$(echo 'DROP TABLE t')") is judged as that text, as a shell's is.
 //
 // Interpreters' own code is scanned, outside its strings and comments:
 // python -c, node -e/-p/--eval, deno eval, bun -e, perl -e/-E, ruby -e,

@@ -49,6 +49,9 @@ func exportBuiltin(e *evaluator, k *call) {
 	for _, w := range k.args {
 		if !strings.HasPrefix(w.Text, "-") {
 			e.envCommand(k.depth, w)
+			if name, _, ok := strings.Cut(w.Text, "="); ok && shell.EnvVariable(name) {
+				e.lineEnv = append(e.lineEnv, w)
+			}
 		}
 	}
 }

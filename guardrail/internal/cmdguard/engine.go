@@ -2,6 +2,7 @@ package cmdguard
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
@@ -115,6 +116,15 @@ type evaluator struct {
 	// gitSet is the configuration git config set earlier in the command
 	// line, gitLocal that of -c for the git being judged; keys lowercased.
 	gitSet, gitLocal map[string]string
+	// env is the environment the command being judged starts with that
+	// the line states: its own NAME=value assignments (cmdEnv), after the
+	// git configuration and command variables exported or assigned earlier
+	// in the line (lineEnv).
+	cmdEnv, lineEnv []shell.Word
+	// written are the files the command line wrote with text it states
+	// (echo ... > f, a here-document to cat > f, Set-Content f TEXT), by
+	// cleaned path: running one runs that text.
+	written map[string]string
 	// downloaded are the files a download earlier in the command line wrote
 	// (curl -o f URL), cleaned: running one runs downloaded code.
 	downloaded map[string]bool
@@ -187,6 +197,7 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 			e.write(target, c.Source, "redirects output into")
 		}
 		if text, ok := writtenText(c, sh); ok {
+			e.wrote(target, text, r.Op == ">>" || r.Op == "&>>")
 			e.secret(target, text)
 		}
 	}
@@ -200,8 +211,30 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 	for _, w := range c.Env {
 		e.envCommand(depth, w)
 	}
+	if len(c.Args) == 0 {
+		e.lineEnv = append(e.lineEnv, c.Env...)
+	}
 	e.forkBomb(c)
+	saved := e.cmdEnv
+	e.cmdEnv = c.Env
 	e.argv(c, c.Args, c.Stdin, sh, depth)
+	e.cmdEnv = saved
+}
+
+// envValue returns the value the variable name has in the environment of
+// the command being judged, as the line states it: an assignment before
+// the command or given to env in front of it (the last one wins), or one
+// earlier in the line.
+func (e *evaluator) envValue(k *call, name string) (shell.Word, bool) {
+	prefix := name + "="
+	for _, ws := range [...][]shell.Word{k.c.Args, e.cmdEnv, e.lineEnv} {
+		for i := len(ws) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(ws[i].Text, prefix); ok {
+				return withText(ws[i], v), true
+			}
+		}
+	}
+	return shell.Word{}, false
 }
 
 // call is a command being judged: its canonical name and arguments, after
@@ -236,12 +269,29 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 	}
 	e.chain++
 	defer func() { e.chain-- }()
+	if e.downloaded != nil && (sh == Cmd || strings.ContainsAny(args[0].Text, `/\`)) && e.ranDownload(c.Source, args[0]) {
+		// ./install.sh after curl -o install.sh URL; cmd runs i.cmd, or i,
+		// from the current directory too; & "$env:TEMP\i.exe" after
+		// -OutFile "$env:TEMP\i.exe".
+		return
+	}
 	if args[0].Dynamic() {
 		e.dynamicName(c, args, stdin, sh, depth)
 		return
 	}
-	if e.downloaded != nil && strings.ContainsAny(args[0].Text, `/\`) && e.ranDownload(c.Source, args[0]) {
-		return // ./install.sh after curl -o install.sh URL
+	if e.written != nil {
+		if stdin.Kind == shell.File {
+			// mysql < t.sql after echo '...' > t.sql: the input is known.
+			if text, ok := e.writtenText(stdin.Text); ok {
+				stdin = shell.Input{Kind: shell.Text, Text: shell.Lit(text)}
+			}
+		}
+		if sh == Cmd || strings.ContainsAny(args[0].Text, `/\`) {
+			// ./r.sh, .\c.ps1, c.cmd after the line wrote them.
+			if text, ok := e.writtenText(args[0]); ok {
+				e.script(text, scriptShell(args[0].Text, sh), depth+1)
+			}
+		}
 	}
 	k := &call{c: c, name: canonical(sh, args[0].Text), args: args[1:], stdin: stdin, sh: sh, depth: depth}
 	if _, ok := commandOpts[k.name]; ok {
@@ -252,6 +302,11 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 		e.wrapperOutput(k)
 	case k.name == "docker" || k.name == "podman":
 		e.outputOptions(k, outputOpts[k.name]) // docker save -o: docker is unwrapped below, never judged by rules
+	}
+	if dir, ok := wrapperDir(k); ok {
+		saved := e.dir
+		e.chdir(dir)
+		defer func() { e.dir = saved }()
 	}
 	if inner, alt, ok := e.unwrap(k); ok {
 		if k.name == "xargs" {
@@ -368,6 +423,10 @@ func canonical(sh, name string) string {
 	name = strings.ToLower(name)
 	for _, ext := range []string{".exe", ".com", ".bat", ".cmd"} {
 		if n, ok := strings.CutSuffix(name, ext); ok && n != "" {
+			if sh == PowerShell {
+				// curl.exe is the program, not PowerShell's curl alias.
+				return n
+			}
 			name = n
 			break
 		}
@@ -483,6 +542,7 @@ func writesFile(c *shell.Cmd) bool {
 // (tee, dd of=, sponge, cp /dev/stdin), when that input is known.
 func (e *evaluator) stdinSecret(k *call, w shell.Word) {
 	if text, state, _ := stdinText(k.stdin, 0); state == inputKnown {
+		e.wrote(w, text.Text, false)
 		e.secret(w, text.Text)
 	}
 }
@@ -545,4 +605,47 @@ func lowerASCII(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// wrote records text the line writes into the file w: replacing what a
+// write earlier in the line put there, or appended to it.
+func (e *evaluator) wrote(w shell.Word, text string, appended bool) {
+	if w.Text == "" || w.Text == "-" || len(e.written) >= maxWritten {
+		return
+	}
+	if e.written == nil {
+		e.written = map[string]string{}
+	}
+	p := cleanScriptPath(w.Text)
+	if appended {
+		text = e.written[p] + text
+	}
+	e.written[p] = text
+}
+
+// maxWritten bounds the files whose text a line's writes are kept for.
+const maxWritten = 64
+
+// writtenText returns the text the line wrote into the file w, if it did.
+func (e *evaluator) writtenText(w shell.Word) (string, bool) {
+	if e.written == nil || w.Text == "" {
+		return "", false
+	}
+	text, ok := e.written[cleanScriptPath(w.Text)]
+	return text, ok
+}
+
+// scriptShell is the shell that runs the script file name when it is run
+// by its path from shell sh: PowerShell for .ps1, cmd for .cmd and .bat,
+// and bash for the rest (a shebang line is not read).
+func scriptShell(name, sh string) string {
+	switch ext := strings.ToLower(path.Ext(name)); {
+	case ext == ".ps1":
+		return PowerShell
+	case ext == ".cmd" || ext == ".bat":
+		return Cmd
+	case sh == Cmd:
+		return Cmd
+	}
+	return Bash
 }

@@ -25,7 +25,8 @@ func init() {
 	handle(rsyncCommand, "rsync")
 	handle(rimrafCommand, "rimraf")
 	handle(downloadOutput, "curl", "wget", "invoke-webrequest", "invoke-restmethod")
-	handle(cdCommand, "cd", "pushd", "set-location")
+	handle(windowsDownload, "certutil", "bitsadmin", "start-bitstransfer")
+	handle(cdCommand, "cd", "pushd", "set-location", "push-location")
 }
 
 // write judges a command that deletes, moves, truncates or overwrites the
@@ -295,11 +296,12 @@ func ddCommand(e *evaluator, k *call) {
 }
 
 func teeCommand(e *evaluator, k *call) {
-	_, ops, _ := operands(k.args, "", "")
+	opts, ops, _ := operands(k.args, "", "")
 	text, state, _ := stdinText(k.stdin, 0)
 	for _, w := range ops {
 		e.write(w, k.match(), "overwrites")
 		if state == inputKnown {
+			e.wrote(w, text.Text, hasShort(opts, "a", "--append"))
 			e.secret(w, text.Text)
 		}
 	}
@@ -615,13 +617,38 @@ func downloadOutput(e *evaluator, k *call) {
 	}
 }
 
+// windowsDownload notes the file the downloaders Windows ships write:
+// certutil -urlcache ... URL FILE, bitsadmin /transfer NAME ... URL FILE,
+// Start-BitsTransfer -Source URL -Destination FILE (or by position).
+func windowsDownload(e *evaluator, k *call) {
+	a := k.args
+	if k.name == "start-bitstransfer" {
+		b := psArgs(a, psBitsTransfer)
+		if src, dst := b.get("source"), b.get("destination"); src != nil && dst != nil && isURL(src.Text) {
+			e.write(*dst, k.match(), "downloads over")
+			e.recordDownload(*dst)
+		}
+		return
+	}
+	for i := 0; i+1 < len(a); i++ {
+		if isURL(a[i].Text) && !strings.HasPrefix(a[i+1].Text, "/") && !strings.HasPrefix(a[i+1].Text, "-") {
+			e.write(a[i+1], k.match(), "downloads over")
+			e.recordDownload(a[i+1])
+			return
+		}
+	}
+}
+
 func isURL(s string) bool {
 	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "ftp://")
 }
 
 // recordDownload notes a file a download writes, for ranDownload.
+//
+// A path known only at run time is noted by its text: the same
+// expression ("$env:TEMP\setup.exe") names the same file later in the line.
 func (e *evaluator) recordDownload(w shell.Word) {
-	if w.Dynamic() || w.Text == "" || w.Text == "-" {
+	if w.Text == "" || w.Text == "-" {
 		return
 	}
 	if e.downloaded == nil {
@@ -633,16 +660,38 @@ func (e *evaluator) recordDownload(w shell.Word) {
 // ranDownload judges running the script w: when a download earlier in the
 // line wrote it, that is running downloaded code (curl -o i.sh URL && sh
 // i.sh), an install as curl | sh is. It reports whether it was one.
+//
+// A name without an extension stands for the .cmd, .bat, .exe or .com file
+// cmd and PowerShell find by it (curl -O URL/bootstrap.cmd && bootstrap).
 func (e *evaluator) ranDownload(match string, w shell.Word) bool {
-	if e.downloaded == nil || w.Dynamic() || !e.downloaded[cleanScriptPath(w.Text)] {
+	if e.downloaded == nil || w.Text == "" {
+		return false
+	}
+	p := cleanScriptPath(w.Text)
+	found := e.downloaded[p]
+	if !found && path.Ext(p) == "" {
+		for _, ext := range []string{".cmd", ".bat", ".exe", ".com", ".ps1"} {
+			found = found || e.downloaded[p+ext]
+		}
+	}
+	if !found {
 		return false
 	}
 	e.add(RuleInstall, match, "%s was downloaded earlier in the line; running it runs code nobody reviewed", w.Text)
 	return true
 }
 
+// cleanScriptPath is the path p names, cleaned, with a leading current
+// directory variable ($PWD, ${PWD}, %CD%, $pwd) read as ".".
 func cleanScriptPath(p string) string {
-	return path.Clean(strings.ReplaceAll(p, `\`, "/"))
+	p = strings.ReplaceAll(p, `\`, "/")
+	if i := strings.IndexByte(p, '/'); i > 0 {
+		switch strings.ToLower(p[:i]) {
+		case "$pwd", "${pwd}", "%cd%":
+			p = p[i+1:]
+		}
+	}
+	return path.Clean(p)
 }
 
 // shortLast reports whether t is a short-option cluster ending in c (-qO).
@@ -653,8 +702,11 @@ func shortLast(t string, c byte) bool {
 // cdCommand follows a static cd, so later relative paths resolve from there.
 func cdCommand(e *evaluator, k *call) {
 	var target *shell.Word
-	if k.name == "set-location" {
-		target = psArgs(k.args, psSetLocation).get("path")
+	if k.name == "set-location" || k.name == "push-location" {
+		b := psArgs(k.args, psSetLocation)
+		if target = b.get("path"); target == nil {
+			target = b.get("literalpath")
+		}
 	} else {
 		_, ops, _ := operands(k.args, "", "")
 		for i := range ops {
@@ -664,7 +716,24 @@ func cdCommand(e *evaluator, k *call) {
 			}
 		}
 	}
-	if target == nil || target.Dynamic() || target.Text == "-" {
+	if target != nil {
+		e.chdir(*target)
+	}
+}
+
+// chdir follows a move to the directory target (cd, env -C, sudo -D), so
+// later relative paths resolve from there; a directory known only at run
+// time, or cd -, leaves them where they were.
+func (e *evaluator) chdir(target shell.Word) {
+	if target.Dynamic() {
+		// cd "$(git rev-parse --git-dir)": a directory git names.
+		dir, ok := e.gitNamedDir(target)
+		if !ok {
+			return
+		}
+		target = shell.Lit(dir)
+	}
+	if target.Text == "-" || target.Text == "" {
 		return
 	}
 	t := strings.ReplaceAll(target.Text, `\`, "/")
@@ -677,6 +746,34 @@ func cdCommand(e *evaluator, k *call) {
 	} else {
 		e.dir = path.Join(base, t)
 	}
+}
+
+// gitNamedDir returns the directory w names when it starts with a
+// substitution of git rev-parse --show-toplevel (the working tree's root),
+// --git-dir or --absolute-git-dir (its .git) and goes on with literal text.
+func (e *evaluator) gitNamedDir(w shell.Word) (string, bool) {
+	if len(w.Subst) != 1 || len(w.Segs) == 0 || !w.Segs[0].Dynamic {
+		return "", false
+	}
+	for _, s := range w.Segs[1:] {
+		if s.Dynamic {
+			return "", false
+		}
+	}
+	c := w.Subst[0]
+	if len(c.Args) != 3 || c.Args[0].Text != "git" || c.Args[1].Text != "rev-parse" {
+		return "", false
+	}
+	var base string
+	switch c.Args[2].Text {
+	case "--show-toplevel":
+		base = e.root
+	case "--git-dir", "--absolute-git-dir":
+		base = path.Join(e.root, ".git")
+	default:
+		return "", false
+	}
+	return base + w.Tail(), true
 }
 
 // trimWord returns w without its first n bytes, which must be literal.

@@ -1,6 +1,7 @@
 package cmdguard
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
@@ -15,19 +16,42 @@ func init() {
 func gitCommand(e *evaluator, k *call) {
 	a := k.args
 	var aliases, conf map[string]string
+	saved, moved := "", false
+	set := func(kv shell.Word) {
+		aliases = e.gitConfig(k, kv, aliases)
+		conf = setConf(conf, kv.Text)
+	}
+	for _, kv := range e.gitEnvConfig(k) {
+		set(kv)
+	}
 	i := 0
 	for ; i < len(a); i++ {
 		t := a[i].Text
 		switch {
 		case t == "-c" && i+1 < len(a):
 			i++
-			aliases = e.gitConfig(k, a[i], aliases)
-			conf = setConf(conf, a[i].Text)
+			set(a[i])
 		case strings.HasPrefix(t, "-c") && len(t) > 2:
-			aliases = e.gitConfig(k, withText(a[i], t[2:]), aliases)
-			conf = setConf(conf, t[2:])
+			set(withText(a[i], t[2:]))
+		case t == "--config-env" && i+1 < len(a):
+			i++
+			if kv, ok := e.gitConfigEnv(k, a[i].Text); ok {
+				set(kv)
+			}
+		case strings.HasPrefix(t, "--config-env="):
+			if kv, ok := e.gitConfigEnv(k, t[len("--config-env="):]); ok {
+				set(kv)
+			}
+		case t == "-C" && i+1 < len(a):
+			// git -C DIR runs in DIR: the paths it is given are under it.
+			i++
+			if !moved {
+				saved, moved = e.dir, true
+				defer func() { e.dir = saved }()
+			}
+			e.chdir(a[i])
 		case t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" ||
-			t == "--exec-path" || t == "--config-env" || t == "--super-prefix":
+			t == "--exec-path" || t == "--super-prefix":
 			i++
 		case strings.HasPrefix(t, "-"):
 		default:
@@ -47,6 +71,99 @@ func gitCommand(e *evaluator, k *call) {
 			return
 		}
 	}
+}
+
+// gitUsage are the subcommands whose options git's option parser reads
+// wherever they stand, so that -h or --help among them only prints the
+// usage; subcommands that run a command of their own (bisect run,
+// submodule foreach) are not among them, since -h may be that command's.
+var gitUsage = map[string]bool{
+	"reset": true, "clean": true, "checkout": true, "restore": true, "switch": true, "stash": true,
+	"branch": true, "push": true, "worktree": true, "rm": true, "mv": true,
+}
+
+// gitConfigEnv reads --config-env's KEY=NAME: KEY set to the value of
+// the environment variable NAME, when the line states it.
+func (e *evaluator) gitConfigEnv(k *call, spec string) (shell.Word, bool) {
+	i := strings.LastIndexByte(spec, '=')
+	if i <= 0 {
+		return shell.Word{}, false
+	}
+	v, ok := e.envValue(k, spec[i+1:])
+	if !ok {
+		return shell.Word{}, false
+	}
+	return withText(v, spec[:i+1]+v.Text), true
+}
+
+// gitEnvConfig returns, as KEY=VALUE words, the configuration git reads
+// from its environment as the line states it: GIT_CONFIG_PARAMETERS
+// ('key=value' words, as git quotes them) and GIT_CONFIG_COUNT with
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n. It costs nothing when the line
+// names neither.
+func (e *evaluator) gitEnvConfig(k *call) []shell.Word {
+	var out []shell.Word
+	if v, ok := e.envValue(k, "GIT_CONFIG_PARAMETERS"); ok {
+		for _, kv := range gitConfigParameters(v.Text) {
+			out = append(out, withText(v, kv))
+		}
+	}
+	n, ok := e.envValue(k, "GIT_CONFIG_COUNT")
+	if !ok {
+		return out
+	}
+	count, err := strconv.Atoi(strings.TrimSpace(n.Text))
+	if err != nil || count < 0 {
+		return out // git refuses to run
+	}
+	for i := range min(count, maxGitEnvConfig) {
+		key, ok := e.envValue(k, "GIT_CONFIG_KEY_"+strconv.Itoa(i))
+		if !ok {
+			continue
+		}
+		value, _ := e.envValue(k, "GIT_CONFIG_VALUE_"+strconv.Itoa(i))
+		w := withText(key, key.Text+"="+value.Text)
+		if value.Dynamic() {
+			w = withText(value, w.Text)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// maxGitEnvConfig bounds the GIT_CONFIG_KEY_n entries read.
+const maxGitEnvConfig = 64
+
+// gitConfigParameters splits GIT_CONFIG_PARAMETERS into its key=value
+// entries: words of single-quoted parts ('k=v', or 'k'='v' as newer git
+// writes them), \' standing for a quote, separated by blanks.
+func gitConfigParameters(s string) []string {
+	var out []string
+	var b strings.Builder
+	in, started := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			in, started = !in, true
+		case !in && c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+		case !in && (c == ' ' || c == '\t' || c == '\n'):
+			if started {
+				out = append(out, b.String())
+				b.Reset()
+				started = false
+			}
+		default:
+			b.WriteByte(c)
+			started = true
+		}
+	}
+	if started {
+		out = append(out, b.String())
+	}
+	return out
 }
 
 // setConf records the -c key=value kv in conf, keys lowercased.
@@ -166,6 +283,11 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 	opts, ops, _ := operands(a, valued.short, valued.long)
 	if known, ok := gitLongs[sub]; ok {
 		opts = expandLongs(opts, known)
+	}
+	if gitUsage[sub] && (contains(opts, "--help") || contains(opts, "-h")) {
+		// git's option parser prints the usage at -h or --help wherever
+		// they stand before "--", and the command does nothing.
+		return
 	}
 	switch sub {
 	case "clone":

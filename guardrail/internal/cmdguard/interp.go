@@ -366,6 +366,10 @@ func interpreterCommand(e *evaluator, k *call) {
 			if t != "--" && e.ranDownload(k.match(), a[i]) {
 				return // python3 x.py after curl -o x.py URL
 			}
+			if text, ok := e.writtenText(a[i]); ok && t != "--" {
+				e.code(k, l, shell.Lit(text)) // python3 c.py after echo '...' > c.py
+				return
+			}
 			if d := download(a[i].Subst); d != nil && t != "--" {
 				// python3 <(curl URL): the script is a download.
 				e.add(RuleInstall, k.match(), "the %s script is downloaded (%s) and run unreviewed", l.name, d.Source)
@@ -775,6 +779,7 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 		e.write(path, match, "writes")
 		switch {
 		case c.kind == writeFile && len(c.args) > 1 && c.args[1].kind == argString:
+			e.wrote(path, c.args[1].text, false)
 			e.secret(path, c.args[1].text)
 		case c.src != "":
 			// open(path, "w").write(text): what is written is somewhere in

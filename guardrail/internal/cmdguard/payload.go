@@ -40,17 +40,29 @@ func (e *evaluator) payload(k *call, w shell.Word, sh string) {
 		return
 	}
 	if w.Dynamic() && strings.TrimSpace(w.Static()) == "" {
-		if len(w.Subst) == 1 && strings.HasPrefix(strings.TrimLeft(w.Text, `"`), "$(") {
+		if text, ok := printedText(w); ok {
 			// sh -c "$(echo rm -rf x)": the script is what echo prints.
-			if text, state, _ := stdinText(shell.Input{Kind: shell.Pipe, From: w.Subst[0]}, 0); state == inputKnown && !text.Dynamic() {
-				e.script(text.Text, sh, k.depth+1)
-				return
-			}
+			e.script(text, sh, k.depth+1)
+			return
 		}
 		e.add(RuleUnresolved, k.match(), "the script %q is only known at run time, so it cannot be judged", w.Text)
 		return
 	}
 	e.script(w.Text, sh, k.depth+1)
+}
+
+// printedText returns the text a word prints when it is only a command
+// substitution of echo, printf or the like with known text ("$(echo x)").
+func printedText(w shell.Word) (string, bool) {
+	if !w.Dynamic() || strings.TrimSpace(w.Static()) != "" || len(w.Subst) != 1 ||
+		!strings.HasPrefix(strings.TrimLeft(w.Text, `"`), "$(") {
+		return "", false
+	}
+	text, state, _ := stdinText(shell.Input{Kind: shell.Pipe, From: w.Subst[0]}, 0)
+	if state != inputKnown || text.Dynamic() {
+		return "", false
+	}
+	return text.Text, true
 }
 
 // stdinScript judges what a shell reading its standard input runs.
@@ -122,12 +134,26 @@ loop:
 		e.pos = nil
 	case cflag:
 	case i < len(a) && !sflag:
-		// A script file: judged by its name only, unless it is downloaded
-		// or a process substitution that prints it.
+		// A script file: judged by its name only, unless it is downloaded,
+		// written by the line, or a process substitution that prints it.
+		if noexec(a[:i]) {
+			return // sh -n: the script is only checked
+		}
 		e.scriptFile(k, a[i])
 	default:
 		e.stdinScript(k, Bash)
 	}
+}
+
+// noexec reports whether a shell's options hold -n (noexec): it reads the
+// script without running it.
+func noexec(opts []shell.Word) bool {
+	for _, w := range opts {
+		if t := w.Text; len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsRune(t[1:], 'n') {
+			return true
+		}
+	}
+	return false
 }
 
 func evalBuiltin(e *evaluator, k *call) {
@@ -163,6 +189,10 @@ func sourceBuiltin(e *evaluator, k *call) {
 // script).
 func (e *evaluator) scriptFile(k *call, w shell.Word) {
 	if e.ranDownload(k.match(), w) {
+		return
+	}
+	if text, ok := e.writtenText(w); ok {
+		e.script(text, Bash, k.depth+1)
 		return
 	}
 	if d := download(w.Subst); d != nil {
@@ -216,8 +246,10 @@ func pwshCommand(e *evaluator, k *call) {
 		if !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "/") {
 			if k.name == "powershell" {
 				e.payload(k, joinWords(a[i:]), PowerShell)
+			} else {
+				e.pwshFile(k, a[i]) // pwsh: a script file
 			}
-			return // pwsh: a script file
+			return
 		}
 		name := strings.TrimLeft(t, "-/")
 		if n, v, ok := strings.Cut(name, ":"); ok && (strings.HasPrefix("command", n) && n != "" || n == "c") && v != "" {
@@ -244,6 +276,9 @@ func pwshCommand(e *evaluator, k *call) {
 			}
 			return
 		case name == "f" || strings.HasPrefix("file", name):
+			if i+1 < len(a) {
+				e.pwshFile(k, a[i+1])
+			}
 			return
 		case contains(valued, name):
 			i++
@@ -251,6 +286,17 @@ func pwshCommand(e *evaluator, k *call) {
 	}
 	if len(a) == 0 || k.stdin.Kind != shell.Inherited {
 		e.stdinScript(k, PowerShell)
+	}
+}
+
+// pwshFile judges the script file PowerShell runs: a download is an
+// install, a file the line wrote is judged as its text.
+func (e *evaluator) pwshFile(k *call, w shell.Word) {
+	if e.ranDownload(k.match(), w) {
+		return
+	}
+	if text, ok := e.writtenText(w); ok {
+		e.script(text, PowerShell, k.depth+1)
 	}
 }
 

@@ -29,6 +29,12 @@ var (
 		positional: 2, switches: []string{"force", "passthru"}}
 	psCopyItem = psCmdlet{values: []string{"path", "destination", "literalpath", "filter", "include", "exclude", "credential", "fromsession", "tosession"},
 		positional: 2, switches: []string{"container", "force", "passthru", "recurse"}}
+	psArchive = psCmdlet{values: []string{"path", "destinationpath", "literalpath", "compressionlevel"},
+		positional: 2, switches: []string{"force", "passthru", "update"}}
+	psBitsTransfer = psCmdlet{values: []string{"source", "destination", "description", "displayname", "priority",
+		"transferpolicy", "authentication", "credential", "proxyauthentication", "proxybypass", "proxycredential",
+		"proxylist", "proxyusage", "retryinterval", "retrytimeout", "transfertype"},
+		positional: 2, switches: []string{"asynchronous", "suspended", "usestoredcredential", "dynamic"}}
 	psRenameItem = psCmdlet{values: []string{"path", "newname", "literalpath", "credential"},
 		positional: 2, switches: []string{"force", "passthru"}}
 	psSetContent = psCmdlet{values: []string{"path", "value", "literalpath", "filter", "include", "exclude", "credential", "encoding", "stream"},

@@ -56,6 +56,17 @@ func (e *evaluator) unwrapRunner(k *call) (inner, alt []shell.Word, ok bool) {
 	switch k.name {
 	case "npx", "bunx", "pnpx", "uvx":
 		return e.runnerArgs(k, a, npxSpec)
+	case "corepack":
+		// corepack PM[@VERSION] ARGS runs the package manager with ARGS;
+		// its own subcommands (enable, prepare, install -g, ...) do not.
+		if len(a) > 0 {
+			pm, _, _ := strings.Cut(a[0].Text, "@")
+			switch pm {
+			case "npm", "npx", "pnpm", "pnpx", "yarn", "yarnpkg":
+				return append([]shell.Word{withText(a[0], pm)}, a[1:]...), nil, true
+			}
+		}
+		return nil, nil, false
 	case "vagrant":
 		// vagrant ssh [name] -c CMD
 		if len(a) > 0 && a[0].Text == "ssh" {

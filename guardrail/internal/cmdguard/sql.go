@@ -160,6 +160,12 @@ func sqlClient(e *evaluator, k *call) {
 	e.databaseFile(k)
 	for _, w := range k.args {
 		t := w.Text
+		if text, ok := e.writtenText(withText(w, strings.TrimPrefix(t, "--file="))); ok {
+			// psql -f x.sql after echo '...' > x.sql: the file's SQL is known.
+			k2 := *k
+			k2.stdin = shell.Input{Kind: shell.Text, Text: shell.Lit(text)}
+			sqlInput(e, &k2)
+		}
 		if strings.HasPrefix(t, "-") {
 			// An option: only the value of --name=value can be SQL.
 			_, v, ok := strings.Cut(t, "=")
@@ -172,8 +178,16 @@ func sqlClient(e *evaluator, k *call) {
 				continue
 			}
 		}
+		if text, ok := printedText(w); ok {
+			t = text // psql -c "$(echo 'DROP TABLE t')": the SQL is what echo prints
+		}
 		e.sqlText(k, t, "argument")
 	}
+	sqlInput(e, k)
+}
+
+// sqlInput judges the SQL k's standard input gives the client, when known.
+func sqlInput(e *evaluator, k *call) {
 	text, state, _ := stdinText(k.stdin, 0)
 	if state == inputKnown {
 		e.sqlShellEscapes(k, text.Text)

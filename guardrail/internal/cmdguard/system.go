@@ -303,6 +303,50 @@ func sgFormatCommand(e *evaluator, k *call) {
 }
 
 func init() {
+	handle(btrfsCommand, "btrfs")
+	handle(lvresizeCommand, "lvresize")
+}
+
+// btrfsCommand judges btrfs subvolume delete, which destroys the
+// subvolumes named and every file in them. btrfs takes any unique prefix
+// of its command words (btrfs sub del).
+func btrfsCommand(e *evaluator, k *call) {
+	words := skipOpts(k.args, "", "")
+	if len(words) < 2 || infoOnly(words[2:]) || hasWord(words[2:], "--help", "-h") {
+		return
+	}
+	sub, verb := strings.ToLower(words[0].Text), strings.ToLower(words[1].Text)
+	if len(sub) >= 2 && strings.HasPrefix("subvolume", sub) && strings.HasPrefix("delete", verb) && len(words) > 2 {
+		e.add(RuleDisk, k.match(), "btrfs subvolume delete destroys the subvolumes and every file in them")
+	}
+}
+
+// lvresizeCommand judges lvresize given a size to take away (-L -10G,
+// --size=-10G, -l -100%FREE), which shrinks the volume as lvreduce does.
+func lvresizeCommand(e *evaluator, k *call) {
+	a := k.args
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		var v string
+		switch {
+		case t == "-L" || t == "-l" || t == "--size" || t == "--extents":
+			if i+1 < len(a) {
+				i++
+				v = a[i].Text
+			}
+		case strings.HasPrefix(t, "--size=") || strings.HasPrefix(t, "--extents="):
+			_, v, _ = strings.Cut(t, "=")
+		case len(t) > 2 && (strings.HasPrefix(t, "-L") || strings.HasPrefix(t, "-l")):
+			v = t[2:]
+		}
+		if strings.HasPrefix(v, "-") {
+			e.add(RuleDisk, k.match(), "lvresize %s shrinks the volume, cutting off its file system's end", v)
+			return
+		}
+	}
+}
+
+func init() {
 	handle(gpartCommand, "gpart")
 	handle(diskWiper, "nwipe", "lvreduce")
 	handle(bcachefsCommand, "bcachefs")

@@ -108,20 +108,35 @@ func rushCommand(e *evaluator, k *call) {
 }
 
 // crontabCommand judges a crontab installed from standard input (crontab -
-// or no file): each line's command, after its schedule.
+// or no file), or from a file the line wrote with stated text: each line's
+// command, after its schedule.
 func crontabCommand(e *evaluator, k *call) {
-	for _, w := range k.args {
-		if t := w.Text; t != "-" && strings.HasPrefix(t, "-") {
+	a := k.args
+	var text shell.Word
+	state := inputNone
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		if t != "-" && strings.HasPrefix(t, "-") {
 			if strings.ContainsAny(t, "lr") { // listing or removing
 				return
 			}
+			if t == "-u" {
+				i++ // the user
+			}
 			continue
 		}
-		if w.Text != "-" {
-			return // a file: judged by its name only
+		if t != "-" {
+			// A file: judged by its name only, unless the line wrote it.
+			written, ok := e.writtenText(a[i])
+			if !ok {
+				return
+			}
+			text, state = shell.Lit(written), inputKnown
 		}
 	}
-	text, state, _ := stdinText(k.stdin, 0)
+	if state == inputNone {
+		text, state, _ = stdinText(k.stdin, 0)
+	}
 	if state != inputKnown {
 		return
 	}
@@ -576,6 +591,7 @@ func makeCommand(e *evaluator, k *call) {
 		}
 	}
 	if !stdin {
+		e.writtenMakefiles(k)
 		return
 	}
 	text, state, _ := stdinText(k.stdin, 0)
@@ -586,6 +602,42 @@ func makeCommand(e *evaluator, k *call) {
 		if strings.HasPrefix(line, "\t") {
 			cmd := strings.TrimLeft(line, "\t@-+ ")
 			e.payload(k, shell.Lit(cmd), Bash)
+		}
+	}
+}
+
+// writtenMakefiles judges the makefiles make reads that the line wrote with
+// stated text: those -f (--file, --makefile) names, or else GNUmakefile,
+// makefile and Makefile. make -n only prints its recipes, and make -C DIR
+// reads another directory's.
+func (e *evaluator) writtenMakefiles(k *call) {
+	if e.written == nil {
+		return
+	}
+	var names []shell.Word
+	a := k.args
+	for i := 0; i < len(a); i++ {
+		t := a[i].Text
+		switch {
+		case t == "-n" || t == "--dry-run" || t == "--just-print" || t == "--recon" ||
+			t == "-C" || strings.HasPrefix(t, "--directory") || strings.HasPrefix(t, "-C"):
+			return
+		case (t == "-f" || t == "--file" || t == "--makefile") && i+1 < len(a):
+			i++
+			names = append(names, a[i])
+		case strings.HasPrefix(t, "--file=") || strings.HasPrefix(t, "--makefile="):
+			_, v, _ := strings.Cut(t, "=")
+			names = append(names, withText(a[i], v))
+		case strings.HasPrefix(t, "-f") && len(t) > 2:
+			names = append(names, withText(a[i], t[2:]))
+		}
+	}
+	if names == nil {
+		names = []shell.Word{shell.Lit("GNUmakefile"), shell.Lit("makefile"), shell.Lit("Makefile")}
+	}
+	for _, w := range names {
+		if text, ok := e.writtenText(w); ok {
+			e.makefileText(k, text)
 		}
 	}
 }
@@ -646,18 +698,47 @@ func init() {
 // forfilesCommand judges the command forfiles runs for each file it finds:
 // the /c option's command line, run by cmd (@path and the like stand for
 // the file).
+//
+// With /s it walks the whole tree, so a command that deletes @path (del,
+// erase, rd, rmdir, Remove-Item) deletes recursively, as for /r ... do del
+// does.
 func forfilesCommand(e *evaluator, k *call) {
 	a := k.args
+	recurse := hasWord(a, "/s", "-s")
 	for i := 0; i+1 < len(a); i++ {
 		if strings.EqualFold(a[i].Text, "/c") || strings.EqualFold(a[i].Text, "-c") {
 			line := a[i+1].Text
 			if strings.HasPrefix(strings.ToLower(line), "cmd /c ") {
 				line = line[len("cmd /c "):]
 			}
+			if recurse && forfilesDeletes(line) {
+				e.add(RuleRecursiveDelete, k.match(), "forfiles /s running a delete deletes recursively")
+			}
 			e.payload(k, shell.Lit(line), Cmd)
 			return
 		}
 	}
+}
+
+// forfilesDeletes reports whether forfiles' command line deletes the
+// file it is given: its first word is del, erase, rd or rmdir, or a
+// PowerShell line runs Remove-Item or one of its aliases.
+func forfilesDeletes(line string) bool {
+	f := strings.Fields(strings.ToLower(line))
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.TrimSuffix(f[0], ".exe") {
+	case "del", "erase", "rd", "rmdir":
+		return true
+	case "powershell", "pwsh":
+		for _, w := range f[1:] {
+			if canonical(PowerShell, strings.Trim(w, `"';{}`)) == "remove-item" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cmakeCommand judges cmake's command mode, cmake -E: rm -r (or -R, -rf)

@@ -209,6 +209,31 @@ func contains(list []string, s string) bool {
 // unwrapEnv skips env's options and NAME=value assignments; env -S (alone,
 // in a cluster such as -vS, or as --split-string) splits its string into a
 // command line, judged as one.
+// envDirSpec reads env's options for its -C (--chdir) directory.
+var envDirSpec = &optSpec{valued: "uCPaS", flags: "i0v", long: longs("unset chdir argv0 split-string"),
+	longFlags: longs("ignore-environment null debug help version")}
+
+// wrapperDir returns the directory a wrapper runs its command in, when it
+// names one: env -C DIR (--chdir), sudo -D DIR (--chdir).
+func wrapperDir(k *call) (shell.Word, bool) {
+	var values optValues
+	switch k.name {
+	case "env":
+		_, values, _ = envDirSpec.split(k.args)
+		if d, ok := values.get("-C"); ok {
+			return d, true
+		}
+	case "sudo":
+		_, values, _ = wrapperSpecs["sudo"].split(k.args)
+		if d, ok := values.get("-D"); ok {
+			return d, true
+		}
+	default:
+		return shell.Word{}, false
+	}
+	return values.get("--chdir")
+}
+
 func (e *evaluator) unwrapEnv(k *call) ([]shell.Word, []shell.Word, bool) {
 	a := k.args
 	for i := 0; i < len(a); i++ {

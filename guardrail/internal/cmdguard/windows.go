@@ -10,7 +10,8 @@ func init() {
 	handle(forEachObject, "foreach-object")
 	handle(removeItem, "remove-item")
 	handle(moveItem, "move-item", "rename-item")
-	handle(psWriter, "copy-item", "set-content", "add-content", "clear-content", "out-file", "tee-object", "new-item")
+	handle(psWriter, "copy-item", "set-content", "add-content", "clear-content", "out-file", "tee-object", "new-item",
+		"expand-archive", "compress-archive")
 	handle(delCommand, "del", "rd")
 	handle(cmdMove, "move", "ren")
 	handle(cmdCopy, "copy", "xcopy", "robocopy")
@@ -101,6 +102,10 @@ func psWriter(e *evaluator, k *call) {
 		c, params = psNewItem, []string{"path"}
 	case "clear-content":
 		c, params = psClearContent, []string{"path", "literalpath"}
+	case "expand-archive", "compress-archive":
+		// The archive's files land in -DestinationPath, or the archive is
+		// written there.
+		c, params = psArchive, []string{"destinationpath"}
 	default:
 		c, params = psSetContent, []string{"path", "literalpath"}
 	}
@@ -123,6 +128,9 @@ func psWriter(e *evaluator, k *call) {
 		text = t.Text
 	}
 	for _, w := range paths {
+		if k.name != "copy-item" && k.name != "clear-content" && text != "" {
+			e.wrote(w, text, k.name == "add-content" || b.switches["append"])
+		}
 		e.secret(w, text)
 	}
 }
@@ -305,6 +313,7 @@ func (e *evaluator) expr(c *shell.Cmd) {
 			}
 		}
 		if len(quoted) > 1 {
+			e.wrote(quoted[0], quoted[1].Text, strings.Contains(t, "]::append"))
 			e.secret(quoted[0], quoted[1].Text)
 		}
 	}
@@ -315,10 +324,28 @@ func (e *evaluator) expr(c *shell.Cmd) {
 			for _, s := range w.Subst {
 				for _, a := range s.Args {
 					if a.Quoted {
-						e.write(shell.Word{Text: strings.TrimRight(a.Text, ",")}, c.Source, "changes")
+						// "$PWD\.git\index" keeps its literal tail.
+						e.write(trimCommas(a), c.Source, "changes")
 					}
 				}
 			}
 		}
 	}
+}
+
+// trimCommas returns w without the commas that end it (an argument list's
+// separator), keeping which of its parts are known only at run time.
+func trimCommas(w shell.Word) shell.Word {
+	n := len(w.Text) - len(strings.TrimRight(w.Text, ","))
+	if n == 0 {
+		return w
+	}
+	w.Text = w.Text[:len(w.Text)-n]
+	if len(w.Segs) > 0 {
+		segs := append([]shell.Seg(nil), w.Segs...)
+		last := &segs[len(segs)-1]
+		last.Text = last.Text[:len(last.Text)-min(n, len(last.Text))]
+		w.Segs = segs
+	}
+	return w
 }

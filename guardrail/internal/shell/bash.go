@@ -422,11 +422,22 @@ func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect,
 	var env []Word
 	for _, a := range c.Assigns {
 		// NAME=value cmd: the value only reaches cmd's environment, but its
-		// substitutions run.
-		if a.Value != nil {
-			p.words(a.Value)
+		// substitutions run. Every such assignment is in Env, as the
+		// command's own environment (git --config-env=KEY=NAME reads NAME).
+		if a.Value == nil {
+			continue
 		}
-		env = p.commandVar(env, a)
+		ws := p.words(a.Value)
+		if a.Name == nil || a.Array != nil {
+			continue
+		}
+		if EnvVariable(a.Name.Value) {
+			env = p.commandVar(env, a)
+			continue
+		}
+		if len(ws) == 1 {
+			env = append(env, envWord(a.Name.Value, ws[0]))
+		}
 	}
 	cmd := &Cmd{Redirs: redirs, Stdin: in, Source: p.stmtText(s), Env: env}
 	for _, w := range c.Args {
@@ -458,17 +469,21 @@ func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect,
 }
 
 // commandVar appends to env the assignment a as a NAME=value word when its
-// variable holds a command ([CommandVariable]).
+// variable holds a command or configures git ([EnvVariable]).
 func (p *bashParser) commandVar(env []Word, a *syntax.Assign) []Word {
-	if a.Name == nil || a.Value == nil || a.Array != nil || !CommandVariable(a.Name.Value) {
+	if a.Name == nil || a.Value == nil || a.Array != nil || !EnvVariable(a.Name.Value) {
 		return env
 	}
-	w := p.word1(a.Value)
-	segs := append([]Seg{{Text: a.Name.Value + "="}}, w.Segs...)
+	return append(env, envWord(a.Name.Value, p.word1(a.Value)))
+}
+
+// envWord is the assignment of w to name as one NAME=value word.
+func envWord(name string, w Word) Word {
+	segs := append([]Seg{{Text: name + "="}}, w.Segs...)
 	if w.Segs == nil {
 		segs = nil
 	}
-	return append(env, Word{Text: a.Name.Value + "=" + w.Text, Segs: segs, Quoted: w.Quoted, Subst: w.Subst})
+	return Word{Text: name + "=" + w.Text, Segs: segs, Quoted: w.Quoted, Subst: w.Subst}
 }
 
 func (p *bashParser) assign(a *syntax.Assign) {

@@ -112,11 +112,11 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// TestParseCommandVariables checks that assignments of variables holding a
-// command are kept in Cmd.Env: before a command, alone and by export, and
-// that other assignments are not.
+// TestParseCommandVariables checks what Cmd.Env keeps: every assignment
+// before a command (its environment), and alone or by export only those of
+// variables holding a command or git configuration.
 func TestParseCommandVariables(t *testing.T) {
-	s, err := shell.ParseBash(`GIT_SSH_COMMAND='rm -rf x' MSG=hi git fetch; EDITOR=vim; export PAGER=less X=1; Y=2 ls`)
+	s, err := shell.ParseBash(`GIT_SSH_COMMAND='rm -rf x' MSG=hi git fetch; EDITOR=vim; export PAGER=less X=1; Y=2 ls; GIT_CONFIG_COUNT=1; Z=3`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestParseCommandVariables(t *testing.T) {
 		}
 		got = append(got, env)
 	}
-	want := [][]string{{"GIT_SSH_COMMAND=rm -rf x"}, {"EDITOR=vim"}, {"PAGER=less"}, nil}
+	want := [][]string{{"GIT_SSH_COMMAND=rm -rf x", "MSG=hi"}, {"EDITOR=vim"}, {"PAGER=less"}, {"Y=2"}, {"GIT_CONFIG_COUNT=1"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Env per command (-want +got):\n%s", diff)
 	}
@@ -136,6 +136,12 @@ func TestParseCommandVariables(t *testing.T) {
 		"MANPAGER": true, "RSYNC_RSH": true, "LESSOPEN": true, "MSG": false, "PATH": false, "EDITOR_CONFIG": false} {
 		if got := shell.CommandVariable(name); got != want {
 			t.Errorf("CommandVariable(%q) = %v, want %v", name, got, want)
+		}
+	}
+	for name, want := range map[string]bool{"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_KEY_3": true, "EDITOR": true,
+		"GIT_DIR": false, "CONFIG_COUNT": false} {
+		if got := shell.EnvVariable(name); got != want {
+			t.Errorf("EnvVariable(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

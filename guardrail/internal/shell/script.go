@@ -36,11 +36,20 @@ type Cmd struct {
 	// ( ... ) > f, a loop), holds the commands inside it, whose output the
 	// redirections take (bash). Args is then empty.
 	Inner []*Cmd
-	// Env holds, as NAME=value words, the assignments of variables that
-	// hold a command (see [CommandVariable]) made before the command
-	// (GIT_SSH_COMMAND='...' git fetch) or, for a line of assignments only,
-	// by the line (bash).
+	// Env holds, as NAME=value words, the assignments made before the
+	// command (GIT_SSH_COMMAND='...' git fetch: all of them, the command's
+	// own environment) or, for a line of assignments only, the line's
+	// assignments of variables that hold a command or configure git (see
+	// [EnvVariable]) (bash).
 	Env []Word
+}
+
+// EnvVariable reports whether the environment variable name changes
+// what programs started later do: it holds a command ([CommandVariable])
+// or git configuration (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT,
+// GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n).
+func EnvVariable(name string) bool {
+	return CommandVariable(name) || strings.HasPrefix(name, "GIT_CONFIG_")
 }
 
 // CommandVariable reports whether the environment variable name holds a
