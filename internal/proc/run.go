@@ -126,6 +126,14 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	err = cmd.Start()
 	o.started() // the child has its own copies of the write ends now
 	if err != nil {
+		// A context done before the child could start: the run was cut
+		// short, not unable to start (exec.Cmd.Start returns ctx.Err()).
+		switch {
+		case runCtx.Err() != nil && context.Cause(runCtx) == errTimeoutCause:
+			return fail(KindTimeout, fmt.Errorf("%w after %s", ErrTimeout, s.Timeout))
+		case ctx.Err() != nil:
+			return fail(KindCanceled, context.Cause(ctx))
+		}
 		return fail(KindStart, fmt.Errorf("%w: %w", ErrStart, err))
 	}
 	res.Pid = cmd.Process.Pid

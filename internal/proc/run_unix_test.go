@@ -171,7 +171,7 @@ func TestRunEndsTheTree(t *testing.T) {
 		name     string
 		script   string
 		timeout  time.Duration
-		ctx      func(t *testing.T) context.Context
+		ctx      func(t *testing.T, dir string) context.Context
 		kind     proc.Kind // "" for success
 		matches  error
 		maxTime  time.Duration
@@ -198,17 +198,31 @@ func TestRunEndsTheTree(t *testing.T) {
 			kind: proc.KindExit, matches: proc.ErrExit, maxTime: 3 * time.Second, exitCode: 1,
 		},
 		{
-			name: "cancel with a cause", script: `trap "" TERM; sleep 60`,
-			ctx: func(t *testing.T) context.Context {
+			// Cancelled once the child is up (it makes the file), so a
+			// loaded machine's slow start cannot cancel it before.
+			name: "cancel with a cause", script: `trap "" TERM; touch up; sleep 60`,
+			ctx: func(t *testing.T, dir string) context.Context {
 				ctx, cancel := context.WithCancelCause(t.Context())
-				time.AfterFunc(200*time.Millisecond, func() { cancel(cause) })
+				go func() {
+					for {
+						if _, err := os.Stat(filepath.Join(dir, "up")); err == nil {
+							cancel(cause)
+							return
+						}
+						select {
+						case <-ctx.Done():
+							return
+						case <-time.After(10 * time.Millisecond):
+						}
+					}
+				}()
 				return ctx
 			},
 			kind: proc.KindCanceled, matches: cause, maxTime: 3 * time.Second, exitCode: -1,
 		},
 		{
 			name: "caller's deadline shorter than the timeout", script: "sleep 60", timeout: time.Minute,
-			ctx: func(t *testing.T) context.Context {
+			ctx: func(t *testing.T, _ string) context.Context {
 				ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 				t.Cleanup(cancel)
 				return ctx
@@ -217,7 +231,7 @@ func TestRunEndsTheTree(t *testing.T) {
 		},
 		{
 			name: "timeout shorter than the caller's deadline", script: "sleep 60", timeout: 200 * time.Millisecond,
-			ctx: func(t *testing.T) context.Context {
+			ctx: func(t *testing.T, _ string) context.Context {
 				ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 				t.Cleanup(cancel)
 				return ctx
@@ -228,12 +242,12 @@ func TestRunEndsTheTree(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ctx := t.Context()
+			ctx, dir := t.Context(), t.TempDir()
 			if tt.ctx != nil {
-				ctx = tt.ctx(t)
+				ctx = tt.ctx(t, dir)
 			}
 			start := time.Now()
-			res, err := proc.Run(ctx, proc.Spec{Root: t.TempDir(), Argv: []string{"sh", "-c", tt.script},
+			res, err := proc.Run(ctx, proc.Spec{Root: dir, Argv: []string{"sh", "-c", tt.script},
 				Timeout: tt.timeout, Grace: grace})
 			elapsed := time.Since(start)
 			var kind proc.Kind
@@ -254,8 +268,33 @@ func TestRunEndsTheTree(t *testing.T) {
 			if elapsed > tt.maxTime {
 				t.Errorf("took %s, want at most %s", elapsed, tt.maxTime)
 			}
+			if res.Pid == 0 && tt.kind != "" && tt.kind != proc.KindExit {
+				// A timer of 200 ms ran out before a loaded machine
+				// started the child: the kind and error are checked
+				// above; there is no tree.
+				t.Logf("cut short before the child started: %v", err)
+				return
+			}
 			groupGone(t, res.Pgid)
 		})
+	}
+}
+
+// A timeout that runs out while the child is being started is a timeout,
+// not a program that could not start: the caller retries the one and
+// fixes the other.
+func TestRunTimeoutBeforeStart(t *testing.T) {
+	dir := t.TempDir()
+	res, err := proc.Run(t.Context(), proc.Spec{Root: dir, Argv: []string{"touch", "ran"}, Timeout: time.Nanosecond})
+	pe, ok := errors.AsType[*proc.Error](err)
+	if !ok || pe.Kind != proc.KindTimeout || !errors.Is(err, proc.ErrTimeout) || errors.Is(err, proc.ErrStart) {
+		t.Errorf("error = %v, want a timeout", err)
+	}
+	if res.Pid != 0 || res.ExitCode != -1 {
+		t.Errorf("result = %+v, want no process", res)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+		t.Error("the program ran")
 	}
 }
 
