@@ -230,20 +230,21 @@ func afterNameShape(prev, text string) bool {
 	if s >= len(text) {
 		return false
 	}
-	if _, ok := tripleQuoted(prev, text); ok {
-		return true
-	}
-	switch text[s] {
-	case '"', '\'', '=', '|', '?':
-	default:
-		return false
-	}
 	e := len(prev)
 	for e > 0 && reBlank(prev[e-1]) {
 		e--
 	}
 	if e == 0 {
 		return false
+	}
+	switch text[s] {
+	case '"', '\'', '=', '|', '?':
+	default:
+		if prev[e-1] != '"' && prev[e-1] != '\'' {
+			return false
+		}
+		_, ok := tripleQuoted(prev, text)
+		return ok
 	}
 	switch c := prev[e-1]; {
 	case c == '=' || c == '(' || c == '{' || c == '|' || c == '?':
