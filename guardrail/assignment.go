@@ -235,7 +235,9 @@ func credentialPair(w []byte) bool {
 		// Keys a service names by their use: Datadog's app key, PagerDuty's
 		// integration and service keys, FCM's server key, Segment's write
 		// key, LaunchDarkly's SDK key; Yarn's npmAuthIdent (user:password).
-		"appkey", "integrationkey", "servicekey", "serverkey", "writekey", "sdkkey", "adminkey", "authident", "hmackey":
+		"appkey", "integrationkey", "servicekey", "serverkey", "writekey", "sdkkey", "adminkey", "authident", "hmackey",
+		// Azure's storage account keys and Functions keys.
+		"accountkey", "functionkey":
 		return true
 	}
 	return false

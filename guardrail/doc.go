@@ -845,7 +845,8 @@
 //     sentence (using key = ..., your API key is ..., the password is ...)
 //     with a value of letters and digits; a table's row apiKey | value;
 //     environment names with the credential word glued on (ACRPWD, DBPASS,
-//     DEFAULT_CLIENTSECRET; not BYPASS nor COMPASS) and Duo's skey.
+//     DEFAULT_CLIENTSECRET; not BYPASS nor COMPASS), Duo's skey, and
+//     Azure's account and function keys (AccountKey, azureFunctionKey).
 //     Allowed besides: a Kubernetes Secret's data under a key that names a
 //     name, host, URL, endpoint, region or namespace
 //     (azurestorageaccountname).
