@@ -183,21 +183,28 @@ func credentialName(name string) bool {
 	if n == 1 && (gluedBytes(last) || acronymGlued(name)) {
 		return true // identitytoken, refreshtoken: words glued in lower case
 	}
-	if n == 1 && upperName(name) {
-		// PGPASSWORD, REDISPASSWORD: a word of an environment variable's
-		// name glued to the credential word.
-		for _, w := range []string{"password", "passwd", "secret", "token"} {
-			if strings.HasSuffix(string(last), w) {
-				return true
-			}
-		}
+	if n == 1 && upperName(name) && gluedUpper(last) {
+		return true
 	}
 	if credentialWord(last) {
 		return true
 	}
 	if n >= 2 {
 		p := append(append(pair[:0], word(1)...), last...)
-		return credentialPair(p)
+		// DEFAULT_CLIENTSECRET, process.env.ACRPWD: the last word glued.
+		return credentialPair(p) || upperName(name[strings.LastIndexByte(name, '.')+1:]) && gluedUpper(last)
+	}
+	return false
+}
+
+// gluedUpper reports whether w, the last word of an environment
+// variable's name lowercased, is a word glued to a credential word
+// (PGPASSWORD, REDISPASSWORD, ACRPWD, DBPASS), but not bypass or compass.
+func gluedUpper(w []byte) bool {
+	for _, s := range []string{"password", "passwd", "secret", "token", "pwd", "pass"} {
+		if strings.HasSuffix(string(w), s) {
+			return !strings.HasSuffix(string(w), "bypass") && !strings.HasSuffix(string(w), "compass")
+		}
 	}
 	return false
 }
@@ -210,7 +217,7 @@ func credentialName(name string) bool {
 func credentialWord(w []byte) bool {
 	switch string(w) {
 	case "password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey",
-		"credential", "credentials", "creds",
+		"credential", "credentials", "creds", "skey", // Duo's secret key
 		"requirepass", "masterauth", // Redis
 		"pw", "bindpw", "rootpw", "authtok", // ldap_bind_pw, nslcd, slapd, sssd
 		"hmac", "bearer": // a key to sign with, a token to send
@@ -228,7 +235,9 @@ func credentialPair(w []byte) bool {
 		// Keys a service names by their use: Datadog's app key, PagerDuty's
 		// integration and service keys, FCM's server key, Segment's write
 		// key, LaunchDarkly's SDK key; Yarn's npmAuthIdent (user:password).
-		"appkey", "integrationkey", "servicekey", "serverkey", "writekey", "sdkkey", "adminkey", "authident", "hmackey":
+		"appkey", "integrationkey", "servicekey", "serverkey", "writekey", "sdkkey", "adminkey", "authident", "hmackey",
+		// Azure's storage account keys and Functions keys.
+		"accountkey", "functionkey":
 		return true
 	}
 	return false

@@ -872,6 +872,27 @@
 //     %(name)s, __TOKEN__ (a value starting with % is a placeholder only as
 //     %VAR%), ${NAME:?message}, a signed URL's X-Goog-Credential scope,
 //     and Oracle's scott/tiger.
+//     Also found (guardrail/secrets_kinds7.go): a function or getter named
+//     for a credential that returns a literal (func getApiKey() string {
+//     return "..." }, def api_key(): return '...', fun getToken(): String =
+//     "...", GetSecret() => "...", const getToken = () => '...', a Ruby def
+//     or Rust fn whose body is the literal; not a call's result, nor a
+//     name like tokenType or getTokenUrl); a credential's literal on the
+//     line after its name (std::string ApiKey{ then "..."}; a Java
+//     constant's = "..." on the next line; process.env.X || or ?? then
+//     "..."; X = ( then "..."; name = """ then value"""); an Azure storage
+//     account key (86 base64 characters and ==) on or under a line naming a
+//     key, but not a digest's (sha512- integrity, hash, signature, an RSA
+//     modulus) nor the Azurite emulator's; a docker auths' auth escaped in a
+//     string, once or more, that decodes to user:password; a log line or a
+//     sentence (using key = ..., your API key is ..., the password is ...)
+//     with a value of letters and digits; a table's row apiKey | value;
+//     environment names with the credential word glued on (ACRPWD, DBPASS,
+//     DEFAULT_CLIENTSECRET; not BYPASS nor COMPASS), Duo's skey, and
+//     Azure's account and function keys (AccountKey, azureFunctionKey).
+//     Allowed besides: a Kubernetes Secret's data under a key that names a
+//     name, host, URL, endpoint, region or namespace
+//     (azurestorageaccountname).
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

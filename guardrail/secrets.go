@@ -103,10 +103,10 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 		// What the lines before say of this one: a key whose value is on
 		// this line, a curl command this line continues.
 		if beforeNo == l.NewLine-1 && beforeNo > 0 {
-			f.prev = beforeText
+			f.prev2, f.prev = f.prev, beforeText
 			f.curl = continues(beforeText) && (f.curl || strings.Contains(beforeText, "curl"))
 		} else {
-			f.prev, f.curl = "", false
+			f.prev, f.prev2, f.curl = "", "", false
 		}
 		beforeText, beforeNo = l.Text, l.NewLine
 		if len(l.Text) < 8 {
@@ -221,6 +221,9 @@ type scanFile struct {
 	// continued with a backslash onto it.
 	prev string
 	curl bool
+	// prev2 is the line before prev, when prev is there: a function's
+	// header when prev is only its opening brace.
+	prev2 string
 }
 
 // found is a secret with its byte span in the line, for deduplication.

@@ -72,6 +72,9 @@ func kubeDataValue(t string, lineNo int) (Secret, bool) {
 	if !ok || name == "" || strings.ContainsAny(name, " \t") {
 		return Secret{}, false
 	}
+	if namesNoSecret(name) {
+		return Secret{}, false
+	}
 	v = strings.Trim(strings.TrimSpace(v), `"'`)
 	d, ok := decodedText(v)
 	if !ok || len(d) < 6 || strings.ContainsAny(d, " \t\r\n") || !literal(d) {

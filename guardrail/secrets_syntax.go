@@ -608,6 +608,9 @@ func (f *scanFile) derived(text, next string, lineNo int) []found {
 	}
 	if f.prev != "" {
 		out = append(out, f.findNextLineValue(text, lineNo)...)
+		if afterNameShape(f.prev, text) {
+			out = append(out, f.findAfterName(text, lineNo)...)
+		}
 	}
 	if f.curl {
 		out = append(out, f.findCurlUser(text)...)
