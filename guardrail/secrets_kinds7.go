@@ -71,7 +71,7 @@ func (f *scanFile) findGetters(text, _ string, lineNo int) []found {
 		}
 		k = skipSpace(text, k)
 		e, v, ok := quotedAt(text, k)
-		if !ok || !secretLiteral(v) {
+		if !ok || !secretLiteral(v) || !returnsAlone(text[e+1:]) {
 			continue
 		}
 		name := functionName(text[:i])
@@ -87,6 +87,23 @@ func (f *scanFile) findGetters(text, _ string, lineNo int) []found {
 		return f.nested([]string{name + ` = "` + v + `"`}, lineNo, k+1, e, v, "returned by "+name)
 	}
 	return nil
+}
+
+// returnsAlone reports whether rest, what follows a returned literal's
+// closing quote, ends the returned expression: closing bytes and blanks,
+// then nothing or a comment. A literal that is a part of what is
+// returned ("token(" + n) is not the value.
+func returnsAlone(rest string) bool {
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == ';' || c == ',' || c == ')' || c == '}' || c == ']' || reBlank(c):
+		case strings.HasPrefix(rest[i:], "//") || c == '#':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // functionName returns the name a function header declares, when it

@@ -93,6 +93,11 @@ func TestKinds7ThroughScan(t *testing.T) {
 		{"creds.go", `func getSigningSecret() string { return "Tz8mQ1vL4xR7pW2n" }`, true},
 		{"creds.go", "func (c *Client) apiToken() string {\n\treturn \"Tz8mQ1vL4xR7pW2n\"\n}", true},
 		{"Config.java", "    public String getClientSecret() {\n        return \"Tz8mQ1vL4xR7pW2n\";\n    }", true},
+		// A literal that is a part of what is returned; a conversion
+		// called on the line before is not a getter's header.
+		{"token_string.go", "\tif i >= token(len(_token_index)-1) {\n\t\treturn \"token(\" + strconv.FormatInt(int64(i+1), 10) + \")\"\n\t}", false},
+		{"creds.go", `func apiToken() string { return "Tz8mQ1vL4" + suffix }`, false},
+		{"creds.ts", `const getToken = () => "Tz8mQ1vL4xR7pW2n"; // rotated monthly`, true},
 		{"Keys.php", "    public function getApiSecret(): string\n    {\n        return 'Tz8mQ1vL4xR7pW2n';\n    }", true},
 		{"App.kt", `    fun getAuthToken(): String = "Tz8mQ1vL4xR7pW2n"`, true},
 		{"Keys.cs", `    public static string GetPassword() => "Tz8mQ1vL4xR7pW2n";`, true},
