@@ -651,6 +651,20 @@ func lineCredential(text string) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
+// places yields where sub occurs in text, each place in order (a place
+// may overlap the one before).
+func places(text, sub string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; i <= len(text); i++ {
+			j := strings.Index(text[i:], sub)
+			if j < 0 || !yield(i+j) {
+				return
+			}
+			i += j
+		}
+	}
+}
+
 // skipBlanks returns the index of the first byte from i on that is not a
 // blank as \s means in a regexp.
 func skipBlanks(text string, i int) int {

@@ -122,7 +122,7 @@ func angleSpan(lv string) bool {
 	if wordy(strings.Trim(lv, "<> ")) {
 		return true
 	}
-	for i := strings.IndexByte(lv, '<'); i >= 0; {
+	for i := range places(lv, "<") {
 		j := i + 1
 		for j < len(lv) && (letter(lv[j]) || lv[j] >= '0' && lv[j] <= '9' || strings.IndexByte(" _-.:/%=,'()", lv[j]) >= 0) {
 			j++
@@ -130,11 +130,6 @@ func angleSpan(lv string) bool {
 		if j < len(lv) && lv[j] == '>' && j > i+1 && (letter(lv[i+1]) || lv[i+1] == '%') {
 			return true
 		}
-		k := strings.IndexByte(lv[i+1:], '<')
-		if k < 0 {
-			break
-		}
-		i += 1 + k
 	}
 	return false
 }
@@ -378,15 +373,10 @@ func codeShapes(text string) (calls, args, fields bool) {
 
 // literalCall reports whether a '(' of the line has a quote after it.
 func literalCall(text string) bool {
-	for i := strings.IndexByte(text, '('); i >= 0 && i+1 < len(text); {
-		if text[i+1] == '"' || text[i+1] == '\'' {
+	for i := range places(text, "(") {
+		if i+1 < len(text) && (text[i+1] == '"' || text[i+1] == '\'') {
 			return true
 		}
-		j := strings.IndexByte(text[i+1:], '(')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return false
 }
@@ -394,19 +384,14 @@ func literalCall(text string) bool {
 // userArgs reports whether a literal's closing quote, maybe a blank, and
 // a comma are on the line, and a user's mark (an @, cn=, uid=).
 func userArgs(text string) bool {
-	for i := strings.IndexByte(text, ','); i > 0; {
+	for i := range places(text, ",") {
 		k := i - 1
-		if text[k] == ' ' && k > 0 {
+		if k > 0 && text[k] == ' ' {
 			k--
 		}
-		if text[k] == '"' || text[k] == '\'' {
+		if k >= 0 && (text[k] == '"' || text[k] == '\'') {
 			return strings.IndexByte(text, '@') >= 0 || hasAny(text, "cn=", "uid=", "CN=", "UID=")
 		}
-		j := strings.IndexByte(text[i+1:], ',')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return false
 }
@@ -642,18 +627,17 @@ var setterVerbs = map[string]bool{"set": true, "with": true, "use": true, "put":
 // assigned (signingKey = []byte("...")).
 func findCredentialCalls(text string) []found {
 	var out []found
-	for i := strings.IndexByte(text, '('); i >= 0 && i+1 < len(text); {
+	from := 0 // past the last call found
+	for i := range places(text, "(") {
+		if i < from || i+1 >= len(text) {
+			continue
+		}
 		if q := text[i+1]; q == '"' || q == '\'' {
 			if e, f, ok := credentialCall(text, i, q); ok {
 				out = append(out, f)
-				i = e
+				from = e + 1
 			}
 		}
-		j := strings.IndexByte(text[i+1:], '(')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return out
 }
@@ -1182,17 +1166,15 @@ func findEnvDefaults(text string) []found {
 // auth=("u", "...").
 func findAuthArgs(text string) []found {
 	var out []found
-	for i := strings.IndexByte(text, '('); i >= 0 && i+1 < len(text); {
+	for i := range places(text, "(") {
+		if i+1 >= len(text) {
+			break
+		}
 		if q := text[i+1]; (q == '"' || q == '\'') && authCallee(text[:i]) {
 			if f, ok := secondLiteral(text, i+1); ok {
 				out = append(out, f)
 			}
 		}
-		j := strings.IndexByte(text[i+1:], '(')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return out
 }

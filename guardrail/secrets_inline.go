@@ -140,11 +140,11 @@ func spanNamed(before string) bool {
 // password part is a generated or random-case word.
 func findAuthUserPass(text string) []found {
 	var out []found
-	for i := strings.Index(text, "auth"); i >= 0; {
-		j := i + len("auth")
+	for i := range places(text, "auth") {
 		if i > 0 && letter(text[i-1]) {
-			j = len(text) // oauth, OAuth: not an auth name
+			continue // oauth, OAuth: not an auth name
 		}
+		j := i + len("auth")
 		if j < len(text) && (text[j] == '"' || text[j] == '\'') {
 			j++
 		}
@@ -165,11 +165,6 @@ func findAuthUserPass(text string) []found {
 				}
 			}
 		}
-		n := strings.Index(text[i+1:], "auth")
-		if n < 0 {
-			break
-		}
-		i += 1 + n
 	}
 	return out
 }

@@ -635,7 +635,7 @@ func startsWithQuote(text string) bool {
 // it or after it (or the line's end after it), past blanks: a join of
 // literals, not arithmetic or a literal and a variable alone.
 func plusJoins(text string) bool {
-	for i := strings.IndexByte(text, '+'); i >= 0; {
+	for i := range places(text, "+") {
 		j := i - 1
 		for j >= 0 && (text[j] == ' ' || text[j] == '\t') {
 			j--
@@ -644,11 +644,6 @@ func plusJoins(text string) bool {
 		if j >= 0 && (text[j] == '"' || text[j] == '\'') && (k == len(text) || text[k] == '"' || text[k] == '\'') {
 			return true
 		}
-		n := strings.IndexByte(text[i+1:], '+')
-		if n < 0 {
-			break
-		}
-		i += 1 + n
 	}
 	return false
 }
