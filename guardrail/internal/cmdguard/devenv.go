@@ -63,6 +63,14 @@ var subRunners = map[string]struct {
 var terminals = setOf("xterm uxterm urxvt rxvt st alacritty konsole terminator xfce4-terminal tilix gnome-terminal " +
 	"mate-terminal lxterminal qterminal sakura termite x-terminal-emulator wezterm foot ghostty kitty")
 
+// lineOptions are the options that give a runner its command as a shell
+// line: nix-shell --run 'cmd', nodemon --exec 'cmd', chokidar -c 'cmd'.
+var lineOptions = map[string][]string{
+	"nix-shell": {"--run", "--command"},
+	"nodemon":   {"--exec", "-x"},
+	"chokidar":  {"--command", "-c"},
+}
+
 // unwrapDevEnv returns the command an environment wrapper, a
 // dev-environment runner or a terminal runs; one given as a shell line is
 // judged here as a payload. ok is false when k is none of them or runs
@@ -86,6 +94,13 @@ func (e *evaluator) unwrapDevEnv(k *call) (inner, alt []shell.Word, ok bool) {
 			alt = a[altI:]
 		}
 		return inner, alt, true
+	}
+	if opts, found := lineOptions[k.name]; found {
+		if line, ok := optionValue(a, opts...); ok {
+			e.payload(k, line, Bash)
+			return nil, nil, true
+		}
+		return nil, nil, false
 	}
 	if r, found := subRunners[k.name]; found {
 		if len(a) == 0 || a[0].Text != r.sub {
@@ -118,11 +133,6 @@ func (e *evaluator) unwrapDevEnv(k *call) (inner, alt []shell.Word, ok bool) {
 			if len(ops) > 1 {
 				e.payload(k, ops[1], Bash)
 			}
-			return nil, nil, true
-		}
-	case "nix-shell":
-		if line, ok := optionValue(a, "--run", "--command"); ok {
-			e.payload(k, line, Bash)
 			return nil, nil, true
 		}
 	case "nix":
@@ -178,16 +188,6 @@ func (e *evaluator) unwrapDevEnv(k *call) (inner, alt []shell.Word, ok bool) {
 		}
 	case "start-stop-daemon":
 		return startStopDaemon(a), nil, true
-	case "nodemon":
-		if line, ok := optionValue(a, "--exec", "-x"); ok {
-			e.payload(k, line, Bash)
-			return nil, nil, true
-		}
-	case "chokidar":
-		if line, ok := optionValue(a, "--command", "-c"); ok {
-			e.payload(k, line, Bash)
-			return nil, nil, true
-		}
 	case "onchange":
 		if rest, ok := afterDashes(a); ok {
 			return rest, nil, true
