@@ -75,8 +75,16 @@ func assignments(text string, code bool, ends []int) []found {
 		}
 		flag := strings.HasPrefix(name, "--")
 		vs, ve, ok := assignedValue(text, i, code, flag)
-		if !ok || !strong && !strongKey(text[vs:ve]) || signingName(name) && !generatedSecret(text[vs:ve]) {
+		if ok {
+			if e := queryValue(text, start, vs, ve); e < ve {
+				ve, ok = e, literal(text[vs:e])
+			}
+		}
+		if !ok || !strong && !strongKey(text[vs:ve]) || signingName(name) && !generatedSecret(text[vs:ve]) || ownName(name, text[vs:ve]) {
 			return
+		}
+		if start > 0 && text[start-1] == '$' && skipSpace(text, i) < len(text) && text[skipSpace(text, i)] == ':' {
+			return // "$PWD:/data": a shell's expansion before a colon, not a key
 		}
 		out = append(out, found{Secret: Secret{Masked: mask(text[vs:ve])}, start: vs, end: ve})
 		from = ve
@@ -253,7 +261,9 @@ func notCredentialWord(w []byte) bool {
 		// An existing secret is named by its value (a Helm chart's
 		// existingSecret: db-creds); a verb before it names a setting or a
 		// method (update_password: on_create).
-		"existing", "update", "reset", "change", "forgot":
+		"existing", "update", "reset", "change", "forgot",
+		// An error's code or message about one: ERRCODE_INVALID_PASSWORD.
+		"invalid", "wrong", "incorrect", "expired":
 		return true
 	}
 	return false
@@ -507,8 +517,11 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 		i++
 	}
 	ve = i
-	for ve > vs && strings.ContainsRune("})]\"'`", rune(text[ve-1])) {
-		ve-- // the end of what holds the value: f("k=VALUE"), {k: VALUE}
+	if colonThenWords(text, vs, ve) {
+		return 0, 0, false // token: implement the accessors: prose
+	}
+	for ve > vs && strings.ContainsRune("})]\"'`>", rune(text[ve-1])) {
+		ve-- // the end of what holds the value: f("k=VALUE"), {k: VALUE}, <x a="k=VALUE">
 	}
 	v := text[vs:ve]
 	if strings.ContainsAny(v, "()") || reference(v) && !generated(v) || strings.HasPrefix(v, "os.environ/") || !literal(v) {
@@ -593,5 +606,5 @@ func literal(v string) bool {
 	if wordy(v) && strings.ContainsAny(v, "-_.") && (credentialName(v) || keyName(v)) {
 		return false // the name of a key elsewhere: secretKey: api-key
 	}
-	return !publishable(lv) && !filePath(v) && !ciphertext(v) && !notSecretShape(v) && decodedLiteral(v)
+	return !publishable(lv) && !filePath(v) && !ciphertext(v) && !notSecretShape(v) && !notCredentialValue(v) && decodedLiteral(v)
 }

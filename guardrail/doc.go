@@ -893,6 +893,30 @@
 //     Allowed besides: a Kubernetes Secret's data under a key that names a
 //     name, host, URL, endpoint, region or namespace
 //     (azurestorageaccountname).
+//     Allowed because real code holds them under a credential's name
+//     (guardrail/secrets_realcode.go, found scanning a Go module cache,
+//     Go's sources and npm packages): a value that is the name itself or
+//     its first or last words (CorsErrorInvalidAllowCredentials =
+//     "InvalidAllowCredentials", s3DisableExpressSessionAuthKey =
+//     "s3_disable_express_session_auth", credential = "Credential=") or
+//     words at least half of which are the name's (headerAmzSessionToken =
+//     "x-amz-s3session-token"), but not one word of it (ELASTIC_PASSWORD=
+//     elastic counts); words ending in a credential word (invalid_token,
+//     client-valid-token-1); versions (^1.0.0, ~2.3, 7.3.1-beta.2); ANSI
+//     escapes and characters written as escapes; runs of consecutive
+//     characters (abcdefghij0123456789); URLs without user information or
+//     a generated part; a directory at the root (/etc); the option after a
+//     flag (--label); a string joined with a variable ("PWD="+dir);
+//     PowerShell's New-Object, Read-Host and the like; type words (value,
+//     str, text); a word a sentence goes on after, after a colon (second
+//     pass: scan the bytes); "$PWD:/src", a shell's expansion; a URL
+//     query's value ends at & or #; names of an error (ERR_INVALID_PASSWORD,
+//     WrongPasswordMsg); a bare word after the credential word in source
+//     code (a field and its type: password SecretReader), where Pascal, D,
+//     Haskell, VB, OCaml, Nim, Crystal, Solidity and Ada count as source
+//     code too; and in a user's argument list, an item of the same
+//     kind:value shape (IAM's "group:ops@...", "domain:...") or a part of
+//     the address.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

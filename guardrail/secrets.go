@@ -515,16 +515,19 @@ var (
 	syntaxCredentials = []struct {
 		may   func(string) bool
 		spans func(string) [][]int
+		// unquoted says the value is a bare word, which code does not
+		// assign.
+		unquoted bool
 	}{
 		{startsWithCredentialWord, func(t string) [][]int {
 			if s, e, ok := lineCredential(t); ok && !proseWord(t[s:e]) {
 				return [][]int{{0, len(t), s, e}}
 			}
 			return nil
-		}},
-		{func(t string) bool { return containsFold(t, "login") }, allGroups(netrcPassword)},
-		{func(t string) bool { return strings.Contains(t, "</") }, allGroups(xmlCredential)},
-		{func(t string) bool { return strings.Contains(t, "'") }, allGroups(sqlPassword)},
+		}, true},
+		{func(t string) bool { return containsFold(t, "login") }, allGroups(netrcPassword), false},
+		{func(t string) bool { return strings.Contains(t, "</") }, allGroups(xmlCredential), false},
+		{func(t string) bool { return strings.Contains(t, "'") }, allGroups(sqlPassword), false},
 	}
 	// netrcPassword is .netrc's machine HOST login USER password PW.
 	netrcPassword = sync.OnceValue(func() *regexp.Regexp {
@@ -845,9 +848,12 @@ var detectors = []detector{
 		// <password>PW</password>, SQL's PASSWORD 'PW' and IDENTIFIED BY 'PW'.
 		rule: RuleSecretAssignment, what: "literal credential",
 		keywords: []string{"password", "passwd", "requirepass", "masterauth", "passphrase", "bindpw", "rootpw", "identified", "secret>", "token>", "key>", "credential>", "credentials>"},
-		find: func(text, _ string, _ bool) []found {
+		find: func(text, _ string, code bool) []found {
 			var out []found
 			for _, c := range syntaxCredentials {
+				if c.unquoted && code {
+					continue // in code, a field and its type: password SecretReader
+				}
 				if !c.may(text) {
 					continue
 				}
@@ -874,6 +880,8 @@ var sourceExts = map[string]bool{
 	".hxx": true, ".rs": true, ".swift": true, ".m": true, ".mm": true, ".dart": true, ".lua": true,
 	".pl": true, ".ex": true, ".exs": true, ".erl": true, ".clj": true, ".vue": true, ".svelte": true,
 	".zig": true, ".jl": true, ".r": true, ".ps1": true, ".psm1": true,
+	".hs": true, ".pas": true, ".pp": true, ".dpr": true, ".lpr": true, ".d": true, ".vb": true,
+	".ml": true, ".mli": true, ".nim": true, ".cr": true, ".sol": true, ".adb": true, ".ads": true,
 }
 
 // mask returns the first characters of s (at most 4, never more than half

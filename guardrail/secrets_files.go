@@ -699,7 +699,7 @@ func assignedToCredential(text string) bool {
 // 'cn=svc,dc=acme,dc=io', '...')).
 func findUserPassArgs(text string) []found {
 	var out []found
-	prevEnd, prevUser := -1, false
+	prevEnd, prevUser, prev := -1, false, ""
 	for i := 0; i < len(text); i++ {
 		q := text[i]
 		if q != '"' && q != '\'' {
@@ -711,10 +711,11 @@ func findUserPassArgs(text string) []found {
 		}
 		v := text[i+1 : e]
 		if prevUser && prevEnd >= 0 && strings.Trim(text[prevEnd+1:i], " \t") == "," &&
-			len(v) >= 8 && !wordy(v) && !strings.ContainsAny(v, " \t@") && !strings.Contains(v, "://") && literal(v) {
+			len(v) >= 8 && !wordy(v) && !strings.ContainsAny(v, " \t@") && !strings.Contains(v, "://") && literal(v) &&
+			!listItems(prev, v) {
 			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: i + 1, end: e})
 		}
-		prevUser = userLike(v)
+		prevUser, prev = userLike(v), v
 		prevEnd = e
 		i = e
 	}
@@ -732,7 +733,12 @@ func userLike(v string) bool {
 		return strings.Contains(lv, "dc=") || strings.Contains(lv, "ou=") || strings.Contains(lv, "o=")
 	}
 	at := strings.IndexByte(v, '@')
-	return at > 0 && strings.Contains(v[at:], ".") && !strings.Contains(v, "://")
+	if at <= 0 || strings.Contains(v, "://") {
+		return false
+	}
+	// A domain after the @: a dot, and letters after the last one.
+	dot := strings.LastIndexByte(v[at:], '.')
+	return dot > 1 && at+dot+3 <= len(v) && lettersOnly(v[at+dot+1:])
 }
 
 // findKeyValueFields finds a credential in the key and value fields an

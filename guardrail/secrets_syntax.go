@@ -295,7 +295,7 @@ func nextComma(text string, i int) int {
 func findPairs(text, next string, _ bool) []found {
 	var out []found
 	add := func(name string, s, e int, v string) {
-		if credentialName(name) && literal(v) && !overlaps(out, s, e) {
+		if credentialName(name) && literal(v) && !ownName(name, v) && !overlaps(out, s, e) {
 			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: s, end: e})
 		}
 	}
