@@ -263,7 +263,9 @@ func notCredentialWord(w []byte) bool {
 		// method (update_password: on_create).
 		"existing", "update", "reset", "change", "forgot",
 		// An error's code or message about one: ERRCODE_INVALID_PASSWORD.
-		"invalid", "wrong", "incorrect", "expired":
+		"invalid", "wrong", "incorrect", "expired",
+		// A parser's token: unexpected token: ")".
+		"unexpected", "unrecognized", "unknown":
 		return true
 	}
 	return false

@@ -902,10 +902,11 @@
 //     words at least half of which are the name's (headerAmzSessionToken =
 //     "x-amz-s3session-token"), but not one word of it (ELASTIC_PASSWORD=
 //     elastic counts); words ending in a credential word (invalid_token,
-//     client-valid-token-1); versions (^1.0.0, ~2.3, 7.3.1-beta.2); ANSI
-//     escapes and characters written as escapes; runs of consecutive
-//     characters (abcdefghij0123456789); URLs without user information or
-//     a generated part; a directory at the root (/etc); the option after a
+//     client-valid-token-1) or a credential word and a holder word
+//     (tokenValue); versions (^1.0.0, ~2.3, 7.3.1-beta.2); ANSI escapes
+//     and characters written as escapes; URLs without user information
+//     nor a part of their path mixing letters and digits (a webhook's);
+//     a directory at the root (/etc); the option after a
 //     flag (--label); a string joined with a variable ("PWD="+dir);
 //     PowerShell's New-Object, Read-Host and the like; type words (value,
 //     str, text); a word a sentence goes on after, after a colon (second
@@ -916,7 +917,9 @@
 //     Haskell, VB, OCaml, Nim, Crystal, Solidity and Ada count as source
 //     code too; and in a user's argument list, an item of the same
 //     kind:value shape (IAM's "group:ops@...", "domain:...") or a part of
-//     the address.
+//     the address. Of provider tokens: a name in camel case after a short
+//     prefix (s.ReadUint16LengthPrefixed is no Vault token), and the
+//     RFCs' example of Basic authentication (Aladdin, open sesame).
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

@@ -366,7 +366,7 @@ var triggers = sync.OnceValue(func() *triggerSet {
 // with them read as blanks (the same length, so the same offsets).
 func providerSecrets(rules *secretrules.File, text string, hits []uint64, add func(found)) {
 	rules.ScanHits(text, tokenDelims, hits, func(m secretrules.Match) {
-		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) || namedNotSecret(m, text) || calledName(text, m.Start, m.End) {
+		if isPlaceholder(tokenBody(m.Secret)) || testToken(m.Secret) || namedNotSecret(m, text) || calledName(text, m.Start, m.End) || camelName(m.Secret) || documentedBasicToken(m.Secret) {
 			return
 		}
 		rule, what := providerRule(m.Rule.ID)
@@ -483,7 +483,7 @@ func token(re func() *regexp.Regexp, group, prefix int) func(text, next string, 
 				continue
 			}
 			v := text[s:e]
-			if isPlaceholder(v[min(prefix, len(v)):]) {
+			if isPlaceholder(v[min(prefix, len(v)):]) || notCredentialValue(v) {
 				continue
 			}
 			out = append(out, found{Secret: Secret{Masked: mask(v)}, start: s, end: e})
@@ -1002,7 +1002,7 @@ func appendBasic(out []found, text string, start, end int) []found {
 		return out
 	}
 	user, pw, ok := strings.Cut(string(dec), ":")
-	if !ok || isPlaceholder(pw) || isPlaceholder(user+pw) {
+	if !ok || isPlaceholder(pw) || isPlaceholder(user+pw) || documentedBasic(user, pw) {
 		return out
 	}
 	return append(out, found{Secret: Secret{Masked: mask(enc)}, start: start, end: end})

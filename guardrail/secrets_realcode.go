@@ -1,6 +1,8 @@
 package guardrail
 
 import (
+	"encoding/base64"
+	"slices"
 	"strings"
 )
 
@@ -18,7 +20,7 @@ func notCredentialValue(v string) bool {
 	switch {
 	case v == "":
 		return false
-	case versionRange(v), escapeText(v), sequenceRun(v), plainURL(v), rootDir(v):
+	case versionRange(v), escapeText(v), plainURL(v), rootDir(v):
 		return true
 	case strings.HasPrefix(v, "--") && len(v) > 2 && letter(v[2]):
 		return true // --label: the next option, not the value of the one before
@@ -40,10 +42,13 @@ func notCredentialValue(v string) bool {
 // by separators: its last word, or the last before a number, is one
 // (invalid_token, x-amz-security-token, client-valid-token-1).
 func namesCredential(v string) bool {
+	words := valueWords(v)
+	if len(words) == 2 && credentialWord([]byte(words[0])) && slices.Contains(holderWords, words[1]) {
+		return true // tokenValue, secret_string
+	}
 	if !strings.ContainsAny(v, "-_.:") {
 		return false
 	}
-	words := valueWords(v)
 	if len(words) >= 2 && strings.Trim(words[len(words)-1], "0123456789") == "" {
 		words = words[:len(words)-1]
 	}
@@ -117,22 +122,6 @@ func escapeText(v string) bool {
 	return n > 0 && n <= 4
 }
 
-// sequenceRun reports whether v is made of runs of consecutive letters or
-// digits (abcdefghijk123456789, 0123456789abcdef, zyxwvu987654): a value
-// typed to fill a field, which no generator gives.
-func sequenceRun(v string) bool {
-	if len(v) < 8 {
-		return false
-	}
-	steps := 0
-	for i := 1; i < len(v); i++ {
-		if d := int(v[i]|0x20) - int(v[i-1]|0x20); (d == 1 || d == -1) && wordByte(v[i]) && wordByte(v[i-1]) {
-			steps++
-		}
-	}
-	return steps*4 >= (len(v)-1)*3
-}
-
 // plainURL reports whether v is a URL that holds no credential: no user
 // information, and no part of its path or query a generated token.
 func plainURL(v string) bool {
@@ -146,15 +135,18 @@ func plainURL(v string) bool {
 		}
 	}
 	rest := v[i+3:]
-	host := rest
+	host, path := rest, ""
 	if k := strings.IndexAny(rest, "/?#"); k >= 0 {
-		host = rest[:k]
+		host, path = rest[:k], rest[k:]
 	}
 	if strings.Contains(host, "@") {
 		return false
 	}
-	for _, part := range strings.FieldsFunc(rest, func(r rune) bool { return strings.ContainsRune("/?&=#;", r) }) {
-		if len(part) >= 16 && tokenLike(part) {
+	// A part of the path or query that mixes letters and digits, as a
+	// webhook's does (/hooks/catch/bJdWL5uSLdrq), is a token.
+	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return strings.ContainsRune("/?&=#;", r) }) {
+		if len(part) >= 10 && strings.ContainsAny(part, "0123456789") && strings.IndexFunc(part, func(r rune) bool { return r < '0' || r > '9' }) >= 0 &&
+			strings.Trim(part, "0123456789-_.") != "" && !versionRange(part) {
 			return false
 		}
 	}
@@ -357,4 +349,55 @@ func listItems(user, v string) bool {
 		return i > 0 && lettersOnly(s[:i])
 	}
 	return kind(user) && kind(v)
+}
+
+// documentedBasic reports whether user and pw are the example of HTTP
+// Basic authentication the RFCs and every client's documentation give,
+// Aladdin and open sesame.
+func documentedBasic(user, pw string) bool {
+	return strings.EqualFold(user, "aladdin") && strings.EqualFold(strings.ReplaceAll(pw, " ", ""), "opensesame")
+}
+
+// documentedBasicToken reports whether tok, a Basic header's value or its
+// base64, decodes to documentedBasic's example.
+func documentedBasicToken(tok string) bool {
+	tok = strings.TrimSpace(tok[strings.LastIndexAny(tok, " \t")+1:])
+	dec, err := base64.StdEncoding.DecodeString(tok)
+	if err != nil {
+		return false
+	}
+	user, pw, ok := strings.Cut(string(dec), ":")
+	return ok && documentedBasic(user, pw)
+}
+
+// camelName reports whether a provider's token, after a short prefix
+// (s., glc_), is a name in code, words in camel case
+// (s.ReadUint16LengthPrefixed): three or more words of a capital and two
+// or more small letters, maybe ending in digits, the first maybe small.
+func camelName(tok string) bool {
+	if i := strings.IndexAny(tok, "._-"); i >= 0 && i < 8 {
+		tok = tok[i+1:]
+	}
+	words := 0
+	for i := 0; i < len(tok); {
+		j := i
+		if tok[j] >= 'A' && tok[j] <= 'Z' {
+			j++
+		} else if words > 0 {
+			return false
+		}
+		k := j
+		for k < len(tok) && tok[k] >= 'a' && tok[k] <= 'z' {
+			k++
+		}
+		if k-j < 2 {
+			return false
+		}
+		for n := 0; k < len(tok) && tok[k] >= '0' && tok[k] <= '9' && n < 2; n++ {
+			k++
+		}
+		words++
+		i = k
+	}
+	return words >= 3
 }

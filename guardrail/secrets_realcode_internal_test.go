@@ -12,12 +12,13 @@ func TestNotCredentialValue(t *testing.T) {
 		{"1.2.3-Xk9mQz2Lp4Rw8TnVb6Hd", false}, {"12345", false}, {"1..2", false}, {"v1.", false},
 		{`\x1b[32mPASS`, true}, {`\033[0;32mPASS\033[0m`, true}, {`\u3299\ufe0f`, true}, {`\U0001F92B`, true},
 		{`\u0041\u0042\u0043\u0044\u0045`, false}, {`\xzz`, false},
-		{"abcdefghijk123456789", true}, {"0123456789abcdef", true}, {"zyxwvu987654", true},
-		{"abcd1234", true}, {"Xk9mQz2Lp4", false}, {"aB3dE5gH7jK9mN1p", false},
+		{"abcdefghijk123456789", false}, {"Xk9mQz2Lp4", false}, {"aB3dE5gH7jK9mN1p", false},
 		{"https://sts.us-east-2.amazonaws.com?Action=GetCallerIdentity&Version=2011-06-15", true},
 		{"https://api.acme.io/v1/users", true},
 		{"https://app:s3cr3t@db.acme.io/app", false},
 		{"https://hooks.acme.io/services/T0AB12CD3/B0XY98ZW7/q8ZtR2mVx7LpWc4Tn9Kb3Hd6", false},
+		{"https://hooks.zapier.com/hooks/catch/bJdWL5uSLdrqauDu", false}, {"https://hooks.acme.io/catch/1234567/x8k2m9qz4w", false},
+		{"https://api.acme.io/v2/items/2024-06-15/report", true},
 		{"/etc", true}, {"/data/", true}, {"/Xk9mQz2", false}, {"/1abc", false},
 		{"--label", true}, {"--", false}, {"-p", false},
 		{"+dir", true}, {"+dir)", true}, {"+cHw3LLZv1U!DPgJD4", false}, {"+L8z+0M-jSw2fSb6lmdLGv", false},
@@ -25,6 +26,7 @@ func TestNotCredentialValue(t *testing.T) {
 		{"invalid_token", true}, {"client-valid-token-1", true}, {"x-amz-security-token", true},
 		{"token", false}, {"correct-horse-battery-staple", false},
 		{"value", true}, {"VALUE", true}, {"hunter2", false},
+		{"tokenValue", true}, {"secret_string", true}, {"tokenTrader", false},
 	} {
 		if got := notCredentialValue(c.v); got != c.want {
 			t.Errorf("notCredentialValue(%q) = %t, want %t", c.v, got, c.want)
@@ -60,6 +62,20 @@ func TestOwnName(t *testing.T) {
 	} {
 		if got := ownName(c.name, c.v); got != c.want {
 			t.Errorf("ownName(%q, %q) = %t, want %t", c.name, c.v, got, c.want)
+		}
+	}
+}
+
+func TestCamelName(t *testing.T) {
+	for _, c := range []struct {
+		tok  string
+		want bool
+	}{
+		{"s.ReadUint16LengthPrefixed", true}, {"s.readUint24LengthPrefixed", true}, {"glc_GetUserProfileName", true},
+		{"s.q8ZtR2mVx7LpWc4Tn9Kb3Hd6", false}, {"s.ReadUint", false}, {"s.AbcDefGhX1y2", false}, {"", false},
+	} {
+		if got := camelName(c.tok); got != c.want {
+			t.Errorf("camelName(%q) = %t, want %t", c.tok, got, c.want)
 		}
 	}
 }
