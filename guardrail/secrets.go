@@ -815,7 +815,7 @@ var detectors = []detector{
 			var out []found
 			for _, span := range urlPasswords(text) {
 				pw := text[span[0]:span[1]]
-				if isPlaceholder(pw) {
+				if isPlaceholder(pw) || exampleURLUser(text, span[0], pw) {
 					continue
 				}
 				out = append(out, found{Secret: Secret{Masked: mask(pw)}, start: span[0], end: span[1]})

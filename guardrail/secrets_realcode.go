@@ -370,6 +370,19 @@ func documentedBasicToken(tok string) bool {
 	return ok && documentedBasic(user, pw)
 }
 
+// exampleURLUser reports whether the password pw of a URL, which starts
+// at start in text, is given with a user that says it guards nothing:
+// anonymous (FTP's convention, MDN's example), or the RFCs' Aladdin and
+// open sesame.
+func exampleURLUser(text string, start int, pw string) bool {
+	at := strings.LastIndex(text[:start], "://")
+	if at < 0 || start == 0 {
+		return false
+	}
+	user := text[at+3 : start-1]
+	return strings.EqualFold(user, "anonymous") || documentedBasic(user, pw)
+}
+
 // camelName reports whether a provider's token, after a short prefix
 // (s., glc_), is a name in code, words in camel case
 // (s.ReadUint16LengthPrefixed): three or more words of a capital and two
