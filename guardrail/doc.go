@@ -893,6 +893,30 @@
 //     Allowed besides: a Kubernetes Secret's data under a key that names a
 //     name, host, URL, endpoint, region or namespace
 //     (azurestorageaccountname).
+//     Also found (guardrail/secrets_shapes9.go), by their shape alone and
+//     wherever they stand (a header, a URL's query, a log line, a fixture,
+//     a CSV row, a comment, a bare line): OpenRouter's sk-or-v1- and 64 hex
+//     digits; sk- and exactly 32 hex digits (DeepSeek's form); Anthropic's
+//     OAuth tokens (sk-ant-oat01-, sk-ant-ort01-); Atlassian's ATATT3xFfGF0
+//     and ATCTT3xFfGN0 tokens of any length from 150; Bitbucket Data
+//     Center's BBDC- and 44 characters; AWS AppSync's da2- and 26; New
+//     Relic's NRAK- and 27; Tavily's tvly-; Contentful's CFPAT-; Notion's
+//     secret_ and 43 letters and digits; Figma's figd_; Mailgun's key- and
+//     32 letters and digits; LaunchDarkly's sdk- and api- and a UUID;
+//     Facebook's EAA tokens after '=' in a query; most needing a body of
+//     letters and digits both where a word could stand, and not inside a
+//     longer word or base64. A Discord bot token (the base64 of a bot's ID
+//     of 17 to 20 digits, six characters, then 27 to 38); a Twilio account
+//     SID literal followed, as the next argument, by a literal of 32
+//     letters and digits (its auth token); a generated literal of 32 or
+//     more characters given first to a constructor named Client or
+//     ClientV2 (cohere.Client("..."), MistralClient("..."),
+//     Client::new("...")), not hex, a UUID, a URL or a host; a URL's
+//     password after a user that is an interpolation (#{ENV["USER"]},
+//     ${USER}, {user}); Datadog's application key under its name
+//     (DD-APPLICATION-KEY). Allowed besides: Supabase's anon key (a JWT
+//     whose role is anon) and Datadog's client token (pub and 32 hex
+//     digits), which their providers publish to browsers.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

@@ -1,0 +1,273 @@
+package guardrail
+
+import (
+	"encoding/base64"
+	"strings"
+)
+
+// This file holds the readings for the kinds held-out set 9 found unread:
+// provider credentials known by their shape alone, wherever they stand (a
+// header, a URL, a log line, a fixture, a positional argument, a bare
+// line), where no name says what they are. Each runs only on a line with
+// one of its keywords (a token's prefix is its keyword) and checks bytes,
+// with no regexp.
+
+func init() { detectors = append(detectors, shapeDetectors9...) }
+
+var shapeDetectors9 = []detector{
+	{keywords: shapeKeywords(), find: func(text, _ string, _ bool) []found { return findShapes(text) }},
+	{
+		rule: "edit.secret.discord-bot-token", what: "Discord bot token",
+		keywords: discordKeywords(),
+		find:     func(text, _ string, _ bool) []found { return findDiscordBotTokens(text) },
+	},
+	{
+		// Client("AC...", "<auth token>"), Twilio.init("AC...", "..."): a
+		// Twilio account SID and, as the next argument, its auth token.
+		rule: "edit.secret.twilio-auth-token", what: "Twilio auth token",
+		keywords: []string{`"ac`, `'ac`},
+		find:     func(text, _ string, _ bool) []found { return findSIDTokenPairs(text) },
+	},
+	{
+		// cohere.Client("..."), MistralClient("..."), Client::new("..."):
+		// a generated literal given first to an API client's constructor.
+		rule: RuleSecretAssignment, what: "credential passed to an API client",
+		keywords: []string{"client(", "clientv2(", "client::new(", "client.new("},
+		find:     func(text, _ string, _ bool) []found { return findClientArgs(text) },
+	},
+}
+
+// shapeToken is a provider token its prefix and body identify: the
+// prefix (case as written), then min to max bytes of body, then a byte
+// that cannot continue the body.
+type shapeToken struct {
+	id, what string
+	prefix   string
+	body     func(c byte) bool
+	min, max int
+	// check, if set, is a test the body must pass too.
+	check func(body string) bool
+}
+
+var shapeTokens = []shapeToken{
+	{"openrouter-api-key", "OpenRouter API key", "sk-or-v1-", hexByte, 64, 64, nil},
+	// DeepSeek's keys, and those of the gateways that copy OpenAI's form.
+	{"deepseek-api-key", "API key (sk- and 32 hex digits)", "sk-", hexByte, 32, 32, nil},
+	{"anthropic-oauth-token", "Anthropic OAuth token", "sk-ant-oat01-", urlSafeByte, 80, 120, nil},
+	{"anthropic-oauth-token", "Anthropic OAuth token", "sk-ant-ort01-", urlSafeByte, 80, 120, nil},
+	{"atlassian-api-token", "Atlassian API token", "ATATT3xFfGF0", atlassianByte, 150, 250, nil},
+	{"atlassian-api-token", "Atlassian token", "ATCTT3xFfGN0", atlassianByte, 150, 250, nil},
+	{"bitbucket-data-center-token", "Bitbucket Data Center token", "BBDC-", bbdcByte, 44, 44, mixedAlnum},
+	{"aws-appsync-api-key", "AWS AppSync API key", "da2-", lowerAlnumByte, 26, 26, mixedAlnum},
+	{"new-relic-user-api-key", "New Relic user key", "NRAK-", upperAlnumByte, 27, 27, mixedAlnum},
+	{"tavily-api-key", "Tavily API key", "tvly-", alnumByte, 32, 32, mixedAlnum},
+	{"tavily-api-key", "Tavily API key", "tvly-dev-", alnumByte, 32, 32, mixedAlnum},
+	{"tavily-api-key", "Tavily API key", "tvly-prod-", alnumByte, 32, 32, mixedAlnum},
+	{"contentful-management-token", "Contentful management token", "CFPAT-", urlSafeByte, 43, 43, mixedAlnum},
+	// Notion's integration secrets before ntn_; secret_ starts names too,
+	// which a body of letters and digits of this length is not.
+	{"notion-api-token", "Notion integration secret", "secret_", alnumByte, 43, 43, mixedAlnum},
+	{"figma-pat", "Figma token", "figd_", urlSafeByte, 38, 48, mixedAlnum},
+	// Mailgun's keys in letters and digits (the hex ones have their rule).
+	{"mailgun-private-api-token", "Mailgun API key", "key-", lowerAlnumByte, 32, 32, mixedAlnum},
+	// Facebook's tokens after '=' in a query string (access_token=EAA...),
+	// where the prefixed rule, wary of base64, does not look.
+	{"facebook-access-token", "Facebook access token", "EAA", alnumByte, 100, 400, mixedAlnum},
+	{"launchdarkly-sdk-key", "LaunchDarkly SDK key", "sdk-", uuidByte, 36, 36, isUUID},
+	{"launchdarkly-api-token", "LaunchDarkly API token", "api-", uuidByte, 36, 36, isUUID},
+}
+
+// shapeKeywords are the prefixes of shapeTokens, lowercase.
+func shapeKeywords() []string {
+	var ks []string
+	for _, t := range shapeTokens {
+		ks = append(ks, strings.ToLower(t.prefix))
+	}
+	return ks
+}
+
+// findShapes finds the shapeTokens of a line.
+func findShapes(text string) []found {
+	var out []found
+	for _, t := range shapeTokens {
+		for i := range places(text, t.prefix) {
+			if i > 0 && (wordByte(text[i-1]) || strings.IndexByte("-.+/", text[i-1]) >= 0) {
+				continue // inside a longer word or base64: task-, ask-, monkey-
+			}
+			s := i + len(t.prefix)
+			e := s
+			for e < len(text) && e-s <= t.max && t.body(text[e]) {
+				e++
+			}
+			if e-s < t.min || e-s > t.max || e < len(text) && (wordByte(text[e]) || text[e] == '-') {
+				continue
+			}
+			v := text[i:e]
+			if t.check != nil && !t.check(text[s:e]) || isPlaceholder(tokenBody(v)) || testToken(v) || overlaps(out, i, e) {
+				continue
+			}
+			rule, what := providerRule(t.id)
+			if !strings.HasPrefix(rule, "edit.secret.aws") {
+				what = t.what
+			}
+			out = append(out, found{Secret: Secret{Rule: rule, What: what, Masked: mask(v)}, start: i, end: e})
+		}
+	}
+	return out
+}
+
+func hexByte(c byte) bool        { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
+func alnumByte(c byte) bool      { return letter(c) || c >= '0' && c <= '9' }
+func urlSafeByte(c byte) bool    { return alnumByte(c) || c == '_' || c == '-' }
+func atlassianByte(c byte) bool  { return urlSafeByte(c) || c == '=' }
+func bbdcByte(c byte) bool       { return urlSafeByte(c) || c == '+' || c == '/' || c == '@' }
+func lowerAlnumByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+func upperAlnumByte(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+func uuidByte(c byte) bool       { return hexByte(c) || c == '-' }
+func quoteByte(c byte) bool      { return c == '"' || c == '\'' }
+
+// mixedAlnum reports whether s holds a letter and a digit: a generated
+// body rather than a word.
+func mixedAlnum(s string) bool {
+	var l, d bool
+	for i := 0; i < len(s); i++ {
+		l = l || letter(s[i])
+		d = d || s[i] >= '0' && s[i] <= '9'
+	}
+	return l && d
+}
+
+// runOf returns where the run of bytes in from i ends.
+func runOf(text string, i int, in func(byte) bool) int {
+	for i < len(text) && in(text[i]) {
+		i++
+	}
+	return i
+}
+
+// discordKeywords are the first four characters a bot token can start
+// with: the base64 of its bot's ID, a number of 17 to 20 digits, starts
+// with the base64 of three digits, the first not 0.
+func discordKeywords() []string {
+	var ks []string
+	for d := 100; d <= 999; d++ {
+		ks = append(ks, strings.ToLower(base64.StdEncoding.EncodeToString([]byte{byte('0' + d/100), byte('0' + d/10%10), byte('0' + d%10)})))
+	}
+	return ks
+}
+
+// findDiscordBotTokens finds Discord bot tokens: the base64 of the bot's
+// ID (17 to 20 digits), '.', six characters, '.', 27 to 38 more.
+func findDiscordBotTokens(text string) []found {
+	var out []found
+	for i := 0; i+40 < len(text); i++ {
+		if text[i] != 'M' && text[i] != 'N' && text[i] != 'O' || i > 0 && (base64Byte(text[i-1]) || text[i-1] == '-' || text[i-1] == '.') {
+			continue
+		}
+		a := runOf(text, i, alnumByte)
+		if a-i < 23 || a-i > 27 || a >= len(text) || text[a] != '.' {
+			i = a
+			continue
+		}
+		b := runOf(text, a+1, urlSafeByte)
+		if b-a-1 != 6 || b >= len(text) || text[b] != '.' {
+			i = a
+			continue
+		}
+		e := runOf(text, b+1, urlSafeByte)
+		if e-b-1 < 27 || e-b-1 > 38 || e < len(text) && (text[e] == '.' || text[e] == '=') {
+			i = a
+			continue
+		}
+		id, err := base64.RawStdEncoding.DecodeString(text[i:a])
+		if err != nil || len(id) < 17 || len(id) > 20 || id[0] == '0' || strings.Trim(string(id), "0123456789") != "" || isPlaceholder(text[b+1:e]) {
+			i = a
+			continue
+		}
+		out = append(out, foundAt(text, i, e))
+		i = e
+	}
+	return out
+}
+
+// findSIDTokenPairs finds a Twilio account SID (AC and 32 hex digits)
+// written as a literal and followed, as the next argument, by a literal
+// of 32 letters and digits: the account's auth token.
+func findSIDTokenPairs(text string) []found {
+	var out []found
+	for i := range places(text, "AC") {
+		if i == 0 || !quoteByte(text[i-1]) || i+35 > len(text) || runOf(text[:i+34], i+2, hexByte) != i+34 || text[i+34] != text[i-1] {
+			continue
+		}
+		k := skipSpace(text, i+35)
+		if k >= len(text) || text[k] != ',' {
+			continue
+		}
+		k = skipSpace(text, k+1)
+		e, v, ok := quotedAt(text, k)
+		if !ok || len(v) != 32 || runOf(v, 0, alnumByte) != 32 || !mixedAlnum(v) || isPlaceholder(v) {
+			continue
+		}
+		out = append(out, foundAt(text, k+1, e))
+	}
+	return out
+}
+
+// findClientArgs finds a generated literal (a token of 32 or more letters
+// and digits, not hex, not a UUID) given as the first argument to a
+// constructor whose name ends in Client or ClientV2: cohere.Client("..."),
+// MistralClient("..."), Client::new("..."), Client.new('...').
+func findClientArgs(text string) []found {
+	var out []found
+	for i := range places(text, "Client") {
+		k := i + len("Client")
+		if strings.HasPrefix(text[k:], "V2") {
+			k += 2
+		}
+		switch {
+		case strings.HasPrefix(text[k:], "::new("):
+			k += len("::new(")
+		case strings.HasPrefix(text[k:], ".new("):
+			k += len(".new(")
+		case strings.HasPrefix(text[k:], "("):
+			k++
+		default:
+			continue
+		}
+		k = skipSpace(text, k)
+		e, v, ok := quotedAt(text, k)
+		if !ok || len(v) < 32 || runOf(v, 0, urlSafeByte) != len(v) || !tokenLike(v) || hexOnly(v) || isUUID(v) || !secretLiteral(v) {
+			continue
+		}
+		out = append(out, foundAt(text, k+1, e))
+	}
+	return out
+}
+
+// skipInterpolation returns, when text[i] opens an interpolation in a
+// URL's user (#{ENV["USER"]}, ${USER}, {user}), where it closes, so that
+// the quotes inside it end nothing; else i.
+func skipInterpolation(text string, i int) int {
+	if text[i] != '{' || i == 0 || text[i-1] != '#' && text[i-1] != '$' && text[i-1] != '/' {
+		return i
+	}
+	if j := strings.IndexByte(text[i:min(len(text), i+80)], '}'); j > 0 {
+		return i + j
+	}
+	return i
+}
+
+// anonJWT reports whether v, a JSON Web Token, is a Supabase anon key: a
+// token whose role is anon, which Supabase publishes to browsers.
+func anonJWT(v string) bool {
+	_, rest, _ := strings.Cut(v, ".")
+	payload, _, _ := strings.Cut(rest, ".")
+	p, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(payload, "="))
+	return err == nil && (strings.Contains(string(p), `"role":"anon"`) || strings.Contains(string(p), `"role": "anon"`))
+}
+
+// datadogClientToken reports whether lv, lowercased, is a Datadog client
+// token (pub and 32 hex digits), which browsers send (RUM, browser logs).
+func datadogClientToken(lv string) bool {
+	return len(lv) == 35 && strings.HasPrefix(lv, "pub") && runOf(lv, 3, hexByte) == 35
+}

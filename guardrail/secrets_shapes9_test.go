@@ -1,0 +1,149 @@
+package guardrail
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// shapes9Finders are secrets_shapes9.go's finders of one line, by name;
+// the file finders' fuzz test runs them too.
+var shapes9Finders = map[string]func(string) []found{
+	"shapes":  findShapes,
+	"discord": findDiscordBotTokens,
+	"sidpair": findSIDTokenPairs,
+	"client":  findClientArgs,
+}
+
+func init() {
+	for name, find := range shapes9Finders {
+		fileFinders[name] = find
+	}
+}
+
+// Values in each provider's format, made up for these tests.
+const (
+	testOpenRouter = "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"
+	testDeepSeek   = "sk-7e3a9c1f5b2d8e4a6c0f9b3d7e1a5c8f"
+	testBBDC       = "BBDC-NzQ2MTg5MzA1Nzc2OkR4+q/Vm3Lw9Tz1Kc5Hb8Ny2Pf6"
+	testAppSync    = "da2-k7m2q9x4v1c8z5n3b6t0w2r4y7"
+	testNRAK       = "NRAK-7QX2M9V4C1Z8N5B3T6W0R4Y7K2P"
+	testNotion     = "secret_Qm7Xv2Lp9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7Io9Pa4L"
+	testFigma      = "figd_Qm7Xv2Lp9Tz4-Wc1Rb8Nk3Hf6_Jd0Gs5Ya2Ue7Io"
+	testMailgun    = "key-7qx2m9v4c1z8n5b3t6w0r4y7k2p9d3f5"
+	testLDSDK      = "sdk-3f9c2a7e-1b4d-4e8f-9a2c-6d0b5e7f1a3c"
+	testTwilioAuth = "9f3c2a7e1b4d6e8f0a2c4d6b8e0f1a3c"
+	testTwilioSID  = "AC5e2d8f1a3c6b9e0d4f7a2c5b8e1d3f6a"
+	testCohere     = "Vq3Lm8Tz2Wc7Rb1Nk6Hf0Jd5Gs9Ya4Ue2Io7Pa1"
+	// A bot's ID of 19 digits in base64, then the timestamp and the HMAC.
+	testDiscord = "MTE4NTQ4MjA0NzE2MzkwMDAzMg.Gx7Kq2.v9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7Io9Pa4Lm"
+)
+
+// TestShapes9Finders checks the bytes each finder of secrets_shapes9.go
+// takes, and that it takes nothing of the look-alikes beside them.
+func TestShapes9Finders(t *testing.T) {
+	atlassian := "ATATT3xFfGF0" + strings.Repeat("Qm7Xv2Lp9Tz4-Wc1Rb8_", 9) + "=4C1D2E3F"
+	fb := "EAA" + strings.Repeat("Gm0PX4ZCpsBAKz4fQ9ZB", 6)
+	for _, c := range []struct {
+		finder, text string
+		want         []string
+	}{
+		{"shapes", `client = OpenAI(base_url="https://openrouter.ai/api/v1", api_key="` + testOpenRouter + `")`, []string{testOpenRouter}},
+		{"shapes", `client = OpenAI("` + testDeepSeek + `", base_url="https://api.deepseek.com")`, []string{testDeepSeek}},
+		{"shapes", `  - ` + atlassian, []string{atlassian}},
+		{"shapes", `| prod | ` + "`" + testBBDC + "`" + ` |`, []string{testBBDC}},
+		{"shapes", `resp = call("https://x.appsync-api.us-east-1.amazonaws.com/graphql", "` + testAppSync + `")`, []string{testAppSync}},
+		{"shapes", `level=error upstream_auth=` + testNRAK + ` attempt=3`, []string{testNRAK}},
+		{"shapes", `const notion = new Client({ auth: "` + testNotion + `" });`, []string{testNotion}},
+		{"shapes", `# previous one: ` + testFigma, []string{testFigma}},
+		{"shapes", testMailgun, []string{testMailgun}},
+		{"shapes", `client, _ := ld.MakeClient("` + testLDSDK + `", 5*time.Second)`, []string{testLDSDK}},
+		{"shapes", `GET /me?fields=id&access_token=` + fb + `&limit=1`, []string{fb}},
+		// Look-alikes: masked, inside a word or base64, too short or too
+		// long, a body of one kind of byte, a word rather than a token.
+		{"shapes", `Your key looks like sk-or-v1-...a1b2`, nil},
+		{"shapes", `task-7e3a9c1f5b2d8e4a6c0f9b3d7e1a5c8f`, nil},
+		{"shapes", `sk-7e3a9c1f5b2d8e4a6c0f9b3d7e1a5c8f0`, nil}, // 33 hex digits
+		{"shapes", `BBDC-...`, nil},
+		{"shapes", `da2-abcdefghijklmnopqrstuvwxyz`, nil},
+		{"shapes", `SECRET_KEY_BASE = secret_key_base_for_development_only_please`, nil},
+		{"shapes", `store = KeyValueStore("key-value-cache-" + region)`, nil},
+		{"shapes", `key-ab12`, nil},
+		{"shapes", `id: api-3f9c2a7e-1b4d-4e8f-9a2c`, nil}, // not a whole UUID
+		{"shapes", `sdk-3f9c2a7e-1b4d-4e8f-9a2c-6d0b5e7f1a3cz`, nil},
+		{"shapes", `figd_...`, nil},
+		{"shapes", `MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKC/` + fb, nil},
+		{"discord", `client.run("` + testDiscord + `")`, []string{testDiscord}},
+		{"discord", `acme-prod,deploy-bot,` + testDiscord + `,2026-01-04`, []string{testDiscord}},
+		{"discord", `const APP_ID = "1185482047163900032";`, nil},
+		{"discord", `MTE4NTQ4MjA0NzE2MzkwMDAzMg.Gx7Kq2.******`, nil},
+		{"discord", `aGVsbG8gd29ybGQgaGVsbG8gd29y.Gx7Kq2.v9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7Io9Pa4Lm`, nil}, // not an ID
+		{"discord", `x` + testDiscord, nil},
+		{"sidpair", `client = Client("` + testTwilioSID + `", "` + testTwilioAuth + `")`, []string{testTwilioAuth}},
+		{"sidpair", `Twilio.init('` + testTwilioSID + `', '` + testTwilioAuth + `');`, []string{testTwilioAuth}},
+		{"sidpair", `{"sid": "` + testTwilioSID + `", "friendly_name": "acme"}`, nil},
+		{"sidpair", `client = Client("` + testTwilioSID + `", os.environ["TWILIO_AUTH_TOKEN"])`, nil},
+		{"sidpair", `client = Client("` + testTwilioSID + `", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")`, nil},
+		{"client", `co = cohere.Client("` + testCohere + `")`, []string{testCohere}},
+		{"client", `co = cohere.ClientV2("` + testCohere + `")`, []string{testCohere}},
+		{"client", `let client = Client::new("` + testCohere + `");`, []string{testCohere}},
+		{"client", `client = Acme::Client.new('` + testCohere + `')`, []string{testCohere}},
+		{"client", `client = MistralClient("` + testCohere[:32] + `")`, []string{testCohere[:32]}},
+		{"client", `c = redis.Client("localhost:6379")`, nil},
+		{"client", `c = HttpClient("https://api.acme.io/v1/items")`, nil},
+		{"client", `c = StorageClient("4f9c2a7e1b4d6e8f0a2c4d6b8e0f1a3c")`, nil}, // hex: an ID
+		{"client", `c = Client("` + testLDSDK[4:] + `")`, nil},                   // a UUID
+		{"client", `c = Client(os.environ["COHERE_API_KEY"])`, nil},
+		{"client", `c = Client("my-service-name")`, nil},
+		{"client", `c = ClientFactory("` + testCohere + `")`, nil}, // not a client's constructor
+	} {
+		var got []string
+		for _, f := range shapes9Finders[c.finder](c.text) {
+			got = append(got, c.text[f.start:f.end])
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
+		}
+	}
+}
+
+// TestShapes9ThroughScan checks the readings that change judgements made
+// elsewhere: a URL's user that is an interpolation, Supabase's anon key,
+// Datadog's client token, Datadog's application key in its header.
+func TestShapes9ThroughScan(t *testing.T) {
+	anon := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Imtvd2RpZ2t4aXFqa3J2Ymh6dGFuIiwicm9sZSI6ImFub24iLCJpYXQiOjE3MDAwMDAwMDB9.Tz8mQ1vL4xR7pW2nKc5Hb8Ny2Pf6Qm7Xv2Lp9Tz4Wc1"
+	service := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Imtvd2RpZ2t4aXFqa3J2Ymh6dGFuIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTcwMDAwMDAwMH0.Tz8mQ1vL4xR7pW2nKc5Hb8Ny2Pf6Qm7Xv2Lp9Tz4Wc1"
+	for _, c := range []struct {
+		path, text string
+		want       bool
+	}{
+		{"db.rb", `URL = "mysql2://#{ENV["DB_USER"]}:Hx8vQ2mLp9Tz@db.acme.internal/app"`, true},
+		{"push.py", `remote = f"https://{user}:Hx8vQ2mLp9Tz@git.acme.io/org/app.git"`, true},
+		{"push.sh", `git push "https://${USER}:Hx8vQ2mLp9Tz@git.acme.io/org/app.git"`, true},
+		{"db.rb", `URL = "mysql2://#{ENV["DB_USER"]}:#{ENV["DB_PASS"]}@db.acme.internal/app"`, false},
+		{"push.py", `remote = f"https://{user}:{password}@git.acme.io/org/app.git"`, false},
+		{"sb.ts", `const supabase = createClient("https://kowdigkxiqjkrvbhztan.supabase.co", "` + anon + `");`, false},
+		{"sb.ts", `const admin = createClient("https://kowdigkxiqjkrvbhztan.supabase.co", "` + service + `");`, true},
+		{"rum.ts", `datadogRum.init({ clientToken: "pub3a1aef7dec217de72db151c1ce21ad39", site: "datadoghq.com" });`, false},
+		{"rum.ts", `datadogRum.init({ clientToken: "pub3a1aef7dec217de72db151c1ce21ad39aa" });`, true}, // not the client token's length
+		{"dd.sh", `curl https://api.datadoghq.com/api/v1/monitor -H "DD-APPLICATION-KEY: cf05ff94bb618ac769572a5149dc2beaab12cd34"`, true},
+		{"dd.sh", `curl https://api.datadoghq.com/api/v1/monitor -H "DD-APPLICATION-KEY: ${DD_APP_KEY}"`, false},
+	} {
+		if got := len(ScanSecrets(c.path, c.text)) > 0; got != c.want {
+			t.Errorf("ScanSecrets(%q, %q) found %v, want %v: %+v", c.path, c.text, got, c.want, ScanSecrets(c.path, c.text))
+		}
+	}
+}
+
+// TestDiscordKeywords checks that the keywords are the base64 of three
+// digits, as a bot token starts.
+func TestDiscordKeywords(t *testing.T) {
+	ks := discordKeywords()
+	if len(ks) != 900 || ks[0] != "mtaw" || ks[len(ks)-1] != "otk5" {
+		t.Errorf("discordKeywords() = %d keywords, %q ... %q; want 900, mtaw ... otk5", len(ks), ks[0], ks[len(ks)-1])
+	}
+	if !strings.HasPrefix(strings.ToLower(testDiscord), "mte4") {
+		t.Errorf("testDiscord does not start with a keyword")
+	}
+}
