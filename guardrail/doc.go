@@ -903,6 +903,10 @@
 //     Relic's NRAK- and 27; Tavily's tvly-; Contentful's CFPAT-; Notion's
 //     secret_ and 43 letters and digits; Figma's figd_; Mailgun's key- and
 //     32 letters and digits; LaunchDarkly's sdk- and api- and a UUID;
+//     Langfuse's sk-lf- and a UUID (not pk-lf-); Firecrawl's fc- and 32
+//     hex digits; sk_ and 48 hex digits (ElevenLabs' form); Rootly's
+//     rootly_ and BestTime's pri_; OpenAI's sk-proj-, sk-svcacct-,
+//     sk-admin- and sk-None- keys of any length that hold T3BlbkFJ;
 //     Facebook's EAA tokens after '=' in a query; most needing a body of
 //     letters and digits both where a word could stand, and not inside a
 //     longer word or base64. A Discord bot token (the base64 of a bot's ID

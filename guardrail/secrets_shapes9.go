@@ -47,34 +47,48 @@ type shapeToken struct {
 	min, max int
 	// check, if set, is a test the body must pass too.
 	check func(body string) bool
+	// notInBase64 marks a prefix short and plain enough to occur inside
+	// base64 (EAA): the token must not follow '+' or '/'.
+	notInBase64 bool
 }
 
 var shapeTokens = []shapeToken{
-	{"openrouter-api-key", "OpenRouter API key", "sk-or-v1-", hexByte, 64, 64, nil},
+	{"openrouter-api-key", "OpenRouter API key", "sk-or-v1-", hexByte, 64, 64, nil, false},
 	// DeepSeek's keys, and those of the gateways that copy OpenAI's form.
-	{"deepseek-api-key", "API key (sk- and 32 hex digits)", "sk-", hexByte, 32, 32, nil},
-	{"anthropic-oauth-token", "Anthropic OAuth token", "sk-ant-oat01-", urlSafeByte, 80, 120, nil},
-	{"anthropic-oauth-token", "Anthropic OAuth token", "sk-ant-ort01-", urlSafeByte, 80, 120, nil},
-	{"atlassian-api-token", "Atlassian API token", "ATATT3xFfGF0", atlassianByte, 150, 250, nil},
-	{"atlassian-api-token", "Atlassian token", "ATCTT3xFfGN0", atlassianByte, 150, 250, nil},
-	{"bitbucket-data-center-token", "Bitbucket Data Center token", "BBDC-", bbdcByte, 44, 44, mixedAlnum},
-	{"aws-appsync-api-key", "AWS AppSync API key", "da2-", lowerAlnumByte, 26, 26, mixedAlnum},
-	{"new-relic-user-api-key", "New Relic user key", "NRAK-", upperAlnumByte, 27, 27, mixedAlnum},
-	{"tavily-api-key", "Tavily API key", "tvly-", alnumByte, 32, 32, mixedAlnum},
-	{"tavily-api-key", "Tavily API key", "tvly-dev-", alnumByte, 32, 32, mixedAlnum},
-	{"tavily-api-key", "Tavily API key", "tvly-prod-", alnumByte, 32, 32, mixedAlnum},
-	{"contentful-management-token", "Contentful management token", "CFPAT-", urlSafeByte, 43, 43, mixedAlnum},
+	{"deepseek-api-key", "API key (sk- and 32 hex digits)", "sk-", hexByte, 32, 32, nil, false},
+	{"anthropic-oauth-token", "Anthropic OAuth token", "sk-ant-oat01-", urlSafeByte, 80, 120, nil, false},
+	{"anthropic-oauth-token", "Anthropic OAuth token", "sk-ant-ort01-", urlSafeByte, 80, 120, nil, false},
+	{"atlassian-api-token", "Atlassian API token", "ATATT3xFfGF0", atlassianByte, 150, 250, nil, false},
+	{"atlassian-api-token", "Atlassian token", "ATCTT3xFfGN0", atlassianByte, 150, 250, nil, false},
+	{"bitbucket-data-center-token", "Bitbucket Data Center token", "BBDC-", bbdcByte, 44, 44, mixedAlnum, false},
+	{"aws-appsync-api-key", "AWS AppSync API key", "da2-", lowerAlnumByte, 26, 26, mixedAlnum, false},
+	{"new-relic-user-api-key", "New Relic user key", "NRAK-", upperAlnumByte, 27, 27, mixedAlnum, false},
+	{"tavily-api-key", "Tavily API key", "tvly-", alnumByte, 32, 32, mixedAlnum, false},
+	{"tavily-api-key", "Tavily API key", "tvly-dev-", alnumByte, 32, 32, mixedAlnum, false},
+	{"tavily-api-key", "Tavily API key", "tvly-prod-", alnumByte, 32, 32, mixedAlnum, false},
+	{"contentful-management-token", "Contentful management token", "CFPAT-", urlSafeByte, 43, 43, mixedAlnum, false},
 	// Notion's integration secrets before ntn_; secret_ starts names too,
 	// which a body of letters and digits of this length is not.
-	{"notion-api-token", "Notion integration secret", "secret_", alnumByte, 43, 43, mixedAlnum},
-	{"figma-pat", "Figma token", "figd_", urlSafeByte, 38, 48, mixedAlnum},
+	{"notion-api-token", "Notion integration secret", "secret_", alnumByte, 43, 43, mixedAlnum, false},
+	{"figma-pat", "Figma token", "figd_", urlSafeByte, 38, 48, mixedAlnum, false},
 	// Mailgun's keys in letters and digits (the hex ones have their rule).
-	{"mailgun-private-api-token", "Mailgun API key", "key-", lowerAlnumByte, 32, 32, mixedAlnum},
+	{"mailgun-private-api-token", "Mailgun API key", "key-", lowerAlnumByte, 32, 32, mixedAlnum, false},
 	// Facebook's tokens after '=' in a query string (access_token=EAA...),
 	// where the prefixed rule, wary of base64, does not look.
-	{"facebook-access-token", "Facebook access token", "EAA", alnumByte, 100, 400, mixedAlnum},
-	{"launchdarkly-sdk-key", "LaunchDarkly SDK key", "sdk-", uuidByte, 36, 36, isUUID},
-	{"launchdarkly-api-token", "LaunchDarkly API token", "api-", uuidByte, 36, 36, isUUID},
+	{"facebook-access-token", "Facebook access token", "EAA", alnumByte, 100, 400, mixedAlnum, true},
+	// OpenAI's keys of other lengths than gitleaks' rule takes, and the
+	// sk-None- user keys: T3BlbkFJ (base64 of "OpenAI") is in each.
+	{"openai-api-key", "OpenAI API key", "sk-proj-", urlSafeByte, 40, 300, openAIBody, false},
+	{"openai-api-key", "OpenAI API key", "sk-svcacct-", urlSafeByte, 40, 300, openAIBody, false},
+	{"openai-api-key", "OpenAI API key", "sk-admin-", urlSafeByte, 40, 300, openAIBody, false},
+	{"openai-api-key", "OpenAI API key", "sk-None-", urlSafeByte, 40, 300, openAIBody, false},
+	{"langfuse-secret-key", "Langfuse secret key", "sk-lf-", uuidByte, 36, 36, isUUID, false},
+	{"firecrawl-api-key", "Firecrawl API key", "fc-", hexByte, 32, 32, mixedAlnum, false},
+	{"elevenlabs-api-key", "API key (sk_ and 48 hex digits, ElevenLabs' form)", "sk_", hexByte, 48, 48, mixedAlnum, false},
+	{"rootly-api-key", "Rootly API key", "rootly_", hexByte, 64, 64, mixedAlnum, false},
+	{"besttime-api-key", "BestTime private key", "pri_", hexByte, 32, 32, mixedAlnum, false},
+	{"launchdarkly-sdk-key", "LaunchDarkly SDK key", "sdk-", uuidByte, 36, 36, isUUID, false},
+	{"launchdarkly-api-token", "LaunchDarkly API token", "api-", uuidByte, 36, 36, isUUID, false},
 }
 
 // shapeKeywords are the prefixes of shapeTokens, lowercase.
@@ -91,8 +105,8 @@ func findShapes(text string) []found {
 	var out []found
 	for _, t := range shapeTokens {
 		for i := range places(text, t.prefix) {
-			if i > 0 && (wordByte(text[i-1]) || strings.IndexByte("-.+/", text[i-1]) >= 0) {
-				continue // inside a longer word or base64: task-, ask-, monkey-
+			if i > 0 && (wordByte(text[i-1]) || text[i-1] == '-' || text[i-1] == '.' || t.notInBase64 && (text[i-1] == '+' || text[i-1] == '/')) {
+				continue // inside a longer word: task-, ask-, monkey-
 			}
 			s := i + len(t.prefix)
 			e := s
@@ -135,6 +149,13 @@ func mixedAlnum(s string) bool {
 		d = d || s[i] >= '0' && s[i] <= '9'
 	}
 	return l && d
+}
+
+// openAIBody reports whether body, after an OpenAI key's prefix, holds
+// T3BlbkFJ away from its ends, as OpenAI's keys do.
+func openAIBody(body string) bool {
+	i := strings.Index(body, "T3BlbkFJ")
+	return i >= 16 && len(body)-i-8 >= 16
 }
 
 // runOf returns where the run of bytes in from i ends.

@@ -60,6 +60,12 @@ func TestShapes9Finders(t *testing.T) {
 		{"shapes", testMailgun, []string{testMailgun}},
 		{"shapes", `client, _ := ld.MakeClient("` + testLDSDK + `", 5*time.Second)`, []string{testLDSDK}},
 		{"shapes", `GET /me?fields=id&access_token=` + fb + `&limit=1`, []string{fb}},
+		{"shapes", `OPENAI_KEY=sk-None-` + strings.Repeat("Qm7Xv2Lp9T", 3) + "T3BlbkFJ" + strings.Repeat("z4Wc1Rb8Nk", 3), []string{"sk-None-" + strings.Repeat("Qm7Xv2Lp9T", 3) + "T3BlbkFJ" + strings.Repeat("z4Wc1Rb8Nk", 3)}},
+		{"shapes", `Langfuse(public_key="pk-lf-` + testLDSDK[4:] + `", secret_key="sk-lf-` + testLDSDK[4:] + `")`, []string{"sk-lf-" + testLDSDK[4:]}},
+		{"shapes", `app = FirecrawlApp("fc-` + testTwilioAuth + `")`, []string{"fc-" + testTwilioAuth}},
+		{"shapes", `-H "xi-api-key: sk_` + testTwilioAuth + testTwilioAuth[:16] + `"`, []string{"sk_" + testTwilioAuth + testTwilioAuth[:16]}},
+		{"shapes", `rootly_` + testTwilioAuth + testTwilioAuth, []string{"rootly_" + testTwilioAuth + testTwilioAuth}},
+		{"shapes", `GET https://besttime.app/api/v1/keys/pri_` + testTwilioAuth, []string{"pri_" + testTwilioAuth}},
 		// Look-alikes: masked, inside a word or base64, too short or too
 		// long, a body of one kind of byte, a word rather than a token.
 		{"shapes", `Your key looks like sk-or-v1-...a1b2`, nil},
@@ -73,6 +79,11 @@ func TestShapes9Finders(t *testing.T) {
 		{"shapes", `id: api-3f9c2a7e-1b4d-4e8f-9a2c`, nil}, // not a whole UUID
 		{"shapes", `sdk-3f9c2a7e-1b4d-4e8f-9a2c-6d0b5e7f1a3cz`, nil},
 		{"shapes", `figd_...`, nil},
+		{"shapes", `sk-proj-` + strings.Repeat("Qm7Xv2Lp9T", 8), nil}, // no T3BlbkFJ
+		{"shapes", `sk-proj-T3BlbkFJ` + strings.Repeat("Qm7Xv2Lp9T", 8), nil},
+		{"shapes", `fc-` + testTwilioAuth + `-beta`, nil},
+		{"shapes", `sk_live_` + testTwilioAuth, nil}, // Stripe's rules' business
+		{"shapes", `prefix pri_` + testTwilioAuth[:31], nil},
 		{"shapes", `MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKC/` + fb, nil},
 		{"discord", `client.run("` + testDiscord + `")`, []string{testDiscord}},
 		{"discord", `acme-prod,deploy-bot,` + testDiscord + `,2026-01-04`, []string{testDiscord}},
