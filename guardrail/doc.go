@@ -918,7 +918,10 @@
 //     Client::new("...")), not hex, a UUID, a URL or a host; a URL's
 //     password after a user that is an interpolation (#{ENV["USER"]},
 //     ${USER}, {user}); Datadog's application key under its name
-//     (DD-APPLICATION-KEY). Allowed besides: Supabase's anon key (a JWT
+//     (DD-APPLICATION-KEY); the value of aws configure set
+//     aws_secret_access_key (40 characters) or aws_session_token, and the
+//     key given to wandb login or wandb.login(key=) (40 hex digits), as a
+//     word after no = or :. Allowed besides: Supabase's anon key (a JWT
 //     whose role is anon) and Datadog's client token (pub and 32 hex
 //     digits), which their providers publish to browsers.
 //

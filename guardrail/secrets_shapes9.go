@@ -29,6 +29,13 @@ var shapeDetectors9 = []detector{
 		find:     func(text, _ string, _ bool) []found { return findSIDTokenPairs(text) },
 	},
 	{
+		// aws configure set aws_secret_access_key ..., wandb login ...: a
+		// CLI told the credential as a word, after no = or :.
+		rule: RuleSecretAssignment, what: "credential given to a CLI",
+		keywords: []string{"configure set", "wandb"},
+		find:     func(text, _ string, _ bool) []found { return findCLICredentials(text) },
+	},
+	{
 		// cohere.Client("..."), MistralClient("..."), Client::new("..."):
 		// a generated literal given first to an API client's constructor.
 		rule: RuleSecretAssignment, what: "credential passed to an API client",
@@ -291,4 +298,60 @@ func anonJWT(v string) bool {
 // token (pub and 32 hex digits), which browsers send (RUM, browser logs).
 func datadogClientToken(lv string) bool {
 	return len(lv) == 35 && strings.HasPrefix(lv, "pub") && runOf(lv, 3, hexByte) == 35
+}
+
+// findCLICredentials finds the value of aws configure set
+// aws_secret_access_key (40 characters of base64) or aws_session_token
+// (100 and more), and the key given to wandb login or wandb.login(key=)
+// (40 hex digits).
+func findCLICredentials(text string) []found {
+	var out []found
+	for i := range places(text, "configure set ") {
+		k := skipSpace(text, i+len("configure set "))
+		e := runOf(text, k, func(c byte) bool { return wordByte(c) || c == '.' })
+		name := text[k:e]
+		var short, long int
+		switch {
+		case strings.HasSuffix(name, "aws_secret_access_key"):
+			short, long = 40, 40
+		case strings.HasSuffix(name, "aws_session_token"):
+			short, long = 100, 2000
+		default:
+			continue
+		}
+		if e == k || e == len(text) || text[e] != ' ' && text[e] != '\t' {
+			continue
+		}
+		out = appendWord(out, text, skipSpace(text, e), short, long, func(c byte) bool { return base64Byte(c) || c == '=' })
+	}
+	for i := range places(text, "wandb") {
+		k := i + len("wandb")
+		switch {
+		case strings.HasPrefix(text[k:], " login "):
+			k = skipSpace(text, k+len(" login "))
+			for strings.HasPrefix(text[k:], "--") { // --relogin, --host=URL
+				k = skipSpace(text, runOf(text, k, func(c byte) bool { return c != ' ' && c != '\t' }))
+			}
+		case strings.HasPrefix(text[k:], ".login(key="):
+			k += len(".login(key=")
+			if k < len(text) && quoteByte(text[k]) {
+				k++
+			}
+		default:
+			continue
+		}
+		out = appendWord(out, text, k, 40, 40, hexByte)
+	}
+	return out
+}
+
+// appendWord appends the word of text at k, bytes in, when it is short to
+// long bytes long, ends the word (a blank, a quote, the line's end or ')')
+// and is not a placeholder.
+func appendWord(out []found, text string, k, short, long int, in func(byte) bool) []found {
+	e := runOf(text, k, in)
+	if e-k < short || e-k > long || e < len(text) && strings.IndexByte(" \t'\");", text[e]) < 0 || !mixedAlnum(text[k:e]) || isPlaceholder(text[k:e]) {
+		return out
+	}
+	return append(out, foundAt(text, k, e))
 }

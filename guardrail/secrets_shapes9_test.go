@@ -14,6 +14,7 @@ var shapes9Finders = map[string]func(string) []found{
 	"discord": findDiscordBotTokens,
 	"sidpair": findSIDTokenPairs,
 	"client":  findClientArgs,
+	"cli":     findCLICredentials,
 }
 
 func init() {
@@ -36,6 +37,8 @@ const (
 	testTwilioAuth = "9f3c2a7e1b4d6e8f0a2c4d6b8e0f1a3c"
 	testTwilioSID  = "AC5e2d8f1a3c6b9e0d4f7a2c5b8e1d3f6a"
 	testCohere     = "Vq3Lm8Tz2Wc7Rb1Nk6Hf0Jd5Gs9Ya4Ue2Io7Pa1"
+	testAWSSecret  = "Hx8vQ2mLp9Tz/K7Rb1Nk6Hf0Jd5Gs9Ya4Ue2Io7P"
+	testAWSSession = "FwoGZXIvYXdzEJr//////////wEaDHq7" + "Qm7Xv2Lp9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7IQm7Xv2Lp9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7I+Qm7Xv2Lp9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7I=="
 	// A bot's ID of 19 digits in base64, then the timestamp and the HMAC.
 	testDiscord = "MTE4NTQ4MjA0NzE2MzkwMDAzMg.Gx7Kq2.v9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7Io9Pa4Lm"
 )
@@ -96,6 +99,18 @@ func TestShapes9Finders(t *testing.T) {
 		{"sidpair", `{"sid": "` + testTwilioSID + `", "friendly_name": "acme"}`, nil},
 		{"sidpair", `client = Client("` + testTwilioSID + `", os.environ["TWILIO_AUTH_TOKEN"])`, nil},
 		{"sidpair", `client = Client("` + testTwilioSID + `", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")`, nil},
+		{"cli", `aws configure set aws_secret_access_key ` + testAWSSecret, []string{testAWSSecret}},
+		{"cli", `aws configure set profile.ci.aws_secret_access_key ` + testAWSSecret + ` && aws s3 ls`, []string{testAWSSecret}},
+		{"cli", `aws configure set aws_session_token ` + testAWSSession, []string{testAWSSession}},
+		{"cli", `wandb login ` + testTwilioAuth + `5e2d8f1a`, []string{testTwilioAuth + "5e2d8f1a"}},
+		{"cli", `!wandb login --relogin ` + testTwilioAuth + `5e2d8f1a`, []string{testTwilioAuth + "5e2d8f1a"}},
+		{"cli", `wandb.login(key="` + testTwilioAuth + `5e2d8f1a")`, []string{testTwilioAuth + "5e2d8f1a"}},
+		{"cli", `aws configure set aws_secret_access_key $AWS_SECRET_ACCESS_KEY`, nil},
+		{"cli", `aws configure set region us-east-1`, nil},
+		{"cli", `aws configure set aws_access_key_id AKIAQX7M2V9C4Z1N8B3T`, nil}, // an ID: its own rule's
+		{"cli", `wandb login --host=https://wandb.acme.io`, nil},
+		{"cli", `wandb.login(key=os.environ["WANDB_API_KEY"])`, nil},
+		{"cli", `wandb login ` + testTwilioAuth, nil}, // 32: not a W&B key
 		{"client", `co = cohere.Client("` + testCohere + `")`, []string{testCohere}},
 		{"client", `co = cohere.ClientV2("` + testCohere + `")`, []string{testCohere}},
 		{"client", `let client = Client::new("` + testCohere + `");`, []string{testCohere}},
