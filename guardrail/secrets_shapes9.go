@@ -242,7 +242,7 @@ func findSIDTokenPairs(text string) []found {
 }
 
 // findClientArgs finds a generated literal (a token of 32 or more letters
-// and digits, not hex, not a UUID) given as the first argument to a
+// and digits, not hex with or without 0x, not a UUID) given as the first argument to a
 // constructor whose name ends in Client or ClientV2: cohere.Client("..."),
 // MistralClient("..."), Client::new("..."), Client.new('...').
 func findClientArgs(text string) []found {
@@ -264,7 +264,7 @@ func findClientArgs(text string) []found {
 		}
 		k = skipSpace(text, k)
 		e, v, ok := quotedAt(text, k)
-		if !ok || len(v) < 32 || runOf(v, 0, urlSafeByte) != len(v) || !tokenLike(v) || hexOnly(v) || isUUID(v) || !secretLiteral(v) {
+		if !ok || len(v) < 32 || runOf(v, 0, urlSafeByte) != len(v) || !tokenLike(v) || hexOnly(strings.TrimPrefix(v, "0x")) || isUUID(v) || !secretLiteral(v) {
 			continue
 		}
 		out = append(out, foundAt(text, k+1, e))

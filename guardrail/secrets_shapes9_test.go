@@ -119,6 +119,7 @@ func TestShapes9Finders(t *testing.T) {
 		{"client", `c = redis.Client("localhost:6379")`, nil},
 		{"client", `c = HttpClient("https://api.acme.io/v1/items")`, nil},
 		{"client", `c = StorageClient("4f9c2a7e1b4d6e8f0a2c4d6b8e0f1a3c")`, nil}, // hex: an ID
+		{"client", `w3 = EthClient("0x` + testTwilioAuth + `5e2d8f1a")`, nil},    // an address
 		{"client", `c = Client("` + testLDSDK[4:] + `")`, nil},                   // a UUID
 		{"client", `c = Client(os.environ["COHERE_API_KEY"])`, nil},
 		{"client", `c = Client("my-service-name")`, nil},
