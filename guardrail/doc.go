@@ -921,7 +921,10 @@
 //     (DD-APPLICATION-KEY); the value of aws configure set
 //     aws_secret_access_key (40 characters) or aws_session_token, and the
 //     key given to wandb login or wandb.login(key=) (40 hex digits), as a
-//     word after no = or :. Allowed besides: Supabase's anon key (a JWT
+//     word after no = or :; Azure's subscription keys (32 letters and
+//     digits) after Ocp-Apim-Subscription-Key or subscription-key= and given
+//     to SpeechConfig.FromSubscription; (Azure) OpenAI's key under its name
+//     (AZURE_OPENAI_KEY), whatever its value's shape. Allowed besides: Supabase's anon key (a JWT
 //     whose role is anon) and Datadog's client token (pub and 32 hex
 //     digits), which their providers publish to browsers.
 //

@@ -36,6 +36,14 @@ var shapeDetectors9 = []detector{
 		find:     func(text, _ string, _ bool) []found { return findCLICredentials(text) },
 	},
 	{
+		// Azure's subscription keys (32 hex digits): the APIM header
+		// Ocp-Apim-Subscription-Key and query subscription-key=, and the
+		// Speech SDK's SpeechConfig.FromSubscription("...", region).
+		rule: RuleSecretAssignment, what: "Azure subscription key",
+		keywords: []string{"subscription-key", "fromsubscription("},
+		find:     func(text, _ string, _ bool) []found { return findSubscriptionKeys(text) },
+	},
+	{
 		// cohere.Client("..."), MistralClient("..."), Client::new("..."):
 		// a generated literal given first to an API client's constructor.
 		rule: RuleSecretAssignment, what: "credential passed to an API client",
@@ -354,4 +362,42 @@ func appendWord(out []found, text string, k, short, long int, in func(byte) bool
 		return out
 	}
 	return append(out, foundAt(text, k, e))
+}
+
+// findSubscriptionKeys finds the 32 letters and digits after
+// subscription-key and a separator ("Ocp-Apim-Subscription-Key": "...",
+// -H 'Ocp-Apim-Subscription-Key: ...', ?subscription-key=...), or given
+// first to FromSubscription(.
+func findSubscriptionKeys(text string) []found {
+	lower := []byte(text)
+	for i, c := range lower {
+		if c >= 'A' && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	var out []found
+	for _, name := range []string{"subscription-key", "fromsubscription("} {
+		for i := range places(string(lower), name) {
+			k := i + len(name)
+			if name == "subscription-key" {
+				if k < len(text) && quoteByte(text[k]) {
+					k++
+				}
+				k = skipSpace(text, k)
+				if k >= len(text) || text[k] != ':' && text[k] != '=' && text[k] != ',' {
+					continue
+				}
+				k = skipSpace(text, k+1)
+			}
+			if k < len(text) && quoteByte(text[k]) {
+				k++
+			}
+			e := runOf(text, k, alnumByte)
+			if e-k != 32 || e < len(text) && (wordByte(text[e]) || text[e] == '-') || !mixedAlnum(text[k:e]) || isPlaceholder(text[k:e]) || overlaps(out, k, e) {
+				continue
+			}
+			out = append(out, foundAt(text, k, e))
+		}
+	}
+	return out
 }

@@ -15,6 +15,7 @@ var shapes9Finders = map[string]func(string) []found{
 	"sidpair": findSIDTokenPairs,
 	"client":  findClientArgs,
 	"cli":     findCLICredentials,
+	"azure":   findSubscriptionKeys,
 }
 
 func init() {
@@ -111,6 +112,16 @@ func TestShapes9Finders(t *testing.T) {
 		{"cli", `wandb login --host=https://wandb.acme.io`, nil},
 		{"cli", `wandb.login(key=os.environ["WANDB_API_KEY"])`, nil},
 		{"cli", `wandb login ` + testTwilioAuth, nil}, // 32: not a W&B key
+		{"azure", `curl -H "Ocp-Apim-Subscription-Key: ` + testTwilioAuth + `" https://westus.api.cognitive.microsoft.com/sts/v1.0/issueToken`, []string{testTwilioAuth}},
+		{"azure", `headers = {"Ocp-Apim-Subscription-Key": "` + testTwilioAuth + `"}`, []string{testTwilioAuth}},
+		{"azure", `client.DefaultRequestHeaders.Add("Ocp-Apim-Subscription-Key", "` + testTwilioAuth + `");`, []string{testTwilioAuth}},
+		{"azure", `GET https://api.acme.io/orders?subscription-key=` + testTwilioAuth + `&top=5`, []string{testTwilioAuth}},
+		{"azure", `var config = SpeechConfig.FromSubscription("` + testTwilioAuth + `", "westus");`, []string{testTwilioAuth}},
+		{"azure", `headers = {"Ocp-Apim-Subscription-Key": os.environ["APIM_KEY"]}`, nil},
+		{"azure", `-H "Ocp-Apim-Subscription-Key: {{subscriptionKey}}"`, nil},
+		{"azure", `-H "Ocp-Apim-Subscription-Key: ` + testTwilioAuth + `ab"`, nil}, // 34
+		{"azure", `var config = SpeechConfig.FromSubscription(speechKey, "westus");`, nil},
+		{"azure", `The Ocp-Apim-Subscription-Key header carries the key.`, nil},
 		{"client", `co = cohere.Client("` + testCohere + `")`, []string{testCohere}},
 		{"client", `co = cohere.ClientV2("` + testCohere + `")`, []string{testCohere}},
 		{"client", `let client = Client::new("` + testCohere + `");`, []string{testCohere}},
