@@ -906,7 +906,13 @@
 //     Langfuse's sk-lf- and a UUID (not pk-lf-); Firecrawl's fc- and 32
 //     hex digits; sk_ and 48 hex digits (ElevenLabs' form); Rootly's
 //     rootly_ and BestTime's pri_; OpenAI's sk-proj-, sk-svcacct-,
-//     sk-admin- and sk-None- keys of any length that hold T3BlbkFJ;
+//     sk-admin- and sk-None- keys of any length that hold T3BlbkFJ; sk-
+//     and 48 letters and digits (Stability's, Moonshot's); Resend's re_;
+//     Axiom's xaat- and xapt- and a UUID; Honeycomb's hcaik_ and hcaic_;
+//     NuGet's oy2 and 43; Brevo's SMTP keys (xsmtpsib-); Okta's SSWS 00...;
+//     Plaid's access-production- and a UUID (not access-sandbox-);
+//     Braintree's access_token$production$; Flutterwave's live FLWSECK-
+//     (not FLWPUBK-); ClickUp's pk_, its user's number and 32 capitals;
 //     Facebook's EAA tokens after '=' in a query; most needing a body of
 //     letters and digits both where a word could stand, and not inside a
 //     longer word or base64. A Discord bot token (the base64 of a bot's ID

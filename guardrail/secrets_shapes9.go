@@ -3,6 +3,7 @@ package guardrail
 import (
 	"encoding/base64"
 	"strings"
+	"sync"
 )
 
 // This file holds the readings for the kinds held-out set 9 found unread:
@@ -102,6 +103,20 @@ var shapeTokens = []shapeToken{
 	{"elevenlabs-api-key", "API key (sk_ and 48 hex digits, ElevenLabs' form)", "sk_", hexByte, 48, 48, mixedAlnum, false},
 	{"rootly-api-key", "Rootly API key", "rootly_", hexByte, 64, 64, mixedAlnum, false},
 	{"besttime-api-key", "BestTime private key", "pri_", hexByte, 32, 32, mixedAlnum, false},
+	// Stability's, Moonshot's and the like: sk- and 48 letters and digits.
+	{"sk-api-key", "API key (sk- and 48 letters and digits)", "sk-", alnumByte, 48, 48, mixedAlnum, false},
+	{"resend-api-key", "Resend API key", "re_", wordByte, 29, 60, resendBody, false},
+	{"axiom-api-token", "Axiom token", "xaat-", uuidByte, 36, 36, isUUID, false},
+	{"axiom-api-token", "Axiom token", "xapt-", uuidByte, 36, 36, isUUID, false},
+	{"honeycomb-api-key", "Honeycomb key", "hcaik_", lowerAlnumByte, 58, 58, mixedAlnum, false},
+	{"honeycomb-api-key", "Honeycomb key", "hcaic_", lowerAlnumByte, 58, 58, mixedAlnum, false},
+	{"nuget-api-key", "NuGet API key", "oy2", lowerAlnumByte, 43, 43, mixedAlnum, false},
+	{"brevo-smtp-key", "Brevo SMTP key", "xsmtpsib-", urlSafeByte, 81, 81, brevoBody, false},
+	{"okta-api-token", "Okta API token", "SSWS ", urlSafeByte, 42, 42, oktaBody, false},
+	{"plaid-access-token", "Plaid access token", "access-production-", uuidByte, 36, 36, isUUID, false},
+	{"braintree-access-token", "Braintree access token", "access_token$production$", braintreeByte, 49, 49, braintreeBody, false},
+	{"flutterwave-secret-key", "Flutterwave secret key", "FLWSECK-", flutterwaveByte, 34, 34, flutterwaveBody, false},
+	{"clickup-api-token", "ClickUp token", "pk_", wordByte, 36, 48, clickUpBody, false},
 	{"launchdarkly-sdk-key", "LaunchDarkly SDK key", "sdk-", uuidByte, 36, 36, isUUID, false},
 	{"launchdarkly-api-token", "LaunchDarkly API token", "api-", uuidByte, 36, 36, isUUID, false},
 }
@@ -115,13 +130,28 @@ func shapeKeywords() []string {
 	return ks
 }
 
+// shapesByFirst lists, per byte, the shapeTokens whose prefix starts with
+// it, in the table's order: findShapes passes over a line once.
+var shapesByFirst = sync.OnceValue(func() *[256][]int {
+	var by [256][]int
+	for i, t := range shapeTokens {
+		by[t.prefix[0]] = append(by[t.prefix[0]], i)
+	}
+	return &by
+})
+
 // findShapes finds the shapeTokens of a line.
 func findShapes(text string) []found {
+	by := shapesByFirst()
 	var out []found
-	for _, t := range shapeTokens {
-		for i := range places(text, t.prefix) {
-			if i > 0 && (wordByte(text[i-1]) || text[i-1] == '-' || text[i-1] == '.' || t.notInBase64 && (text[i-1] == '+' || text[i-1] == '/')) {
-				continue // inside a longer word: task-, ask-, monkey-
+	for i := 0; i < len(text); i++ {
+		if len(by[text[i]]) == 0 || i > 0 && (wordByte(text[i-1]) || text[i-1] == '-' || text[i-1] == '.') {
+			continue // no prefix starts here, or inside a longer word: task-, ask-, monkey-
+		}
+		for _, n := range by[text[i]] {
+			t := &shapeTokens[n]
+			if !strings.HasPrefix(text[i:], t.prefix) || t.notInBase64 && i > 0 && (text[i-1] == '+' || text[i-1] == '/') {
+				continue
 			}
 			s := i + len(t.prefix)
 			e := s
@@ -132,7 +162,7 @@ func findShapes(text string) []found {
 				continue
 			}
 			v := text[i:e]
-			if t.check != nil && !t.check(text[s:e]) || isPlaceholder(tokenBody(v)) || testToken(v) || overlaps(out, i, e) {
+			if t.check != nil && !t.check(text[s:e]) || isPlaceholder(tokenBody(v)) || testToken(v) {
 				continue
 			}
 			rule, what := providerRule(t.id)
@@ -140,6 +170,8 @@ func findShapes(text string) []found {
 				what = t.what
 			}
 			out = append(out, found{Secret: Secret{Rule: rule, What: what, Masked: mask(v)}, start: i, end: e})
+			i = e - 1
+			break
 		}
 	}
 	return out
@@ -171,6 +203,39 @@ func mixedAlnum(s string) bool {
 func openAIBody(body string) bool {
 	i := strings.Index(body, "T3BlbkFJ")
 	return i >= 16 && len(body)-i-8 >= 16
+}
+
+// resendBody reports whether body is a Resend key's: 8 letters and
+// digits, '_', then 20 and more.
+func resendBody(body string) bool {
+	return len(body) > 29 && runOf(body, 0, alnumByte) == 8 && body[8] == '_' && mixedAlnum(body[9:])
+}
+
+// brevoBody is 64 hex digits, '-' and 16 letters and digits.
+func brevoBody(body string) bool {
+	return runOf(body, 0, hexByte) == 64 && body[64] == '-' && runOf(body, 65, alnumByte) == 81
+}
+
+// oktaBody is an Okta API token's: 00 and 40 more.
+func oktaBody(body string) bool { return strings.HasPrefix(body, "00") && mixedAlnum(body) }
+
+func braintreeByte(c byte) bool { return alnumByte(c) || c == '$' }
+
+// braintreeBody is 16 letters and digits, '$' and 32 hex digits.
+func braintreeBody(body string) bool {
+	return runOf(body, 0, alnumByte) == 16 && body[16] == '$' && runOf(body, 17, hexByte) == 49
+}
+
+func flutterwaveByte(c byte) bool { return hexByte(c) || c == '-' || c == 'X' }
+
+// flutterwaveBody is 32 hex digits and -X.
+func flutterwaveBody(body string) bool { return runOf(body, 0, hexByte) == 32 && body[32:] == "-X" }
+
+// clickUpBody is a ClickUp token's: the user's number, '_' and 32
+// capitals and digits.
+func clickUpBody(body string) bool {
+	n := runOf(body, 0, func(c byte) bool { return c >= '0' && c <= '9' })
+	return n >= 3 && len(body)-n == 33 && body[n] == '_' && runOf(body, n+1, upperAlnumByte) == len(body) && mixedAlnum(body[n+1:])
 }
 
 // runOf returns where the run of bytes in from i ends.

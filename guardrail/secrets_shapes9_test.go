@@ -70,6 +70,17 @@ func TestShapes9Finders(t *testing.T) {
 		{"shapes", `-H "xi-api-key: sk_` + testTwilioAuth + testTwilioAuth[:16] + `"`, []string{"sk_" + testTwilioAuth + testTwilioAuth[:16]}},
 		{"shapes", `rootly_` + testTwilioAuth + testTwilioAuth, []string{"rootly_" + testTwilioAuth + testTwilioAuth}},
 		{"shapes", `GET https://besttime.app/api/v1/keys/pri_` + testTwilioAuth, []string{"pri_" + testTwilioAuth}},
+		{"shapes", `stability_key("sk-` + testCohere + `Qm7Xv2Lp9")`, []string{"sk-" + testCohere + "Qm7Xv2Lp9"}},
+		{"shapes", `const resend = new Resend("re_Qm7Xv2Lp_9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2");`, []string{"re_Qm7Xv2Lp_9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2"}},
+		{"shapes", `-H "Authorization: Bearer xaat-` + testLDSDK[4:] + `"`, []string{"xaat-" + testLDSDK[4:]}},
+		{"shapes", `OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=hcaik_01k4x5jaf9v7sdymjzmxvktd6whp9x2y75jj8y5f8y7aaf1zy6aedg9858"`, []string{"hcaik_01k4x5jaf9v7sdymjzmxvktd6whp9x2y75jj8y5f8y7aaf1zy6aedg9858"}},
+		{"shapes", `dotnet nuget push pkg.nupkg -k oy2k7m2q9x4v1c8z5n3b6t0w2r4y7k7m2q9x4v1c8z5n3b -s nuget.org`, []string{"oy2k7m2q9x4v1c8z5n3b6t0w2r4y7k7m2q9x4v1c8z5n3b"}},
+		{"shapes", `$mail->Password = 'xsmtpsib-` + testTwilioAuth + testTwilioAuth + `-Qm7Xv2Lp9Tz4Wc1R';`, []string{"xsmtpsib-" + testTwilioAuth + testTwilioAuth + "-Qm7Xv2Lp9Tz4Wc1R"}},
+		{"shapes", `-H "Authorization: SSWS 00Qm7Xv2Lp9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7I_-x"`, []string{"SSWS 00Qm7Xv2Lp9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7I_-x"}},
+		{"shapes", `{"access_token": "access-production-` + testLDSDK[4:] + `"}`, []string{"access-production-" + testLDSDK[4:]}},
+		{"shapes", `gateway = braintree.BraintreeGateway(access_token="access_token$production$Qm7Xv2Lp9Tz4Wc1R$` + testTwilioAuth + `")`, []string{"access_token$production$Qm7Xv2Lp9Tz4Wc1R$" + testTwilioAuth}},
+		{"shapes", `FLW_SECRET=FLWSECK-` + testTwilioAuth + `-X`, []string{"FLWSECK-" + testTwilioAuth + "-X"}},
+		{"shapes", `curl -H "Authorization: pk_81234567_QM7XV2LP9TZ4WC1RB8NK3HF6JD0GS5YA" https://api.clickup.com/api/v2/team`, []string{"pk_81234567_QM7XV2LP9TZ4WC1RB8NK3HF6JD0GS5YA"}},
 		// Look-alikes: masked, inside a word or base64, too short or too
 		// long, a body of one kind of byte, a word rather than a token.
 		{"shapes", `Your key looks like sk-or-v1-...a1b2`, nil},
@@ -86,6 +97,15 @@ func TestShapes9Finders(t *testing.T) {
 		{"shapes", `sk-proj-` + strings.Repeat("Qm7Xv2Lp9T", 8), nil}, // no T3BlbkFJ
 		{"shapes", `sk-proj-T3BlbkFJ` + strings.Repeat("Qm7Xv2Lp9T", 8), nil},
 		{"shapes", `fc-` + testTwilioAuth + `-beta`, nil},
+		{"shapes", `model = "sk-` + strings.Repeat("a", 48) + `"`, nil},
+		{"shapes", `store = re_compile_cache_for_patterns_in_module_loader`, nil},
+		{"shapes", `xaat-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, nil},
+		{"shapes", `HONEYCOMB_API_KEY=hcaik_01krcjhcvkmt4q...`, nil},
+		{"shapes", `access-sandbox-` + testLDSDK[4:], nil},
+		{"shapes", `access_token$sandbox$Qm7Xv2Lp9Tz4Wc1R$` + testTwilioAuth, nil},
+		{"shapes", `pk_live_51Qm7Xv2Lp9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue`, nil},
+		{"shapes", `FLWPUBK-` + testTwilioAuth + `-X`, nil},
+		{"shapes", `Authorization: SSWS ${OKTA_TOKEN}`, nil},
 		{"shapes", `sk_live_` + testTwilioAuth, nil}, // Stripe's rules' business
 		{"shapes", `prefix pri_` + testTwilioAuth[:31], nil},
 		{"shapes", `MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKC/` + fb, nil},
