@@ -913,6 +913,9 @@
 //     Plaid's access-production- and a UUID (not access-sandbox-);
 //     Braintree's access_token$production$; Flutterwave's live FLWSECK-
 //     (not FLWPUBK-); ClickUp's pk_, its user's number and 32 capitals;
+//     Tencent Cloud's SecretId (AKID and 32, as AWS's and Alibaba's key
+//     IDs are read); a Mailchimp key (32 hex digits, -us and one or two
+//     digits);
 //     Facebook's EAA tokens after '=' in a query; most needing a body of
 //     letters and digits both where a word could stand, and not inside a
 //     longer word or base64. A Discord bot token (the base64 of a bot's ID

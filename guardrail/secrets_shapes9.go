@@ -23,6 +23,13 @@ var shapeDetectors9 = []detector{
 		find:     func(text, _ string, _ bool) []found { return findDiscordBotTokens(text) },
 	},
 	{
+		// A Mailchimp API key: 32 hex digits, -us and its data center's
+		// number.
+		rule: "edit.secret.mailchimp-api-key", what: "Mailchimp API key",
+		keywords: []string{"-us"},
+		find:     func(text, _ string, _ bool) []found { return findMailchimpKeys(text) },
+	},
+	{
 		// Client("AC...", "<auth token>"), Twilio.init("AC...", "..."): a
 		// Twilio account SID and, as the next argument, its auth token.
 		rule: "edit.secret.twilio-auth-token", what: "Twilio auth token",
@@ -117,6 +124,8 @@ var shapeTokens = []shapeToken{
 	{"braintree-access-token", "Braintree access token", "access_token$production$", braintreeByte, 49, 49, braintreeBody, false},
 	{"flutterwave-secret-key", "Flutterwave secret key", "FLWSECK-", flutterwaveByte, 34, 34, flutterwaveBody, false},
 	{"clickup-api-token", "ClickUp token", "pk_", wordByte, 36, 48, clickUpBody, false},
+	// Tencent Cloud's SecretId, read like AWS's and Alibaba's key IDs.
+	{"tencent-cloud-secret-id", "Tencent Cloud SecretId", "AKID", alnumByte, 32, 32, mixedAlnum, false},
 	{"launchdarkly-sdk-key", "LaunchDarkly SDK key", "sdk-", uuidByte, 36, 36, isUUID, false},
 	{"launchdarkly-api-token", "LaunchDarkly API token", "api-", uuidByte, 36, 36, isUUID, false},
 }
@@ -463,6 +472,22 @@ func findSubscriptionKeys(text string) []found {
 			}
 			out = append(out, foundAt(text, k, e))
 		}
+	}
+	return out
+}
+
+// findMailchimpKeys finds 32 hex digits, -us and one or two digits, a
+// whole word.
+func findMailchimpKeys(text string) []found {
+	var out []found
+	for i := range places(text, "-us") {
+		s := i - 32
+		d := runOf(text, i+3, func(c byte) bool { return c >= '0' && c <= '9' })
+		if s < 0 || s > 0 && (wordByte(text[s-1]) || text[s-1] == '-') || runOf(text[:i], s, hexByte) != i ||
+			d-i-3 < 1 || d-i-3 > 2 || d < len(text) && (wordByte(text[d]) || text[d] == '-') || !mixedAlnum(text[s:i]) || isPlaceholder(text[s:i]) {
+			continue
+		}
+		out = append(out, foundAt(text, s, d))
 	}
 	return out
 }

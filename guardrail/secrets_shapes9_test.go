@@ -10,12 +10,13 @@ import (
 // shapes9Finders are secrets_shapes9.go's finders of one line, by name;
 // the file finders' fuzz test runs them too.
 var shapes9Finders = map[string]func(string) []found{
-	"shapes":  findShapes,
-	"discord": findDiscordBotTokens,
-	"sidpair": findSIDTokenPairs,
-	"client":  findClientArgs,
-	"cli":     findCLICredentials,
-	"azure":   findSubscriptionKeys,
+	"shapes":    findShapes,
+	"discord":   findDiscordBotTokens,
+	"sidpair":   findSIDTokenPairs,
+	"client":    findClientArgs,
+	"cli":       findCLICredentials,
+	"azure":     findSubscriptionKeys,
+	"mailchimp": findMailchimpKeys,
 }
 
 func init() {
@@ -109,6 +110,15 @@ func TestShapes9Finders(t *testing.T) {
 		{"shapes", `sk_live_` + testTwilioAuth, nil}, // Stripe's rules' business
 		{"shapes", `prefix pri_` + testTwilioAuth[:31], nil},
 		{"shapes", `MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKC/` + fb, nil},
+		{"mailchimp", `static const char *UPSTREAM = "` + testTwilioAuth + `-us11";`, []string{testTwilioAuth + "-us11"}},
+		{"mailchimp", `mc.setConfig({ apiKey: "` + testTwilioAuth + `-us6", server: "us6" });`, []string{testTwilioAuth + "-us6"}},
+		{"mailchimp", `https://us6.api.mailchimp.com/3.0/lists/` + testTwilioAuth, nil},
+		{"mailchimp", `id-` + testTwilioAuth + `-us6`, nil},
+		{"mailchimp", testTwilioAuth + `-us123`, nil},
+		{"mailchimp", testTwilioAuth + `-useast`, nil},
+		{"mailchimp", strings.Repeat("0", 32) + `-us1`, nil},
+		{"shapes", `cred = credential.Credential("AKID` + testTwilioAuth[:16] + `Qm7Xv2Lp9Tz4Wc1R", key)`, []string{"AKID" + testTwilioAuth[:16] + "Qm7Xv2Lp9Tz4Wc1R"}},
+		{"shapes", `creds = Credentials("AKIDEXAMPLE", secret)`, nil},
 		{"discord", `client.run("` + testDiscord + `")`, []string{testDiscord}},
 		{"discord", `acme-prod,deploy-bot,` + testDiscord + `,2026-01-04`, []string{testDiscord}},
 		{"discord", `const APP_ID = "1185482047163900032";`, nil},
