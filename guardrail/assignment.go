@@ -240,10 +240,11 @@ func credentialPair(w []byte) bool {
 	switch string(w) {
 	case "apikey", "accesskey", "secretkey", "privatekey", "authkey", "signingkey",
 		"encryptionkey", "masterkey", "licensekey",
-		// Keys a service names by their use: Datadog's app key, PagerDuty's
-		// integration and service keys, FCM's server key, Segment's write
-		// key, LaunchDarkly's SDK key; Yarn's npmAuthIdent (user:password).
-		"appkey", "integrationkey", "servicekey", "serverkey", "writekey", "sdkkey", "adminkey", "authident", "hmackey",
+		// Keys a service names by their use: Datadog's app (application)
+		// key, (Azure) OpenAI's key, PagerDuty's integration and service
+		// keys, FCM's server key, Segment's write key, LaunchDarkly's SDK
+		// key; Yarn's npmAuthIdent (user:password).
+		"appkey", "applicationkey", "openaikey", "integrationkey", "servicekey", "serverkey", "writekey", "sdkkey", "adminkey", "authident", "hmackey",
 		// Azure's storage account keys and Functions keys.
 		"accountkey", "functionkey":
 		return true

@@ -920,6 +920,49 @@
 //     the address. Of provider tokens: a name in camel case after a short
 //     prefix (s.ReadUint16LengthPrefixed is no Vault token), and the
 //     RFCs' example of Basic authentication (Aladdin, open sesame).
+//     Also found (guardrail/secrets_shapes9.go), by their shape alone and
+//     wherever they stand (a header, a URL's query, a log line, a fixture,
+//     a CSV row, a comment, a bare line): OpenRouter's sk-or-v1- and 64 hex
+//     digits; sk- and exactly 32 hex digits (DeepSeek's form); Anthropic's
+//     OAuth tokens (sk-ant-oat01-, sk-ant-ort01-); Atlassian's ATATT3xFfGF0
+//     and ATCTT3xFfGN0 tokens of any length from 150; Bitbucket Data
+//     Center's BBDC- and 44 characters; AWS AppSync's da2- and 26; New
+//     Relic's NRAK- and 27; Tavily's tvly-; Contentful's CFPAT-; Notion's
+//     secret_ and 43 letters and digits; Figma's figd_; Mailgun's key- and
+//     32 letters and digits; LaunchDarkly's sdk- and api- and a UUID;
+//     Langfuse's sk-lf- and a UUID (not pk-lf-); Firecrawl's fc- and 32
+//     hex digits; sk_ and 48 hex digits (ElevenLabs' form); Rootly's
+//     rootly_ and BestTime's pri_; OpenAI's sk-proj-, sk-svcacct-,
+//     sk-admin- and sk-None- keys of any length that hold T3BlbkFJ; sk-
+//     and 48 letters and digits (Stability's, Moonshot's); Resend's re_;
+//     Axiom's xaat- and xapt- and a UUID; Honeycomb's hcaik_ and hcaic_;
+//     NuGet's oy2 and 43; Brevo's SMTP keys (xsmtpsib-); Okta's SSWS 00...;
+//     Plaid's access-production- and a UUID (not access-sandbox-);
+//     Braintree's access_token$production$; Flutterwave's live FLWSECK-
+//     (not FLWPUBK-); ClickUp's pk_, its user's number and 32 capitals;
+//     Tencent Cloud's SecretId (AKID and 32, as AWS's and Alibaba's key
+//     IDs are read); a Mailchimp key (32 hex digits, -us and one or two
+//     digits);
+//     Facebook's EAA tokens after '=' in a query; most needing a body of
+//     letters and digits both where a word could stand, and not inside a
+//     longer word or base64. A Discord bot token (the base64 of a bot's ID
+//     of 17 to 20 digits, six characters, then 27 to 38); a Twilio account
+//     SID literal followed, as the next argument, by a literal of 32
+//     letters and digits (its auth token); a generated literal of 32 or
+//     more characters given first to a constructor named Client or
+//     ClientV2 (cohere.Client("..."), MistralClient("..."),
+//     Client::new("...")), not hex, a UUID, a URL or a host; a URL's
+//     password after a user that is an interpolation (#{ENV["USER"]},
+//     ${USER}, {user}); Datadog's application key under its name
+//     (DD-APPLICATION-KEY); the value of aws configure set
+//     aws_secret_access_key (40 characters) or aws_session_token, and the
+//     key given to wandb login or wandb.login(key=) (40 hex digits), as a
+//     word after no = or :; Azure's subscription keys (32 letters and
+//     digits) after Ocp-Apim-Subscription-Key or subscription-key= and given
+//     to SpeechConfig.FromSubscription; (Azure) OpenAI's key under its name
+//     (AZURE_OPENAI_KEY), whatever its value's shape. Allowed besides: Supabase's anon key (a JWT
+//     whose role is anon) and Datadog's client token (pub and 32 hex
+//     digits), which their providers publish to browsers.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

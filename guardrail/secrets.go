@@ -800,7 +800,7 @@ var detectors = []detector{
 				v := text[loc[0]:loc[1]]
 				header, _, _ := strings.Cut(v, ".")
 				h, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(header, "="))
-				if err != nil || !strings.Contains(string(h), `"alg"`) {
+				if err != nil || !strings.Contains(string(h), `"alg"`) || anonJWT(v) {
 					continue
 				}
 				out = append(out, found{Secret: Secret{Masked: mask(v)}, start: loc[0], end: loc[1]})
@@ -1033,7 +1033,7 @@ func urlPasswords(text string) [][2]int {
 		}
 		u := j + 3
 		for u < len(text) && !strings.ContainsRune(" \t\n\r\f:@/'\"<>", rune(text[u])) {
-			u++
+			u = skipInterpolation(text, u) + 1
 		}
 		if u >= len(text) || text[u] != ':' {
 			continue

@@ -865,7 +865,8 @@ func generated(v string) bool {
 // publishes to browsers: Stripe's pk_live_/pk_test_, Mapbox's pk.eyJ.
 func publishable(lv string) bool {
 	return strings.HasPrefix(lv, "pk_live_") || strings.HasPrefix(lv, "pk_test_") || strings.HasPrefix(lv, "pk.eyj") ||
-		strings.HasPrefix(lv, "phc_") // PostHog's project key, sent from browsers
+		strings.HasPrefix(lv, "phc_") || // PostHog's project key, sent from browsers
+		datadogClientToken(lv)
 }
 
 // filePath reports whether v names a file rather than holding a value:
