@@ -16,11 +16,15 @@ import (
 // secret "KEY";), a name glued to "pass" (remotepass, $wgDBpassword), and
 // one table of the places other formats keep a credential in (netrc
 // entries in any order, haproxy, Redis, Cisco, kickstart, preseed,
-// ipsec.secrets, dovecot, NTP keys, header directives, Oracle and httpie
-// command lines, argv lists, Erlang terms, JAAS options, XML properties,
-// Consul's keys, kubeadm's bootstrap tokens, ...). Two detectors wake on
-// their keywords; the table's detector then finds, in one more keyword
-// pass, which of its readings the line holds and runs only those.
+// ipsec.secrets, dovecot, header directives, Oracle and httpie command
+// lines, argv lists, Erlang terms, XML properties, Consul's keys,
+// kubeadm's bootstrap tokens, ...), and files whose name says where their
+// secrets are (chap-secrets, .curlrc, ntp.keys, a Terraform state). Two
+// detectors wake on their keywords; the table's detector then finds, in
+// one more keyword pass, which of its readings the line holds and runs
+// only those. The keywords are chosen rare in code (ogin rather than
+// login, y_set_header rather than proxy_set_header): every keyword's
+// first bytes are places the keyword pass of every line steps at.
 
 func init() { detectors = append(detectors, formatDetectors8...) }
 
@@ -245,20 +249,18 @@ var formatReadings8 = []formatReading{
 	reading([]string{"psk", "eap \"", "xauth", "ntlm"}, `(?i)(?:^|\s):\s*(?:PSK|EAP|XAUTH|NTLM)\s+"?([^"\s]+)"?`),
 	// dovecot's passwd-file: user:{PLAIN}PW (a scheme of clear text).
 	reading([]string{"{plain}", "{clear"}, `(?i)\{(?:PLAIN|CLEARTEXT|CLEAR)\}([^\s:]+)`),
-	// ntp.keys and chrony.keys: ID TYPE KEY.
-	reading([]string{"md5 ", "ha1 ", "ha256 ", "ha384 ", "ha512 ", "cmac "}, `(?i)^\s*\d+\s+(?:MD5|SHA1|SHA256|SHA384|SHA512|AES128CMAC|AES256CMAC)\s+(?:HEX:|ASCII:)?([0-9A-Za-z]{16,})(?:\s|$)`).anyValue(),
 	// A web server setting a header named for a credential: nginx's
 	// proxy_set_header, Caddy's header_up, Apache's RequestHeader.
-	reading([]string{"y_set_header", "r_up ", "r_down ", "stheader", "e_set_input"},
-		`(?i)\b(?:proxy_set_header|header_up|header_down|RequestHeader\s+(?:set|add|append)|more_set_input_headers)\s+["']?([\w-]+):?\s+["']?([^"'\s;]+)`).when(
+	reading([]string{"y_set_header", "r_up ", "r_down ", "stheader"},
+		`(?i)\b(?:proxy_set_header|header_up|header_down|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+):?\s+["']?([^"'\s;]+)`).when(
 		func(_ *scanFile, text, _ string, m []int) bool { return credentialName(text[m[2]:m[3]]) }),
 	// Authorization: Basic USER:PW, not encoded (.http and .rest files).
 	reading([]string{"authorization: basic", "authorization:basic"}, `(?i)\bAuthorization:\s*Basic\s+[^\s:]+:(\S+)`),
 	// Oracle's clients: sqlplus USER/PW@SERVICE, expdp, impdp, sqlldr.
-	reading([]string{"sqlplus ", "pdp ", "sqlldr ", "rman "},
-		`(?i)\b(?:sqlplus|expdp|impdp|exp|imp|sqlldr|rman)\s+(?:-\w+\s+)*(?:target=|userid=)?["']?\w+/([^@\s/"']+)(?:@|\s|$)`),
-	// httpie and xh: -a USER:PW, --auth USER:PW.
-	reading([]string{"http -a ", "https -a ", "xh -a ", "--auth"}, `\b(?:http|https|xh|xhs)\s+(?:-\S+\s+)*(?:-a|--auth)[ =]["']?[^:\s'"]+:([^\s'"]+)`).if_(func(_ *scanFile, text string) bool {
+	reading([]string{"sqlplus ", "pdp ", "sqlldr "},
+		`(?i)\b(?:sqlplus|expdp|impdp|sqlldr)\s+(?:-\w+\s+)*(?:target=|userid=)?["']?\w+/([^@\s/"']+)(?:@|\s|$)`),
+	// httpie and xh: -a USER:PW.
+	reading([]string{"http -a ", "https -a ", "xh -a ", "xhs -a "}, `\b(?:http|https|xh|xhs)\s+(?:-\S+\s+)*-a[ =]["']?[^:\s'"]+:([^\s'"]+)`).if_(func(_ *scanFile, text string) bool {
 		return strings.Contains(text, "http") || strings.Contains(text, "xh")
 	}),
 	// A literal written into a credential file, or printed by a password
@@ -317,14 +319,10 @@ var formatReadings8 = []formatReading{
 		func(_ *scanFile, text, _ string, m []int) bool {
 			return !strings.Contains(text, "master\"") || strings.Contains(text, "tokens")
 		}),
-	// Terraform's state: random_password's result.
-	reading([]string{`esult"`}, `"result"\s*:\s*"([^"]+)"`).if_(func(f *scanFile, _ string) bool {
-		return strings.Contains(path.Base(f.path), ".tfstate")
-	}),
 	// PagerDuty's routing key (Alertmanager), 32 hex digits.
 	reading([]string{"g_key"}, `\brouting_key"?\s*[:=]\s*["']?([0-9a-f]{32})\b`).anyValue(),
 	// kubeadm's bootstrap token, ID.SECRET, on a line about a token.
-	reading([]string{"-token ", "token: ", "token=", "token = ", `token": "`, `token":"`}, `(?:^|[\s=:"'])([a-z0-9]{6}\.[a-z0-9]{16})(?:$|[\s"',])`).anyValue().if_(func(_ *scanFile, text string) bool {
+	reading([]string{"-token ", "token: "}, `(?:^|[\s=:"'])([a-z0-9]{6}\.[a-z0-9]{16})(?:$|[\s"',])`).anyValue().if_(func(_ *scanFile, text string) bool {
 		return bootstrapShape(text)
 	}).when(func(_ *scanFile, text, _ string, m []int) bool {
 		v := text[m[2]:m[3]]
@@ -338,7 +336,7 @@ var formatReadings8 = []formatReading{
 	// 64 hex digits).
 	reading([]string{"psk"}, `(?i)(?:^|\s)psk\s*=\s*"?([^"\s]{8,64})"?\s*$`),
 	// Bundler's credentials for a gem source: BUNDLE_GEMS__HOST__IO: "USER:PW".
-	reading([]string{"ndle_"}, `\bBUNDLE_[A-Z0-9_]*__[A-Z0-9_]+["']?\s*[:=]\s*["']?[^:\s"']+:([^\s"']+)`),
+	reading([]string{"bundle_"}, `\bBUNDLE_[A-Z0-9_]*__[A-Z0-9_]+["']?\s*[:=]\s*["']?[^:\s"']+:([^\s"']+)`),
 	// Anaconda's channel URL with a token: conda.anaconda.org/t/TOKEN/.
 	reading([]string{"/t/"}, `anaconda\.org/t/([^/\s]+)/`).anyValue(),
 	// INI's triple-quoted value (Grafana): password = """PW""".
@@ -346,7 +344,7 @@ var formatReadings8 = []formatReading{
 		return credentialName(text[m[2]:m[3]])
 	}),
 	// An AWS session token, base64 with runs of / and +.
-	reading([]string{"n_token", `token": "`, `token":"`, "token=", "token = "}, `(?i)(?:aws_?session_?token|SessionToken)["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{100,}={0,2})`).anyValue(),
+	reading([]string{"n_token", `token": "`, `token":"`}, `(?i)(?:aws_?session_?token|SessionToken)["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{100,}={0,2})`).anyValue(),
 	// A key block that is no PEM private key: OpenVPN's static key,
 	// cloudflared's tunnel token; its body follows.
 	reading([]string{"vpn static key", "tunnel token"}, `-----BEGIN (?:OpenVPN Static key V1|ARGO TUNNEL TOKEN)-----`).anyValue().when(
@@ -388,28 +386,39 @@ func bootstrapShape(text string) bool {
 
 func lowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
 
-// secretsFile reports whether name is pppd's chap-secrets or pap-secrets,
-// or davfs2's secrets, whose lines are CLIENT SERVER SECRET and
-// URL USER PASSWORD.
+// secretsFile reports whether name is a file whose lines hold secrets in
+// places its name tells: pppd's chap-secrets and pap-secrets and davfs2's
+// secrets (CLIENT SERVER SECRET, URL USER PASSWORD), curl's .curlrc
+// (user = "U:PW"), NTP's and chrony's keys (ID TYPE KEY), a Terraform
+// state ("result": random_password's).
 func secretsFile(name string) bool {
 	switch path.Base(name) {
-	case "chap-secrets", "pap-secrets", ".curlrc", "_curlrc":
+	case "chap-secrets", "pap-secrets", ".curlrc", "_curlrc", "ntp.keys", "chrony.keys":
 		return true
 	case "secrets":
 		return path.Base(path.Dir(name)) == "davfs2"
 	}
-	return false
+	return strings.Contains(path.Base(name), ".tfstate")
 }
 
 // secretsFileLine returns the secret of a line of a secretsFile, its
 // third field, quoted or not; in curl's, the password of user = "U:PW".
 func secretsFileLine(name, text string, lineNo int) (Secret, bool) {
-	if b := path.Base(name); b == ".curlrc" || b == "_curlrc" {
-		m := curlrcUser().FindStringSubmatch(text)
-		if m == nil || !secretLiteral(m[1]) {
+	var re *regexp.Regexp
+	switch b := path.Base(name); {
+	case b == ".curlrc" || b == "_curlrc":
+		re = curlrcUser()
+	case b == "ntp.keys" || b == "chrony.keys":
+		re = ntpKey()
+	case strings.Contains(b, ".tfstate"):
+		re = stateResult()
+	}
+	if re != nil {
+		m := re.FindStringSubmatch(text)
+		if m == nil || !secretLiteral(m[1]) && (re != ntpKey() || isPlaceholder(m[1])) {
 			return Secret{}, false
 		}
-		return Secret{Rule: RuleSecretAssignment, What: "password in curl's config", Line: lineNo, Masked: mask(m[1])}, true
+		return Secret{Rule: RuleSecretAssignment, What: "secret in its file's grammar", Line: lineNo, Masked: mask(m[1])}, true
 	}
 	fields := strings.Fields(text)
 	if len(fields) < 3 || strings.HasPrefix(fields[0], "#") {
@@ -421,6 +430,16 @@ func secretsFileLine(name, text string, lineNo int) (Secret, bool) {
 	}
 	return Secret{Rule: RuleSecretAssignment, What: "password in a secrets file", Line: lineNo, Masked: mask(v)}, true
 }
+
+// ntpKey is a line of ntp.keys or chrony.keys: ID TYPE KEY.
+var ntpKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*\d+\s+(?:MD5|SHA1|SHA256|SHA384|SHA512|AES128CMAC|AES256CMAC)\s+(?:HEX:|ASCII:)?([0-9A-Za-z]{16,})(?:\s|$)`)
+})
+
+// stateResult is random_password's result in a Terraform state.
+var stateResult = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`"result"\s*:\s*"([^"]+)"`)
+})
 
 // curlrcUser is curl's config line user = "USER:PW" (or proxy-user).
 var curlrcUser = sync.OnceValue(func() *regexp.Regexp {

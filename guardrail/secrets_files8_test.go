@@ -83,7 +83,6 @@ func TestFiles8Finders(t *testing.T) {
 		{"format", `: RSA /etc/ipsec.d/private/vpn-key.pem`, nil},
 		{"format", `jdoe:{PLAIN}` + pw + `::::::`, []string{pw}},
 		{"format", `jdoe:{SHA512-CRYPT}$6$abc$def::::::`, nil},
-		{"format", `1 SHA1 664e011b349347c32894e2c8406f84cacb02cca0  # ntp1`, []string{"664e011b349347c32894e2c8406f84cacb02cca0"}},
 		{"format", `    proxy_set_header X-Api-Key ` + pw + `;`, []string{pw}},
 		{"format", `    header_up X-Auth-Token ` + pw, []string{pw}},
 		{"format", `    proxy_set_header Authorization $http_authorization;`, nil},
@@ -133,8 +132,6 @@ func TestFiles8Finders(t *testing.T) {
 		{"format", `description = """` + pw + `"""`, nil},
 		{"format", `aws_session_token=IQoJb3JpZ2luX2VjEAHcyvcxTTq2YC7hLQCzqce4crdpsOU/6wxAKHoQK8d6CsEnrvUbUZf8JMSTco3A3lwomvYGBjBLjMwSPWnGsQ8texQzZ0MlT14lYp`,
 			[]string{"IQoJb3JpZ2luX2VjEAHcyvcxTTq2YC7hLQCzqce4crdpsOU/6wxAKHoQK8d6CsEnrvUbUZf8JMSTco3A3lwomvYGBjBLjMwSPWnGsQ8texQzZ0MlT14lYp"}},
-		{"tfstate", `            "result": "` + pw + `",`, []string{pw}},
-		{"format", `            "result": "` + pw + `",`, nil}, // not a state file
 	} {
 		var got []string
 		for _, f := range files8Finders[c.finder](c.text) {
@@ -158,6 +155,12 @@ func TestFiles8ThroughScan(t *testing.T) {
 		{"etc/davfs2/secrets", "https://dav.acme.io/webdav jdoe Tz8mQ1vL4xR7pW2n", true},
 		{".curlrc", `user = "ci:Tz8mQ1vL4xR7pW2n"`, true},
 		{".curlrc", `user = "ci"`, false},
+		{"etc/ntp.keys", "1 SHA1 664e011b349347c32894e2c8406f84cacb02cca0  # ntp1", true},
+		{"etc/chrony.keys", "10 SHA256 HEX:12D606259B0A2B48A3C274D19933E4C01D434FE2972B4DFA3579A5C7B7C5AFB2", true},
+		{"etc/chrony.keys", "# ID TYPE KEY", false},
+		{"terraform.tfstate", `            "result": "Tz8mQ1vL4xR7pW2n",`, true},
+		{"terraform.tfstate", `            "result": "ok",`, false},
+		{"report.json", `            "result": "Tz8mQ1vL4xR7pW2n",`, false},
 		{"notes.txt", `user = "ci:Tz8mQ1vL4xR7pW2n"`, false},
 		{"etc/ppp/chap-secrets", "# client server secret IP", false},
 		{"docs/secrets", "https://dav.acme.io/webdav jdoe Tz8mQ1vL4xR7pW2n", false},
