@@ -926,12 +926,13 @@
 //     BUNDLE_HOST: "U:PW"; .curlrc's user = "U:PW"; an Anaconda channel's
 //     /t/TOKEN/; INI's name = """PW"""; an AWS session token; OpenVPN's static
 //     key and cloudflared's tunnel token blocks; the secret field of pppd's
-//     chap-secrets and pap-secrets and of davfs2's secrets. A value starting
-//     with @ is a password unless it is a name, called or closed by @
-//     (@Value(...), @PASSWORD@, @@TOKEN@@). Allowed besides: hashes that name
-//     their scheme (sha1:SALT:HASH and argon2: of Jupyter, hash: of
-//     wpa_supplicant), Symfony's %env(NAME)%, and the documented defaults
-//     changeit (the JDK's cacerts) and Harbor12345.
+//     chap-secrets and pap-secrets and of davfs2's secrets; a JAAS file's
+//     user_NAME="PW"; an .erlang.cookie. A value starting with @ is a password
+//     unless it is a name, called or closed by @ (@Value(...), @PASSWORD@,
+//     @@TOKEN@@). Allowed besides: hashes that name their scheme
+//     (sha1:SALT:HASH and argon2: of Jupyter, hash: of wpa_supplicant),
+//     Symfony's %env(NAME)%, and the documented defaults changeit (the JDK's
+//     cacerts) and Harbor12345.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

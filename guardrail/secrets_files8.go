@@ -390,15 +390,17 @@ func lowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '
 // places its name tells: pppd's chap-secrets and pap-secrets and davfs2's
 // secrets (CLIENT SERVER SECRET, URL USER PASSWORD), curl's .curlrc
 // (user = "U:PW"), NTP's and chrony's keys (ID TYPE KEY), a Terraform
-// state ("result": random_password's).
+// state ("result": random_password's), a JAAS file (user_NAME="PW"), the
+// Erlang cookie (the file is the secret).
 func secretsFile(name string) bool {
 	switch path.Base(name) {
-	case "chap-secrets", "pap-secrets", ".curlrc", "_curlrc", "ntp.keys", "chrony.keys":
+	case "chap-secrets", "pap-secrets", ".curlrc", "_curlrc", "ntp.keys", "chrony.keys", ".erlang.cookie":
 		return true
 	case "secrets":
 		return path.Base(path.Dir(name)) == "davfs2"
 	}
-	return strings.Contains(path.Base(name), ".tfstate")
+	b := strings.ToLower(path.Base(name))
+	return strings.Contains(b, ".tfstate") || strings.Contains(b, "jaas") && strings.HasSuffix(b, ".conf")
 }
 
 // secretsFileLine returns the secret of a line of a secretsFile, its
@@ -412,10 +414,14 @@ func secretsFileLine(name, text string, lineNo int) (Secret, bool) {
 		re = ntpKey()
 	case strings.Contains(b, ".tfstate"):
 		re = stateResult()
+	case b == ".erlang.cookie":
+		re = erlangCookie()
+	case strings.Contains(strings.ToLower(b), "jaas"):
+		re = jaasUser()
 	}
 	if re != nil {
 		m := re.FindStringSubmatch(text)
-		if m == nil || !secretLiteral(m[1]) && (re != ntpKey() || isPlaceholder(m[1])) {
+		if m == nil || !secretLiteral(m[1]) && (re != ntpKey() && re != erlangCookie() || isPlaceholder(m[1])) {
 			return Secret{}, false
 		}
 		return Secret{Rule: RuleSecretAssignment, What: "secret in its file's grammar", Line: lineNo, Masked: mask(m[1])}, true
@@ -434,6 +440,16 @@ func secretsFileLine(name, text string, lineNo int) (Secret, bool) {
 // ntpKey is a line of ntp.keys or chrony.keys: ID TYPE KEY.
 var ntpKey = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\s*\d+\s+(?:MD5|SHA1|SHA256|SHA384|SHA512|AES128CMAC|AES256CMAC)\s+(?:HEX:|ASCII:)?([0-9A-Za-z]{16,})(?:\s|$)`)
+})
+
+// erlangCookie is the line of an .erlang.cookie file: its one token.
+var erlangCookie = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*([A-Za-z0-9]{16,})\s*$`)
+})
+
+// jaasUser is a JAAS option naming a user's password: user_admin="PW";
+var jaasUser = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*user_\w+\s*=\s*"([^"]+)";?\s*$`)
 })
 
 // stateResult is random_password's result in a Terraform state.
