@@ -963,6 +963,46 @@
 //     (AZURE_OPENAI_KEY), whatever its value's shape. Allowed besides: Supabase's anon key (a JWT
 //     whose role is anon) and Datadog's client token (pub and 32 hex
 //     digits), which their providers publish to browsers.
+//     Also found (guardrail/secrets_files8.go), by the grammar of the file a
+//     credential lives in: a configuration directive that is a credential's
+//     name, blanks and one value (mbsync's Pass PW, keepalived's auth_pass,
+//     fluent-bit's HTTP_Passwd, Apache's AuthLDAPBindPassword "PW"; in
+//     configuration, not source code); BIND's secret "KEY"; and yarn 1's
+//     "//host/:_authToken" "TOKEN"; names with pass, passwd, password or pwd
+//     glued on (remotepass, $wgDBpassword, GPP's cpassword; not bypass nor
+//     compass); a netrc entry's password in any order (machine H password PW
+//     login U, default), fetchmail's password "PW"; haproxy's insecure-password
+//     and stats auth U:PW; Redis's AUTH [user] PW, an ACL's >PW, Sentinel's
+//     auth-pass; Cisco's password 0 PW and a community string (not public or
+//     private), SNMPv3's createUser pass phrases; kickstart's rootpw
+//     --plaintext and user --password= (not --iscrypted), preseed's
+//     passwd/...password; proftpd's SQLConnectInfo; ipsec.secrets' PSK, EAP,
+//     XAUTH and NTLM secrets (not RSA key files); dovecot's {PLAIN} and
+//     {CLEARTEXT} passwords; NTP's and chrony's keys files; a header named for
+//     a credential set by nginx's proxy_set_header, Caddy's header_up or
+//     Apache's RequestHeader; Authorization: Basic U:PW written unencoded;
+//     Oracle's clients' U/PW@SERVICE (sqlplus, expdp, impdp, sqlldr); httpie's
+//     -a U:PW; a literal echoed into a file named for a credential (echo PW >
+//     /etc/mongo/keyfile) or printed by a password command (--password-command
+//     "echo PW"); argv lists' "-p", "PW" after login, "--password", "PW" and
+//     mysql's "-pPW"; Erlang terms ({default_pass, <<"PW">>}); an XML property
+//     named for a credential (<property name="...password">PW<, value="PW");
+//     Maven's <passphrase>; FileZilla's base64 <Pass>; a Windows answer file's
+//     <Value> with <PlainText>true; Postman's API key auth; kaggle.json's key;
+//     Consul's and Nomad's gossip encrypt key (16, 24 or 32 bytes of base64)
+//     and ACL management tokens; a Terraform state's "result"
+//     (random_password); PagerDuty's routing_key; kubeadm's bootstrap token
+//     ID.SECRET (not abcdef.0123456789abcdef); Wi-Fi psk; Bundler's
+//     BUNDLE_HOST: "U:PW"; .curlrc's user = "U:PW"; an Anaconda channel's
+//     /t/TOKEN/; INI's name = """PW"""; an AWS session token; OpenVPN's static
+//     key and cloudflared's tunnel token blocks; the secret field of pppd's
+//     chap-secrets and pap-secrets and of davfs2's secrets; a JAAS file's
+//     user_NAME="PW"; an .erlang.cookie. A value starting with @ is a password
+//     unless it is a name, called or closed by @ (@Value(...), @PASSWORD@,
+//     @@TOKEN@@). Allowed besides: hashes that name their scheme
+//     (sha1:SALT:HASH and argon2: of Jupyter, hash: of wpa_supplicant),
+//     Symfony's %env(NAME)%, and the documented defaults changeit (the JDK's
+//     cacerts) and Harbor12345.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

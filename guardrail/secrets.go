@@ -80,6 +80,7 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	pgpass := path.Base(name) == ".pgpass" || path.Base(name) == "pgpass.conf"
 	userlist := path.Base(name) == "userlist.txt" // pgbouncer's
 	keyfile := keyFile(name)
+	secretsfile := secretsFile(name) // pppd's, davfs2's, curl's
 	// Each line is scanned when the one after it is known: the next line
 	// in the file, when it is there, may hold a private key's body.
 	var beforeText string // the line scanned last, and its number
@@ -120,6 +121,12 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 		}
 		if userlist {
 			if s, ok := userlistLine(l.Text, l.NewLine); ok {
+				out = append(out, s)
+				return
+			}
+		}
+		if secretsfile {
+			if s, ok := secretsFileLine(name, l.Text, l.NewLine); ok {
 				out = append(out, s)
 				return
 			}
@@ -916,6 +923,9 @@ var placeholderValues = map[string]bool{
 	// nothing, and a fixture sets them (set_password('pass1234')).
 	"pass1234": true, "password1": true, "password123": true, "hunter2": true, "letmein": true,
 	"qwerty": true, "123456": true, "12345678": true, "secret123": true, "admin123": true,
+	// Defaults a vendor documents for every install: the JDK's cacerts
+	// password, Harbor's first admin password.
+	"changeit": true, "harbor12345": true,
 }
 
 // yamlAlias reports whether v is a YAML alias, *name:
@@ -943,10 +953,14 @@ func isPlaceholder(v string) bool {
 		if yamlTag(v) {
 			return true // !vault, !Ref, !!binary: a tag, not a password that starts with !
 		}
-	case '$', '<', '{', '[', '&', '@':
+	case '$', '<', '{', '[', '&':
 		// ${VAR}, $VAR, <your-token>, {{ .Values.x }}, [REDACTED],
-		// YAML anchors and tags, @Value-style references.
+		// YAML anchors and tags.
 		return true
+	case '@':
+		if atReference(v) {
+			return true // @Value("${db.password}"), @PASSWORD@, @env
+		}
 	case '%', '#', '_':
 		// %VAR%, %(name)s, #{Octopus.Var}, __TOKEN__; not a password
 		// that starts with % or _.

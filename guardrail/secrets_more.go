@@ -668,6 +668,8 @@ func substitution(v string) bool {
 		return true // maybe cut at its first dot, unquoted
 	case len(v) <= 3 && v[0] == '%':
 		return true // %s, %v
+	case strings.HasPrefix(v, "%env(") && strings.HasSuffix(v, ")%"):
+		return true // Symfony's %env(DATABASE_PASSWORD)%
 	case v[0] == '%':
 		return len(v) > 2 && v[len(v)-1] == '%' && identWord(v[1:len(v)-1])
 	case strings.HasPrefix(v, "__"):
