@@ -495,6 +495,9 @@ var formatMatcher = sync.OnceValue(func() *secretrules.Keywords {
 
 // findFormats runs the readings whose keywords the line holds.
 func (f *scanFile) findFormats(text, next string, _ int) []found {
+	if f.code {
+		return nil // a file's grammar, not code's: auth := r.Header.Get(...) is no Redis AUTH
+	}
 	var set [2]uint64
 	formatMatcher().Scan(text, func(gs []uint16, _ int) {
 		for _, g := range gs {
