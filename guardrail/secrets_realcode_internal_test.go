@@ -145,3 +145,12 @@ func FuzzRealCodeShapes(f *testing.F) {
 		listItems(name, v)
 	})
 }
+
+// TestTriggersSkip guards the keyword pass's speed: its matcher skips from
+// byte to byte to where a keyword may start, whatever bytes the keywords of
+// gitleaks' rules and the detectors use.
+func TestTriggersSkip(t *testing.T) {
+	if !triggers().kw.Skips() {
+		t.Fatal("the secret scan's keyword matcher does not skip")
+	}
+}

@@ -25,6 +25,10 @@ func NewKeywords(groups [][]string) *Keywords { return &Keywords{newMatcher(grou
 // (perhaps in several calls for one place), in the order of the places.
 func (k *Keywords) Scan(text string, hit func(groups []uint16, end int)) { k.m.scan(text, hit) }
 
+// Skips reports whether Scan skips from byte to byte to where a keyword
+// may start, as it does unless a keyword is empty.
+func (k *Keywords) Skips() bool { return k.m.starts != nil }
+
 type matcher struct {
 	class  [256]uint8
 	nclass int32
@@ -52,12 +56,17 @@ type matcher struct {
 	// then knows at most the last byte of the text.
 	shallow []bool
 	// starts says where a keyword may start: a keyword starts where the
-	// classes of three bytes are c0, c1, c2 (class 0 past the text's end)
-	// only if bit c2 of starts[c0<<6|c1] is set. Scan skips from byte to
-	// byte with it, several times cheaper than an automaton step, while
-	// the automaton is shallow, and steps only from where a keyword may
-	// start. Nil when there are more than 64 classes, or an empty keyword.
+	// filter classes (fclass) of three bytes are c0, c1, c2 (class 0 past
+	// the text's end) only if bit c2 of starts[c0<<6|c1] is set. Scan
+	// skips from byte to byte with it, several times cheaper than an
+	// automaton step, while the automaton is shallow, and steps only from
+	// where a keyword may start. Nil when a keyword is empty.
 	starts *[1 << 12]uint64
+	// fclass is class within the 64 classes starts has room for: the
+	// classes from 63 on share 63. Sharing a class only makes starts say
+	// more often that a keyword may start, never less, so a keyword set of
+	// more bytes than that keeps its skipping scan.
+	fclass [256]uint8
 	// pairs says, by the bits of two bytes (the first in the low ones),
 	// that a keyword may start with them, in any ASCII case: a cheaper
 	// test than starts, made first. Set with starts.
@@ -166,7 +175,10 @@ func newMatcher(keywords [][]string) *matcher {
 		}
 	}
 	m.next = make([]atomic.Int32, n*int(m.nclass))
-	m.starts = startsOf(keywords, &m.class, m.nclass)
+	for b, c := range m.class {
+		m.fclass[b] = min(c, 63)
+	}
+	m.starts = startsOf(keywords, &m.fclass)
 	if m.starts != nil {
 		m.pairs = pairsOf(keywords)
 	}
@@ -208,11 +220,8 @@ func upper(c byte) byte {
 }
 
 // startsOf returns the matcher's starts table (see matcher.starts) for
-// keywords with the byte classes class, or nil.
-func startsOf(keywords [][]string, class *[256]uint8, nclass int32) *[1 << 12]uint64 {
-	if nclass > 64 {
-		return nil
-	}
+// keywords with the byte classes class (each below 64), or nil.
+func startsOf(keywords [][]string, class *[256]uint8) *[1 << 12]uint64 {
 	st := new([1 << 12]uint64)
 	for _, ks := range keywords {
 		for _, k := range ks {
@@ -328,7 +337,7 @@ func (m *matcher) skip(text string, j int) int {
 	if j >= len(text) {
 		return j
 	}
-	pairs, starts, class := m.pairs, m.starts, &m.class
+	pairs, starts, class := m.pairs, m.starts, &m.fclass
 	for t := text[j:]; len(t) >= 3; t = t[1:] {
 		if x := uint(t[0]) | uint(t[1])<<8; pairs[x>>6&(1<<10-1)]&(1<<(x&63)) != 0 &&
 			starts[(uint(class[t[0]])<<6|uint(class[t[1]]))&(1<<12-1)]>>(class[t[2]]&63)&1 != 0 {
@@ -342,9 +351,9 @@ func (m *matcher) skip(text string, j int) int {
 // bytes of text, where a keyword may start, or -1.
 func (m *matcher) startNearEnd(text string, j int) int {
 	for ; j < len(text); j++ {
-		c0, c1 := uint(m.class[text[j]]), uint(0)
+		c0, c1 := uint(m.fclass[text[j]]), uint(0)
 		if j+1 < len(text) {
-			c1 = uint(m.class[text[j+1]])
+			c1 = uint(m.fclass[text[j+1]])
 		}
 		if m.starts[(c0<<6|c1)&(1<<12-1)]&1 != 0 {
 			return j
