@@ -893,6 +893,42 @@
 //     Allowed besides: a Kubernetes Secret's data under a key that names a
 //     name, host, URL, endpoint, region or namespace
 //     (azurestorageaccountname).
+//     Also found (guardrail/secrets_grader10.go): a literal an API takes
+//     by its position rather than by a name: the secret of jwt.sign,
+//     jwt.encode, jwt.verify and jwt.decode (their second argument), the
+//     key of Fernet(b"..."), EncodingKey::from_secret, SymmetricSecurityKey,
+//     securecookie.New, hmac.new, createHmac, SecretKeySpec, aes.NewCipher
+//     and reqwest's bearer_auth, a conversion around it or not
+//     ([]byte("..."), Encoding.UTF8.GetBytes("...")); the password after a
+//     literal user in a call that logs in or connects (c.Login(ctx,
+//     "admin", "..."), conn.connect(url, "app", "..."), new PDO(dsn, "u",
+//     "..."), NetworkCredential("u@x.io", "...") with an @ in the
+//     password); a generated literal (or a UUID, LaunchDarkly's sdk-UUID)
+//     alone as a client constructor's first argument (cohere.Client("..."),
+//     postmark.ServerClient("..."), ld.MakeClient("sdk-...", t)) or a bot's
+//     (bot.run("..."), client.login("...")), but not a Twilio account SID;
+//     Twilio's auth token (32 hex) as the argument after the SID; Algolia's
+//     admin key, algoliasearch's second argument of 32 hex, unless the line
+//     says search-only; key material decoded where it is assigned to a name
+//     ending in key or a credential's (key = Buffer.from('<hex>', 'hex'),
+//     key, _ := hex.DecodeString("..."), aes.Key =
+//     Convert.FromBase64String("..."), jwtKey = []byte("...")) when it is
+//     generated; an environment lookup's literal default for a credential's
+//     variable (os.environ.get("API_TOKEN", "..."), os.getenv, ENV.fetch,
+//     Laravel's env('X_SECRET', '...'), getOrDefault); a credential header
+//     inside a string ("X-Api-Key: ..." given to curl_slist_append) and
+//     Okta's Authorization: SSWS token; an OmniAuth provider's secret
+//     (config.omniauth :github, 'id', '...'); Terraform's plaintext_value
+//     (github_actions_secret); a NuGet.Config apikey (<add
+//     key="https://..." value="..."/>); and the literal PowerShell's
+//     ConvertTo-SecureString "..." -AsPlainText makes a secure string of.
+//     Not: a lookup's result (jwt.sign(p, process.env.JWT_SECRET)), a
+//     literal in an expression ("..." + suffix), a key generated at run
+//     time, a word (db.connect("orders", "replica-set")), a digest decoded
+//     into a name that is no key's, a URL or host given to a client, a
+//     lookup's empty or placeholder default. Placeholders besides: "my"
+//     before the credential's name (connectionstrings.com's
+//     Password=myPassword).
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".
