@@ -217,7 +217,9 @@ func positionalArg(text, before string, args [][2]int, pc positionalCall) (found
 		}
 	case argLone:
 		if s, e, bare, ok := argLiteral(text, args[0]); ok && bare {
-			if v := text[s:e]; (generatedSecret(v) || isUUID(strings.TrimPrefix(v, "sdk-"))) && !twilioSID(v) && literal(v) {
+			// Not an address: a client is given its server's as often.
+			if v := text[s:e]; (generatedSecret(v) || isUUID(strings.TrimPrefix(v, "sdk-"))) && !twilioSID(v) &&
+				!strings.ContainsAny(v, ":") && !strings.HasPrefix(v, "/") && literal(v) {
 				return foundAt(text, s, e), true
 			}
 		}

@@ -65,6 +65,8 @@ func TestGrader10Finders(t *testing.T) {
 		{"positional", `r = redis.Client("redis.internal:6379")`, nil},
 		{"positional", `c = http.Client("https://api.acme.io/v1")`, nil},
 		{"positional", `app.run("0.0.0.0")`, nil},
+		{"positional", `client = QdrantClient("https://qdrant.internal.acme.io:6333/collections/v2")`, nil},
+		{"positional", `client = MongoClient("mongodb://db1.internal:27017,db2.internal:27017/?replicaSet=rs0")`, nil},
 		{"positional", `client = Client("` + sid + `", os.environ["TWILIO_AUTH_TOKEN"])`, nil},
 		// Algolia's admin key; not its search-only key.
 		{"positional", `const c = algoliasearch('63IRNYUTLQ', '` + hex + `');`, []string{hex}},
