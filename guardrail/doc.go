@@ -895,15 +895,18 @@
 //     (azurestorageaccountname).
 //     Also found (guardrail/secrets_grader10.go): a literal an API takes
 //     by its position rather than by a name: the secret of jwt.sign,
-//     jwt.encode, jwt.verify and jwt.decode (their second argument), the
-//     key of Fernet(b"..."), EncodingKey::from_secret, SymmetricSecurityKey,
-//     securecookie.New, hmac.new, createHmac, SecretKeySpec, aes.NewCipher
-//     and reqwest's bearer_auth, a conversion around it or not
+//     jwt.encode, jwt.verify and jwt.decode (their second argument; PHP's
+//     JWT::encode too), Go's token.SignedString and java-jwt's
+//     Algorithm.HMAC256, the key of Fernet(b"..."), EncodingKey::from_secret,
+//     SymmetricSecurityKey, securecookie.New, hmac.new, createHmac,
+//     SecretKeySpec, aes.NewCipher, AES.new, createCipheriv and reqwest's
+//     bearer_auth, a conversion around it or not
 //     ([]byte("..."), Encoding.UTF8.GetBytes("...")); the password after a
 //     literal user in a call that logs in or connects (c.Login(ctx,
 //     "admin", "..."), conn.connect(url, "app", "..."), new PDO(dsn, "u",
-//     "..."), NetworkCredential("u@x.io", "...") with an @ in the
-//     password); a generated literal (or a UUID, LaunchDarkly's sdk-UUID)
+//     "..."), DriverManager.getConnection(url, "u", "..."), new
+//     Sequelize(db, "u", "..."), NetworkCredential("u@x.io", "...") with an
+//     @ in the password); a generated literal (or a UUID, LaunchDarkly's sdk-UUID)
 //     alone as a client constructor's first argument (cohere.Client("..."),
 //     postmark.ServerClient("..."), ld.MakeClient("sdk-...", t)) or a bot's
 //     (bot.run("..."), client.login("...")), but not a Twilio account SID;
@@ -914,8 +917,10 @@
 //     key, _ := hex.DecodeString("..."), aes.Key =
 //     Convert.FromBase64String("..."), jwtKey = []byte("...")) when it is
 //     generated; an environment lookup's literal default for a credential's
-//     variable (os.environ.get("API_TOKEN", "..."), os.getenv, ENV.fetch,
-//     Laravel's env('X_SECRET', '...'), getOrDefault); a credential header
+//     variable (os.environ.get("API_TOKEN", "..."), os.getenv, a getEnv
+//     helper, ENV.fetch, Laravel's env('X_SECRET', '...'), getOrDefault,
+//     python-decouple's config("SECRET_KEY", default="..."), viper's
+//     SetDefault("jwt.secret", "...")); a credential header
 //     inside a string ("X-Api-Key: ..." given to curl_slist_append) and
 //     Okta's Authorization: SSWS token; an OmniAuth provider's secret
 //     (config.omniauth :github, 'id', '...'); Terraform's plaintext_value

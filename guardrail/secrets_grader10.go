@@ -26,7 +26,7 @@ var graderDetectors10 = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential as an environment lookup's default",
-		keywords: []string{"environ", "getenv", "env.fetch(", "env(", "getordefault("},
+		keywords: []string{"environ", "getenv", "env.fetch(", "env(", "getordefault(", "setdefault(", `config("`, "config('", "env.str(", "env.get("},
 		// A default is a second argument: a literal name, then a comma.
 		may:  func(text string) bool { return strings.Contains(text, `",`) || strings.Contains(text, `',`) },
 		find: func(text, _ string, _ bool) []found { return findLookupDefaults(text) },
@@ -61,12 +61,15 @@ var positionalCalls = []positionalCall{
 	{"fernet", argAt, 1}, {"from_secret", argAt, 1}, {"symmetricsecuritykey", argAt, 1},
 	{"securecookie.new", argAt, 3}, {"hmac.new", argAt, 1}, {"createhmac", argAt, 2},
 	{"secretkeyspec", argAt, 1}, {"aes.newcipher", argAt, 1}, {"bearer_auth", argAt, 1},
+	{"signedstring", argAt, 1}, {"algorithm.hmac256", argAt, 1}, {"algorithm.hmac384", argAt, 1},
+	{"algorithm.hmac512", argAt, 1}, {"aes.new", argAt, 1}, {"createcipheriv", argAt, 2}, {"createdecipheriv", argAt, 2},
 	// A client's key, a bot's token.
 	{"*client", argLone, 0}, {"bot.run", argLone, 0}, {"client.run", argLone, 0}, {"*login", argLone, 0},
 	// A password after its user.
 	{"*login", argAfterUser, 0}, {"*connect", argAfterUser, 0}, {"pdo", argAfterUser, 0},
 	{"mysqli", argAfterUser, 0}, {"signin", argAfterUser, 0}, {"authenticate", argAfterUser, 0},
 	{"*credential", argAfterUser, 0}, {"*credentials", argAfterUser, 0},
+	{"getconnection", argAfterUser, 0}, {"sequelize", argAfterUser, 0},
 	// Key material decoded where it is assigned to a key.
 	{"buffer.from", argDecoded, 0}, {"hex.decodestring", argDecoded, 0}, {"bytes.fromhex", argDecoded, 0},
 	{"decodehex", argDecoded, 0}, {"convert.frombase64string", argDecoded, 0},
@@ -78,10 +81,11 @@ var positionalCalls = []positionalCall{
 }
 
 // positionalKeywords are the calls' names with their '(' (a '*' entry's
-// end), and twilio, whose SID and token positionalCalls reads anywhere.
+// end), PHP's JWT::, and twilio, whose SID and token findPositional reads
+// in any call.
 func positionalKeywords() []string {
 	seen := map[string]bool{}
-	out := []string{"twilio"}
+	out := []string{"twilio", "jwt::"} // PHP's JWT::encode
 	for _, c := range positionalCalls {
 		k := strings.TrimPrefix(c.callee, "*") + "("
 		if !seen[k] {
@@ -107,7 +111,7 @@ func findPositional(text string) []found {
 		if strings.HasSuffix(text[:c], "[]") {
 			c -= 2 // Go's conversion: key = []byte("...")
 		}
-		callee := strings.ToLower(text[c:i])
+		callee := strings.ReplaceAll(strings.ToLower(text[c:i]), "::", ".") // PHP's JWT::encode
 		args := callArgs(text, i)
 		if len(args) == 0 {
 			continue
@@ -318,7 +322,7 @@ func twilioSID(v string) bool {
 // lookupCallees are the calls that read an environment variable with a
 // default as their second argument: os.environ.get, os.getenv, ENV.fetch,
 // Laravel's env(), System.getenv().getOrDefault.
-var lookupCallees = []string{"environ.get", "getenv", "env.fetch", "env", "getordefault", "environ.setdefault"}
+var lookupCallees = []string{"environ.get", "getenv", "env.fetch", "env", "getordefault", "setdefault", "config", "env.str", "env.get"}
 
 // findLookupDefaults finds the literal default of an environment lookup
 // of a credential's variable: os.environ.get("API_TOKEN", "...").
