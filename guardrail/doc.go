@@ -905,8 +905,11 @@
 //     literal user in a call that logs in or connects (c.Login(ctx,
 //     "admin", "..."), conn.connect(url, "app", "..."), new PDO(dsn, "u",
 //     "..."), DriverManager.getConnection(url, "u", "..."), new
-//     Sequelize(db, "u", "..."), NetworkCredential("u@x.io", "...") with an
-//     @ in the password); a generated literal (or a UUID, LaunchDarkly's sdk-UUID)
+//     Sequelize(db, "u", "..."), ftplib's FTP(host, "u", "..."), OkHttp's
+//     Credentials.basic, basic_auth("u", Some("...")) and Ruby's
+//     req.basic_auth 'u', '...', NetworkCredential("u@x.io", "...") with
+//     an @ in the password); a header's value given before its name
+//     (Swift's addValue("...", forHTTPHeaderField: "X-API-Key")); a generated literal (or a UUID, LaunchDarkly's sdk-UUID)
 //     alone as a client constructor's first argument (cohere.Client("..."),
 //     postmark.ServerClient("..."), ld.MakeClient("sdk-...", t)) or a bot's
 //     (bot.run("..."), client.login("...")), but not a Twilio account SID;
@@ -925,8 +928,11 @@
 //     Okta's Authorization: SSWS token; an OmniAuth provider's secret
 //     (config.omniauth :github, 'id', '...'); Terraform's plaintext_value
 //     (github_actions_secret); a NuGet.Config apikey (<add
-//     key="https://..." value="..."/>); and the literal PowerShell's
-//     ConvertTo-SecureString "..." -AsPlainText makes a secure string of.
+//     key="https://..." value="..."/>); the value attribute of an XML
+//     element whose name or key attribute names a credential (Spring's
+//     <property name="password" value="..."/>, <entry key="apiKey"
+//     value="..."/>); and the literal PowerShell's ConvertTo-SecureString
+//     "..." -AsPlainText makes a secure string of.
 //     Not: a lookup's result (jwt.sign(p, process.env.JWT_SECRET)), a
 //     literal in an expression ("..." + suffix), a key generated at run
 //     time, a word (db.connect("orders", "replica-set")), a digest decoded

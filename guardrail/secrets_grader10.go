@@ -36,15 +36,21 @@ var graderDetectors10 = []detector{
 		keywords: []string{"-key: ", "-token: ", "ssws ", "omniauth :", "provider :", "plaintext_value", `<add key="http`, "convertto-securestring"},
 		find:     func(text, _ string, _ bool) []found { return findToolFields(text) },
 	},
+	{
+		rule: RuleSecretAssignment, what: "literal credential in an element's value attribute",
+		keywords: []string{`" value="`},
+		find:     func(text, _ string, _ bool) []found { return findAttributePairs(text) },
+	},
 }
 
 // How a call takes its secret.
 const (
-	argAt        = iota // the arguments of mask
-	argLone             // the first, when it is generated (a client's key)
-	argAfterUser        // the literal after a literal user
-	argDecoded          // the first, decoded into a name that ends in key
-	argAlgolia          // the second, 32 hex, unless the line says search-only
+	argAt          = iota // the arguments of mask
+	argLone               // the first, when it is generated (a client's key)
+	argAfterUser          // the literal after a literal user
+	argDecoded            // the first, decoded into a name that ends in key
+	argAlgolia            // the second, 32 hex, unless the line says search-only
+	argHeaderFirst        // the first, when the second names a credential's header
 )
 
 // positionalCall is a call, by the end of its name, that takes a secret
@@ -69,7 +75,10 @@ var positionalCalls = []positionalCall{
 	{"*login", argAfterUser, 0}, {"*connect", argAfterUser, 0}, {"pdo", argAfterUser, 0},
 	{"mysqli", argAfterUser, 0}, {"signin", argAfterUser, 0}, {"authenticate", argAfterUser, 0},
 	{"*credential", argAfterUser, 0}, {"*credentials", argAfterUser, 0},
-	{"getconnection", argAfterUser, 0}, {"sequelize", argAfterUser, 0},
+	{"getconnection", argAfterUser, 0}, {"sequelize", argAfterUser, 0}, {"ftp", argAfterUser, 0},
+	{"ftp_tls", argAfterUser, 0}, {"credentials.basic", argAfterUser, 0}, {"basic_auth", argAfterUser, 0},
+	// A header's value given before its name (Swift's addValue(_:forHTTPHeaderField:)).
+	{"addvalue", argHeaderFirst, 0}, {"setvalue", argHeaderFirst, 0},
 	// Key material decoded where it is assigned to a key.
 	{"buffer.from", argDecoded, 0}, {"hex.decodestring", argDecoded, 0}, {"bytes.fromhex", argDecoded, 0},
 	{"decodehex", argDecoded, 0}, {"convert.frombase64string", argDecoded, 0},
@@ -85,7 +94,7 @@ var positionalCalls = []positionalCall{
 // in any call.
 func positionalKeywords() []string {
 	seen := map[string]bool{}
-	out := []string{"twilio", "jwt::"} // PHP's JWT::encode
+	out := []string{"twilio", "jwt::", "basic_auth "} // PHP's JWT::encode, Ruby's call without parentheses
 	for _, c := range positionalCalls {
 		k := strings.TrimPrefix(c.callee, "*") + "("
 		if !seen[k] {
@@ -99,6 +108,13 @@ func positionalKeywords() []string {
 // findPositional finds the literals calls take by position.
 func findPositional(text string) []found {
 	var out []found
+	if j := strings.Index(text, "basic_auth "); j >= 0 {
+		// Ruby: req.basic_auth 'user', 'password', the blank for a '('.
+		pc := positionalCall{"basic_auth", argAfterUser, 0}
+		if f, ok := positionalArg(text, text[:j], callArgs(text, j+len("basic_auth")), pc); ok {
+			out = append(out, f)
+		}
+	}
 	n := 0
 	for i := range places(text, "(") {
 		if n++; n > 16 {
@@ -229,9 +245,10 @@ func positionalArg(text, before string, args [][2]int, pc positionalCall) (found
 		}
 	case argAfterUser:
 		for k := 1; k < len(args); k++ {
+			// The password may be wrapped (Some("..."), "...".toCharArray()).
 			us, ue, ubare, uok := argLiteral(text, args[k-1])
-			s, e, bare, ok := argLiteral(text, args[k])
-			if !uok || !ok || !ubare || !bare || !userWord(text[us:ue]) {
+			s, e, _, ok := argLiteral(text, args[k])
+			if !uok || !ok || !ubare || !userWord(text[us:ue]) {
 				continue
 			}
 			if v := text[s:e]; v != text[us:ue] && len(v) >= 6 && !wordy(v) && !userLike(v) &&
@@ -244,6 +261,18 @@ func positionalArg(text, before string, args [][2]int, pc positionalCall) (found
 			break
 		}
 		if s, e, bare, ok := argLiteral(text, args[1]); ok && bare && e-s == 32 && hexOnly(text[s:e]) && literal(text[s:e]) {
+			return foundAt(text, s, e), true
+		}
+	case argHeaderFirst:
+		if len(args) < 2 {
+			break
+		}
+		hs, he, _, hok := argLiteral(text, args[1])
+		if !hok || !strings.Contains(strings.ToLower(text[args[1][0]:hs]), "header") ||
+			!credentialName(strings.ReplaceAll(text[hs:he], "-", "_")) {
+			break
+		}
+		if s, e, bare, ok := argLiteral(text, args[0]); ok && bare && secretLiteral(text[s:e]) {
 			return foundAt(text, s, e), true
 		}
 	case argDecoded:
@@ -427,6 +456,36 @@ func findToolFields(text string) []found {
 			k = skipSpace(text, k+len("-string"))
 		}
 		if e, v, ok := quotedAt(text, k); ok && secretLiteral(v) {
+			out = append(out, foundAt(text, e-len(v), e))
+		}
+	}
+	return out
+}
+
+// findAttributePairs finds the value attribute of an XML element whose
+// name or key attribute names a credential: Spring's <property
+// name="password" value="..."/>, <entry key="apiKey" value="..."/>, Ant's
+// and Maven's <param name="token" value="..."/>.
+func findAttributePairs(text string) []found {
+	var out []found
+	for i := range places(text, `" value="`) {
+		// The attribute before value, on the same element.
+		open := strings.LastIndexByte(text[:i], '<')
+		if open < 0 {
+			continue
+		}
+		el := text[open:i]
+		var name string
+		for _, attr := range []string{` name="`, ` key="`} {
+			if j := strings.LastIndex(el, attr); j >= 0 {
+				name = el[j+len(attr):]
+				break
+			}
+		}
+		if name == "" || strings.ContainsAny(name, `"<> `) || !credentialName(name) {
+			continue
+		}
+		if e, v, ok := quotedAt(text, i+len(`" value=`)); ok && secretLiteral(v) {
 			out = append(out, foundAt(text, e-len(v), e))
 		}
 	}
