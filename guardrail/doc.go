@@ -937,9 +937,12 @@
 //     literal in an expression ("..." + suffix), a key generated at run
 //     time, a word (db.connect("orders", "replica-set")), a digest decoded
 //     into a name that is no key's, a URL or host given to a client, a
-//     lookup's empty or placeholder default. Placeholders besides: "my"
-//     before the credential's name (connectionstrings.com's
-//     Password=myPassword).
+//     lookup's empty or placeholder default, a name numbered once given to
+//     a client (GraphQLClient("MyAppClient2024")). Placeholders besides:
+//     "my" before the credential's name (connectionstrings.com's
+//     Password=myPassword), and the keys local OpenAI-compatible servers
+//     take and ignore (api_key="ollama", "lm-studio", "not-needed",
+//     "sk-no-key-required").
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

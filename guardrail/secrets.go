@@ -907,6 +907,8 @@ var placeholderValues = map[string]bool{
 	// The name with "my" before it: connectionstrings.com's
 	// Password=myPassword, as documentation writes placeholders.
 	"mypassword": true, "mypass": true, "mysecret": true, "mytoken": true, "myapikey": true,
+	// The keys local OpenAI-compatible servers take and ignore.
+	"ollama": true, "lm-studio": true, "not-needed": true, "sk-no-key-required": true,
 	// The passwords every list of common ones starts with: they guard
 	// nothing, and a fixture sets them (set_password('pass1234')).
 	"pass1234": true, "password1": true, "password123": true, "hunter2": true, "letmein": true,

@@ -238,7 +238,7 @@ func positionalArg(text, before string, args [][2]int, pc positionalCall) (found
 	case argLone:
 		if s, e, bare, ok := argLiteral(text, args[0]); ok && bare {
 			// Not an address: a client is given its server's as often.
-			if v := text[s:e]; (generatedSecret(v) || isUUID(strings.TrimPrefix(v, "sdk-"))) && !twilioSID(v) &&
+			if v := text[s:e]; (generatedSecret(v) && digitRuns(v) >= 2 || isUUID(strings.TrimPrefix(v, "sdk-"))) && !twilioSID(v) &&
 				!strings.ContainsAny(v, ":") && !strings.HasPrefix(v, "/") && literal(v) {
 				return foundAt(text, s, e), true
 			}
@@ -291,6 +291,18 @@ func searchOnly(text string) bool {
 	lt := strings.ToLower(text)
 	return strings.Contains(lt, "search-only") || strings.Contains(lt, "search_only") || strings.Contains(lt, "searchonly") ||
 		strings.Contains(lt, "searchkey") || strings.Contains(lt, "search_key") || strings.Contains(lt, "search-key")
+}
+
+// digitRuns counts the runs of digits in v: a generated token scatters
+// them, a name numbers itself once (GraphQLClient2024).
+func digitRuns(v string) int {
+	n := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] >= '0' && v[i] <= '9' && (i == 0 || v[i-1] < '0' || v[i-1] > '9') {
+			n++
+		}
+	}
+	return n
 }
 
 // userWord reports whether u, a literal before a password, can be a

@@ -86,6 +86,7 @@ func TestGrader10Finders(t *testing.T) {
 		{"positional", `r = redis.Client("redis.internal:6379")`, nil},
 		{"positional", `c = http.Client("https://api.acme.io/v1")`, nil},
 		{"positional", `app.run("0.0.0.0")`, nil},
+		{"positional", `let client = GraphQLClient("MyAppGraphQLClient2024")`, nil},
 		{"positional", `client = QdrantClient("https://qdrant.internal.acme.io:6333/collections/v2")`, nil},
 		{"positional", `client = MongoClient("mongodb://db1.internal:27017,db2.internal:27017/?replicaSet=rs0")`, nil},
 		{"positional", `client = Client("` + sid + `", os.environ["TWILIO_AUTH_TOKEN"])`, nil},
@@ -160,6 +161,8 @@ func TestGrader10ThroughScan(t *testing.T) {
 		{"db.cpp", `conn.connect("tcp://10.0.0.9:3306", "app", "Meadow79252$fennel");`, true},
 		{"sms.js", `const client = require('twilio')('AC62e0e20fd5e6da2c8e3811804b4ff064', '2dffd4ea5bfb90018d6ab4695ed29fe9');`, true},
 		{"docs/conn.md", `Server=myServerAddress;Database=myDataBase;User Id=myUsername;Password=myPassword;`, false},
+		{"local.py", `client = OpenAI(base_url="http://localhost:11434/v1", api_key="ollama")`, false},
+		{"local.py", `client = OpenAI(base_url="http://localhost:1234/v1", api_key="lm-studio")`, false},
 		{"search.js", `const searchClient = algoliasearch('63IRNYUTLQ', 'e22a5136712b880985d1950b22be0973'); // search-only key`, false},
 	} {
 		if got := len(ScanSecrets(c.path, c.text)) > 0; got != c.want {
