@@ -932,7 +932,14 @@
 //     element whose name or key attribute names a credential (Spring's
 //     <property name="password" value="..."/>, <entry key="apiKey"
 //     value="..."/>); and the literal PowerShell's ConvertTo-SecureString
-//     "..." -AsPlainText makes a secure string of.
+//     "..." -AsPlainText makes a secure string of; a generated literal
+//     assigned to a name whose last word is salt or pepper (HASH_SALT=...,
+//     Hashids(salt="...")), which guards an application's hashes as a key
+//     does its ciphertexts, but not a count or a length (SALT_ROUNDS=10)
+//     nor a salt made at run time; a session cookie's value in a Cookie
+//     header (sessionid=..., connect.sid=...); a password among a
+//     comma-separated configuration string's options (StackExchange.Redis'
+//     "host:6380,password=...,ssl=True"); and NEO4J_AUTH=user/password.
 //     Not: a lookup's result (jwt.sign(p, process.env.JWT_SECRET)), a
 //     literal in an expression ("..." + suffix), a key generated at run
 //     time, a word (db.connect("orders", "replica-set")), a digest decoded

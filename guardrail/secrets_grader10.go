@@ -37,6 +37,16 @@ var graderDetectors10 = []detector{
 		find:     func(text, _ string, _ bool) []found { return findToolFields(text) },
 	},
 	{
+		rule: RuleSecretAssignment, what: "literal salt or pepper",
+		keywords: []string{"salt", "pepper"},
+		scan:     func(f *scanFile, text, _ string, _ int) []found { return findSalts(text, f.code) },
+	},
+	{
+		rule: RuleSecretAssignment, what: "literal credential in a header or a tool's field",
+		keywords: []string{"cookie:", ",password=", "neo4j_auth"},
+		find:     func(text, _ string, _ bool) []found { return findSessionsAndPairs(text) },
+	},
+	{
 		rule: RuleSecretAssignment, what: "literal credential in an element's value attribute",
 		keywords: []string{`" value="`},
 		find:     func(text, _ string, _ bool) []found { return findAttributePairs(text) },
@@ -499,6 +509,95 @@ func findAttributePairs(text string) []found {
 		}
 		if e, v, ok := quotedAt(text, i+len(`" value=`)); ok && secretLiteral(v) {
 			out = append(out, foundAt(text, e-len(v), e))
+		}
+	}
+	return out
+}
+
+// findSalts finds a generated literal assigned to a name whose last word
+// is salt or pepper (HASH_SALT=..., PASSWORD_PEPPER: ..., salt = "..."):
+// an application's salt or pepper guards its hashes as a key does its
+// ciphertexts. Not a count or a length (SALT_ROUNDS=10, saltLength), nor
+// a salt made at run time (bcrypt.gensalt()).
+func findSalts(text string, code bool) []found {
+	var out []found
+	for i := 0; i < len(text); i++ {
+		var w int
+		switch {
+		case i+4 <= len(text) && strings.EqualFold(text[i:i+4], "salt"):
+			w = 4
+		case i+6 <= len(text) && strings.EqualFold(text[i:i+6], "pepper"):
+			w = 6
+		default:
+			continue
+		}
+		e := i + w
+		if e < len(text) && (wordByte(text[e]) || text[e] == '-' || text[e] == '.') {
+			continue // not the name's last word: saltRounds, SALT_LENGTH
+		}
+		if i > 0 && wordByte(text[i-1]) && text[i-1] != '_' && !(text[i] >= 'A' && text[i] <= 'Z' && text[i-1] >= 'a' && text[i-1] <= 'z') {
+			continue // glued inside a word: basalt, Gestalt
+		}
+		s := i
+		for s > 0 && identByte(text[s-1]) {
+			s--
+		}
+		if !operatorNext(text, e) || !assignment(text, s, e) {
+			continue
+		}
+		if vs, ve, ok := assignedValue(text, e, code, false); ok {
+			if v := text[vs:ve]; generatedSecret(v) && !strings.ContainsAny(v, " \t") && literal(v) {
+				out = append(out, foundAt(text, vs, ve))
+			}
+		}
+		i = e
+	}
+	return out
+}
+
+// findSessionsAndPairs finds a session cookie's value in a Cookie header
+// (Cookie: sessionid=...; csrftoken=...), a password among a
+// comma-separated configuration string's options (StackExchange.Redis'
+// "host:6380,password=...,ssl=True"), and Neo4j's NEO4J_AUTH=user/password.
+func findSessionsAndPairs(text string) []found {
+	var out []found
+	lt := strings.ToLower(text)
+	if j := strings.Index(lt, "cookie:"); j >= 0 {
+		for part := range strings.SplitSeq(text[j+len("cookie:"):], ";") {
+			name, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+			ln := strings.ToLower(name)
+			v = strings.TrimRight(v, `"' `)
+			if ok && (strings.Contains(ln, "session") || strings.HasSuffix(ln, "sid")) && generatedSecret(v) && literal(v) {
+				if k := strings.Index(text[j:], v); k >= 0 {
+					out = append(out, foundAt(text, j+k, j+k+len(v)))
+				}
+			}
+		}
+	}
+	for i := range places(text, ",password=") {
+		s := i + len(",password=")
+		e := s
+		for e < len(text) && text[e] != ',' && text[e] != '"' && text[e] != '\'' && text[e] != ';' && !reBlank(text[e]) {
+			e++
+		}
+		if secretLiteral(text[s:e]) {
+			out = append(out, foundAt(text, s, e))
+		}
+	}
+	if j := strings.Index(lt, "neo4j_auth"); j >= 0 {
+		k := skipSpace(text, j+len("neo4j_auth"))
+		if k < len(text) && (text[k] == '=' || text[k] == ':') {
+			k = skipSpace(text, k+1)
+			if k < len(text) && (text[k] == '"' || text[k] == '\'') {
+				k++
+			}
+			e := k
+			for e < len(text) && text[e] != '"' && text[e] != '\'' && !reBlank(text[e]) {
+				e++
+			}
+			if _, pw, ok := strings.Cut(text[k:e], "/"); ok && secretLiteral(pw) {
+				out = append(out, foundAt(text, e-len(pw), e))
+			}
 		}
 	}
 	return out
