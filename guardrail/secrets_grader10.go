@@ -26,14 +26,17 @@ var graderDetectors10 = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential as an environment lookup's default",
-		keywords: []string{"environ", "getenv", "env.fetch(", "env(", "getordefault(", "setdefault(", `config("`, "config('", "env.str(", "env.get("},
+		// System.getenv().getOrDefault has getenv; os.environ.setdefault environ.
+		keywords: []string{"environ", "getenv", "env.fetch(", "env(", "viper.setdefault(", `config("`, "config('", "env.str(", "env.get("},
 		// A default is a second argument: a literal name, then a comma.
 		may:  func(text string) bool { return strings.Contains(text, `",`) || strings.Contains(text, `',`) },
 		find: func(text, _ string, _ bool) []found { return findLookupDefaults(text) },
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential in a header or a tool's field",
-		keywords: []string{"-key: ", "-token: ", "ssws ", "omniauth :", "provider :", "plaintext_value", `<add key="http`, "convertto-securestring"},
+		// Not OmniAuth::Builder's provider :name: "pro" starts too many
+		// words of code (process, props, promise) for a keyword.
+		keywords: []string{"-key: ", "-token: ", "ssws ", "omniauth :", "plaintext_value", `<add key="http`, "convertto-securestring"},
 		find:     func(text, _ string, _ bool) []found { return findToolFields(text) },
 	},
 	{
@@ -85,7 +88,7 @@ var positionalCalls = []positionalCall{
 	{"*login", argAfterUser, 0}, {"*connect", argAfterUser, 0}, {"pdo", argAfterUser, 0},
 	{"mysqli", argAfterUser, 0}, {"signin", argAfterUser, 0}, {"authenticate", argAfterUser, 0},
 	{"*credential", argAfterUser, 0}, {"*credentials", argAfterUser, 0},
-	{"getconnection", argAfterUser, 0}, {"sequelize", argAfterUser, 0}, {"ftp", argAfterUser, 0},
+	{"drivermanager.getconnection", argAfterUser, 0}, {"sequelize", argAfterUser, 0}, {"ftp", argAfterUser, 0},
 	{"ftp_tls", argAfterUser, 0}, {"credentials.basic", argAfterUser, 0}, {"basic_auth", argAfterUser, 0},
 	// A header's value given before its name (Swift's addValue(_:forHTTPHeaderField:)).
 	{"addvalue", argHeaderFirst, 0}, {"setvalue", argHeaderFirst, 0},
@@ -107,6 +110,9 @@ func positionalKeywords() []string {
 	out := []string{"twilio", "jwt::", "basic_auth "} // PHP's JWT::encode, Ruby's call without parentheses
 	for _, c := range positionalCalls {
 		k := strings.TrimPrefix(c.callee, "*") + "("
+		if c.callee == "[]byte" {
+			k = `byte("` // Go's []byte("..."); brackets would be two more byte classes for the keyword scan
+		}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, k)
@@ -413,7 +419,7 @@ func findLookupDefaults(text string) []found {
 
 // findToolFields finds a credential header inside a string ("X-Api-Key:
 // ...", "Authorization: SSWS ..."), an OmniAuth provider's secret
-// (provider :github, 'id', 'secret'), Terraform's plaintext_value, a
+// (config.omniauth :github, 'id', 'secret'), Terraform's plaintext_value, a
 // NuGet.Config apikey (<add key="https://..." value="..."/>) and the
 // literal PowerShell's ConvertTo-SecureString makes a secure string of.
 func findToolFields(text string) []found {
@@ -447,13 +453,11 @@ func findToolFields(text string) []found {
 			out = append(out, foundAt(text, s, e))
 		}
 	}
-	for _, p := range []string{"omniauth :", "provider :"} {
-		if j := strings.Index(lt, p); j >= 0 {
-			args := callArgs(text, j+len(p)-2) // the blank before ':' reads as a '('
-			if len(args) >= 3 {
-				if s, e, bare, ok := argLiteral(text, args[2]); ok && bare && secretLiteral(text[s:e]) {
-					out = append(out, foundAt(text, s, e))
-				}
+	if j := strings.Index(lt, "omniauth :"); j >= 0 {
+		args := callArgs(text, j+len("omniauth")) // the blank before ':' reads as a '('
+		if len(args) >= 3 {
+			if s, e, bare, ok := argLiteral(text, args[2]); ok && bare && secretLiteral(text[s:e]) {
+				out = append(out, foundAt(text, s, e))
 			}
 		}
 	}

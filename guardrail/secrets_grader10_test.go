@@ -154,7 +154,7 @@ func TestGrader10Finders(t *testing.T) {
 		{"sessions", `      NEO4J_AUTH: neo4j/${NEO4J_PASSWORD}`, nil},
 		{"fields", `h = curl_slist_append(h, "X-Api-Key: ");`, nil},
 		{"fields", `h = curl_slist_append(h, "Content-Type: application/json");`, nil},
-		{"fields", `  provider :github, ENV['GITHUB_KEY'], ENV['GITHUB_SECRET']`, nil},
+		{"fields", `  config.omniauth :github, ENV['GITHUB_KEY'], ENV['GITHUB_SECRET']`, nil},
 		{"fields", `  plaintext_value = var.oauth_secret`, nil},
 		{"fields", `    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />`, nil},
 		{"fields", `$s = ConvertTo-SecureString $env:SQL_PASSWORD -AsPlainText -Force`, nil},
