@@ -1,6 +1,9 @@
 package guardrail
 
-import "strings"
+import (
+	"encoding/hex"
+	"strings"
+)
 
 // This file holds the secret detectors for the kinds held-out set 10
 // (written blind, as an outside benchmark of realistic leaks is) found
@@ -293,7 +296,7 @@ func positionalArg(text, before string, args [][2]int, pc positionalCall) (found
 		}
 	case argDecoded:
 		if s, e, bare, ok := argLiteral(text, args[0]); ok && bare && assignedToKey(before) {
-			if v := text[s:e]; generatedSecret(v) && literal(v) {
+			if v := text[s:e]; generatedSecret(v) && !strings.ContainsAny(v, " \t") && !countingOrText(v) && literal(v) {
 				return foundAt(text, s, e), true
 			}
 		}
@@ -368,6 +371,26 @@ func twilioToken(text string, args [][2]int) (found, bool) {
 		}
 	}
 	return found{}, false
+}
+
+// countingOrText reports whether v, hex, is no key but a sample: bytes
+// that count up (000102..., 0102030405...) or that decode to a sentence
+// (Go's example "change this password to a secret").
+func countingOrText(v string) bool {
+	if len(v)%2 != 0 || !hexOnly(strings.ToLower(v)) {
+		return false
+	}
+	b, err := hex.DecodeString(v)
+	if err != nil || len(b) < 4 {
+		return false
+	}
+	counting, text, blank := true, true, false
+	for i, c := range b {
+		counting = counting && (i == 0 || c == b[i-1]+1)
+		text = text && c >= 0x20 && c < 0x7f
+		blank = blank || c == ' '
+	}
+	return counting || text && blank
 }
 
 // twilioSID reports whether v is a Twilio account SID, AC and 32 hex: an

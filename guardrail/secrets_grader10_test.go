@@ -104,6 +104,9 @@ func TestGrader10Finders(t *testing.T) {
 		{"positional", `digest, _ := hex.DecodeString("` + hex + hex + `")`, nil},
 		{"positional", `body := []byte("` + tok + `")`, nil},
 		{"positional", `cacheKey := []byte("user-profile")`, nil},
+		{"positional", `key, _ := hex.DecodeString("6368616e676520746869732070617373776f726420746f206120736563726574")`, nil}, // "change this password to a secret"
+		{"positional", `var sharedKey = []byte("0102030405060708090A0B0C0D0E0F10")`, nil},
+		{"positional", `BranchToken: []byte("source branchToken1"),`, nil},
 		// Lookups' defaults.
 		{"lookup", `TOKEN = os.environ.get("API_TOKEN", "` + tok + `")`, []string{tok}},
 		{"lookup", `secret = os.getenv("CLIENT_SECRET", "` + tok + `")`, []string{tok}},
