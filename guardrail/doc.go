@@ -941,8 +941,9 @@
 //     result (jwt.sign(p, process.env.JWT_SECRET)), a literal in an expression
 //     ("..." + suffix), a key generated at run time, a word
 //     (db.connect("orders", "replica-set")), a digest decoded into a name that
-//     is no key's, a URL or host given to a client, a name numbered once given
-//     to a client (GraphQLClient("MyAppClient2024")), a lookup's empty or
+//     is no key's, hex whose bytes count up (0102030405...) or spell a
+//     sentence, a URL or host given to a client, a name numbered once given to
+//     a client (GraphQLClient("MyAppClient2024")), a lookup's empty or
 //     placeholder default. Placeholders besides: "my" before the credential's
 //     name (connectionstrings.com's Password=myPassword), and the keys local
 //     OpenAI-compatible servers take and ignore (api_key="ollama", "lm-studio",
