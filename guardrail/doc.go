@@ -1003,6 +1003,61 @@
 //     (sha1:SALT:HASH and argon2: of Jupyter, hash: of wpa_supplicant),
 //     Symfony's %env(NAME)%, and the documented defaults changeit (the JDK's
 //     cacerts) and Harbor12345.
+//     Also found (guardrail/secrets_grader10.go): a literal an API takes by its
+//     position rather than under a name. The secret of jwt.sign, jwt.encode,
+//     jwt.verify and jwt.decode (their second argument; PHP's JWT::encode too),
+//     Go's token.SignedString and java-jwt's Algorithm.HMAC256; the key of
+//     Fernet(b"..."), EncodingKey::from_secret, SymmetricSecurityKey,
+//     securecookie.New, hmac.new, createHmac, SecretKeySpec, aes.NewCipher,
+//     AES.new, createCipheriv and reqwest's bearer_auth, a conversion around it
+//     or not ([]byte("..."), Encoding.UTF8.GetBytes("...")). The password after
+//     a literal user in a call that logs in or connects (c.Login(ctx, "admin",
+//     "..."), conn.connect(url, "app", "..."), new PDO(dsn, "u", "..."),
+//     DriverManager.getConnection(url, "u", "..."), new Sequelize(db, "u",
+//     "..."), ftplib's FTP(host, "u", "..."), OkHttp's Credentials.basic,
+//     basic_auth("u", Some("...")), Ruby's req.basic_auth 'u', '...', and
+//     NetworkCredential("u@x.io", "...") with an @ in the password). A header's
+//     value given before its name (Swift's addValue("...", forHTTPHeaderField:
+//     "X-API-Key")). A generated literal (or a UUID, LaunchDarkly's sdk-UUID)
+//     alone as a client constructor's first argument (cohere.Client("..."),
+//     postmark.ServerClient("..."), ld.MakeClient("sdk-...", t)) or a bot's
+//     (bot.run("..."), client.login("...")), but not a Twilio account SID;
+//     Twilio's auth token (32 hex) as the argument after the SID; Algolia's
+//     admin key, algoliasearch's second argument of 32 hex, unless the line
+//     says search-only. Key material decoded where it is assigned to a name
+//     ending in key or a credential's (key = Buffer.from('<hex>', 'hex'), key,
+//     _ := hex.DecodeString("..."), aes.Key = Convert.FromBase64String("..."),
+//     jwtKey = []byte("...")) when it is generated. An environment lookup's
+//     literal default for a credential's variable (os.environ.get("API_TOKEN",
+//     "..."), os.getenv, a getEnv helper, ENV.fetch, Laravel's env('X_SECRET',
+//     '...'), getOrDefault, python-decouple's config("SECRET_KEY",
+//     default="..."), viper's SetDefault("jwt.secret", "...")). A credential
+//     header inside a string ("X-Api-Key: ..." given to curl_slist_append),
+//     Okta's Authorization: SSWS token, an OmniAuth provider's secret
+//     (config.omniauth :github, 'id', '...'), Terraform's plaintext_value
+//     (github_actions_secret), a NuGet.Config apikey (<add key="https://..."
+//     value="..."/>), the value attribute of an XML element whose name or key
+//     attribute names a credential (Spring's <property name="password"
+//     value="..."/>, <entry key="apiKey" value="..."/>), the literal
+//     PowerShell's ConvertTo-SecureString "..." -AsPlainText makes a secure
+//     string of, a session cookie's value in a Cookie header (sessionid=...,
+//     connect.sid=...), a password among a comma-separated configuration
+//     string's options (StackExchange.Redis'
+//     "host:6380,password=...,ssl=True"), and NEO4J_AUTH=user/password. A
+//     generated literal assigned to a name whose last word is salt or pepper
+//     (HASH_SALT=..., Hashids(salt="...")), which guards an application's
+//     hashes as a key does its ciphertexts; not a count or a length
+//     (SALT_ROUNDS=10) nor a salt made at run time. Not found: a lookup's
+//     result (jwt.sign(p, process.env.JWT_SECRET)), a literal in an expression
+//     ("..." + suffix), a key generated at run time, a word
+//     (db.connect("orders", "replica-set")), a digest decoded into a name that
+//     is no key's, hex whose bytes count up (0102030405...) or spell a
+//     sentence, a URL or host given to a client, a name numbered once given to
+//     a client (GraphQLClient("MyAppClient2024")), a lookup's empty or
+//     placeholder default. Placeholders besides: "my" before the credential's
+//     name (connectionstrings.com's Password=myPassword), and the keys local
+//     OpenAI-compatible servers take and ignore (api_key="ollama", "lm-studio",
+//     "not-needed", "sk-no-key-required").
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

@@ -919,6 +919,11 @@ var placeholderValues = map[string]bool{
 	"user": true, "username": true, "admin": true, "root": true, "guest": true, "postgres": true,
 	"mysql": true, "default": true, "string": true, "required": true, "optional": true,
 	"minioadmin": true,
+	// The name with "my" before it: connectionstrings.com's
+	// Password=myPassword, as documentation writes placeholders.
+	"mypassword": true, "mypass": true, "mysecret": true, "mytoken": true, "myapikey": true,
+	// The keys local OpenAI-compatible servers take and ignore.
+	"ollama": true, "lm-studio": true, "not-needed": true, "sk-no-key-required": true,
 	// The passwords every list of common ones starts with: they guard
 	// nothing, and a fixture sets them (set_password('pass1234')).
 	"pass1234": true, "password1": true, "password123": true, "hunter2": true, "letmein": true,
