@@ -298,7 +298,9 @@ func TestGeminiStrayDaemonKilled(t *testing.T) {
 	needGemini(t)
 	dir := testkit.GitTree(t)
 	srv := geminitest.NewServer(t,
-		parts(geminitest.Shell(`setsid -f sh -c 'echo $$ > pid; exec sleep 300' </dev/null >/dev/null 2>&1`)),
+		// The command waits for the daemon's pid: under load the attempt could
+		// otherwise end, and kill the daemon, before it wrote it.
+		parts(geminitest.Shell(`setsid -f sh -c 'echo $$ > pid.tmp; mv pid.tmp pid; exec sleep 300' </dev/null >/dev/null 2>&1; while [ ! -s pid ]; do sleep 0.05; done`)),
 		parts(geminitest.Text("Started a daemon.")),
 	)
 	res, err := srv.Executor().Execute(t.Context(), &executor.Request{Task: &task.Task{ID: "T1"}, PhaseID: "p1", Attempt: 1, WorkDir: dir, Prompt: "start it"})

@@ -18,12 +18,15 @@ import (
 
 // strayScript is what a killed host left: a shell leading a group of its own
 // with the run's mark, a marked child, a child that dropped the mark, and an
-// unmarked orphan still in the group. It writes their pids to pids.
+// unmarked orphan still in the group. It writes their pids to pids. The
+// leader outlives its children (exec sleep): were it to exit once they are
+// killed, KillStrays could find it dead before signalling it.
 const strayScript = `sleep 60 & a=$!
 env -u PROC_TEST_RUN sleep 60 & b=$!
 env -u PROC_TEST_RUN sh -c 'sleep 60 & echo $! > orphan'
 echo "$$ $a $b $(cat orphan)" > pids.tmp; mv pids.tmp pids
-wait`
+wait
+exec sleep 60`
 
 func TestKillStrays(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
