@@ -1058,6 +1058,17 @@
 //     name (connectionstrings.com's Password=myPassword), and the keys local
 //     OpenAI-compatible servers take and ignore (api_key="ollama", "lm-studio",
 //     "not-needed", "sk-no-key-required").
+//     Also found (guardrail/secrets_files11.go): a generated key in a URL's
+//     query under appid (OpenWeather's ?q=London&appid=<32 hex>), 32 or more
+//     characters of hex or letters and digits, in a URL (after :// or in a
+//     path); not an app's number or short public ID (appid=730,
+//     appid=wx...), a template, a placeholder or a value that goes on.
+//     Allowed besides: a <...> placeholder after a name and = or :
+//     (SESSION_SECRET=<session-secret>) is no XML element, so the line after
+//     it is not read as its value (an element opens a line or follows
+//     another's tag); and values saying they are wrong, as a test's rejected
+//     login gives them (password: "wrong", "incorrect", "invalid",
+//     "wrong-password", "badpassword").
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

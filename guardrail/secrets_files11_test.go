@@ -1,0 +1,71 @@
+package guardrail
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func init() { fileFinders["appid"] = findAppIDKeys }
+
+// TestAppIDKeys checks the bytes findAppIDKeys takes, and that it takes
+// nothing of the look-alikes beside them.
+func TestAppIDKeys(t *testing.T) {
+	const (
+		hex = "9b1f4c7e2a8d5036b1e9f4a7c2d8e5b0"
+		tok = "Vq3Lm8Tz1Rw6Pn4Xc9Kb2Hd7Jf5Gs0Ya"
+	)
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"  const url = `https://api.openweathermap.org/data/2.5/weather?q=${city}&appid=" + hex + "`;", []string{hex}},
+		{`r = requests.get("https://api.example.com/v1/x?APPID=` + hex + `&units=metric")`, []string{hex}},
+		{`curl 'https://api.example.com/find?appid=` + tok + `'`, []string{tok}},
+		{`fetch("/api/weather?appId=` + tok + `")`, []string{tok}},
+		// Look-alikes: a number, a short public ID, a lookup, a template,
+		// a placeholder, no URL, a longer name, a value that goes on.
+		{`https://store.steampowered.com/api/appdetails?appid=730`, nil},
+		{`https://open.weixin.qq.com/connect/oauth2/authorize?appid=wx1f2e3d4c5b6a7980&redirect_uri=x`, nil},
+		{"const url = `https://api.openweathermap.org/data/2.5/weather?q=${city}&appid=${process.env.OWM_KEY}`;", nil},
+		{`https://api.openweathermap.org/data/2.5/weather?q=London&appid={API_KEY}`, nil},
+		{`https://api.openweathermap.org/data/2.5/weather?q=London&appid=YOUR_API_KEY_GOES_HERE_0000000000`, nil},
+		{`params = "q=x&appid=` + hex + `"`, nil},
+		{`https://api.example.com/x?parentappid=` + hex, nil},
+		{`https://api.example.com/x?appid=` + hex + `/more`, nil},
+		{`https://api.example.com/x?appid=` + hex[:20], nil},
+	} {
+		var got []string
+		for _, f := range findAppIDKeys(c.text) {
+			got = append(got, c.text[f.start:f.end])
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("findAppIDKeys(%q) (-want +got):\n%s", c.text, diff)
+		}
+	}
+}
+
+// TestFiles11Readings checks, through ScanSecrets, the placeholder readings
+// set 11 asked for: <...> after KEY= is no element whose text is on the
+// next line, and a value saying it is wrong is no password.
+func TestFiles11Readings(t *testing.T) {
+	for _, c := range []struct {
+		path, text string
+		want       int
+	}{
+		{".env", "WEBHOOK_SECRET=${WEBHOOK_SECRET}\nSESSION_SECRET=<session-secret>\nSESSION_TTL_SECONDS=86400\n", 0},
+		{"config.yml", "api_token: <api-token>\nretry_budget_ms=250000\n", 0},
+		{"tests/test_login.py", `r = client.post("/login", json={"email": "a@b.c", "password": "wrong"})`, 0},
+		{"login.test.ts", `await login({ user: 'qa', password: 'incorrect' });`, 0},
+		{"login.test.ts", `await login({ user: 'qa', password: 'wrong-password' });`, 0},
+		// Still found: an XML element on its own line, and a password
+		// that only holds a word of these.
+		{"settings.xml", "<servers>\n  <apiToken>\n    Xk9Qm2Lv7Rt4Wp8Zc3Nb\n  </apiToken>\n", 1},
+		{"settings.xml", "<server><password>\n    Xk9Qm2Lv7Rt4Wp8Zc3Nb\n", 1},
+		{"tests/test_login.py", `PASSWORD = "wrong-Horse-7Battery"`, 1},
+	} {
+		if got := ScanSecrets(c.path, c.text); len(got) != c.want {
+			t.Errorf("ScanSecrets(%q, %q) = %+v, want %d", c.path, c.text, got, c.want)
+		}
+	}
+}
