@@ -1062,7 +1062,18 @@
 //     query under appid (OpenWeather's ?q=London&appid=<32 hex>), 32 or more
 //     characters of hex or letters and digits, in a URL (after :// or in a
 //     path); not an app's number or short public ID (appid=730,
-//     appid=wx...), a template, a placeholder or a value that goes on.
+//     appid=wx...), a template, a placeholder or a value that goes on. The
+//     secret a session store or cookie signer takes as its first argument
+//     (gorilla's sessions.NewCookieStore([]byte("...")) and
+//     NewFilesystemStore's second, gin's cookie.NewStore, Express's
+//     cookieParser('...')); a literal after a credential's symbol in Ruby's
+//     set :session_secret, '...' (Sinatra, Capistrano's set :db_password);
+//     and Gradle's buildConfigField("String", "API_KEY", "\"...\"") and
+//     resValue("string", "maps_api_key", "\"...\""), a Java literal inside
+//     a string. Not found: a lookup (cookieParser(process.env.X), set
+//     :session_secret, ENV.fetch(...)), a value made at run time
+//     (SecureRandom.hex(64)), a ${...} template in Gradle, a name that is
+//     no credential's (BASE_URL, app_name, set :deploy_to).
 //     Allowed besides: a <...> placeholder after a name and = or :
 //     (SESSION_SECRET=<session-secret>) is no XML element, so the line after
 //     it is not read as its value (an element opens a line or follows

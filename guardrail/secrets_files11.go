@@ -1,12 +1,20 @@
 package guardrail
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // This file holds the secret detectors for the kinds held-out set 11
 // (whole small files as an agent writes them, written blind) found unread:
 // a key an API takes in a URL's query under appid (OpenWeather's
 // ?q=...&appid=<32 hex>), which findQueryCredentials leaves alone because
-// the name does not end in a credential's word. Like every detector it
+// the name does not end in a credential's word; and the secrets web
+// frameworks take by position or by a symbol (gorilla's
+// sessions.NewCookieStore([]byte("...")), gin's cookie.NewStore, Express's
+// cookieParser("..."), Sinatra's and Capistrano's set :session_secret,
+// '...'), and Gradle's buildConfigField("String", "API_KEY", "\"...\"").
+// Like every detector it
 // runs only on a line with its keyword and checks bytes before anything
 // else; a value counts only when literal does.
 
@@ -19,6 +27,108 @@ var filesDetectors11 = []detector{
 		may:      func(text string) bool { return strings.ContainsAny(text, "?&") },
 		find:     func(text, _ string, _ bool) []found { return findAppIDKeys(text) },
 	},
+	{
+		rule: RuleSecretAssignment, what: "literal credential given to an API that takes one",
+		keywords: []string{"cookiestore(", "newstore(", "cookieparser("},
+		may:      func(text string) bool { return strings.ContainsAny(text, `"'`+"`") },
+		find:     func(text, _ string, _ bool) []found { return findCalls(text, sessionCalls11) },
+	},
+	{
+		rule: RuleSecretAssignment, what: "literal credential",
+		keywords: []string{"set :", "buildconfigfield(", "resvalue("},
+		may:      func(text string) bool { return strings.ContainsAny(text, `"'`) },
+		find:     func(text, _ string, _ bool) []found { return findNamedArgs(text) },
+	},
+}
+
+// sessionCalls11 are the calls that take a session store's or a cookie
+// signer's secret as their first argument.
+var sessionCalls11 = []positionalCall{
+	{"newcookiestore", argAt, 1}, {"cookie.newstore", argAt, 1}, {"cookieparser", argAt, 1},
+	{"newfilesystemstore", argAt, 2},
+}
+
+// findCalls finds the literals calls takes by position, as findPositional
+// does for its own list.
+func findCalls(text string, calls []positionalCall) []found {
+	var out []found
+	n := 0
+	for i := range places(text, "(") {
+		if n++; n > 16 {
+			break // a line of data, not of calls
+		}
+		c := i
+		for c > 0 && identByte(text[c-1]) {
+			c--
+		}
+		callee := strings.ToLower(text[c:i])
+		args := callArgs(text, i)
+		if len(args) == 0 {
+			continue
+		}
+		for _, pc := range calls {
+			if calleeIs(callee, pc.callee) {
+				if f, ok := positionalArg(text, text[:c], args, pc); ok {
+					out = append(out, f)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// findNamedArgs finds a literal given under a credential's name as
+// arguments: Ruby's set :name, '...' (Sinatra, Capistrano) and Gradle's
+// buildConfigField("String", "NAME", "\"...\"") or resValue("string",
+// "name", "\"...\""), whose value is a Java literal inside a string.
+func findNamedArgs(text string) []found {
+	var out []found
+	for i := range placesFold(text, "set :") {
+		if i > 0 && identByte(text[i-1]) {
+			continue // reset :x, offset :y
+		}
+		s := i + len("set :")
+		e := s
+		for e < len(text) && identByte(text[e]) {
+			e++
+		}
+		if e == s || !credentialName(text[s:e]) {
+			continue
+		}
+		args := callArgs(text, e-1) // from the ',' on: the name's end stands for a '('
+		if len(args) < 2 {
+			continue
+		}
+		if vs, ve, bare, ok := argLiteral(text, args[1]); ok && bare && secretLiteral(text[vs:ve]) {
+			out = append(out, foundAt(text, vs, ve))
+		}
+	}
+	for _, call := range []string{"buildconfigfield(", "resvalue("} {
+		for i := range placesFold(text, call) {
+			args := callArgs(text, i+len(call)-1)
+			if len(args) != 3 {
+				continue
+			}
+			ns, ne, _, ok := argLiteral(text, args[1])
+			if !ok || !credentialName(text[ns:ne]) {
+				continue
+			}
+			a := strings.TrimSpace(text[args[2][0]:args[2][1]])
+			inner, ok := strings.CutPrefix(a, `"\"`)
+			if !ok {
+				continue
+			}
+			if inner, ok = strings.CutSuffix(inner, `\""`); !ok || strings.ContainsAny(inner, `"\$`) {
+				continue // not one literal: a template, ${...}
+			}
+			vs := strings.Index(text[args[2][0]:], `\"`) + args[2][0] + 2
+			if secretLiteral(inner) {
+				out = append(out, foundAt(text, vs, vs+len(inner)))
+			}
+		}
+	}
+	return out
 }
 
 // findAppIDKeys finds a generated key in a URL's query parameter appid
@@ -60,4 +170,18 @@ func pathBefore(text string, i int) bool {
 		j--
 	}
 	return j < i && text[j] == '/'
+}
+
+// placesFold yields the indexes of sub, a lowercase ASCII word, in text in
+// any case.
+func placesFold(text, sub string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; ; {
+			j := indexFold(text[i:], sub)
+			if j < 0 || !yield(i+j) {
+				return
+			}
+			i += j + len(sub)
+		}
+	}
 }

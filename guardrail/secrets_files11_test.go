@@ -6,7 +6,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func init() { fileFinders["appid"] = findAppIDKeys }
+func init() {
+	fileFinders["appid"] = findAppIDKeys
+	fileFinders["sessioncalls"] = func(t string) []found { return findCalls(t, sessionCalls11) }
+	fileFinders["namedargs"] = findNamedArgs
+}
 
 // TestAppIDKeys checks the bytes findAppIDKeys takes, and that it takes
 // nothing of the look-alikes beside them.
@@ -66,6 +70,47 @@ func TestFiles11Readings(t *testing.T) {
 	} {
 		if got := ScanSecrets(c.path, c.text); len(got) != c.want {
 			t.Errorf("ScanSecrets(%q, %q) = %+v, want %d", c.path, c.text, got, c.want)
+		}
+	}
+}
+
+// TestFiles11Finders checks the bytes findCalls (with the session calls)
+// and findNamedArgs take, and that they take nothing of the look-alikes.
+func TestFiles11Finders(t *testing.T) {
+	const tok = "Vq3Lm8Tz1Rw6Pn4Xc9Kb2Hd7Jf5Gs0Ya"
+	for _, c := range []struct {
+		finder, text string
+		want         []string
+	}{
+		{"sessioncalls", `var store = sessions.NewCookieStore([]byte("` + tok + `"))`, []string{tok}},
+		{"sessioncalls", `store := cookie.NewStore([]byte("` + tok + `"))`, []string{tok}},
+		{"sessioncalls", `app.use(cookieParser('` + tok + `'));`, []string{tok}},
+		{"sessioncalls", `fs := sessions.NewFilesystemStore("", []byte("` + tok + `"))`, []string{tok}},
+		{"sessioncalls", `var store = sessions.NewCookieStore([]byte(os.Getenv("SESSION_KEY")))`, nil},
+		{"sessioncalls", `app.use(cookieParser(process.env.COOKIE_SECRET));`, nil},
+		{"sessioncalls", `app.use(cookieParser());`, nil},
+		{"sessioncalls", `app.use(cookieParser('secret'));`, nil},
+		{"sessioncalls", `store := memstore.NewStore([]byte("` + tok + `"))`, nil}, // not a cookie store's name
+		{"namedargs", `set :session_secret, '` + tok + `'`, []string{tok}},
+		{"namedargs", `set :db_password, "` + tok + `"`, []string{tok}},
+		{"namedargs", `  buildConfigField("String", "API_KEY", "\"` + tok + `\"")`, []string{tok}},
+		{"namedargs", `resValue("string", "maps_api_key", "\"` + tok + `\"")`, []string{tok}},
+		{"namedargs", `set :session_secret, ENV.fetch('SESSION_SECRET')`, nil},
+		{"namedargs", `set :session_secret, SecureRandom.hex(64)`, nil},
+		{"namedargs", `set :sessions, true`, nil},
+		{"namedargs", `set :deploy_to, "/srv/app"`, nil},
+		{"namedargs", `reset :password, "` + tok + `"`, nil},
+		{"namedargs", `buildConfigField("String", "API_KEY", "\"${localProps["apiKey"]}\"")`, nil},
+		{"namedargs", `buildConfigField("String", "BASE_URL", "\"https://api.acme.dev\"")`, nil},
+		{"namedargs", `buildConfigField("String", "API_KEY", apiKeyFromEnv)`, nil},
+		{"namedargs", `resValue("string", "app_name", "\"Acme\"")`, nil},
+	} {
+		var got []string
+		for _, f := range fileFinders[c.finder](c.text) {
+			got = append(got, c.text[f.start:f.end])
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
 		}
 	}
 }
