@@ -1073,7 +1073,9 @@
 //     a string. Not found: a lookup (cookieParser(process.env.X), set
 //     :session_secret, ENV.fetch(...)), a value made at run time
 //     (SecureRandom.hex(64)), a ${...} template in Gradle, a name that is
-//     no credential's (BASE_URL, app_name, set :deploy_to).
+//     no credential's (BASE_URL, app_name, set :deploy_to). Allowed besides:
+//     an @ before lower-case words joined by hyphens, Vercel's reference to a
+//     secret it stores ("API_SECRET": "@api-secret").
 //     Allowed besides: a <...> placeholder after a name and = or :
 //     (SESSION_SECRET=<session-secret>) is no XML element, so the line after
 //     it is not read as its value (an element opens a line or follows

@@ -185,3 +185,27 @@ func placesFold(text, sub string) iter.Seq[int] {
 		}
 	}
 }
+
+// kebabName reports whether v (after an @) is a name of lower-case words
+// joined by hyphens, maybe numbered at the end: Vercel's reference to a
+// secret it stores ("API_SECRET": "@api-secret"), not a password.
+func kebabName(v string) bool {
+	hyphen := false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= 'a' && c <= 'z':
+		case c == '-' && i > 0 && v[i-1] != '-' && i+1 < len(v):
+			hyphen = true
+		case c >= '0' && c <= '9' && i > 0:
+			for j := i; j < len(v); j++ {
+				if v[j] < '0' || v[j] > '9' {
+					return false // digits only end a name: api-secret-2
+				}
+			}
+			return hyphen
+		default:
+			return false
+		}
+	}
+	return hyphen && v[0] >= 'a' && v[0] <= 'z'
+}

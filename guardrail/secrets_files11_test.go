@@ -62,6 +62,9 @@ func TestFiles11Readings(t *testing.T) {
 		{"tests/test_login.py", `r = client.post("/login", json={"email": "a@b.c", "password": "wrong"})`, 0},
 		{"login.test.ts", `await login({ user: 'qa', password: 'incorrect' });`, 0},
 		{"login.test.ts", `await login({ user: 'qa', password: 'wrong-password' });`, 0},
+		{"vercel.json", "{\n  \"env\": {\n    \"API_SECRET\": \"@api-secret\",\n    \"DB_PASSWORD\": \"@db-password-2\"\n  }\n}", 0},
+		{"vercel.json", "{\n  \"env\": {\n    \"API_SECRET\": \"@Xk9-Qm2Lv7Rt4\"\n  }\n}", 1},
+		{"vercel.json", "{\n  \"env\": {\n    \"API_SECRET\": \"@9abc-def\"\n  }\n}", 1},
 		// Still found: an XML element on its own line, and a password
 		// that only holds a word of these.
 		{"settings.xml", "<servers>\n  <apiToken>\n    Xk9Qm2Lv7Rt4Wp8Zc3Nb\n  </apiToken>\n", 1},
