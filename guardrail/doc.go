@@ -1075,7 +1075,8 @@
 //     (SecureRandom.hex(64)), a ${...} template in Gradle, a name that is
 //     no credential's (BASE_URL, app_name, set :deploy_to). Allowed besides:
 //     an @ before lower-case words joined by hyphens, Vercel's reference to a
-//     secret it stores ("API_SECRET": "@api-secret").
+//     secret it stores ("API_SECRET": "@api-secret"), and GraphQL's built-in
+//     scalars made non-null (token: String!, apiKeyId: ID!), a field's type.
 //     Allowed besides: a <...> placeholder after a name and = or :
 //     (SESSION_SECRET=<session-secret>) is no XML element, so the line after
 //     it is not read as its value (an element opens a line or follows

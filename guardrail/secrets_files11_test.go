@@ -64,6 +64,9 @@ func TestFiles11Readings(t *testing.T) {
 		{"login.test.ts", `await login({ user: 'qa', password: 'wrong-password' });`, 0},
 		{"vercel.json", "{\n  \"env\": {\n    \"API_SECRET\": \"@api-secret\",\n    \"DB_PASSWORD\": \"@db-password-2\"\n  }\n}", 0},
 		{"vercel.json", "{\n  \"env\": {\n    \"API_SECRET\": \"@Xk9-Qm2Lv7Rt4\"\n  }\n}", 1},
+		{"schema.graphql", "type AuthPayload {\n  token: String!\n  refreshToken: String!\n  apiKeyId: ID!\n}", 0},
+		{"src/schema.ts", "const typeDefs = gql`\n  type Mutation {\n    login(email: String!, password: String!): AuthPayload!\n  }\n`;", 0},
+		{".env", "ADMIN_PASSWORD=Summer2024!", 1},
 		{"vercel.json", "{\n  \"env\": {\n    \"API_SECRET\": \"@9abc-def\"\n  }\n}", 1},
 		// Still found: an XML element on its own line, and a password
 		// that only holds a word of these.
