@@ -1058,6 +1058,31 @@
 //     name (connectionstrings.com's Password=myPassword), and the keys local
 //     OpenAI-compatible servers take and ignore (api_key="ollama", "lm-studio",
 //     "not-needed", "sk-no-key-required").
+//     Also found (guardrail/secrets_files11.go): a generated key in a URL's
+//     query under appid (OpenWeather's ?q=London&appid=<32 hex>), 32 or more
+//     characters of hex or letters and digits, in a URL (after :// or in a
+//     path); not an app's number or short public ID (appid=730,
+//     appid=wx...), a template, a placeholder or a value that goes on. The
+//     secret a session store or cookie signer takes as its first argument
+//     (gorilla's sessions.NewCookieStore([]byte("...")) and
+//     NewFilesystemStore's second, gin's cookie.NewStore, Express's
+//     cookieParser('...')); a literal after a credential's symbol in Ruby's
+//     set :session_secret, '...' (Sinatra, Capistrano's set :db_password);
+//     and Gradle's buildConfigField("String", "API_KEY", "\"...\"") and
+//     resValue("string", "maps_api_key", "\"...\""), a Java literal inside
+//     a string. Not found: a lookup (cookieParser(process.env.X), set
+//     :session_secret, ENV.fetch(...)), a value made at run time
+//     (SecureRandom.hex(64)), a ${...} template in Gradle, a name that is
+//     no credential's (BASE_URL, app_name, set :deploy_to). Allowed besides:
+//     an @ before lower-case words joined by hyphens, Vercel's reference to a
+//     secret it stores ("API_SECRET": "@api-secret"), and GraphQL's built-in
+//     scalars made non-null (token: String!, apiKeyId: ID!), a field's type.
+//     Allowed besides: a <...> placeholder after a name and = or :
+//     (SESSION_SECRET=<session-secret>) is no XML element, so the line after
+//     it is not read as its value (an element opens a line or follows
+//     another's tag); and values saying they are wrong, as a test's rejected
+//     login gives them (password: "wrong", "incorrect", "invalid",
+//     "wrong-password", "badpassword").
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

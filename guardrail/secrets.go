@@ -931,6 +931,13 @@ var placeholderValues = map[string]bool{
 	// Defaults a vendor documents for every install: the JDK's cacerts
 	// password, Harbor's first admin password.
 	"changeit": true, "harbor12345": true,
+	// Values saying they are wrong: a test's rejected login.
+	"wrong": true, "incorrect": true, "invalid": true, "wrongpassword": true, "wrong-password": true,
+	"wrong_password": true, "badpassword": true, "bad-password": true, "invalid-password": true,
+	"incorrect-password": true, "wrongpass": true, "invalidpassword": true,
+	// GraphQL's built-in scalars, non-null: a schema's field type
+	// (token: String!), not its value.
+	"string!": true, "id!": true, "int!": true, "float!": true, "boolean!": true,
 }
 
 // yamlAlias reports whether v is a YAML alias, *name:

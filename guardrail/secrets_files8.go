@@ -549,7 +549,7 @@ func atReference(v string) bool {
 	for i < len(v) && (wordByte(v[i]) || v[i] == '.') {
 		i++
 	}
-	return i > 0 && (i == len(v) || v[i] == '(' || v[i] == '@')
+	return i > 0 && (i == len(v) || v[i] == '(' || v[i] == '@') || kebabName(v)
 }
 
 // schemeHash reports whether lv, a value in lower case, is a hash that

@@ -62,6 +62,11 @@ func valueKey(prev, text string) (string, bool) {
 		if lt < 0 || lt+1 >= e || !letter(prev[lt+1]) {
 			return "", false
 		}
+		if b := strings.TrimRight(prev[:lt], " \t"); b != "" && b[len(b)-1] != '>' {
+			// An element opens a line or follows another's tag; after a
+			// name and = or : (KEY=<session-secret>) <...> is a placeholder.
+			return "", false
+		}
 		j := lt + 1
 		for j < e && (identByte(prev[j]) || prev[j] == ':') {
 			j++
