@@ -872,7 +872,7 @@
 //     %(name)s, __TOKEN__ (a value starting with % is a placeholder only as
 //     %VAR%), ${NAME:?message}, a signed URL's X-Goog-Credential scope,
 //     and Oracle's scott/tiger.
-//     Also found (guardrail/secrets_kinds7.go): a function or getter named
+//     Also found (guardrail/secrets_context.go): a function or getter named
 //     for a credential that returns a literal (func getApiKey() string {
 //     return "..." }, def api_key(): return '...', fun getToken(): String =
 //     "...", GetSecret() => "...", const getToken = () => '...', a Ruby def
@@ -920,7 +920,7 @@
 //     the address. Of provider tokens: a name in camel case after a short
 //     prefix (s.ReadUint16LengthPrefixed is no Vault token), and the
 //     RFCs' example of Basic authentication (Aladdin, open sesame).
-//     Also found (guardrail/secrets_shapes9.go), by their shape alone and
+//     Also found (guardrail/secrets_shapes.go), by their shape alone and
 //     wherever they stand (a header, a URL's query, a log line, a fixture,
 //     a CSV row, a comment, a bare line): OpenRouter's sk-or-v1- and 64 hex
 //     digits; sk- and exactly 32 hex digits (DeepSeek's form); Anthropic's
@@ -963,7 +963,7 @@
 //     (AZURE_OPENAI_KEY), whatever its value's shape. Allowed besides: Supabase's anon key (a JWT
 //     whose role is anon) and Datadog's client token (pub and 32 hex
 //     digits), which their providers publish to browsers.
-//     Also found (guardrail/secrets_files8.go), by the grammar of the file a
+//     Also found (guardrail/secrets_formats.go), by the grammar of the file a
 //     credential lives in: a configuration directive that is a credential's
 //     name, blanks and one value (mbsync's Pass PW, keepalived's auth_pass,
 //     fluent-bit's HTTP_Passwd, Apache's AuthLDAPBindPassword "PW"; in
@@ -1003,7 +1003,7 @@
 //     (sha1:SALT:HASH and argon2: of Jupyter, hash: of wpa_supplicant),
 //     Symfony's %env(NAME)%, and the documented defaults changeit (the JDK's
 //     cacerts) and Harbor12345.
-//     Also found (guardrail/secrets_grader10.go): a literal an API takes by its
+//     Also found (guardrail/secrets_positional.go): a literal an API takes by its
 //     position rather than under a name. The secret of jwt.sign, jwt.encode,
 //     jwt.verify and jwt.decode (their second argument; PHP's JWT::encode too),
 //     Go's token.SignedString and java-jwt's Algorithm.HMAC256; the key of
@@ -1058,7 +1058,7 @@
 //     name (connectionstrings.com's Password=myPassword), and the keys local
 //     OpenAI-compatible servers take and ignore (api_key="ollama", "lm-studio",
 //     "not-needed", "sk-no-key-required").
-//     Also found (guardrail/secrets_files11.go): a generated key in a URL's
+//     Also found (guardrail/secrets_frameworks.go): a generated key in a URL's
 //     query under appid (OpenWeather's ?q=London&appid=<32 hex>), 32 or more
 //     characters of hex or letters and digits, in a URL (after :// or in a
 //     path); not an app's number or short public ID (appid=730,

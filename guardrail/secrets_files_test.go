@@ -5,7 +5,63 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
+
+// addFinders adds finders to fileFinders, each name after prefix, so the
+// file finders' fuzz test runs them too. A name given twice is a test's
+// mistake that would silently drop a finder from the fuzz test.
+func addFinders(prefix string, finders map[string]func(string) []found) {
+	for name, find := range finders {
+		if _, ok := fileFinders[prefix+name]; ok {
+			panic("two finders named " + prefix + name)
+		}
+		fileFinders[prefix+name] = find
+	}
+}
+
+// finderCase is a line and what one finder, by name, must take of it:
+// the bytes of each value, in order, or nil for a look-alike.
+type finderCase struct {
+	finder, text string
+	want         []string
+}
+
+// checkFinders runs each case's finder of finders on its line.
+func checkFinders(t *testing.T, finders map[string]func(string) []found, cases []finderCase) {
+	t.Helper()
+	for _, c := range cases {
+		find, ok := finders[c.finder]
+		if !ok {
+			t.Fatalf("no finder named %q", c.finder)
+		}
+		var got []string
+		for _, f := range find(c.text) {
+			got = append(got, c.text[f.start:f.end])
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
+		}
+	}
+}
+
+// scanCase is a file's path and text, and whether ScanSecrets must find a
+// secret in it.
+type scanCase struct {
+	path, text string
+	want       bool
+}
+
+// checkScans runs ScanSecrets on each case.
+func checkScans(t *testing.T, cases []scanCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := ScanSecrets(c.path, c.text); len(got) > 0 != c.want {
+			t.Errorf("ScanSecrets(%q, %q) found %+v, want a secret: %v", c.path, c.text, got, c.want)
+		}
+	}
+}
 
 // fileFinders are secrets_files.go's finders of one line, by name.
 var fileFinders = map[string]func(string) []found{

@@ -2,8 +2,6 @@ package guardrail
 
 import (
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // moreFinders are secrets_more.go's finders of one line, by name; the
@@ -22,19 +20,12 @@ var moreFinders = map[string]func(string) []found{
 	"arrows":     findArrows,
 }
 
-func init() {
-	for name, find := range moreFinders {
-		fileFinders[name] = find
-	}
-}
+func init() { addFinders("more-", moreFinders) }
 
 // TestMoreFinders checks the bytes each finder of secrets_more.go takes,
 // and that it takes nothing of the look-alikes beside them.
 func TestMoreFinders(t *testing.T) {
-	for _, c := range []struct {
-		finder, text string
-		want         []string
-	}{
+	checkFinders(t, moreFinders, []finderCase{
 		{"properties", `    public string MailPwd { get; set; } = "9rlPnVHihvAEWuCPN";`, []string{"9rlPnVHihvAEWuCPN"}},
 		{"properties", `public string ApiKey { get; init; } = @"k7Qz+2mW/9vXr4TaLp0s";`, []string{"k7Qz+2mW/9vXr4TaLp0s"}},
 		{"properties", `public string DbPassword { get; set; } = Environment.GetEnvironmentVariable("DB_PASSWORD");`, nil},
@@ -102,24 +93,13 @@ func TestMoreFinders(t *testing.T) {
 		{"arrows", `webhook_secret <- "1bf8656505b124bf365ca3b24226df65"`, []string{"1bf8656505b124bf365ca3b24226df65"}},
 		{"arrows", `api_key <- Sys.getenv("API_KEY")`, nil},
 		{"arrows", `token <- httr2::oauth_token_cached(client)`, nil},
-	} {
-		var got []string
-		for _, f := range moreFinders[c.finder](c.text) {
-			got = append(got, c.text[f.start:f.end])
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
-		}
-	}
+	})
 }
 
 // TestMoreThroughScan checks set 6's readings through the whole scan, with
 // their look-alikes in the same files, and the placeholders it allows.
 func TestMoreThroughScan(t *testing.T) {
-	for _, c := range []struct {
-		path, text string
-		want       bool
-	}{
+	checkScans(t, []scanCase{
 		{"src/Settings.cs", `    public string EncryptionKey { get; set; } = "zHgbCl9i4bousp0+++ogIjsTheDg+YAe4tiZyF";`, true},
 		{"infra/main.tf", `  hmac = "d0bd05a6457a4d13928357b24dcbb339"`, true},
 		{"src/Config.hs", "bearer :: Text\nbearer = \"Vf9sQ2kLm81ZxT0pRw7e\"", true},
@@ -140,11 +120,7 @@ func TestMoreThroughScan(t *testing.T) {
 		{"docker_http.py", `_BEARER = 'Bearer'`, false},
 		{"messages.py", `    oauth2JwtBearer: Oauth2JwtBearer.`, false},
 		{"src/builder.java", `            .password(passwordField.getText())`, false},
-	} {
-		if got := len(ScanSecrets(c.path, c.text)) > 0; got != c.want {
-			t.Errorf("ScanSecrets(%q, %q) found %v, want %v: %+v", c.path, c.text, got, c.want, ScanSecrets(c.path, c.text))
-		}
-	}
+	})
 }
 
 func TestSubstitution(t *testing.T) {

@@ -13,9 +13,9 @@ import (
 // one of its keywords (a token's prefix is its keyword) and checks bytes,
 // with no regexp.
 
-func init() { detectors = append(detectors, shapeDetectors9...) }
+func init() { detectors = append(detectors, shapeDetectors...) }
 
-var shapeDetectors9 = []detector{
+var shapeDetectors = []detector{
 	{keywords: shapeKeywords(), find: func(text, _ string, _ bool) []found { return findShapes(text) }},
 	{
 		rule: "edit.secret.discord-bot-token", what: "Discord bot token",

@@ -15,9 +15,9 @@ import (
 // anything else. The getter and the next line are judged as the
 // assignment name = "value", so every rule of assignments holds for them.
 
-func init() { detectors = append(detectors, kindDetectors7...) }
+func init() { detectors = append(detectors, contextDetectors...) }
 
-var kindDetectors7 = []detector{
+var contextDetectors = []detector{
 	{
 		// func getApiKey() string { return "..." }, def api_key(): return
 		// '...', fun getToken(): String = "...", GetSecret() => "...".

@@ -2,13 +2,11 @@ package guardrail
 
 import (
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
-// grader10Finders are secrets_grader10.go's finders of one line, by name;
+// positionalFinders are secrets_positional.go's finders of one line, by name;
 // the file finders' fuzz test runs them too.
-var grader10Finders = map[string]func(string) []found{
+var positionalFinders = map[string]func(string) []found{
 	"positional": findPositional,
 	"lookup":     findLookupDefaults,
 	"fields":     findToolFields,
@@ -18,24 +16,17 @@ var grader10Finders = map[string]func(string) []found{
 	"codesalts":  func(t string) []found { return findSalts(t, true) },
 }
 
-func init() {
-	for name, find := range grader10Finders {
-		fileFinders[name] = find
-	}
-}
+func init() { addFinders("positional-", positionalFinders) }
 
-// TestGrader10Finders checks the bytes each finder of secrets_grader10.go
+// TestPositionalFinders checks the bytes each finder of secrets_positional.go
 // takes, and that it takes nothing of the look-alikes beside them.
-func TestGrader10Finders(t *testing.T) {
+func TestPositionalFinders(t *testing.T) {
 	const (
 		tok = "Vq3Lm8Tz1Rw6Pn4Xc9Kb2Hd7"
 		hex = "5e0c9a2f7b1d4e8a6c3f0b9d2e7a1c4f"
 		sid = "AC" + hex
 	)
-	for _, c := range []struct {
-		finder, text string
-		want         []string
-	}{
+	checkFinders(t, positionalFinders, []finderCase{
 		// Signing secrets and keys by position.
 		{"positional", `const t = jwt.sign({ sub: id }, '` + tok + `', { expiresIn: '1h' });`, []string{tok}},
 		{"positional", `token = jwt.encode(payload, "` + tok + `", algorithm="HS256")`, []string{tok}},
@@ -162,24 +153,13 @@ func TestGrader10Finders(t *testing.T) {
 		{"fields", `    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />`, nil},
 		{"fields", `$s = ConvertTo-SecureString $env:SQL_PASSWORD -AsPlainText -Force`, nil},
 		{"fields", `$s = Read-Host -AsSecureString | ConvertTo-SecureString`, nil},
-	} {
-		var got []string
-		for _, f := range grader10Finders[c.finder](c.text) {
-			got = append(got, c.text[f.start:f.end])
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
-		}
-	}
+	})
 }
 
-// TestGrader10ThroughScan checks the readings through the scan, with the
+// TestPositionalThroughScan checks the readings through the scan, with the
 // placeholders the documented policy allows.
-func TestGrader10ThroughScan(t *testing.T) {
-	for _, c := range []struct {
-		path, text string
-		want       bool
-	}{
+func TestPositionalThroughScan(t *testing.T) {
+	checkScans(t, []scanCase{
 		{"auth.ts", `const token = jwt.sign({ sub: user.id }, 'nRQFQ6ijWip6oxD8i2Y63xr35SO7', { expiresIn: '1h' });`, true},
 		{"auth.ts", `const token = jwt.sign({ sub: user.id }, 'your-jwt-secret', { expiresIn: '1h' });`, false},
 		{"jobs.py", `TOKEN = os.environ.get("SYNC_API_TOKEN", "8g6q9jTTvhzPlbWeYTuUkwkpIzR")`, true},
@@ -190,9 +170,5 @@ func TestGrader10ThroughScan(t *testing.T) {
 		{"local.py", `client = OpenAI(base_url="http://localhost:11434/v1", api_key="ollama")`, false},
 		{"local.py", `client = OpenAI(base_url="http://localhost:1234/v1", api_key="lm-studio")`, false},
 		{"search.js", `const searchClient = algoliasearch('63IRNYUTLQ', 'e22a5136712b880985d1950b22be0973'); // search-only key`, false},
-	} {
-		if got := len(ScanSecrets(c.path, c.text)) > 0; got != c.want {
-			t.Errorf("ScanSecrets(%q, %q) found %v, want %v: %+v", c.path, c.text, got, c.want, ScanSecrets(c.path, c.text))
-		}
-	}
+	})
 }

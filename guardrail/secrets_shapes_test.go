@@ -3,13 +3,11 @@ package guardrail
 import (
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
-// shapes9Finders are secrets_shapes9.go's finders of one line, by name;
+// shapeFinders are secrets_shapes.go's finders of one line, by name;
 // the file finders' fuzz test runs them too.
-var shapes9Finders = map[string]func(string) []found{
+var shapeFinders = map[string]func(string) []found{
 	"shapes":    findShapes,
 	"discord":   findDiscordBotTokens,
 	"sidpair":   findSIDTokenPairs,
@@ -19,11 +17,7 @@ var shapes9Finders = map[string]func(string) []found{
 	"mailchimp": findMailchimpKeys,
 }
 
-func init() {
-	for name, find := range shapes9Finders {
-		fileFinders[name] = find
-	}
-}
+func init() { addFinders("shape-", shapeFinders) }
 
 // Values in each provider's format, made up for these tests.
 const (
@@ -45,15 +39,12 @@ const (
 	testDiscord = "MTE4NTQ4MjA0NzE2MzkwMDAzMg.Gx7Kq2.v9Tz4Wc1Rb8Nk3Hf6Jd0Gs5Ya2Ue7Io9Pa4Lm"
 )
 
-// TestShapes9Finders checks the bytes each finder of secrets_shapes9.go
+// TestShapeFinders checks the bytes each finder of secrets_shapes.go
 // takes, and that it takes nothing of the look-alikes beside them.
-func TestShapes9Finders(t *testing.T) {
+func TestShapeFinders(t *testing.T) {
 	atlassian := "ATATT3xFfGF0" + strings.Repeat("Qm7Xv2Lp9Tz4-Wc1Rb8_", 9) + "=4C1D2E3F"
 	fb := "EAA" + strings.Repeat("Gm0PX4ZCpsBAKz4fQ9ZB", 6)
-	for _, c := range []struct {
-		finder, text string
-		want         []string
-	}{
+	checkFinders(t, shapeFinders, []finderCase{
 		{"shapes", `client = OpenAI(base_url="https://openrouter.ai/api/v1", api_key="` + testOpenRouter + `")`, []string{testOpenRouter}},
 		{"shapes", `client = OpenAI("` + testDeepSeek + `", base_url="https://api.deepseek.com")`, []string{testDeepSeek}},
 		{"shapes", `  - ` + atlassian, []string{atlassian}},
@@ -165,27 +156,16 @@ func TestShapes9Finders(t *testing.T) {
 		{"client", `c = Client(os.environ["COHERE_API_KEY"])`, nil},
 		{"client", `c = Client("my-service-name")`, nil},
 		{"client", `c = ClientFactory("` + testCohere + `")`, nil}, // not a client's constructor
-	} {
-		var got []string
-		for _, f := range shapes9Finders[c.finder](c.text) {
-			got = append(got, c.text[f.start:f.end])
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
-		}
-	}
+	})
 }
 
-// TestShapes9ThroughScan checks the readings that change judgements made
+// TestShapesThroughScan checks the readings that change judgements made
 // elsewhere: a URL's user that is an interpolation, Supabase's anon key,
 // Datadog's client token, Datadog's application key in its header.
-func TestShapes9ThroughScan(t *testing.T) {
+func TestShapesThroughScan(t *testing.T) {
 	anon := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Imtvd2RpZ2t4aXFqa3J2Ymh6dGFuIiwicm9sZSI6ImFub24iLCJpYXQiOjE3MDAwMDAwMDB9.Tz8mQ1vL4xR7pW2nKc5Hb8Ny2Pf6Qm7Xv2Lp9Tz4Wc1"
 	service := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Imtvd2RpZ2t4aXFqa3J2Ymh6dGFuIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTcwMDAwMDAwMH0.Tz8mQ1vL4xR7pW2nKc5Hb8Ny2Pf6Qm7Xv2Lp9Tz4Wc1"
-	for _, c := range []struct {
-		path, text string
-		want       bool
-	}{
+	checkScans(t, []scanCase{
 		{"db.rb", `URL = "mysql2://#{ENV["DB_USER"]}:Hx8vQ2mLp9Tz@db.acme.internal/app"`, true},
 		{"push.py", `remote = f"https://{user}:Hx8vQ2mLp9Tz@git.acme.io/org/app.git"`, true},
 		{"push.sh", `git push "https://${USER}:Hx8vQ2mLp9Tz@git.acme.io/org/app.git"`, true},
@@ -197,11 +177,7 @@ func TestShapes9ThroughScan(t *testing.T) {
 		{"rum.ts", `datadogRum.init({ clientToken: "pub3a1aef7dec217de72db151c1ce21ad39aa" });`, true}, // not the client token's length
 		{"dd.sh", `curl https://api.datadoghq.com/api/v1/monitor -H "DD-APPLICATION-KEY: cf05ff94bb618ac769572a5149dc2beaab12cd34"`, true},
 		{"dd.sh", `curl https://api.datadoghq.com/api/v1/monitor -H "DD-APPLICATION-KEY: ${DD_APP_KEY}"`, false},
-	} {
-		if got := len(ScanSecrets(c.path, c.text)) > 0; got != c.want {
-			t.Errorf("ScanSecrets(%q, %q) found %v, want %v: %+v", c.path, c.text, got, c.want, ScanSecrets(c.path, c.text))
-		}
-	}
+	})
 }
 
 // TestDiscordKeywords checks that the keywords are the base64 of three

@@ -18,9 +18,9 @@ import (
 // runs only on a line with its keyword and checks bytes before anything
 // else; a value counts only when literal does.
 
-func init() { detectors = append(detectors, filesDetectors11...) }
+func init() { detectors = append(detectors, frameworkDetectors...) }
 
-var filesDetectors11 = []detector{
+var frameworkDetectors = []detector{
 	{
 		rule: RuleSecretAssignment, what: "credential in a URL's query",
 		keywords: []string{"appid="},
@@ -31,7 +31,7 @@ var filesDetectors11 = []detector{
 		rule: RuleSecretAssignment, what: "literal credential given to an API that takes one",
 		keywords: []string{"cookiestore(", "newstore(", "cookieparser("},
 		may:      func(text string) bool { return strings.ContainsAny(text, `"'`+"`") },
-		find:     func(text, _ string, _ bool) []found { return findCalls(text, sessionCalls11) },
+		find:     func(text, _ string, _ bool) []found { return findCalls(text, sessionCalls) },
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
@@ -41,9 +41,9 @@ var filesDetectors11 = []detector{
 	},
 }
 
-// sessionCalls11 are the calls that take a session store's or a cookie
+// sessionCalls are the calls that take a session store's or a cookie
 // signer's secret as their first argument.
-var sessionCalls11 = []positionalCall{
+var sessionCalls = []positionalCall{
 	{"newcookiestore", argAt, 1}, {"cookie.newstore", argAt, 1}, {"cookieparser", argAt, 1},
 	{"newfilesystemstore", argAt, 2},
 }

@@ -26,9 +26,9 @@ import (
 // login, y_set_header rather than proxy_set_header): every keyword's
 // first bytes are places the keyword pass of every line steps at.
 
-func init() { detectors = append(detectors, formatDetectors8...) }
+func init() { detectors = append(detectors, formatDetectors...) }
 
-var formatDetectors8 = []detector{
+var formatDetectors = []detector{
 	{
 		// Pass PW, auth_pass PW, AuthLDAPBindPassword "PW", remotepass = PW.
 		rule: RuleSecretAssignment, what: "credential in a configuration directive",
@@ -37,7 +37,7 @@ var formatDetectors8 = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "credential in its file's grammar",
-		keywords: formatKeywords8(),
+		keywords: formatKeywords(),
 		scan:     (*scanFile).findFormats,
 	},
 }
@@ -46,7 +46,7 @@ var formatDetectors8 = []detector{
 // and its value, blanks between them, nothing after but ';' or a comment:
 // mbsync's Pass, keepalived's auth_pass, fluent-bit's HTTP_Passwd,
 // Apache's AuthLDAPBindPassword "PW" (BIND's secret "KEY"; and yarn 1's
-// "//host/:_authToken" "TOKEN" are in formatReadings8). Names glued to
+// "//host/:_authToken" "TOKEN" are in formatReadings). Names glued to
 // pass (remotepass) are read too, as assignments. Source code declares (Password string) what a
 // configuration file sets, so only configuration is read this way.
 func (f *scanFile) findDirectives(text, _ string, _ int) []found {
@@ -215,8 +215,8 @@ func (r formatReading) anyValue() formatReading {
 	return r
 }
 
-// formatReadings8 are the places, by file format; doc.go lists them.
-var formatReadings8 = []formatReading{
+// formatReadings are the places, by file format; doc.go lists them.
+var formatReadings = []formatReading{
 	// netrc and apt's auth.conf, the password before the login or alone.
 	reading([]string{"ogin "}, `(?i)^\s*(?:machine\s+\S+|default)\b.*?\bpassword\s+(\S+)`).if_(startsWith("machine", "default")),
 	// fetchmail's password "PW".
@@ -475,10 +475,10 @@ func credentialFile(p string) bool {
 	return false
 }
 
-// formatKeywords8 is the union of the readings' keywords.
-func formatKeywords8() []string {
+// formatKeywords is the union of the readings' keywords.
+func formatKeywords() []string {
 	var kw []string
-	for _, r := range formatReadings8 {
+	for _, r := range formatReadings {
 		kw = append(kw, r.keywords...)
 	}
 	return kw
@@ -486,8 +486,8 @@ func formatKeywords8() []string {
 
 // formatMatcher finds which readings' keywords a line holds.
 var formatMatcher = sync.OnceValue(func() *secretrules.Keywords {
-	groups := make([][]string, len(formatReadings8))
-	for i, r := range formatReadings8 {
+	groups := make([][]string, len(formatReadings))
+	for i, r := range formatReadings {
 		groups[i] = r.keywords
 	}
 	return secretrules.NewKeywords(groups)
@@ -505,11 +505,11 @@ func (f *scanFile) findFormats(text, next string, _ int) []found {
 		}
 	})
 	var out []found
-	for i := range formatReadings8 {
+	for i := range formatReadings {
 		if set[i/64]&(1<<(i%64)) == 0 {
 			continue
 		}
-		r := &formatReadings8[i]
+		r := &formatReadings[i]
 		if r.may != nil && !r.may(f, text) {
 			continue
 		}

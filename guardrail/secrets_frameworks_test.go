@@ -6,11 +6,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func init() {
-	fileFinders["appid"] = findAppIDKeys
-	fileFinders["sessioncalls"] = func(t string) []found { return findCalls(t, sessionCalls11) }
-	fileFinders["namedargs"] = findNamedArgs
+// frameworkFinders are secrets_frameworks.go's finders of one line, by
+// name; the file finders' fuzz test runs them too.
+var frameworkFinders = map[string]func(string) []found{
+	"appid":        findAppIDKeys,
+	"sessioncalls": func(t string) []found { return findCalls(t, sessionCalls) },
+	"namedargs":    findNamedArgs,
 }
+
+func init() { addFinders("framework-", frameworkFinders) }
 
 // TestAppIDKeys checks the bytes findAppIDKeys takes, and that it takes
 // nothing of the look-alikes beside them.
@@ -49,10 +53,10 @@ func TestAppIDKeys(t *testing.T) {
 	}
 }
 
-// TestFiles11Readings checks, through ScanSecrets, the placeholder readings
+// TestFrameworkReadings checks, through ScanSecrets, the placeholder readings
 // set 11 asked for: <...> after KEY= is no element whose text is on the
 // next line, and a value saying it is wrong is no password.
-func TestFiles11Readings(t *testing.T) {
+func TestFrameworkReadings(t *testing.T) {
 	for _, c := range []struct {
 		path, text string
 		want       int
@@ -80,14 +84,11 @@ func TestFiles11Readings(t *testing.T) {
 	}
 }
 
-// TestFiles11Finders checks the bytes findCalls (with the session calls)
+// TestFrameworkFinders checks the bytes findCalls (with the session calls)
 // and findNamedArgs take, and that they take nothing of the look-alikes.
-func TestFiles11Finders(t *testing.T) {
+func TestFrameworkFinders(t *testing.T) {
 	const tok = "Vq3Lm8Tz1Rw6Pn4Xc9Kb2Hd7Jf5Gs0Ya"
-	for _, c := range []struct {
-		finder, text string
-		want         []string
-	}{
+	checkFinders(t, frameworkFinders, []finderCase{
 		{"sessioncalls", `var store = sessions.NewCookieStore([]byte("` + tok + `"))`, []string{tok}},
 		{"sessioncalls", `store := cookie.NewStore([]byte("` + tok + `"))`, []string{tok}},
 		{"sessioncalls", `app.use(cookieParser('` + tok + `'));`, []string{tok}},
@@ -110,13 +111,5 @@ func TestFiles11Finders(t *testing.T) {
 		{"namedargs", `buildConfigField("String", "BASE_URL", "\"https://api.acme.dev\"")`, nil},
 		{"namedargs", `buildConfigField("String", "API_KEY", apiKeyFromEnv)`, nil},
 		{"namedargs", `resValue("string", "app_name", "\"Acme\"")`, nil},
-	} {
-		var got []string
-		for _, f := range fileFinders[c.finder](c.text) {
-			got = append(got, c.text[f.start:f.end])
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
-		}
-	}
+	})
 }

@@ -2,14 +2,12 @@ package guardrail
 
 import (
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
-// files8Finders are secrets_files8.go's finders of one line, by name, in
+// formatFinders are secrets_formats.go's finders of one line, by name, in
 // a configuration file, in source code and in a Terraform state; the file
 // finders' fuzz test runs them too.
-var files8Finders = map[string]func(string) []found{
+var formatFinders = map[string]func(string) []found{
 	"directive": func(t string) []found { return (&scanFile{path: "etc/app.conf"}).findDirectives(t, "", 1) },
 	"glued": func(t string) []found {
 		return (&scanFile{path: "LocalSettings.php", code: true}).findDirectives(t, "", 1)
@@ -18,22 +16,15 @@ var files8Finders = map[string]func(string) []found{
 	"tfstate": func(t string) []found { return (&scanFile{path: "terraform.tfstate"}).findFormats(t, "", 1) },
 }
 
-func init() {
-	for name, find := range files8Finders {
-		fileFinders["files8-"+name] = find
-	}
-}
+func init() { addFinders("format-", formatFinders) }
 
-// TestFiles8Finders checks the bytes each one-line finder of
-// secrets_files8.go takes, and that it takes nothing of the look-alikes
+// TestFormatFinders checks the bytes each one-line finder of
+// secrets_formats.go takes, and that it takes nothing of the look-alikes
 // beside them.
-func TestFiles8Finders(t *testing.T) {
+func TestFormatFinders(t *testing.T) {
 	const pw = "Tz8mQ1vL4xR7pW2n"
 	const uuid = "6f1c2a9e-3b7d-4e58-9a0c-d2e4f6a8b1c3"
-	for _, c := range []struct {
-		finder, text string
-		want         []string
-	}{
+	checkFinders(t, formatFinders, []finderCase{
 		// Directives: a name, blanks, a value.
 		{"directive", `Pass ` + pw, []string{pw}},
 		{"directive", `    auth_pass ` + pw, []string{pw}},
@@ -132,24 +123,13 @@ func TestFiles8Finders(t *testing.T) {
 		{"format", `description = """` + pw + `"""`, nil},
 		{"format", `aws_session_token=IQoJb3JpZ2luX2VjEAHcyvcxTTq2YC7hLQCzqce4crdpsOU/6wxAKHoQK8d6CsEnrvUbUZf8JMSTco3A3lwomvYGBjBLjMwSPWnGsQ8texQzZ0MlT14lYp`,
 			[]string{"IQoJb3JpZ2luX2VjEAHcyvcxTTq2YC7hLQCzqce4crdpsOU/6wxAKHoQK8d6CsEnrvUbUZf8JMSTco3A3lwomvYGBjBLjMwSPWnGsQ8texQzZ0MlT14lYp"}},
-	} {
-		var got []string
-		for _, f := range files8Finders[c.finder](c.text) {
-			got = append(got, c.text[f.start:f.end])
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
-		}
-	}
+	})
 }
 
-// TestFiles8ThroughScan checks the readings that need the file's name or
+// TestFormatsThroughScan checks the readings that need the file's name or
 // the next line, and the look-alikes the scan as a whole allows.
-func TestFiles8ThroughScan(t *testing.T) {
-	for _, c := range []struct {
-		path, text string
-		want       bool
-	}{
+func TestFormatsThroughScan(t *testing.T) {
+	checkScans(t, []scanCase{
 		{"etc/ppp/chap-secrets", "# client server secret IP\n\"vpnuser\" * \"Tz8mQ1vL4xR7pW2n\" *", true},
 		{"etc/ppp/pap-secrets", "dsluser@isp.net * Tz8mQ1vL4xR7pW2n", true},
 		{"etc/davfs2/secrets", "https://dav.acme.io/webdav jdoe Tz8mQ1vL4xR7pW2n", true},
@@ -181,9 +161,5 @@ func TestFiles8ThroughScan(t *testing.T) {
 		{"config/parameters.yml", "parameters:\n    database_password: '%env(DATABASE_PASSWORD)%'", false},
 		{"jvm.options", "-Djavax.net.ssl.trustStorePassword=changeit", false},
 		{"harbor.yml", "harbor_admin_password: Harbor12345", false},
-	} {
-		if got := len(ScanSecrets(c.path, c.text)) > 0; got != c.want {
-			t.Errorf("ScanSecrets(%q, %q) found %v, want %v: %+v", c.path, c.text, got, c.want, ScanSecrets(c.path, c.text))
-		}
-	}
+	})
 }

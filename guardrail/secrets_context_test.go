@@ -2,13 +2,11 @@ package guardrail
 
 import (
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
-// kinds7Finders are secrets_kinds7.go's finders of one line, by name; the
+// contextFinders are secrets_context.go's finders of one line, by name; the
 // file finders' fuzz test runs them too.
-var kinds7Finders = map[string]func(string) []found{
+var contextFinders = map[string]func(string) []found{
 	"azure":      func(t string) []found { return findAzureKeys("", t) },
 	"azureunder": func(t string) []found { return findAzureKeys("  <StorageKey>", t) },
 	"docker":     findDockerAuths,
@@ -16,11 +14,7 @@ var kinds7Finders = map[string]func(string) []found{
 	"table":      findTableRows,
 }
 
-func init() {
-	for name, find := range kinds7Finders {
-		fileFinders[name] = find
-	}
-}
+func init() { addFinders("context-", contextFinders) }
 
 const (
 	testAzureKey = "Wk3nQv8Rb1Ls0Tc5Xy7Ha2Pd9Jf4Ge6Mu0Ni3Ok8Rl5Sm1Tn7Uo2Vp9Wq4Xr6Ys0Zt3Au8Bv5Cw1Dx7Ey2Fz9Ga4Hb6Ic0Jd3Ke8Lf5Mg1Nh7Oi2Pj9Q=="
@@ -28,15 +22,12 @@ const (
 	testDockerAuth = "Y2ktcnVubmVyOkh4OCF2UTJtTHA="
 )
 
-// TestKinds7Finders checks the bytes each one-line finder of
-// secrets_kinds7.go takes, and that it takes nothing of the look-alikes
+// TestContextFinders checks the bytes each one-line finder of
+// secrets_context.go takes, and that it takes nothing of the look-alikes
 // beside them.
-func TestKinds7Finders(t *testing.T) {
+func TestContextFinders(t *testing.T) {
 	key := testAzureKey[:86] + "=="
-	for _, c := range []struct {
-		finder, text string
-		want         []string
-	}{
+	checkFinders(t, contextFinders, []finderCase{
 		{"azure", `{ "AccountKey", "` + key + `" },`, []string{key}},
 		{"azure", `Cleanup.exe -storagekey ` + key + ` -container logs`, []string{key}},
 		{"azure", `  <account_key>` + key + `</account_key>`, []string{key}},
@@ -72,24 +63,13 @@ func TestKinds7Finders(t *testing.T) {
 		{"table", `baseUrl |https://api.acme.io/v1`, nil},
 		{"table", `apiKey |{{api_key}}`, nil},
 		{"table", `token | string | the token to send`, nil},
-	} {
-		var got []string
-		for _, f := range kinds7Finders[c.finder](c.text) {
-			got = append(got, c.text[f.start:f.end])
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
-		}
-	}
+	})
 }
 
-// TestKinds7ThroughScan checks the readings that need the line before:
+// TestContextThroughScan checks the readings that need the line before:
 // getters returning a literal, a value on the line after its name.
-func TestKinds7ThroughScan(t *testing.T) {
-	for _, c := range []struct {
-		path, text string
-		want       bool
-	}{
+func TestContextThroughScan(t *testing.T) {
+	checkScans(t, []scanCase{
 		{"creds.go", `func getSigningSecret() string { return "Tz8mQ1vL4xR7pW2n" }`, true},
 		{"creds.go", "func (c *Client) apiToken() string {\n\treturn \"Tz8mQ1vL4xR7pW2n\"\n}", true},
 		{"Config.java", "    public String getClientSecret() {\n        return \"Tz8mQ1vL4xR7pW2n\";\n    }", true},
@@ -131,9 +111,5 @@ func TestKinds7ThroughScan(t *testing.T) {
 		{"duo.json", `{"ikey": "DIWXYZ0123456789ABCD", "skey": "Tz8mQ1vL4xR7pW2nTz8mQ1vL4xR7pW2n0a1b2c3d"}`, true},
 		{"secret.yaml", "kind: Secret\ndata:\n  azurestorageaccountname: YWNtZWZpbGVz", false},
 		{"secret.yaml", "kind: Secret\ndata:\n  db-password: VHo4bVExdkw0eFI3cFcybg==", true},
-	} {
-		if got := len(ScanSecrets(c.path, c.text)) > 0; got != c.want {
-			t.Errorf("ScanSecrets(%q, %q) found %v, want %v: %+v", c.path, c.text, got, c.want, ScanSecrets(c.path, c.text))
-		}
-	}
+	})
 }

@@ -22,9 +22,9 @@ import (
 // when literal does (and secretLiteral or the generated test, as its kind
 // needs), so every placeholder rule of assignments holds for it.
 
-func init() { detectors = append(detectors, graderDetectors10...) }
+func init() { detectors = append(detectors, positionalDetectors...) }
 
-var graderDetectors10 = []detector{
+var positionalDetectors = []detector{
 	{
 		rule: RuleSecretAssignment, what: "literal credential given to an API that takes one",
 		keywords: positionalKeywords(),
