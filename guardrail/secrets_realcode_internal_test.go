@@ -3,35 +3,29 @@ package guardrail
 import "testing"
 
 func TestNotCredentialValue(t *testing.T) {
-	for _, c := range []struct {
-		v    string
-		want bool
-	}{
-		{"^1.0.0", true}, {"~2.3", true}, {">=1.2.3-beta.1", true}, {"v1.4.0", true}, {"7.3.1", true},
-		{"1.0", true}, {"1.2.3+build.7", true},
-		{"1.2.3-Xk9mQz2Lp4Rw8TnVb6Hd", false}, {"12345", false}, {"1..2", false}, {"v1.", false},
-		{`\x1b[32mPASS`, true}, {`\033[0;32mPASS\033[0m`, true}, {`\u3299\ufe0f`, true}, {`\U0001F92B`, true},
-		{`\u0041\u0042\u0043\u0044\u0045`, false}, {`\xzz`, false},
-		{"abcdefghijk123456789", false}, {"Xk9mQz2Lp4", false}, {"aB3dE5gH7jK9mN1p", false},
-		{"https://sts.us-east-2.amazonaws.com?Action=GetCallerIdentity&Version=2011-06-15", true},
-		{"https://api.acme.io/v1/users", true},
-		{"https://app:s3cr3t@db.acme.io/app", false},
-		{"https://hooks.acme.io/services/T0AB12CD3/B0XY98ZW7/q8ZtR2mVx7LpWc4Tn9Kb3Hd6", false},
-		{"https://hooks.zapier.com/hooks/catch/bJdWL5uSLdrqauDu", false}, {"https://hooks.acme.io/catch/1234567/x8k2m9qz4w", false},
-		{"https://api.acme.io/v2/items/2024-06-15/report", true},
-		{"/etc", true}, {"/data/", true}, {"/Xk9mQz2", false}, {"/1abc", false},
-		{"--label", true}, {"--", false}, {"-p", false},
-		{"+dir", true}, {"+dir)", true}, {"+cHw3LLZv1U!DPgJD4", false}, {"+L8z+0M-jSw2fSb6lmdLGv", false},
-		{"New-Object", true}, {"Read-Host", true}, {"New-object", false}, {"Hello-World", false},
-		{"invalid_token", true}, {"client-valid-token-1", true}, {"x-amz-security-token", true},
-		{"token", false}, {"correct-horse-battery-staple", false},
-		{"value", true}, {"VALUE", true}, {"hunter2", false},
-		{"tokenValue", true}, {"secret_string", true}, {"tokenTrader", false},
-	} {
-		if got := notCredentialValue(c.v); got != c.want {
-			t.Errorf("notCredentialValue(%q) = %t, want %t", c.v, got, c.want)
-		}
-	}
+	checkPredicate(t, "notCredentialValue", notCredentialValue, map[string]bool{
+		"^1.0.0": true, "~2.3": true, ">=1.2.3-beta.1": true, "v1.4.0": true, "7.3.1": true,
+		"1.0": true, "1.2.3+build.7": true,
+		"1.2.3-Xk9mQz2Lp4Rw8TnVb6Hd": false, "12345": false, "1..2": false, "v1.": false,
+		`\x1b[32mPASS`: true, `\033[0;32mPASS\033[0m`: true, `\u3299\ufe0f`: true, `\U0001F92B`: true,
+		`\u0041\u0042\u0043\u0044\u0045`: false, `\xzz`: false,
+		"abcdefghijk123456789": false, "Xk9mQz2Lp4": false, "aB3dE5gH7jK9mN1p": false,
+		"https://sts.us-east-2.amazonaws.com?Action=GetCallerIdentity&Version=2011-06-15": true,
+		"https://api.acme.io/v1/users":                                                true,
+		"https://app:s3cr3t@db.acme.io/app":                                           false,
+		"https://hooks.acme.io/services/T0AB12CD3/B0XY98ZW7/q8ZtR2mVx7LpWc4Tn9Kb3Hd6": false,
+		"https://hooks.zapier.com/hooks/catch/bJdWL5uSLdrqauDu":                       false,
+		"https://hooks.acme.io/catch/1234567/x8k2m9qz4w":                              false,
+		"https://api.acme.io/v2/items/2024-06-15/report":                              true,
+		"/etc": true, "/data/": true, "/Xk9mQz2": false, "/1abc": false,
+		"--label": true, "--": false, "-p": false,
+		"+dir": true, "+dir)": true, "+cHw3LLZv1U!DPgJD4": false, "+L8z+0M-jSw2fSb6lmdLGv": false,
+		"New-Object": true, "Read-Host": true, "New-object": false, "Hello-World": false,
+		"invalid_token": true, "client-valid-token-1": true, "x-amz-security-token": true,
+		"token": false, "correct-horse-battery-staple": false,
+		"value": true, "VALUE": true, "hunter2": false,
+		"tokenValue": true, "secret_string": true, "tokenTrader": false,
+	})
 }
 
 func TestOwnName(t *testing.T) {
@@ -67,31 +61,17 @@ func TestOwnName(t *testing.T) {
 }
 
 func TestCamelName(t *testing.T) {
-	for _, c := range []struct {
-		tok  string
-		want bool
-	}{
-		{"s.ReadUint16LengthPrefixed", true}, {"s.readUint24LengthPrefixed", true}, {"glc_GetUserProfileName", true},
-		{"s.q8ZtR2mVx7LpWc4Tn9Kb3Hd6", false}, {"s.ReadUint", false}, {"s.AbcDefGhX1y2", false}, {"", false},
-	} {
-		if got := camelName(c.tok); got != c.want {
-			t.Errorf("camelName(%q) = %t, want %t", c.tok, got, c.want)
-		}
-	}
+	checkPredicate(t, "camelName", camelName, map[string]bool{
+		"s.ReadUint16LengthPrefixed": true, "s.readUint24LengthPrefixed": true, "glc_GetUserProfileName": true,
+		"s.q8ZtR2mVx7LpWc4Tn9Kb3Hd6": false, "s.ReadUint": false, "s.AbcDefGhX1y2": false, "": false,
+	})
 }
 
 func TestWordLike(t *testing.T) {
-	for _, c := range []struct {
-		w    string
-		want bool
-	}{
-		{"oauth2", true}, {"s3session", true}, {"key1024", true}, {"2024", true}, {"ec2", true},
-		{"key12345", false}, {"a1b2", false}, {"7f3a9", false}, {"x_y", false}, {"abcdefghijklmnopqrstuvwxy", false},
-	} {
-		if got := wordLike(c.w); got != c.want {
-			t.Errorf("wordLike(%q) = %t, want %t", c.w, got, c.want)
-		}
-	}
+	checkPredicate(t, "wordLike", wordLike, map[string]bool{
+		"oauth2": true, "s3session": true, "key1024": true, "2024": true, "ec2": true,
+		"key12345": false, "a1b2": false, "7f3a9": false, "x_y": false, "abcdefghijklmnopqrstuvwxy": false,
+	})
 }
 
 func TestColonThenWords(t *testing.T) {
@@ -152,5 +132,15 @@ func FuzzRealCodeShapes(f *testing.F) {
 func TestTriggersSkip(t *testing.T) {
 	if !triggers().kw.Skips() {
 		t.Fatal("the secret scan's keyword matcher does not skip")
+	}
+}
+
+// checkPredicate checks f, named name, on each value of cases.
+func checkPredicate(t *testing.T, name string, f func(string) bool, cases map[string]bool) {
+	t.Helper()
+	for v, want := range cases {
+		if got := f(v); got != want {
+			t.Errorf("%s(%q) = %t, want %t", name, v, got, want)
+		}
 	}
 }
