@@ -75,7 +75,7 @@ func scanSecrets(name string, lines iter.Seq[Line]) []Secret {
 // scanSecretsBy is scanSecrets with scanLine as the scan of one line.
 func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile, text, next string, lineNo int) []Secret) []Secret {
 	var out []Secret
-	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
+	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))], locale: localeFile(name)}
 	f.providers = secretrules.Default().File(name)
 	pgpass := path.Base(name) == ".pgpass" || path.Base(name) == "pgpass.conf"
 	userlist := path.Base(name) == "userlist.txt" // pgbouncer's
@@ -231,6 +231,9 @@ type scanFile struct {
 	// prev2 is the line before prev, when prev is there: a function's
 	// header when prev is only its opening brace.
 	prev2 string
+	// locale says the file holds translated text (secrets_forms12.go),
+	// whose values under a credential's name are its words.
+	locale bool
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -283,7 +286,11 @@ func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
 // detector unfiltered over every name.
 func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint64, names []int, filtered bool) []Secret {
 	var fs []found
+	locale := f.locale
 	add := func(f found) {
+		if locale && f.Rule == RuleSecretAssignment && localeText(text[f.start:f.end]) {
+			return // "password": "Passwort" in de.json
+		}
 		if !overlaps(fs, f.start, f.end) {
 			f.Line = lineNo
 			fs = append(fs, f)
@@ -845,7 +852,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat", "pw", "authtok", "authident", "hmac", "bearer"},
+		keywords: credentialKeywords,
 		byName:   true,
 	},
 	{
