@@ -1,7 +1,6 @@
 package guardrail
 
 import (
-	"path"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -43,27 +42,22 @@ var formsDetectors12 = []detector{
 		find:     func(text, _ string, _ bool) []found { return findDecodedKeys(text) },
 	},
 	{
-		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: credentialKeywords,
-		may:      splitMay,
-		find:     findSplitValues,
-	},
-	{
 		rule: RuleSecretURL, what: "password in a URL",
 		keywords: []string{"://"},
 		may: func(text string) bool {
-			t := strings.TrimRight(text, " \t")
+			t := trimEnd(text)
 			return strings.HasSuffix(t, `:"`) || strings.HasSuffix(t, ":'")
 		},
 		find: findSplitURLPasswords,
 	},
 }
 
-// foreignScriptNames are the words for a password (and a secret key)
-// in other scripts that end a name: 密码 and 密碼, 密钥, 口令, パスワード,
-// пароль and Пароль (by "ароль"), 비밀번호, and contraseña, whose ñ no
-// ASCII name holds.
-var foreignScriptNames = []string{"密码", "密碼", "密钥", "口令", "パスワード", "ароль", "비밀번호", "contraseña"}
+// foreignScriptNames are the words for a password in other scripts that
+// end a name: Chinese 密码 and 密碼, Japanese パスワード, Russian пароль
+// and Пароль (by "ароль"), and contraseña, whose ñ no ASCII name holds.
+// Each byte of theirs is a class of the keyword matcher's, which every
+// line's scan pays for in the width of its table: the words are few.
+var foreignScriptNames = []string{"密码", "密碼", "パスワード", "ароль", "contraseña"}
 
 // credentialKeywords are the words one of which every name
 // credentialName or keyName takes holds: the assignment detector's
@@ -329,26 +323,22 @@ func assignedName(text string) (string, bool) {
 	return t[e:], e < len(t)
 }
 
-// splitMay reports whether a line can end with the first part of a value
-// split over two lines: a literal, maybe followed by an operator that
-// joins it to the next (+, ., &, ||) or a backslash.
-func splitMay(text string) bool {
-	t := strings.TrimRight(text, " \t\r")
-	if t == "" {
-		return false
+// trimEnd returns text without the blanks (and a carriage return) that
+// end it: strings.TrimRight's work without building its set per call.
+func trimEnd(text string) string {
+	e := len(text)
+	for e > 0 && (text[e-1] == ' ' || text[e-1] == '\t' || text[e-1] == '\r') {
+		e--
 	}
-	switch t[len(t)-1] {
-	case '"', '\'', '+', '\\', '.', '&', '|':
-		return true
-	}
-	return false
+	return text[:e]
 }
 
 // findSplitValues finds a literal assigned to a credential's name that a
 // line starts and the next continues: ("abc"⏎"def"), "abc" +⏎"def",
-// "abc" \⏎"def", Python's and C's literals side by side. The joined value
-// is judged; the part on this line is where it is found.
-func findSplitValues(text, next string, _ bool) []found {
+// literals side by side as Python and C join them. findConcat, which
+// scans the literals such lines join, asks it; the joined value is
+// judged, and the part on this line is where it is found.
+func findSplitValues(text, next string) []found {
 	n := strings.TrimLeft(next, " \t")
 	if n == "" || n[0] != '"' && n[0] != '\'' {
 		return nil
@@ -357,12 +347,9 @@ func findSplitValues(text, next string, _ bool) []found {
 	if ne >= len(n) || !splitTail(n[ne+1:]) {
 		return nil
 	}
-	t := strings.TrimRight(text, " \t\r")
-	for _, op := range []string{"\\", "+", "||", ".", "&"} {
-		if s, ok := strings.CutSuffix(t, op); ok {
-			t = strings.TrimRight(s, " \t")
-			break
-		}
+	t := trimEnd(text)
+	if s, ok := strings.CutSuffix(t, "+"); ok {
+		t = trimEnd(s)
 	}
 	if t == "" || t[len(t)-1] != '"' && t[len(t)-1] != '\'' {
 		return nil
@@ -373,10 +360,8 @@ func findSplitValues(text, next string, _ bool) []found {
 	if vs < 0 || vs > 0 && t[vs-1] == '\\' {
 		return nil
 	}
-	before := strings.TrimRight(t[:vs], " \t")
-	if strings.HasSuffix(before, "(") {
-		before = before[:len(before)-1]
-	}
+	before := trimEnd(t[:vs])
+	before = strings.TrimSuffix(before, "(")
 	name, ok := assignedName(before)
 	if !ok {
 		return nil
@@ -385,15 +370,15 @@ func findSplitValues(text, next string, _ bool) []found {
 	if strings.ContainsAny(v, " \t") || !namedValue(name, v) {
 		return nil
 	}
-	return []found{{Secret: Secret{Masked: mask(v)}, start: vs + 1, end: ve}}
+	return []found{{Secret: Secret{Rule: RuleSecretAssignment, What: "literal credential", Masked: mask(v)}, start: vs + 1, end: ve}}
 }
 
 // splitTail reports whether rest, what follows the literal that
 // continues a split value, ends it or joins it to more: ')', ',', ';',
-// an operator, or nothing.
+// '+', '}', or nothing.
 func splitTail(rest string) bool {
 	rest = strings.TrimSpace(rest)
-	return rest == "" || strings.IndexByte("),;+\\.&|}", rest[0]) >= 0
+	return rest == "" || strings.IndexByte("),;+}", rest[0]) >= 0
 }
 
 // findSplitURLPasswords finds a URL's password that a literal of its own
@@ -401,7 +386,7 @@ func splitTail(rest string) bool {
 // ("postgresql://etl:"⏎"<password>"⏎"@host/db"): the next line's literal,
 // a word that is no port, path or host.
 func findSplitURLPasswords(text, next string, _ bool) []found {
-	t := strings.TrimRight(text, " \t")
+	t := trimEnd(text)
 	if !strings.HasSuffix(t, `:"`) && !strings.HasSuffix(t, ":'") {
 		return nil
 	}
@@ -501,27 +486,49 @@ func escapeRun(v string) bool {
 // language (de.json, zh-CN.yml, messages_fr.properties, app_es.arb), or
 // a gettext catalogue.
 func localeFile(name string) bool {
-	lower := strings.ToLower(name)
-	for seg := range strings.SplitSeq(path.Dir(lower), "/") {
-		switch seg {
-		case "locale", "locales", "i18n", "l10n", "lang", "langs", "translations", "translation", "intl":
+	for _, dir := range localeDirs {
+		if i := indexFold(name, dir); i >= 0 && (i == 0 || name[i-1] == '/') {
 			return true
 		}
 	}
-	base := path.Base(lower)
-	ext := path.Ext(base)
-	switch ext {
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	dot := strings.LastIndexByte(base, '.')
+	if dot < 0 {
+		return false
+	}
+	switch strings.ToLower(base[dot:]) {
 	case ".po", ".pot", ".arb", ".xliff", ".xlf", ".strings":
 		return true
 	case ".json", ".yml", ".yaml", ".properties", ".toml", ".js", ".ts":
 	default:
 		return false
 	}
-	stem := strings.TrimSuffix(base, ext)
-	if i := strings.LastIndexAny(stem, "_."); i >= 0 && strings.HasPrefix(stem, "messages") {
-		stem = stem[i+1:] // messages_fr, messages.de
+	stem := base[:dot]
+	if len(stem) > 8 && hasPrefixFold(stem, "messages") {
+		stem = stem[9:] // messages_fr, messages.de
 	}
-	return languageTag(stem)
+	return len(stem) <= 7 && languageTag(strings.ToLower(stem))
+}
+
+// localeDirs are the folders of translated text, ending in '/'.
+var localeDirs = []string{"locale/", "locales/", "i18n/", "l10n/", "lang/", "langs/", "translations/", "translation/", "intl/"}
+
+// hasPrefixFold reports whether s starts with sub, a lowercase ASCII
+// word, in any case.
+func hasPrefixFold(s, sub string) bool {
+	if len(s) < len(sub) {
+		return false
+	}
+	for i := 0; i < len(sub); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != sub[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // languageTag reports whether s is a language's tag: a language's
