@@ -120,7 +120,7 @@ func nameStart(c byte) bool {
 }
 
 // valueAt returns the value starting at i: a quoted literal's inside, or
-// a bare word up to a blank, ',' or ';'.
+// a bare word up to a blank, , or ;.
 func valueAt(text string, i int) (s, e int, ok bool) {
 	if i >= len(text) {
 		return 0, 0, false
@@ -133,7 +133,7 @@ func valueAt(text string, i int) (s, e int, ok bool) {
 		return i + 1, e, true
 	}
 	e = i
-	for e < len(text) && strings.IndexByte(" \t,;#", text[e]) < 0 {
+	for e < len(text) && strings.IndexByte(" \t,;", text[e]) < 0 {
 		e++
 	}
 	for e > i && strings.IndexByte("})]", text[e-1]) >= 0 {
