@@ -67,7 +67,7 @@ func TestForms12Finders(t *testing.T) {
 		{"elementpairs", `(def password-min-length 12)`, nil},
 		{"elementpairs", `(println password "` + pw + `")`, nil}, // a call, not a definition
 		{"elementpairs", `m.Set(key, "` + tok + `")`, nil},
-		{"elementpairs", `{:key "user-id"}`, nil},            // a key's name, not generated
+		{"elementpairs", `{:key "user-id"}`, nil},           // a key's name, not generated
 		{"elementpairs", `{cache_key, "` + tok + `"}`, nil}, // not a secret's key
 		{"elementpairs", `{password, "changeme"}`, nil},
 		// A literal a decoding call takes under a key's name.
