@@ -75,7 +75,7 @@ func scanSecrets(name string, lines iter.Seq[Line]) []Secret {
 // scanSecretsBy is scanSecrets with scanLine as the scan of one line.
 func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile, text, next string, lineNo int) []Secret) []Secret {
 	var out []Secret
-	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))], locale: localeFile(name)}
+	f := &scanFile{path: name, code: sourceExts[strings.ToLower(path.Ext(name))]}
 	f.providers = secretrules.Default().File(name)
 	pgpass := path.Base(name) == ".pgpass" || path.Base(name) == "pgpass.conf"
 	userlist := path.Base(name) == "userlist.txt" // pgbouncer's
@@ -231,9 +231,10 @@ type scanFile struct {
 	// prev2 is the line before prev, when prev is there: a function's
 	// header when prev is only its opening brace.
 	prev2 string
-	// locale says the file holds translated text (secrets_forms12.go),
-	// whose values under a credential's name are its words.
-	locale bool
+	// locale says whether the file holds translated text, whose values
+	// under a credential's name are its words (secrets_forms12.go): 0
+	// until a finding asks, then 1 for no, 2 for yes.
+	locale uint8
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -286,9 +287,9 @@ func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
 // detector unfiltered over every name.
 func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint64, names []int, filtered bool) []Secret {
 	var fs []found
-	locale := f.locale
+	file := f
 	add := func(f found) {
-		if locale && f.Rule == RuleSecretAssignment && localeText(text[f.start:f.end]) {
+		if f.Rule == RuleSecretAssignment && file.localeFile() && localeText(text[f.start:f.end]) {
 			return // "password": "Passwort" in de.json
 		}
 		if !overlaps(fs, f.start, f.end) {

@@ -510,6 +510,18 @@ func localeFile(name string) bool {
 	return len(stem) <= 7 && languageTag(strings.ToLower(stem))
 }
 
+// localeFile reports whether the file holds translated text, working it
+// out when a finding first asks.
+func (f *scanFile) localeFile() bool {
+	if f.locale == 0 {
+		f.locale = 1
+		if localeFile(f.path) {
+			f.locale = 2
+		}
+	}
+	return f.locale == 2
+}
+
 // localeDirs are the folders of translated text, ending in '/'.
 var localeDirs = []string{"locale/", "locales/", "i18n/", "l10n/", "lang/", "langs/", "translations/", "translation/", "intl/"}
 
