@@ -155,11 +155,12 @@ func namedValue(name, v string) bool {
 
 // elementPairKeywords are the ends of findElementPairs' shapes: every
 // end of a name credentialName or keyName takes, followed by what comes
-// between the name and its literal (password ", key, ", pass', ").
+// between the name and its literal (password ", key, ", pass', ",
+// token* ").
 func elementPairKeywords() []string {
 	var out []string
 	for _, w := range append(credentialSuffixes, "key", "pat") {
-		for _, sep := range []string{` "`, `, "`, `,"`, `', "`, `',"`} {
+		for _, sep := range []string{` "`, `, "`, `,"`, `', "`, `',"`, `* "`} {
 			out = append(out, w+sep)
 		}
 	}
@@ -212,6 +213,10 @@ func elementName(text string, q int) (string, bool) {
 	if quoted {
 		j--
 	}
+	earmuffs := !tuple && !quoted && j > 0 && text[j-1] == '*' // a Lisp's *special* variable
+	if earmuffs {
+		j--
+	}
 	e := j
 	for j > 0 && identByte(text[j-1]) {
 		j--
@@ -220,6 +225,12 @@ func elementName(text string, q int) (string, bool) {
 		return "", false
 	}
 	name := text[j:e]
+	if earmuffs {
+		if j == 0 || text[j-1] != '*' {
+			return "", false
+		}
+		j--
+	}
 	if quoted {
 		if j == 0 || text[j-1] != '\'' {
 			return "", false
@@ -243,16 +254,22 @@ func elementName(text string, q int) (string, bool) {
 		j--
 		return name, j == 0 || strings.IndexByte(" \t{[,", text[j-1]) >= 0
 	}
-	// A Lisp's form: (def NAME "...").
+	// A Lisp's form, (def NAME "...") maybe with metadata before the
+	// name ((def ^:private NAME "...")), or Tcl's and fish's set NAME
+	// "..." opening a line.
 	if j < 2 || text[j-1] != ' ' {
 		return "", false
 	}
 	b := strings.TrimRight(text[:j], " ")
+	if strings.TrimLeft(b, " \t") == "set" {
+		return name, true
+	}
 	o := strings.LastIndexByte(b, '(')
 	if o < 0 {
 		return "", false
 	}
-	switch strings.ToLower(b[o+1:]) {
+	form, _, _ := strings.Cut(b[o+1:], " ")
+	switch strings.ToLower(form) {
 	case "def", "defonce", "defconst", "defvar", "defparameter", "defcustom", "setq", "setf", "setq-default", "define", "set!":
 		return name, true
 	}
