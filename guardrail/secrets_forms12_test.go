@@ -154,6 +154,10 @@ func TestForms12Readings(t *testing.T) {
 		{"config/app.yml", "password: Xk9mQ2:", 1},
 		{"k8s/db.yaml", "password: Passwort", 1},
 		{"src/ui/strings.ts", `export const password = "Contraseña";`, 1},
+		// A header's name opening a line, its value ending at a quote:
+		// findToolFields read the byte before the line (FuzzFilteredFull).
+		{"x.txt", `X-Api-Key: abcdef123456"`, 1},
+		{"x.txt", `-token: "0`, 0},
 	} {
 		if got := ScanSecrets(c.path, c.text); len(got) != c.want {
 			t.Errorf("ScanSecrets(%q, %q) = %+v, want %d", c.path, c.text, got, c.want)
