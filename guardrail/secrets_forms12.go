@@ -433,8 +433,9 @@ func findSplitURLPasswords(text, next string, _ bool) []found {
 
 // textLabel reports whether v, a value assigned to a credential's name,
 // is text rather than a credential: letters of another script than
-// Latin's alone (Пароль, パスワード, 确认密码, with blanks or '-'), a
-// prompt of letters ending in ':' (Password:, Kennwort:), or the masked
+// Latin's alone (Пароль, パスワード, 确认密码, with blanks or '-'), the
+// word password in another language (Passwort, Contraseña), a prompt of
+// letters ending in ':' (Password:, Kennwort:), or the masked
 // echo of one, a run of one character or of one \uXXXX escape
 // (··········, \u00b7\u00b7...). runes is v's length in runes.
 func textLabel(v string, runes int) bool {
@@ -445,7 +446,10 @@ func textLabel(v string, runes int) bool {
 		case v[0] == '\\':
 			return escapeRun(v)
 		}
-		return false
+		return len(v) >= 5 && len(v) <= 10 && passwordWord(v)
+	}
+	if runes <= 12 && passwordWord(v) {
+		return true
 	}
 	p := strings.TrimSuffix(v, ":")
 	if first, _ := utf8.DecodeRuneInString(p); utf8.RuneCountInString(p) >= 4 && onlyRune(p, first) {
@@ -468,6 +472,23 @@ func textLabel(v string, runes int) bool {
 		}
 	}
 	return other
+}
+
+// passwordWords are the word password in the languages applications
+// are translated into most, as a translation gives it ("password":
+// "Passwort"): the value names the field, as secretKey: api-key does.
+var passwordWords = []string{"passwort", "kennwort", "contraseña", "contrasena", "senha", "wachtwoord", "parola",
+	"hasło", "haslo", "salasana", "lösenord", "losenord", "passord", "adgangskode", "jelszó", "heslo", "geslo",
+	"lozinka", "şifre", "sifre", "parool", "lykilorð"}
+
+// passwordWord reports whether v is one of passwordWords, in any case.
+func passwordWord(v string) bool {
+	for _, w := range passwordWords {
+		if strings.EqualFold(v, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyRune reports whether s is r repeated.

@@ -143,6 +143,9 @@ func TestForms12Readings(t *testing.T) {
 		{"src/ui/Login.vue", `const labels = { password: "密码", token: "令牌" }`, 0},
 		{"src/ui/strings.ts", `export const password = "パスワード";`, 0},
 		{"src/ui/strings.ts", `export const secret = "Секрет";`, 0},
+		{"src/i18n.ts", `  de: { password: "Passwort", email: "E-Mail" },`, 0},
+		{"src/main.js", `const messages = { es: { password: 'Contraseña' }, pt: { password: 'Senha' } }`, 0},
+		{"src/lang.py", `LABELS = {"pl": {"password": "Hasło"}, "nl": {"password": "Wachtwoord"}}`, 0},
 		{"scripts/env.bat", `set /p DB_PASSWORD=Password:`, 0},
 		{"notebooks/x.ipynb", `      "Token: \u00b7\u00b7\u00b7\u00b7\u00b7\u00b7\u00b7\u00b7\u00b7\u00b7\n"`, 0},
 		{"scripts/login.sh", `PASSWORD="••••••••"`, 0},
@@ -152,8 +155,10 @@ func TestForms12Readings(t *testing.T) {
 		{"locales/de.json", `{"api_key": "` + pw + `"}`, 1},
 		{"config/app.yml", "password: пароль2024secret", 1},
 		{"config/app.yml", "password: Xk9mQ2:", 1},
-		{"k8s/db.yaml", "password: Passwort", 1},
-		{"src/ui/strings.ts", `export const password = "Contraseña";`, 1},
+		{"k8s/db.yaml", "password: Sommerzeit", 1},
+		{"locales/de.yml", "password: Sommerzeit", 0},
+		{"src/ui/strings.ts", `export const password = "Contraseña2024!";`, 1},
+		{"config/app.yml", "password: Passwort1", 1},
 		// A header's name opening a line, its value ending at a quote:
 		// findToolFields read the byte before the line (FuzzFilteredFull).
 		{"x.txt", `X-Api-Key: abcdef123456"`, 1},
