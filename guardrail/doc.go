@@ -1090,8 +1090,9 @@
 //     contraseña before '=', ':' or '：' (数据库密码: ..., "Пароль": "...");
 //     a credential's name and a literal as two elements, an Erlang or
 //     Elixir tuple ({db_password, "..."}, {:api_key, "..."}), an EDN map's
-//     keyword (:password "...", :stripe/secret-key "...") and a Lisp's
-//     definition ((def api-key "..."), setq, define); a Perl hash's bare key
+//     keyword (:password "...", :stripe/secret-key "..."), a Lisp's
+//     definition ((def ^:private api-key "..."), setq, (define *token*
+//     "...")) and Tcl's and fish's set api_key "..."; a Perl hash's bare key
 //     ($ENV{PAGERDUTY_TOKEN} = '...'); the literal a decoding call takes
 //     under a credential's or a key's name (key: Base.decode64!("..."),
 //     Base64.decode64, Convert.FromBase64String, unhexlify, hex2bin); a
@@ -1108,7 +1109,9 @@
 //     de.json, zh-CN.yml, messages_fr.properties; .po, .arb, .strings) a
 //     value of letters and punctuation without digits ("password":
 //     "Passwort", "Contraseña"); anywhere, a value of letters of another
-//     script than Latin's alone (Пароль, パスワード, 确认密码), a prompt of
+//     script than Latin's alone (Пароль, パスワード, 确认密码), the word
+//     password in another language, as translations inline in code give it
+//     ({ de: { password: "Passwort" } }, Contraseña, Senha, Hasło), a prompt of
 //     letters ending in ':' (set /p DB_PASSWORD=Password:), and a masked
 //     echo, one character repeated (••••••••) or one \uXXXX escape repeated
 //     ("Token: \u00b7\u00b7\u00b7\u00b7\n" in a notebook's output).

@@ -446,9 +446,9 @@ func textLabel(v string, runes int) bool {
 		case v[0] == '\\':
 			return escapeRun(v)
 		}
-		return len(v) >= 5 && len(v) <= 10 && passwordWord(v)
+		return passwordWord(v)
 	}
-	if runes <= 12 && passwordWord(v) {
+	if passwordWord(v) {
 		return true
 	}
 	p := strings.TrimSuffix(v, ":")
@@ -481,9 +481,21 @@ var passwordWords = []string{"passwort", "kennwort", "contraseña", "contrasena"
 	"hasło", "haslo", "salasana", "lösenord", "losenord", "passord", "adgangskode", "jelszó", "heslo", "geslo",
 	"lozinka", "şifre", "sifre", "parool", "lykilorð"}
 
+// passwordWordsByLen are passwordWords by their length in bytes, which
+// their upper-case forms share: most values are told apart by it.
+var passwordWordsByLen = func() (m [16][]string) {
+	for _, w := range passwordWords {
+		m[len(w)] = append(m[len(w)], w)
+	}
+	return m
+}()
+
 // passwordWord reports whether v is one of passwordWords, in any case.
 func passwordWord(v string) bool {
-	for _, w := range passwordWords {
+	if len(v) >= len(passwordWordsByLen) {
+		return false
+	}
+	for _, w := range passwordWordsByLen[len(v)] {
 		if strings.EqualFold(v, w) {
 			return true
 		}
