@@ -184,8 +184,8 @@ func credentialName(name string) bool {
 	var pair [64]byte
 	if n >= 3 {
 		p := append(append(append(pair[:0], word(2)...), word(1)...), last...)
-		if string(p) == "secretkeybase" {
-			return true // Rails
+		if string(p) == "secretkeybase" || string(p) == "motdepasse" {
+			return true // Rails; French's mot_de_passe
 		}
 	}
 	if n == 1 && (gluedBytes(last) || acronymGlued(name)) {
@@ -229,6 +229,10 @@ func credentialWord(w []byte) bool {
 		"requirepass", "masterauth", // Redis
 		"pw", "bindpw", "rootpw", "authtok", // ldap_bind_pw, nslcd, slapd, sssd
 		"hmac", "bearer": // a key to sign with, a token to send
+		return true
+	}
+	switch string(w) {
+	case "passwort", "kennwort", "contrasena", "senha", "parol", "motdepasse", "wachtwoord": // foreignPasswordWords
 		return true
 	}
 	return false
@@ -347,7 +351,8 @@ func heldCredentialName(name string) bool {
 
 // credentialSuffixes end every name credentialName accepts.
 var credentialSuffixes = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key",
-	"credential", "credentials", "creds", "base", "auth", "pw", "authtok", "ident", "hmac", "bearer"}
+	"credential", "credentials", "creds", "base", "auth", "pw", "authtok", "ident", "hmac", "bearer",
+	"wort", "sena", "senha", "parol", "passe", "woord"} // foreignPasswordWords' ends
 
 // upperName reports whether name is in capitals, as environment variables
 // are named.
@@ -442,9 +447,11 @@ func assignedValue(text string, i int, code, flag bool) (vs, ve int, ok bool) {
 	quotedKey := i < len(text) && (text[i] == '"' || text[i] == '\'')
 	if quotedKey {
 		i++ // the closing quote of a quoted key: "password": ...
-		if i < len(text) && text[i] == ']' {
-			i++ // a subscript: config['SECRET_KEY'] = ...
+		if i < len(text) && (text[i] == ']' || text[i] == '}') {
+			i++ // a subscript: config['SECRET_KEY'] = ..., Perl's $ENV{'TOKEN'}
 		}
+	} else if i < len(text) && text[i] == '}' && bareSubscript(text, i) {
+		i++ // Perl's $ENV{TOKEN} = ...
 	}
 	i = skipSpace(text, i)
 	typed := false
@@ -590,7 +597,7 @@ func skipSpace(text string, i int) int {
 // literal reports whether v, an assigned value, is a credential rather than
 // a placeholder, a reference or a setting.
 func literal(v string) bool {
-	if utf8.RuneCountInString(v) < 4 || isPlaceholder(v) || envName(v) {
+	if n := utf8.RuneCountInString(v); n < 4 || isPlaceholder(v) || envName(v) || textLabel(v, n) {
 		return false
 	}
 	lv := strings.ToLower(v)

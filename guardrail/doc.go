@@ -1083,6 +1083,38 @@
 //     another's tag); and values saying they are wrong, as a test's rejected
 //     login gives them (password: "wrong", "incorrect", "invalid",
 //     "wrong-password", "badpassword").
+//     Also found (guardrail/secrets_forms12.go): a password under a name in
+//     another language, whose last word is passwort, kennwort, contrasena,
+//     senha, parol, wachtwoord or mot_de_passe (SMTP_PASSWORT, db_senha,
+//     MOT_DE_PASSE), or that ends in 密码, 密碼, パスワード, пароль or
+//     contraseña before '=', ':' or '：' (数据库密码: ..., "Пароль": "...");
+//     a credential's name and a literal as two elements, an Erlang or
+//     Elixir tuple ({db_password, "..."}, {:api_key, "..."}), an EDN map's
+//     keyword (:password "...", :stripe/secret-key "..."), a Lisp's
+//     definition ((def ^:private api-key "..."), setq, (define *token*
+//     "...")) and Tcl's and fish's set api_key "..."; a Perl hash's bare key
+//     ($ENV{PAGERDUTY_TOKEN} = '...'); the literal a decoding call takes
+//     under a credential's or a key's name (key: Base.decode64!("..."),
+//     Base64.decode64, Convert.FromBase64String, unhexlify, hex2bin); a
+//     value split over two lines, its literals side by side or joined by a
+//     trailing + ("PASSWORD": ("abc"⏎"def")), judged joined; and a URL's
+//     password in a literal of its own after one ending with the URL's
+//     user and ':' ("postgresql://etl:"⏎"<password>"⏎"@host/db"), not a
+//     port, a path or a host. Not found: a lookup or a template in those
+//     places ({db_password, {env, "X"}}, #env X, (System/getenv "X")), a
+//     call's arguments ((println password "...")), a key's name with a
+//     value that is not generated ({:key "user-id"}). Allowed besides, as
+//     text rather than a credential: in a file of translated text (under
+//     locales/, i18n/, l10n/, lang/, translations/; named for a language,
+//     de.json, zh-CN.yml, messages_fr.properties; .po, .arb, .strings) a
+//     value of letters and punctuation without digits ("password":
+//     "Passwort", "Contraseña"); anywhere, a value of letters of another
+//     script than Latin's alone (Пароль, パスワード, 确认密码), the word
+//     password in another language, as translations inline in code give it
+//     ({ de: { password: "Passwort" } }, Contraseña, Senha, Hasło), a prompt of
+//     letters ending in ':' (set /p DB_PASSWORD=Password:), and a masked
+//     echo, one character repeated (••••••••) or one \uXXXX escape repeated
+//     ("Token: \u00b7\u00b7\u00b7\u00b7\n" in a notebook's output).
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

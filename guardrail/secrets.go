@@ -231,6 +231,10 @@ type scanFile struct {
 	// prev2 is the line before prev, when prev is there: a function's
 	// header when prev is only its opening brace.
 	prev2 string
+	// locale says whether the file holds translated text, whose values
+	// under a credential's name are its words (secrets_forms12.go): 0
+	// until a finding asks, then 1 for no, 2 for yes.
+	locale uint8
 }
 
 // found is a secret with its byte span in the line, for deduplication.
@@ -283,7 +287,11 @@ func (f *scanFile) scanLine(text, next string, lineNo int) []Secret {
 // detector unfiltered over every name.
 func (f *scanFile) judge(text, next string, lineNo int, hits []uint64, run uint64, names []int, filtered bool) []Secret {
 	var fs []found
+	file := f
 	add := func(f found) {
+		if f.Rule == RuleSecretAssignment && file.localeFile() && localeText(text[f.start:f.end]) {
+			return // "password": "Passwort" in de.json
+		}
 		if !overlaps(fs, f.start, f.end) {
 			f.Line = lineNo
 			fs = append(fs, f)
@@ -845,7 +853,7 @@ var detectors = []detector{
 	},
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "credential", "creds", "masterauth", "pat", "pw", "authtok", "authident", "hmac", "bearer"},
+		keywords: credentialKeywords,
 		byName:   true,
 	},
 	{

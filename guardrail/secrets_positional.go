@@ -470,7 +470,7 @@ func findToolFields(text string) []found {
 		for e < len(text) && !reBlank(text[e]) && text[e] != '"' && text[e] != '\'' {
 			e++
 		}
-		if e < len(text) && text[e] == text[n-1] && secretLiteral(text[s:e]) {
+		if e < len(text) && n > 0 && text[e] == text[n-1] && secretLiteral(text[s:e]) {
 			out = append(out, foundAt(text, s, e))
 		}
 	}

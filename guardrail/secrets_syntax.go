@@ -663,11 +663,13 @@ func (f *scanFile) findConcat(text, next string, lineNo int) []found {
 	if f.inner || !plusJoins(text) && !strings.Contains(text, "join(") && !(endsWithQuote(text) && startsWithQuote(next)) {
 		return nil
 	}
+	// A credential's name before the literals (secrets_forms12.go).
+	split := findSplitValues(text, next)
 	j, s, ok := concatenated(text, next)
 	if !ok {
-		return nil
+		return split
 	}
-	return f.nested([]string{j}, lineNo, s, len(text), j, "joined from literals")
+	return append(split, f.nested([]string{j}, lineNo, s, len(text), j, "joined from literals")...)
 }
 
 // syntaxDetectors run after the detectors of secrets.go.

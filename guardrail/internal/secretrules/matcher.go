@@ -84,13 +84,20 @@ const (
 func newMatcher(keywords [][]string) *matcher {
 	m := &matcher{nclass: 1}
 	states := 1
-	for _, ks := range keywords {
-		for _, k := range ks {
-			states += len(k)
-			for i := 0; i < len(k); i++ {
-				if m.class[k[i]] == 0 {
-					m.class[k[i]] = uint8(m.nclass)
-					m.nclass++
+	// ASCII bytes take the first classes, so that the filter's 64
+	// (fclass) tell apart the bytes code is written in, and the bytes of
+	// keywords in other scripts share its last.
+	for _, ascii := range []bool{true, false} {
+		for _, ks := range keywords {
+			for _, k := range ks {
+				if ascii {
+					states += len(k)
+				}
+				for i := 0; i < len(k); i++ {
+					if m.class[k[i]] == 0 && (k[i] < 0x80) == ascii {
+						m.class[k[i]] = uint8(m.nclass)
+						m.nclass++
+					}
 				}
 			}
 		}
