@@ -257,7 +257,13 @@
 // <(echo ...)) is read as a pipe; a payload that is only a substitution
 // printing text (sh -c "$(echo rm -rf x)", eval "$(printf ...)") is judged
 // as the printed text. An option word with a run-time tail keeps its
-// written letters (rm -r$(x) is rm -r). git aliases defined by git config
+// written letters (rm -r$(x) is rm -r). A command substitution in a
+// command's arguments that only prints literal text (echo, printf) is that
+// text, split at blanks when unquoted, as bash runs it: rm $(echo -rf) x is
+// rm -rf x, eval "git $(echo reset) --hard" is git.discard; as the
+// command's name ($(echo rm) -rf x) it stays a name built at run time
+// (shell.unresolved), and a substitution whose output the line does not
+// state stays an opaque word (rm $(cat list) deletes files). git aliases defined by git config
 // alias.NAME VALUE earlier in the line, or by -c, are judged at their call
 // with the call's arguments (git -c alias.co=checkout co -- . is
 // git.discard), and git configuration given by -c or git config that makes

@@ -275,6 +275,13 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 		// -OutFile "$env:TEMP\i.exe".
 		return
 	}
+	if sh != PowerShell && sh != Cmd {
+		// rm $(echo -rf) x: the printed text is the arguments. A name so
+		// built ($(echo rm) -rf x) stays a run-time name (shell.unresolved).
+		if resolved, ok := printedArgs(args[1:]); ok {
+			args = append([]shell.Word{args[0]}, resolved...)
+		}
+	}
 	if args[0].Dynamic() {
 		e.dynamicName(c, args, stdin, sh, depth)
 		return
