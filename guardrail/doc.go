@@ -354,7 +354,11 @@
 // (the write test; -n is non-destructive). In PowerShell the dot-source
 // operator runs its command as & does (. Remove-Item x -Recurse), and a
 // hashtable the script assigns is splatted into the parameters it passes
-// ($p = @{Path='x'; Recurse=$true}; Remove-Item @p).
+// ($p = @{Path='x'; Recurse=$true}; Remove-Item @p). A variable the line
+// assigns a string literal, alone in its statement, is that string where
+// it is used later, as one argument, as bash's are: $c = 'git'; & $c reset
+// --hard is git.discard, $d = '.git'; Remove-Item "$d\index" is
+// fs.protected; assigning it anything else forgets the value.
 //
 // A program harnish has no rule for fails closed (shell.unresolved) when
 // its arguments hold a command that trips a rule, since whether it runs it
