@@ -295,7 +295,17 @@
 //
 // Interpreter code is read further: a string Python's exec or eval,
 // JavaScript's eval, Function or vm.runInThisContext runs is scanned as
-// code of the same language; getattr(os, "system") is os.system; names
+// code of the same language; getattr(os, "system") is os.system, and
+// functions reached by reflection or through a name bound to them are the
+// functions themselves: Python's __import__('m') and import_module('m')
+// are m (getattr(__import__('shutil'), 'rmtree')('x') is
+// fs.recursive-delete), JavaScript's x['f'] is x.f, Ruby's send,
+// public_send and __send__ (:f, ...) and method(:f) are f, PHP's
+// call_user_func('f', ...), call_user_func_array and $v = 'f'; $v(...) are
+// f(...), Perl's $f = \&Mod::f; $f->(...) is Mod::f(...), and a known
+// function bound to a name and called (nuke = shutil.rmtree; nuke('x'),
+// const run = require('child_process').execSync; run(...)) is that
+// function; names
 // imported from a module (from subprocess import run) and JavaScript's
 // destructured renames (const {execSync: x} = require("child_process"),
 // import {rmSync as r} from "fs") keep their module; fs calls ending in Sync

@@ -142,6 +142,10 @@ func FuzzInterpreterCode(f *testing.F) {
 		"require('shelljs').rm('-rf', 'x')", "install.packages(c(\"a\", \"b\"))", "using Pkg; Pkg.add(name=\"X\")",
 		"for r, d, f in os.walk('x'): os.remove(f)", "import('fs/promises').then(m => m.rm('x', {recursive: true}))",
 		"User.delete_all; drop_table(:t)", "Event.objects.all().delete()", "db.x.deleteMany({})", "Schema::drop('t'); X::truncate()",
+		"getattr(__import__('shutil'), 'rmtree')('x')", "importlib.import_module('os').system('x')", "f = shutil.rmtree; f(f(f('x')))",
+		"require('fs')['rmSync']('x')", "const r = require('child_process').execSync; r('x'); r(", "Kernel.send(:system, 'x')",
+		"m = FileUtils.method(:rm_rf); m.call('x')", "x.__send__(\"rm_rf\")", "call_user_func_array('system', ['x'])",
+		"$f = 'system'; $f('x'); $f(", "call_user_func('exec')", "my $f = \\&File::Path::rmtree; $f->('x'); &$f('y'); &{$f}('z')",
 	} {
 		f.Add(s)
 	}

@@ -513,6 +513,7 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 		// R's c("-rf", "x") is a vector: read as a list.
 		src = rVector().ReplaceAllString(src, "[$1]")
 	}
+	src = reflectiveCalls(l, src)
 	switch {
 	case l.name == "Python" && strings.Contains(src, "getattr("):
 		// getattr(os, "system") is os.system.
