@@ -49,7 +49,8 @@
 // are the commands), find -exec/-execdir/-ok,
 // busybox, toybox, run0, firejail, bwrap (each option skipping its values),
 // cpulimit, docker/podman exec and run, docker compose exec, kubectl exec,
-// lxc/incus/multipass exec, vagrant ssh -c, cmd's start and call,
+// lxc/incus/multipass exec, vagrant ssh -c (and vagrant ssh -- ARGS, whose
+// words after ssh's options are the remote command), cmd's start and call,
 // Start-Process. Package runners run the package's command as argv: npx,
 // bunx, pnpx, uvx, npm exec/x, pnpm dlx/exec, yarn dlx/exec, bun x, and
 // uv, poetry, pipenv, pdm, hatch, rye, pixi, conda/mamba/micromamba run,
@@ -377,7 +378,11 @@
 // gosu app git reset --hard, ip netns exec ns rm -rf x), an option's value
 // that is a command line (gcloud compute ssh vm --command='rm -rf /x'), or a
 // string argument that starts with such a command (pssh -h hosts 'rm -rf
-// /x', ansible all -m shell -a 'rm -rf /x'). Text stays a mention: the
+// /x', ansible all -m shell -a 'rm -rf /x') or holds one as a value: the
+// VALUE of NAME=VALUE when NAME is no message's (commands='rm -rf /x'), a
+// string of a JSON object or list ('{"commands":["rm -rf /x"]}'). aws ssm
+// send-command and aws ecs execute-command, which run commands on
+// instances and containers, are read so too. Text stays a mention: the
 // arguments of programs that show, search, log or send text (echo,
 // printf, grep, rg, man, logger, jq, gh, curl, ...), the value of an
 // option for a message, title, body, summary, description, comment or note

@@ -365,6 +365,12 @@ func awsCommand(e *evaluator, k *call) {
 	e.cloudSQL(k, "--query-string", "--sql")
 	opts, _, _ := operands(k.args, "", "")
 	e.s3Command(k, ops, opts)
+	if len(ops) > 1 && (ops[0].Text == "ssm" && ops[1].Text == "send-command" || ops[0].Text == "ecs" && ops[1].Text == "execute-command") {
+		// Commands run on instances or containers (--parameters
+		// commands='...', --command '...') fail closed as an unknown
+		// program's do.
+		e.unknownProgram(k)
+	}
 }
 
 // rimrafCommand judges the rimraf CLI: it deletes its operands recursively.
