@@ -188,8 +188,10 @@
 //     --security-erase, diskutil eraseDisk), and writing to a block device
 //     or memory by any command that writes a path (dd of=, a redirection,
 //     cp, tee, shred, ...): /dev/sd*, hd*, vd*, xvd*, nvme*, mmcblk*,
-//     disk*, rdisk*, md*, dm-*, mapper/*, loop*, nbd*, mem, kmem, port, a
-//     glob over them, or a /dev path completed at run time. Examples:
+//     disk*, rdisk*, md*, dm-*, mapper/*, loop*, nbd*, mem, kmem, port, an
+//     LVM volume /dev/VG/LV and /dev/block/NAME (a directory of /dev that
+//     holds no terminals, sound, input or the like), a glob over them, or a
+//     /dev path completed at run time. Examples:
 //     dd if=x.iso of=/dev/sdb, cat /dev/urandom > /dev/nvme0n1,
 //     mkfs.ext4 /dev/sdb1. Destroying pools, volumes and namespaces counts
 //     too: zpool destroy and labelclear, zfs destroy, lvremove, vgremove,

@@ -52,7 +52,31 @@ func device(w shell.Word) bool {
 		}
 		return stem == "/dev/"
 	}
-	return blockDevice().MatchString(strings.TrimSuffix(t, "/"))
+	t = strings.TrimSuffix(t, "/")
+	return blockDevice().MatchString(t) || volumePath(t)
+}
+
+// volumePath reports whether the /dev path t is DIR/NAME in a directory of
+// /dev that holds no character devices: LVM's /dev/VG/LV, Android's and
+// Linux's /dev/block/NAME. The directories of terminals, sound, input,
+// graphics, buses and the like are not volumes.
+func volumePath(t string) bool {
+	dir, name, ok := strings.Cut(strings.TrimPrefix(t, "/dev/"), "/")
+	if !ok || dir == "" || name == "" || strings.Contains(name, "/") {
+		return false
+	}
+	switch dir {
+	case "pts", "shm", "fd", "tcp", "udp", "input", "snd", "dri", "net", "bus", "char", "cpu", "hugepages",
+		"mqueue", "usb", "serial", "v4l", "vfio", "dma_heap", "xen", "infiniband", "gpiochip", "i2c", "tpm",
+		"log", "console", "stdin", "stdout", "stderr", "null", "zero", "random", "urandom", "full", "tty":
+		return false
+	}
+	for i := 0; i < len(dir); i++ {
+		if c := dir[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '+') {
+			return false
+		}
+	}
+	return true
 }
 
 // harmlessDevice reports whether the start of a /dev path is one of the
