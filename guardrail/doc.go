@@ -494,9 +494,15 @@
 // dbmate drop; golang-migrate's drop; flyway clean; liquibase drop-all;
 // diesel and sqlx database drop and reset; atlas schema clean; bq rm (not -j,
 // a job's record); gcloud
-// sql databases delete and sql instances delete; heroku pg:reset. Their
-// --help, and the other subcommands (db:migrate, migrate dev, ecto.create),
-// are allowed. SQL run from interpreter code on a database connection is
+// sql databases delete and sql instances delete; heroku pg:reset;
+// pg_dropcluster. Rolling every migration back drops the tables as
+// db:migrate:reset does: rails db:schema:load (its create_table force:
+// :cascade), php artisan migrate:reset and migrate:refresh, manage.py
+// migrate APP zero, alembic downgrade base, knex migrate:rollback --all,
+// sequelize db:migrate:undo:all, mix ecto.rollback --all, dotnet ef
+// database update 0, goose reset and down-to 0. Their
+// --help, and the other subcommands (db:migrate, migrate dev, ecto.create,
+// a rollback of one step, alembic downgrade -1), are allowed. SQL run from interpreter code on a database connection is
 // judged as a SQL client's: a string literal given to a method named
 // execute, executescript, executemany, exec, query, statement, unprepared,
 // raw, run and the like (python3 -c "sqlite3.connect('a.db').execute('DROP
