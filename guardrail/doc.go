@@ -591,7 +591,9 @@
 // as cmd's) and wmic process call create "CMD". A script a download earlier
 // in the line wrote, run afterwards, is downloaded code (pkg.install): curl
 // -o i.sh URL && sh i.sh, curl -O URL then ./NAME, wget URL; bash NAME, iwr
-// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it; in cmd a bare
+// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it (what a
+// download prints into a file by redirection counts: curl URL > i.sh; sh
+// i.sh); in cmd a bare
 // name runs it too (curl -o i.cmd URL && i.cmd, or i, or call i.cmd), as
 // do pwsh -File, cmd /c and Start-Process; the downloads of certutil
 // -urlcache, bitsadmin /transfer and Start-BitsTransfer count, and a path
@@ -675,7 +677,12 @@
 // fs.unlinkSync, unlink, File.delete) are judged for protected paths. A
 // shell call whose command is an expression fails closed
 // (shell.unresolved), and so does code piped in from another program
-// (cat x.py | python3); a downloaded script piped in is pkg.install. A
+// (cat x.py | python3); a downloaded script piped in is pkg.install, and
+// so is code that downloads code and evaluates it in the language itself
+// (exec(urlopen(URL).read()), eval of what https.get or fetch returned,
+// new Function(body), Ruby's eval(URI.open(...).read), Perl's eval
+// get(URL), PHP's eval(file_get_contents(URL))); evaluating a literal, or
+// printing or parsing what was fetched, is allowed. A
 // script file (python3 tool.py) is judged by its name only, and text that
 // mentions a call (print("os.system('rm -rf /')")) is allowed.
 //

@@ -2,6 +2,7 @@ package cmdguard
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
@@ -594,8 +595,17 @@ func rsyncCommand(e *evaluator, k *call) {
 	}
 }
 
-// downloadOutput judges where curl, wget and Invoke-WebRequest write.
+// downloadOutput judges where curl, wget and Invoke-WebRequest write. What
+// a download of a URL prints and a redirection puts in a file (curl URL >
+// i.sh) is a download too.
 func downloadOutput(e *evaluator, k *call) {
+	if k.c != nil && len(k.c.Redirs) > 0 && slices.ContainsFunc(k.args, func(w shell.Word) bool { return isURL(w.Text) }) {
+		for _, r := range k.c.Redirs {
+			if (r.Op == ">" || r.Op == ">>" || r.Op == ">|") && (r.Fd == "" || r.Fd == "1") {
+				e.recordDownload(r.Target)
+			}
+		}
+	}
 	for i, w := range k.args {
 		t := w.Text
 		var out bool

@@ -496,6 +496,9 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 		e.add(RuleInstall, k.match(), "running downloaded %s code (%s) installs code nobody reviewed", l.name, d.Source)
 		return
 	}
+	if fetchAndRun(l, src) {
+		e.add(RuleInstall, k.match(), "the %s code downloads code and runs it: running a downloaded script installs code nobody reviewed", l.name)
+	}
 	switch {
 	case l.name == "Python" && strings.Contains(src, "local["):
 		// plumbum's local["rm"](...) runs rm, as sh.rm(...) does.
