@@ -83,7 +83,9 @@
 //
 //   - fs.recursive-delete: deleting recursively, with or without force, in any
 //     spelling: rm -r, -R, -rf, --recursive; find -delete; find -exec rm -r;
-//     git rm -r; rsync --delete (and --del); the rimraf CLI (npx rimraf dist);
+//     git rm -r; rsync --delete (and --del); archivers that delete what they
+//     archive (tar --remove-files, zip -rm, 7z a -sdel; zip -m without -r
+//     deletes the files named, judged as rm's operands); the rimraf CLI (npx rimraf dist);
 //     Remove-Item -Recurse (-r, -rec, -Recurse:$true) and Get-ChildItem
 //     -Recurse piped into Remove-Item or into a ForEach-Object block that
 //     deletes; [IO.Directory]::Delete(path, $true or 1), (Get-Item x).Delete($true);
