@@ -192,8 +192,10 @@
 //     cp, tee, shred, ...): /dev/sd*, hd*, vd*, xvd*, nvme*, mmcblk*,
 //     disk*, rdisk*, md*, dm-*, mapper/*, loop*, nbd*, mem, kmem, port, an
 //     LVM volume /dev/VG/LV and /dev/block/NAME (a directory of /dev that
-//     holds no terminals, sound, input or the like), a glob over them, or a
-//     /dev path completed at run time. Examples:
+//     holds no terminals, sound, input or the like), a glob over them, a
+//     /dev path completed at run time, or a Windows raw device
+//     (\\.\PhysicalDrive1, \\.\D:, \\?\Volume{...}, with either slash;
+//     not a path under one, \\?\C:\dir\file). Examples:
 //     dd if=x.iso of=/dev/sdb, cat /dev/urandom > /dev/nvme0n1,
 //     mkfs.ext4 /dev/sdb1. Destroying pools, volumes and namespaces counts
 //     too: zpool destroy and labelclear, zfs destroy, lvremove, vgremove,
@@ -414,8 +416,10 @@
 // wholly known only at run time (EDITOR="$MY_EDITOR") is left alone, and
 // so are the values of other variables (MSG='rm -rf x' is text).
 //
-// srm and wipe with -r, and safe-rm with rm's options, are
-// fs.recursive-delete as rm is. yarn NAME, pnpm NAME and bun NAME (and yarn
+// srm and wipe with -r, safe-rm with rm's options, and SDelete with -s, are
+// fs.recursive-delete as rm is. Windows' runners of code at a URL install
+// it (pkg.install): mshta URL, msiexec /i URL (/package); a local .msi is
+// judged by its name only. yarn NAME, pnpm NAME and bun NAME (and yarn
 // run, bun run) that are not the tool's own subcommands run a package
 // script or the installed binary NAME, judged as that binary (yarn rimraf
 // dist). A shell or interpreter given /dev/stdin, /dev/fd/0 or

@@ -11,6 +11,7 @@ import (
 func init() {
 	handle(rmCommand, "rm", "safe-rm")
 	handle(rmLike, "srm", "wipe")
+	handle(sdeleteCommand, "sdelete", "sdelete64")
 	handle(deleteOperands, "unlink", "shred", "rmdir")
 	handle(mvCommand, "mv")
 	handle(lastOperandWritten, "cp", "ln", "install")
@@ -227,6 +228,19 @@ func rmLike(e *evaluator, k *call) {
 	opts, ops, _ := operands(k.args, "", "")
 	if hasShort(opts, "rR", "--recursive") {
 		e.add(RuleRecursiveDelete, k.match(), "recursive deletion (%s %s) can destroy the working tree", k.name, strings.Join(opts, " "))
+	}
+	for _, w := range ops {
+		e.write(w, k.match(), "deletes")
+	}
+}
+
+// sdeleteCommand judges Sysinternals' SDelete: it overwrites and deletes
+// its operands, and with -s the directories' contents too (-r only clears
+// read-only attributes).
+func sdeleteCommand(e *evaluator, k *call) {
+	opts, ops, _ := operands(k.args, "p", "")
+	if hasShort(opts, "s") {
+		e.add(RuleRecursiveDelete, k.match(), "%s -s deletes directories with their contents", k.name)
 	}
 	for _, w := range ops {
 		e.write(w, k.match(), "deletes")

@@ -33,6 +33,9 @@ var blockDevice = sync.OnceValue(func() *regexp.Regexp {
 // path completed at run time.
 func device(w shell.Word) bool {
 	t := w.Text
+	if windowsDevice(t) {
+		return true
+	}
 	if !strings.HasPrefix(t, "/dev/") {
 		return false
 	}
@@ -78,6 +81,27 @@ func volumePath(t string) bool {
 	}
 	return true
 }
+
+// windowsDevice reports whether t is a Windows raw device path: a physical
+// drive, a volume or a partition (\\.\PhysicalDrive1, \\.\D:,
+// \\?\Volume{...}, \\.\Harddisk0Partition1), with either slash.
+func windowsDevice(t string) bool {
+	if len(t) < 5 || t[0] != '\\' && t[0] != '/' {
+		return false
+	}
+	t = strings.ToLower(strings.ReplaceAll(t, "/", `\`))
+	rest, ok := strings.CutPrefix(t, `\\.\`)
+	if !ok {
+		if rest, ok = strings.CutPrefix(t, `\\?\`); !ok {
+			return false
+		}
+	}
+	return windowsDeviceName().MatchString(rest) // with a trailing \ it is the root directory
+}
+
+var windowsDeviceName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:physicaldrive[0-9]+|[a-z]:|harddisk[0-9]+partition[0-9]+|harddiskvolume[0-9]+|volume\{[0-9a-f-]+\}|cdrom[0-9]+|tape[0-9]+)$`)
+})
 
 // harmlessDevice reports whether the start of a /dev path is one of the
 // devices scripts write to all the time.

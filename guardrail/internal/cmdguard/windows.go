@@ -349,3 +349,30 @@ func trimCommas(w shell.Word) shell.Word {
 	}
 	return w
 }
+
+func init() {
+	handle(windowsRemoteRun, "msiexec", "mshta")
+}
+
+// windowsRemoteRun judges Windows' runners of code fetched from a URL:
+// mshta URL runs a remote HTML application, msiexec /i URL (/package)
+// installs a remote package. Running downloaded code installs code nobody
+// reviewed (pkg.install); a local file is judged by its name only.
+func windowsRemoteRun(e *evaluator, k *call) {
+	for i, w := range k.args {
+		if !isURL(w.Text) {
+			continue
+		}
+		if k.name == "mshta" {
+			e.add(RuleInstall, k.match(), "mshta runs the application at %s, code nobody reviewed", w.Text)
+			return
+		}
+		if i > 0 {
+			switch strings.ToLower(k.args[i-1].Text) {
+			case "/i", "-i", "/package", "-package", "/a", "-a", "/j", "-j":
+				e.add(RuleInstall, k.match(), "msiexec installs the package at %s, which the plan does not allow", w.Text)
+				return
+			}
+		}
+	}
+}
