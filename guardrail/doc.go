@@ -270,7 +270,13 @@
 // rm -rf x, eval "git $(echo reset) --hard" is git.discard; as the
 // command's name ($(echo rm) -rf x) it stays a name built at run time
 // (shell.unresolved), and a substitution whose output the line does not
-// state stays an opaque word (rm $(cat list) deletes files). git aliases defined by git config
+// state stays an opaque word (rm $(cat list) deletes files). An expansion
+// with a literal default (${X:-DEFAULT}, ${X-...}, ${X:=...}) is the value
+// the line gave X, or else, in the arguments, the default (rm ${O:--rf} x
+// is rm -rf x). read assigns the words a here-string or here-document
+// states (read -r c <<< 'rm -rf x'; $c; read -a for an array); echo -e
+// and -ne decode their escapes (\xHH, \0NNN) as printf does; BSD's
+// script [-q] FILE COMMAND runs COMMAND. git aliases defined by git config
 // alias.NAME VALUE earlier in the line, or by -c, are judged at their call
 // with the call's arguments (git -c alias.co=checkout co -- . is
 // git.discard), and git configuration given by -c or git config that makes

@@ -1,14 +1,19 @@
 package cmdguard
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
 )
 
 // printedArgs returns a command's arguments with every command substitution
 // whose output the line states (what echo or printf prints from literal
-// words) put in as that output, as bash does before it runs the command.
+// words) put in as that output, as bash does before it runs the command,
+// and every expansion of a variable the line does not assign that has a
+// literal default (${X:-DEFAULT}, ${X-DEFAULT}, ${X:=DEFAULT}) put in as
+// its default.
 // An unquoted word is split into words at blanks (rm $(echo -rf) x is rm
 // -rf x); a quoted one stays one word. ok is false when no word changed. A word with any other run-time part, a substitution of
 // more than one command, or one that prints nothing, is left as written,
@@ -31,7 +36,7 @@ func printedArgs(args []shell.Word) (out []shell.Word, ok bool) {
 
 // printedWord resolves one word for printedArgs.
 func printedWord(w shell.Word) ([]shell.Word, bool) {
-	if len(w.Subst) == 0 || !w.Dynamic() {
+	if !w.Dynamic() || len(w.Subst) == 0 && !strings.Contains(w.Text, "${") {
 		return nil, false
 	}
 	var b strings.Builder
@@ -39,6 +44,12 @@ func printedWord(w shell.Word) ([]shell.Word, bool) {
 	for _, s := range w.Segs {
 		if !s.Dynamic {
 			b.WriteString(s.Text)
+			continue
+		}
+		if m := defaultExpansion().FindStringSubmatch(s.Text); m != nil {
+			// ${X:-DEFAULT}, ${X-DEFAULT}, ${X:=DEFAULT}: a variable the
+			// line does not assign, so its default.
+			b.WriteString(m[1])
 			continue
 		}
 		// One command per substitution, in order; $((...)) is arithmetic.
@@ -87,3 +98,8 @@ func substOutput(c *shell.Cmd) (string, bool) {
 	}
 	return out, true
 }
+
+// defaultExpansion matches a parameter expansion with a literal default.
+var defaultExpansion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^\\$\\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^}$`\\\\\"'(){}]*)\\}$")
+})

@@ -523,6 +523,13 @@ func (e *evaluator) unwrapCommandOption(k *call) ([]shell.Word, []shell.Word, bo
 		}
 	}
 	switch k.name {
+	case "script":
+		// BSD's (macOS's) script [-adkpqr] [-F pipe] [-t time] [file
+		// [command ...]]: after the file, the command it runs.
+		i, _, _ := (&optSpec{valued: "FTt", flags: "adekpqr"}).split(a)
+		if i+1 < len(a) {
+			return a[i+1:], nil, true
+		}
 	case "sg":
 		if len(a) > 1 {
 			rest := a[1:]
