@@ -121,7 +121,8 @@
 //     protected path is allowed. Example: echo {} > .harnish/state.json.
 //   - git.force-push: git push with -f, --force, --force-with-lease,
 //     --force-if-includes, --mirror, a +refspec, or -f inside a short-flag
-//     cluster (-uf). Example: git -C repo push origin +main.
+//     cluster (-uf); and git send-pack, the plumbing under push, with
+//     --force, --mirror or a +refspec. Example: git -C repo push origin +main.
 //   - git.discard: discarding uncommitted work: git reset --hard; git clean
 //     with -f and without -n; git checkout -f, git checkout . and
 //     git checkout -- . (or :/, *); git restore . without --staged (or with
