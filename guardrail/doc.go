@@ -220,7 +220,9 @@
 //     /etc, /usr, /bin, /sbin, /lib*, /boot, /proc, /sys, /var, /opt,
 //     /snap, /nix/store, macOS's /System, /Library, /Applications and
 //     /private/etc, Windows' C:\Windows, C:\Program Files and C:\ProgramData;
-//     a glob that may name one counts (rm /et*), and cd is followed. No
+//     a glob that may name one counts (rm /et*), and cd is followed, and so
+//     is find's starting point for the {} its -exec command is given (find
+//     /var/log -exec truncate -s 0 {} +). No
 //     coding task changes them, and a single deleted file (/etc/passwd,
 //     /usr/bin/python3) can break the machine. Examples: rm /etc/hosts,
 //     echo x | sudo tee -a /etc/sudoers, cp tool /usr/local/bin/,

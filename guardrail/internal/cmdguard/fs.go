@@ -548,6 +548,9 @@ func findCommand(e *evaluator, k *call) {
 		if entry, ok := e.protected(s); ok && strings.Trim(s.Text, "./") != "" {
 			_ = entry
 			found = s
+		} else if _, ok := e.systemFile(s); ok && found.Text == "{}" {
+			// find /etc -exec rm {} +: what is found lies under /etc.
+			found = s
 		}
 	}
 	for j := i; j+1 < len(a); j++ {
