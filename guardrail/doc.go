@@ -576,7 +576,12 @@
 // path's ([IO.File]::Delete("$PWD\.git\index") is fs.protected); a quoted path's blanks are its own
 // ('C:\Program Files\App' is one path); wsl -e from PowerShell or cmd runs
 // its command in Linux, as bash. cmd: runas's program line and schtasks
-// /tr's command line are cmd lines. sys.disk also takes gpart destroy and
+// /tr's command line are cmd lines; the command an if or a for runs is
+// read without its @ and out of a parenthesised block, the else block's
+// too (if exist x (rd /s /q x) else (...)); and a variable set earlier in
+// the line (set X=VALUE, set "X=VALUE") is put in the text where %X% or
+// !X! uses it, as cmd does, before the command is read (set X=rd /s /q &
+// call %X% build is fs.recursive-delete). sys.disk also takes gpart destroy and
 // delete, bcachefs format, lvreduce, nwipe, and scrub of a device.
 //
 // Copy and sync tools with a local destination write it, and those that

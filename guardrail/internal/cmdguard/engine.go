@@ -128,6 +128,9 @@ type evaluator struct {
 	// downloaded are the files a download earlier in the command line wrote
 	// (curl -o f URL), cleaned: running one runs downloaded code.
 	downloaded map[string]bool
+	// cmdVars are the variables cmd's set assigned earlier in the line, by
+	// lowercase name, for %NAME% and !NAME! after it.
+	cmdVars map[string]string
 }
 
 func (e *evaluator) add(rule, match, format string, args ...any) {
@@ -280,6 +283,16 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 		// built ($(echo rm) -rf x) stays a run-time name (shell.unresolved).
 		if resolved, ok := printedArgs(args[1:]); ok {
 			args = append([]shell.Word{args[0]}, resolved...)
+		}
+	}
+	if sh == Cmd {
+		if strings.EqualFold(args[0].Text, "set") {
+			e.cmdSet(args[1:])
+		} else if text, ok := e.cmdExpand(c); ok {
+			// set X=rd /s /q & call %X% build: cmd puts the value in the
+			// line's text, then reads it.
+			e.script(text, Cmd, depth+1)
+			return
 		}
 	}
 	if args[0].Dynamic() {

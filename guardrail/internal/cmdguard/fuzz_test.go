@@ -30,7 +30,7 @@ func FuzzWrappers(f *testing.F) {
 		"npx -y rimraf dist", "npm exec -c 'rm -rf x'", "uv run --with x python -c 1", "conda run -n e rm -rf x",
 		"fd -x rm -rf {} ;", "watchexec -n -- rm -rf x", "entr -s 'rm -rf x'", "tmux -L s new -d 'rm -rf x'",
 		"tmux send-keys -t 0 'rm -rf x' Enter", "screen -dmS s rm -rf x", "bwrap --bind / / --chdir /x rm -rf y",
-		"cpulimit -l 5 -- rm -rf x", "run0 -u root rm -rf x", "lxc exec c -- rm -rf x", "vagrant ssh -c 'rm -rf x'", "vagrant ssh w -- -L 1:h:2 -t rm -rf x", "vagrant ssh -- -o",
+		"cpulimit -l 5 -- rm -rf x", "run0 -u root rm -rf x", "lxc exec c -- rm -rf x", "vagrant ssh -c 'rm -rf x'", "if exist x (rd /s /q y) else (echo (z))", "set X=a %Y% & call %X% !X! %x%", "vagrant ssh w -- -L 1:h:2 -t rm -rf x", "vagrant ssh -- -o",
 		"aws ssm send-command --parameters '{\"a\":[\"rm -rf x\"],\"b\":\"\\\"\"}'", "tool k='rm -rf x' '[\"", "rm $(echo -rf) `printf x`",
 		"at now", "trap 'rm -rf x' EXIT", "hyperfine -p 'rm -rf x' --warmup 3 ls", "rush -j 2 'rm -rf {}'",
 		"crontab -", "gdb -ex 'shell rm -rf x' --args rm -rf y", "perf stat -e cycles rm -rf x", "dtach -n /s rm -rf x",
