@@ -277,7 +277,8 @@
 // with a literal default (${X:-DEFAULT}, ${X-...}, ${X:=...}) is the value
 // the line gave X, or else, in the arguments, the default (rm ${O:--rf} x
 // is rm -rf x). read assigns the words a here-string or here-document
-// states (read -r c <<< 'rm -rf x'; $c; read -a for an array); echo -e
+// states (read -r c <<< 'rm -rf x'; $c; read -a for an array), printf -v
+// NAME assigns a static format's text with its %s filled; echo -e
 // and -ne decode their escapes (\xHH, \0NNN) as printf does; BSD's
 // script [-q] FILE COMMAND runs COMMAND. git aliases defined by git config
 // alias.NAME VALUE earlier in the line, or by -c, are judged at their call

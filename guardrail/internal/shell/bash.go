@@ -456,6 +456,8 @@ func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect,
 		}
 	case len(cmd.Args) > 1 && cmd.Args[0].Text == "read":
 		p.read(cmd.Args[1:], in)
+	case len(cmd.Args) > 3 && cmd.Args[0].Text == "printf" && cmd.Args[1].Text == "-v":
+		p.printfVar(cmd.Args[2].Text, cmd.Args[3:])
 	case len(cmd.Args) > 1 && cmd.Args[0].Text == "alias":
 		for _, w := range cmd.Args[1:] {
 			if name, text, ok := strings.Cut(w.Text, "="); ok && !w.Dynamic() && name != "" {
@@ -524,6 +526,40 @@ func (p *bashParser) read(args []Word, in Input) {
 			p.vars[name] = fields[i]
 		}
 	}
+}
+
+// printfVar assigns the variable printf -v NAME FORMAT ARGS sets, for a
+// static format whose only conversions are %s (filled from the arguments
+// in turn, with no escapes); any other printf -v forgets NAME.
+func (p *bashParser) printfVar(name string, args []Word) {
+	delete(p.vars, name)
+	delete(p.vars, listKey+name)
+	for _, w := range args {
+		if w.Dynamic() {
+			return
+		}
+	}
+	format, rest := args[0].Text, args[1:]
+	if strings.Contains(format, `\`) || strings.Count(format, "%") != strings.Count(format, "%s") {
+		return
+	}
+	var b strings.Builder
+	for {
+		before, after, found := strings.Cut(format, "%s")
+		b.WriteString(before)
+		if !found {
+			break
+		}
+		if len(rest) > 0 {
+			b.WriteString(rest[0].Text)
+			rest = rest[1:]
+		}
+		format = after
+	}
+	if len(rest) > 0 {
+		return // printf reuses its format for the rest: not read here
+	}
+	p.vars[name] = b.String()
 }
 
 // commandVar appends to env the assignment a as a NAME=value word when its
