@@ -85,7 +85,8 @@
 //     spelling: rm -r, -R, -rf, --recursive; find -delete; find -exec rm -r;
 //     git rm -r; rsync --delete (and --del); archivers that delete what they
 //     archive (tar --remove-files, zip -rm, 7z a -sdel; zip -m without -r
-//     deletes the files named, judged as rm's operands); the rimraf CLI (npx rimraf dist);
+//     deletes the files named, judged as rm's operands); the rimraf CLI
+//     (npx rimraf dist);
 //     Remove-Item -Recurse (-r, -rec, -Recurse:$true) and Get-ChildItem
 //     -Recurse piped into Remove-Item or into a ForEach-Object block that
 //     deletes; [IO.Directory]::Delete(path, $true or 1), (Get-Item x).Delete($true);
@@ -518,7 +519,8 @@
 // sequelize db:migrate:undo:all, mix ecto.rollback --all, dotnet ef
 // database update 0, goose reset and down-to 0. Their
 // --help, and the other subcommands (db:migrate, migrate dev, ecto.create,
-// a rollback of one step, alembic downgrade -1), are allowed. SQL run from interpreter code on a database connection is
+// a rollback of one step, alembic downgrade -1), are allowed. SQL run
+// from interpreter code on a database connection is
 // judged as a SQL client's: a string literal given to a method named
 // execute, executescript, executemany, exec, query, statement, unprepared,
 // raw, run and the like (python3 -c "sqlite3.connect('a.db').execute('DROP
