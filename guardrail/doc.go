@@ -637,7 +637,11 @@
 // A pathspec that is the working tree's top or the current directory at
 // run time covers the whole tree for git.discard: "$(git rev-parse
 // --show-toplevel)", "$(pwd)", "$PWD" (git checkout -- "$PWD"); a file
-// under them is one path. Downloaded text that xargs hands to a shell or an
+// under them is one path. So does the list of the tree's files git prints,
+// handed by xargs to git checkout or git restore (git diff --name-only |
+// xargs git checkout --, git ls-files -m, git status --porcelain, through
+// grep, awk, cut, sed, sort, uniq or tr; -I too); a list from anywhere
+// else is unknown paths. Downloaded text that xargs hands to a shell or an
 // interpreter (curl URL | xargs sh -c) is running downloaded code
 // (pkg.install).
 //
