@@ -267,7 +267,9 @@
 // redirected from a process substitution (bash < <(echo ...), mysql <
 // <(echo ...)) is read as a pipe; a payload that is only a substitution
 // printing text (sh -c "$(echo rm -rf x)", eval "$(printf ...)") is judged
-// as the printed text. An option word with a run-time tail keeps its
+// as the printed text, and so is a here-string that is only such a
+// substitution (psql <<< "$(echo 'DROP TABLE t')"). An option word with a
+// run-time tail keeps its
 // written letters (rm -r$(x) is rm -r). A command substitution in a
 // command's arguments that only prints literal text (echo, printf) is that
 // text, split at blanks when unquoted, as bash runs it: rm $(echo -rf) x is
@@ -632,7 +634,10 @@
 // (Rails), Model.objects.all().delete() (Django), deleteMany() or
 // deleteMany({}) (Prisma, MongoDB), knex's dropTable, Laravel's
 // Schema::drop and Model::truncate() — not when scoped (where(...),
-// filter(...)) nor inside a string.
+// filter(...)) nor inside a string. SQLAlchemy's metadata.drop_all and
+// Flask-SQLAlchemy's db.drop_all, and Sequelize's sequelize.drop() and
+// sync({force: true}), drop every table (sql.drop); a statement given to
+// execute as SQLAlchemy's text('...') is that literal.
 //
 // A pathspec that is the working tree's top or the current directory at
 // run time covers the whole tree for git.discard: "$(git rev-parse

@@ -1664,9 +1664,13 @@ var ormBulks = sync.OnceValue(func() map[string][]struct {
 	return map[string][]bulk{
 		"Ruby": {{re(`(?:^|[^\w.])[A-Z][\w:]*(?:\.all|\.unscoped)?\.(?:delete_all|destroy_all)\b`), RuleSQLDestroy},
 			{re(`\bdrop_table\b`), RuleSQLDrop}},
-		"Python": {{re(`\.objects(?:\.all\(\))?\.delete\(\)`), RuleSQLDestroy}},
+		"Python": {{re(`\.objects(?:\.all\(\))?\.delete\(\)`), RuleSQLDestroy},
+			// SQLAlchemy's and Flask-SQLAlchemy's drop of every table.
+			{re(`\b(?:metadata|db)\.drop_all\(`), RuleSQLDrop}},
 		"JavaScript": {{re(`\.deleteMany\(\s*(?:\{\s*\})?\s*\)`), RuleSQLDestroy},
-			{re(`\.dropTable(?:IfExists)?\(`), RuleSQLDrop}},
+			{re(`\.dropTable(?:IfExists)?\(`), RuleSQLDrop},
+			// Sequelize: drop() and sync({force: true}) drop every table.
+			{re(`\bsequelize\.(?:drop\(|sync\(\s*\{[^}]*\bforce\s*:\s*true)`), RuleSQLDrop}},
 		"PHP": {{re(`Schema::drop(?:IfExists)?\(`), RuleSQLDrop}, {re(`::truncate\(\)|DB::table\([^)]*\)->(?:delete|truncate)\(\)`), RuleSQLDestroy}},
 	}
 })
@@ -1675,7 +1679,8 @@ var ormBulks = sync.OnceValue(func() map[string][]struct {
 // code's string literals.
 func (e *evaluator) ormBulk(k *call, l *lang, src string) {
 	if !strings.Contains(src, "delete") && !strings.Contains(src, "destroy_all") && !strings.Contains(src, "drop") &&
-		!strings.Contains(src, "deleteMany") && !strings.Contains(src, "dropTable") && !strings.Contains(src, "truncate(") {
+		!strings.Contains(src, "deleteMany") && !strings.Contains(src, "dropTable") && !strings.Contains(src, "truncate(") &&
+		!strings.Contains(src, "drop_all(") && !strings.Contains(src, "sync(") {
 		return // a cheap test before the regexps
 	}
 	bulks := ormBulks()[l.name]

@@ -362,6 +362,10 @@ const (
 func stdinText(in shell.Input, depth int) (shell.Word, inputState, *shell.Cmd) {
 	switch in.Kind {
 	case shell.Text:
+		if text, ok := printedText(in.Text); ok {
+			// <<< "$(echo ...)": what the substitution prints.
+			return shell.Lit(text), inputKnown, nil
+		}
 		return in.Text, inputKnown, nil
 	case shell.Pipe:
 	default:

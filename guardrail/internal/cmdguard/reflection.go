@@ -11,7 +11,8 @@ import (
 // call the scanner reads:
 //
 //   - Python: __import__('m') and importlib.import_module('m') are the
-//     module m (getattr(__import__('shutil'), 'rmtree') is shutil.rmtree);
+//     module m (getattr(__import__('shutil'), 'rmtree') is shutil.rmtree),
+//     and SQLAlchemy's execute(text('...')) is execute('...');
 //   - JavaScript: x['name'] is x.name (require('fs')['rmSync']);
 //   - Ruby: x.send(:name, ...), public_send and __send__ are x.name(...),
 //     x.method(:name) is x.name, and f.call(...) is f(...);
@@ -28,6 +29,10 @@ func reflectiveCalls(l *lang, src string) string {
 	case "Python":
 		if strings.Contains(src, "import") && (strings.Contains(src, "('") || strings.Contains(src, `("`)) {
 			src = pyImportCall().ReplaceAllString(src, "$1")
+		}
+		if strings.Contains(src, "text(") {
+			// SQLAlchemy's execute(text('...')): the statement is the literal.
+			src = pySQLText().ReplaceAllString(src, "$1$2")
 		}
 	case "JavaScript":
 		if strings.Contains(src, "['") || strings.Contains(src, `["`) {
@@ -131,6 +136,9 @@ func boundTarget(s string) string {
 var (
 	pyImportCall = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:__import__|(?:importlib\.)?import_module)\(\s*['"]([A-Za-z_][\w.]*)['"]\s*\)`)
+	})
+	pySQLText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b((?:execute|exec_driver_sql)\(\s*)(?:[\w.]*\.)?text\(\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\s*\)`)
 	})
 	jsIndexName = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`([\w$)\]])\s*\[\s*['"]([A-Za-z_$][\w$]*)['"]\s*\]`)
