@@ -210,11 +210,15 @@
 //     allowed, and so are listing (fdisk -l, parted -l) and --help.
 //   - sys.fork-bomb: a shell function that calls itself in the background
 //     or in a pipeline (:(){ :|:& };:, bomb(){ bomb|bomb& }; bomb); a script
-//     that runs itself in the background or a pipeline ($0 & $0, cmd's
-//     %0|%0); an endless cmd loop that starts shells (for /l %i in (0,0,1)
-//     do start cmd); and interpreter code that forks in a loop (perl -e
-//     'fork while fork', python3 -c 'while True: os.fork()', ruby -e
-//     'loop { fork }', php -r 'while(1) pcntl_fork();').
+//     that runs itself in the background or a pipeline ($0 & $0, bash $0 &,
+//     cmd's %0|%0); an endless cmd loop that starts shells (for /l %i in
+//     (0,0,1) do start cmd; a label that start %0 runs under and goto jumps
+//     back to), and PowerShell's (while ($true) { Start-Process powershell },
+//     Start-Job, a shell run with &); interpreter code that starts processes
+//     without waiting in an endless loop (while True: Popen(...), for (;;)
+//     spawn(...), os.execute("... &")); and interpreter code that forks in
+//     a loop (perl -e 'fork while fork', python3 -c 'while True:
+//     os.fork()', ruby -e 'loop { fork }', php -r 'while(1) pcntl_fork();').
 //   - sys.files: deleting, moving, truncating or overwriting a file of the
 //     system's own, outside the working tree, by any command that writes a
 //     path (the verbs of fs.protected, interpreter code included): under

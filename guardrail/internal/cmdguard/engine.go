@@ -162,6 +162,9 @@ func (e *evaluator) script(src, sh string, depth int) {
 		e.add(RuleParse, src, "the command does not parse as %s (%v), so it cannot be judged", shellName(sh), err)
 		return
 	}
+	if (sh == PowerShell || sh == Cmd) && endlessStarts(src, sh) {
+		e.add(RuleForkBomb, src, "an endless loop that starts processes: a fork bomb")
+	}
 	savedDir := e.dir
 	defer func() { e.dir = savedDir }()
 	for _, c := range s.Cmds {

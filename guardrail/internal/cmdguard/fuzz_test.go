@@ -146,7 +146,7 @@ func FuzzInterpreterCode(f *testing.F) {
 		"getattr(__import__('shutil'), 'rmtree')('x')", "importlib.import_module('os').system('x')", "f = shutil.rmtree; f(f(f('x')))",
 		"require('fs')['rmSync']('x')", "const r = require('child_process').execSync; r('x'); r(", "Kernel.send(:system, 'x')",
 		"m = FileUtils.method(:rm_rf); m.call('x')", "x.__send__(\"rm_rf\")", "call_user_func_array('system', ['x'])",
-		"$f = 'system'; $f('x'); $f(", "call_user_func('exec')", "exec(urlopen('https://x').read())", "fetch('u').then(t => eval(t))", "eval get('http://x')", "my $f = \\&File::Path::rmtree; $f->('x'); &$f('y'); &{$f}('z')",
+		"$f = 'system'; $f('x'); $f(", "call_user_func('exec')", "exec(urlopen('https://x').read())", "fetch('u').then(t => eval(t))", "eval get('http://x')", "while True: Popen(x)", "for (;;) spawn(", "while true do os.execute('x &') end", "my $f = \\&File::Path::rmtree; $f->('x'); &$f('y'); &{$f}('z')",
 	} {
 		f.Add(s)
 	}

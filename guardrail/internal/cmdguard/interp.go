@@ -664,11 +664,22 @@ func quoteLike(l *lang, src string) string {
 // forkLoop reports whether code forks in a loop: perl -e 'fork while fork',
 // ruby -e 'loop { fork }', python -c 'while 1: os.fork()'.
 func forkLoop(l *lang, src string) bool {
+	if strings.Contains(src, "Popen(") || strings.Contains(src, "spawn(") || strings.Contains(src, `&"`) || strings.Contains(src, "&'") {
+		// A process started without waiting, in a loop that never ends:
+		// while True: Popen(...), for (;;) spawn(...), os.execute("x &").
+		if spawnLoopRe().MatchString(src) {
+			return true
+		}
+	}
 	if !strings.Contains(src, "fork") {
 		return false
 	}
 	return forkLoopRe().MatchString(src)
 }
+
+var spawnLoopRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)\b(?:while\s*\(?\s*(?:True|true|1)\s*\)?\s*(?:do\b|:|\{)?|for\s*\(\s*;\s*;\s*\)|loop\s*(?:do\b|\{))[^\n]{0,120}?(?:\bPopen\(|\bspawn\(|&["'])`)
+})
 
 var forkLoopRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?s)\b(?:while|until|loop|for)\b.{0,40}\b(?:os\.|pcntl_)?fork\b|\bfork\b.{0,10}\b(?:while|until)\b|\bfork\s*\(\s*\)\s*;?\s*\}?\s*while`)

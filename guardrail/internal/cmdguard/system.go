@@ -278,9 +278,14 @@ func (e *evaluator) forkBomb(c *shell.Cmd) {
 	e.add(RuleForkBomb, c.Source, "the function %s calls itself in the background or a pipeline: a fork bomb", c.Func)
 }
 
-// selfScript reports whether c runs the script it is in: bash's $0, cmd's
-// %0 (or %~f0 and the like).
+// selfScript reports whether c runs the script it is in: bash's $0 (or a
+// shell given $0), cmd's %0 (or %~f0 and the like).
 func selfScript(c *shell.Cmd) bool {
+	if len(c.Args) > 1 && !c.Args[0].Dynamic() && isShell(canonical(Bash, c.Args[0].Text)) {
+		// bash $0: the script run by a shell named.
+		t := c.Args[1].Text
+		return t == "$0" || t == "${0}" || t == `"$0"`
+	}
 	if len(c.Args) == 0 || !c.Args[0].Dynamic() {
 		return false
 	}
@@ -434,3 +439,47 @@ func scrubCommand(e *evaluator, k *call) {
 		e.write(w, k.match(), "overwrites")
 	}
 }
+
+// endlessStarts reports whether a PowerShell or cmd script starts shells
+// in a loop that never ends, as for /l with a step of 0 does: PowerShell's
+// while ($true) { ... }, while (1) and for (;;) around Start-Process of a
+// shell, Start-Job or a shell run in the background (&); cmd's label that start %0 (or cmd,
+// powershell) runs under and goto jumps back to (:a, start %0, goto a).
+func endlessStarts(src, sh string) bool {
+	low := strings.ToLower(src)
+	if !strings.Contains(low, "start") && !strings.Contains(low, "powershell") && !strings.Contains(low, "pwsh") {
+		return false
+	}
+	if sh == PowerShell {
+		return psEndlessStart().MatchString(low)
+	}
+	if !strings.Contains(low, "goto") {
+		return false
+	}
+	for _, m := range cmdLabel().FindAllStringSubmatchIndex(low, 8) {
+		label := low[m[2]:m[3]]
+		body := low[m[1]:]
+		g := cmdGoto().FindAllStringSubmatchIndex(body, 8)
+		for _, gm := range g {
+			if body[gm[2]:gm[3]] == label && cmdStart().MatchString(body[:gm[0]]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	psEndlessStart = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)\b(?:while\s*\(\s*(?:\$true|1)\s*\)|for\s*\(\s*;\s*;\s*\))\s*\{[^}]{0,200}(?:\b(?:start-process|saps|start)\s+(?:-filepath\s+)?['"]?(?:powershell|pwsh|cmd)\b|\b(?:start-job|sajb)\b|\b(?:powershell|pwsh)\b[^};]*&)`)
+	})
+	cmdLabel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*:([a-z0-9_]+)\b`)
+	})
+	cmdGoto = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bgoto\s+:?([a-z0-9_]+)\b`)
+	})
+	cmdStart = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bstart\b[^\n&]*?(?:%0|%~f0|\bcmd\b|\bpowershell\b|\bpwsh\b)`)
+	})
+)
