@@ -625,7 +625,10 @@
 // i.sh); in cmd a bare
 // name runs it too (curl -o i.cmd URL && i.cmd, or i, or call i.cmd), as
 // do pwsh -File, cmd /c and Start-Process; the downloads of certutil
-// -urlcache, bitsadmin /transfer and Start-BitsTransfer count, and a path
+// -urlcache, bitsadmin /transfer, Start-BitsTransfer and .NET's
+// WebClient.DownloadFile(URL, FILE) count (Start-Process finds a bare name
+// in the current location: iwr URL -OutFile a.exe; Start-Process a.exe),
+// and a path
 // known only at run time names the same file when written the same way
 // (-OutFile "$env:TEMP\i.exe"; & "$env:TEMP\i.exe"); reading or
 // extracting the download is allowed. In PowerShell a name with .exe (or

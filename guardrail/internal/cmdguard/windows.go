@@ -1,7 +1,9 @@
 package cmdguard
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
 )
@@ -341,6 +343,15 @@ func (e *evaluator) scriptblockDownload(c *shell.Cmd, depth int) {
 
 func (e *evaluator) expr(c *shell.Cmd) {
 	t := strings.ToLower(strings.ReplaceAll(c.Source, " ", ""))
+	if strings.Contains(t, ".downloadfile(") {
+		// (New-Object Net.WebClient).DownloadFile(URL, FILE): FILE is a
+		// download, and running it later runs downloaded code.
+		for _, m := range psDownloadFile().FindAllStringSubmatch(c.Source, 4) {
+			dest := shell.Lit(m[1])
+			e.write(dest, c.Source, "downloads over")
+			e.recordDownload(dest)
+		}
+	}
 	if strings.Contains(t, "directory]::delete(") && (strings.Contains(t, "$true") || strings.Contains(t, ",1)")) {
 		e.add(RuleRecursiveDelete, c.Source, "[System.IO.Directory]::Delete with recursion deletes recursively")
 	} else if strings.Contains(t, ".delete($true)") || strings.Contains(t, ").delete(1)") {
@@ -481,3 +492,7 @@ func indexFold(s, sub string) int {
 	}
 	return -1
 }
+
+var psDownloadFile = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\.DownloadFile(?:Async)?\(\s*(?:'[^']*'|"[^"]*"|\$[\w:]+)\s*,\s*['"]([^'"]+)['"]`)
+})
