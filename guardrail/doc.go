@@ -165,8 +165,9 @@
 //   - pkg.install: installing a package the plan does not allow
 //     ([CommandConfig.Packages], the plan's guardrails.packages): go get,
 //     go install and go run of module@version ("go"); npm, pnpm, yarn and bun
-//     install/add ("npm"); pip, pip3, python -m pip, uv, poetry, pipx,
-//     pipenv ("pypi"); cargo add/install ("cargo"); gem install and
+//     install/add ("npm", yarn workspace NAME add too); pip, pip3, a
+//     version's pip (pip3.11), python -m pip, uv, poetry, pipx (and pipx
+//     inject APP PKG), pipenv ("pypi"); cargo add/install ("cargo"); gem install and
 //     bundle add ("gem"); apt/apt-get, dnf/yum, apk, brew, choco, winget,
 //     conda (the tool's name); dotnet add package and Install-Package
 //     ("nuget"); Install-Module and Install-Script ("psgallery"). What the

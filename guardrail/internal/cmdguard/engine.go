@@ -458,6 +458,9 @@ func canonical(sh, name string) string {
 		// A package runner's name@version (npx rimraf@5).
 		name = name[:i]
 	}
+	if len(name) > 4 && strings.HasPrefix(name, "pip") && strings.Trim(name[3:], "0123456789.") == "" {
+		return "pip" // pip3.11, the pip of one Python version
+	}
 	return aliasOf(sh, name)
 }
 
