@@ -334,7 +334,10 @@
 // imported from a module (from subprocess import run) and JavaScript's
 // destructured renames (const {execSync: x} = require("child_process"),
 // import {rmSync as r} from "fs") keep their module; fs calls ending in Sync
-// count under any receiver (import("fs").then(f => f.rmSync(...)));
+// count under any receiver (import("fs").then(f => f.rmSync(...))), and
+// fs/promises' unlink, writeFile, appendFile, truncate, rename and
+// copyFile (fs.promises, fsp) as fs's do; Lua's io.open(p, "w") and
+// os.rename write p as Python's open and os.rename do;
 // os.posix_spawn(p) runs argv; Python's sh module (sh.rm("-rf", "x")) and
 // plumbum's local["rm"](...) run the named program; pathlib's
 // Path(p).unlink(), .rmdir(), .write_text(), .write_bytes(), .touch(),

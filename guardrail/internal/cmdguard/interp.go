@@ -142,6 +142,10 @@ var jsCalls = map[string]callKind{
 	"truncateSync": writeFile, "truncate": writeFile, "createWriteStream": writeFile, "outputFileSync": writeFile,
 	"Deno.writeTextFile": writeFile, "Deno.writeTextFileSync": writeFile, "Deno.writeFile": writeFile, "Bun.write": writeFile,
 	"renameSync": moveFile, "rename": moveFile, "copyFileSync": copyTarget, "copyFile": copyTarget,
+	// fs/promises under any name (fs.promises, fsp, import('fs/promises')).
+	"promises.unlink": rmFile, "promises.writeFile": writeFile, "promises.appendFile": writeFile,
+	"promises.truncate": writeFile, "promises.rename": moveFile, "promises.copyFile": copyTarget,
+	"fsp.unlink": rmFile, "fsp.writeFile": writeFile, "fsp.appendFile": writeFile, "fsp.rename": moveFile,
 	"eval": evalCode, "Function": evalCode, "vm.runInThisContext": evalCode, "runInThisContext": evalCode,
 }
 
@@ -169,7 +173,8 @@ var phpCalls = map[string]callKind{
 	"rename": moveFile, "copy": copyTarget,
 }
 
-var luaCalls = map[string]callKind{"os.execute": shellLine, "io.popen": shellLine, "os.remove": rmFile}
+var luaCalls = map[string]callKind{"os.execute": shellLine, "io.popen": shellLine, "os.remove": rmFile,
+	"os.rename": moveFile, "io.open": openFile}
 
 var rCalls = map[string]callKind{"system": shellLine, "system2": program, "unlink": rmMaybeTree, "file.remove": rmFile}
 
