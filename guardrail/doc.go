@@ -49,7 +49,8 @@
 // are the commands), find -exec/-execdir/-ok,
 // busybox, toybox, run0, firejail, bwrap (each option skipping its values),
 // cpulimit, docker/podman exec and run, docker compose exec, kubectl exec,
-// lxc/incus/multipass exec, vagrant ssh -c, cmd's start and call,
+// lxc/incus/multipass exec, vagrant ssh -c (and vagrant ssh -- ARGS, whose
+// words after ssh's options are the remote command), cmd's start and call,
 // Start-Process. Package runners run the package's command as argv: npx,
 // bunx, pnpx, uvx, npm exec/x, pnpm dlx/exec, yarn dlx/exec, bun x, and
 // uv, poetry, pipenv, pdm, hatch, rye, pixi, conda/mamba/micromamba run,
@@ -82,7 +83,10 @@
 //
 //   - fs.recursive-delete: deleting recursively, with or without force, in any
 //     spelling: rm -r, -R, -rf, --recursive; find -delete; find -exec rm -r;
-//     git rm -r; rsync --delete (and --del); the rimraf CLI (npx rimraf dist);
+//     git rm -r; rsync --delete (and --del); archivers that delete what they
+//     archive (tar --remove-files, zip -rm, 7z a -sdel; zip -m without -r
+//     deletes the files named, judged as rm's operands); the rimraf CLI
+//     (npx rimraf dist);
 //     Remove-Item -Recurse (-r, -rec, -Recurse:$true) and Get-ChildItem
 //     -Recurse piped into Remove-Item or into a ForEach-Object block that
 //     deletes; [IO.Directory]::Delete(path, $true or 1), (Get-Item x).Delete($true);
@@ -118,7 +122,8 @@
 //     protected path is allowed. Example: echo {} > .harnish/state.json.
 //   - git.force-push: git push with -f, --force, --force-with-lease,
 //     --force-if-includes, --mirror, a +refspec, or -f inside a short-flag
-//     cluster (-uf). Example: git -C repo push origin +main.
+//     cluster (-uf); and git send-pack, the plumbing under push, with
+//     --force, --mirror or a +refspec. Example: git -C repo push origin +main.
 //   - git.discard: discarding uncommitted work: git reset --hard; git clean
 //     with -f and without -n; git checkout -f, git checkout . and
 //     git checkout -- . (or :/, *); git restore . without --staged (or with
@@ -160,8 +165,9 @@
 //   - pkg.install: installing a package the plan does not allow
 //     ([CommandConfig.Packages], the plan's guardrails.packages): go get,
 //     go install and go run of module@version ("go"); npm, pnpm, yarn and bun
-//     install/add ("npm"); pip, pip3, python -m pip, uv, poetry, pipx,
-//     pipenv ("pypi"); cargo add/install ("cargo"); gem install and
+//     install/add ("npm", yarn workspace NAME add too); pip, pip3, a
+//     version's pip (pip3.11), python -m pip, uv, poetry, pipx (and pipx
+//     inject APP PKG), pipenv ("pypi"); cargo add/install ("cargo"); gem install and
 //     bundle add ("gem"); apt/apt-get, dnf/yum, apk, brew, choco, winget,
 //     conda (the tool's name); dotnet add package and Install-Package
 //     ("nuget"); Install-Module and Install-Script ("psgallery"). What the
@@ -187,8 +193,12 @@
 //     --security-erase, diskutil eraseDisk), and writing to a block device
 //     or memory by any command that writes a path (dd of=, a redirection,
 //     cp, tee, shred, ...): /dev/sd*, hd*, vd*, xvd*, nvme*, mmcblk*,
-//     disk*, rdisk*, md*, dm-*, mapper/*, loop*, nbd*, mem, kmem, port, a
-//     glob over them, or a /dev path completed at run time. Examples:
+//     disk*, rdisk*, md*, dm-*, mapper/*, loop*, nbd*, mem, kmem, port, an
+//     LVM volume /dev/VG/LV and /dev/block/NAME (a directory of /dev that
+//     holds no terminals, sound, input or the like), a glob over them, a
+//     /dev path completed at run time, or a Windows raw device
+//     (\\.\PhysicalDrive1, \\.\D:, \\?\Volume{...}, with either slash;
+//     not a path under one, \\?\C:\dir\file). Examples:
 //     dd if=x.iso of=/dev/sdb, cat /dev/urandom > /dev/nvme0n1,
 //     mkfs.ext4 /dev/sdb1. Destroying pools, volumes and namespaces counts
 //     too: zpool destroy and labelclear, zfs destroy, lvremove, vgremove,
@@ -201,18 +211,24 @@
 //     allowed, and so are listing (fdisk -l, parted -l) and --help.
 //   - sys.fork-bomb: a shell function that calls itself in the background
 //     or in a pipeline (:(){ :|:& };:, bomb(){ bomb|bomb& }; bomb); a script
-//     that runs itself in the background or a pipeline ($0 & $0, cmd's
-//     %0|%0); an endless cmd loop that starts shells (for /l %i in (0,0,1)
-//     do start cmd); and interpreter code that forks in a loop (perl -e
-//     'fork while fork', python3 -c 'while True: os.fork()', ruby -e
-//     'loop { fork }', php -r 'while(1) pcntl_fork();').
+//     that runs itself in the background or a pipeline ($0 & $0, bash $0 &,
+//     cmd's %0|%0); an endless cmd loop that starts shells (for /l %i in
+//     (0,0,1) do start cmd; a label that start %0 runs under and goto jumps
+//     back to), and PowerShell's (while ($true) { Start-Process powershell },
+//     Start-Job, a shell run with &); interpreter code that starts processes
+//     without waiting in an endless loop (while True: Popen(...), for (;;)
+//     spawn(...), os.execute("... &")); and interpreter code that forks in
+//     a loop (perl -e 'fork while fork', python3 -c 'while True:
+//     os.fork()', ruby -e 'loop { fork }', php -r 'while(1) pcntl_fork();').
 //   - sys.files: deleting, moving, truncating or overwriting a file of the
 //     system's own, outside the working tree, by any command that writes a
 //     path (the verbs of fs.protected, interpreter code included): under
 //     /etc, /usr, /bin, /sbin, /lib*, /boot, /proc, /sys, /var, /opt,
 //     /snap, /nix/store, macOS's /System, /Library, /Applications and
 //     /private/etc, Windows' C:\Windows, C:\Program Files and C:\ProgramData;
-//     a glob that may name one counts (rm /et*), and cd is followed. No
+//     a glob that may name one counts (rm /et*), and cd is followed, and so
+//     is find's starting point for the {} its -exec command is given (find
+//     /var/log -exec truncate -s 0 {} +). No
 //     coding task changes them, and a single deleted file (/etc/passwd,
 //     /usr/bin/python3) can break the machine. Examples: rm /etc/hosts,
 //     echo x | sudo tee -a /etc/sudoers, cp tool /usr/local/bin/,
@@ -256,8 +272,23 @@
 // redirected from a process substitution (bash < <(echo ...), mysql <
 // <(echo ...)) is read as a pipe; a payload that is only a substitution
 // printing text (sh -c "$(echo rm -rf x)", eval "$(printf ...)") is judged
-// as the printed text. An option word with a run-time tail keeps its
-// written letters (rm -r$(x) is rm -r). git aliases defined by git config
+// as the printed text, and so is a here-string that is only such a
+// substitution (psql <<< "$(echo 'DROP TABLE t')"). An option word with a
+// run-time tail keeps its
+// written letters (rm -r$(x) is rm -r). A command substitution in a
+// command's arguments that only prints literal text (echo, printf) is that
+// text, split at blanks when unquoted, as bash runs it: rm $(echo -rf) x is
+// rm -rf x, eval "git $(echo reset) --hard" is git.discard; as the
+// command's name ($(echo rm) -rf x) it stays a name built at run time
+// (shell.unresolved), and a substitution whose output the line does not
+// state stays an opaque word (rm $(cat list) deletes files). An expansion
+// with a literal default (${X:-DEFAULT}, ${X-...}, ${X:=...}) is the value
+// the line gave X, or else, in the arguments, the default (rm ${O:--rf} x
+// is rm -rf x). read assigns the words a here-string or here-document
+// states (read -r c <<< 'rm -rf x'; $c; read -a for an array), printf -v
+// NAME assigns a static format's text with its %s filled; echo -e
+// and -ne decode their escapes (\xHH, \0NNN) as printf does; BSD's
+// script [-q] FILE COMMAND runs COMMAND. git aliases defined by git config
 // alias.NAME VALUE earlier in the line, or by -c, are judged at their call
 // with the call's arguments (git -c alias.co=checkout co -- . is
 // git.discard), and git configuration given by -c or git config that makes
@@ -289,11 +320,24 @@
 //
 // Interpreter code is read further: a string Python's exec or eval,
 // JavaScript's eval, Function or vm.runInThisContext runs is scanned as
-// code of the same language; getattr(os, "system") is os.system; names
+// code of the same language; getattr(os, "system") is os.system, and
+// functions reached by reflection or through a name bound to them are the
+// functions themselves: Python's __import__('m') and import_module('m')
+// are m (getattr(__import__('shutil'), 'rmtree')('x') is
+// fs.recursive-delete), JavaScript's x['f'] is x.f, Ruby's send,
+// public_send and __send__ (:f, ...) and method(:f) are f, PHP's
+// call_user_func('f', ...), call_user_func_array and $v = 'f'; $v(...) are
+// f(...), Perl's $f = \&Mod::f; $f->(...) is Mod::f(...), and a known
+// function bound to a name and called (nuke = shutil.rmtree; nuke('x'),
+// const run = require('child_process').execSync; run(...)) is that
+// function; names
 // imported from a module (from subprocess import run) and JavaScript's
 // destructured renames (const {execSync: x} = require("child_process"),
 // import {rmSync as r} from "fs") keep their module; fs calls ending in Sync
-// count under any receiver (import("fs").then(f => f.rmSync(...)));
+// count under any receiver (import("fs").then(f => f.rmSync(...))), and
+// fs/promises' unlink, writeFile, appendFile, truncate, rename and
+// copyFile (fs.promises, fsp) as fs's do; Lua's io.open(p, "w") and
+// os.rename write p as Python's open and os.rename do;
 // os.posix_spawn(p) runs argv; Python's sh module (sh.rm("-rf", "x")) and
 // plumbum's local["rm"](...) run the named program; pathlib's
 // Path(p).unlink(), .rmdir(), .write_text(), .write_bytes(), .touch(),
@@ -348,7 +392,11 @@
 // (the write test; -n is non-destructive). In PowerShell the dot-source
 // operator runs its command as & does (. Remove-Item x -Recurse), and a
 // hashtable the script assigns is splatted into the parameters it passes
-// ($p = @{Path='x'; Recurse=$true}; Remove-Item @p).
+// ($p = @{Path='x'; Recurse=$true}; Remove-Item @p). A variable the line
+// assigns a string literal, alone in its statement, is that string where
+// it is used later, as one argument, as bash's are: $c = 'git'; & $c reset
+// --hard is git.discard, $d = '.git'; Remove-Item "$d\index" is
+// fs.protected; assigning it anything else forgets the value.
 //
 // A program harnish has no rule for fails closed (shell.unresolved) when
 // its arguments hold a command that trips a rule, since whether it runs it
@@ -357,7 +405,11 @@
 // gosu app git reset --hard, ip netns exec ns rm -rf x), an option's value
 // that is a command line (gcloud compute ssh vm --command='rm -rf /x'), or a
 // string argument that starts with such a command (pssh -h hosts 'rm -rf
-// /x', ansible all -m shell -a 'rm -rf /x'). Text stays a mention: the
+// /x', ansible all -m shell -a 'rm -rf /x') or holds one as a value: the
+// VALUE of NAME=VALUE when NAME is no message's (commands='rm -rf /x'), a
+// string of a JSON object or list ('{"commands":["rm -rf /x"]}'). aws ssm
+// send-command and aws ecs execute-command, which run commands on
+// instances and containers, are read so too. Text stays a mention: the
 // arguments of programs that show, search, log or send text (echo,
 // printf, grep, rg, man, logger, jq, gh, curl, ...), the value of an
 // option for a message, title, body, summary, description, comment or note
@@ -385,8 +437,10 @@
 // wholly known only at run time (EDITOR="$MY_EDITOR") is left alone, and
 // so are the values of other variables (MSG='rm -rf x' is text).
 //
-// srm and wipe with -r, and safe-rm with rm's options, are
-// fs.recursive-delete as rm is. yarn NAME, pnpm NAME and bun NAME (and yarn
+// srm and wipe with -r, safe-rm with rm's options, and SDelete with -s, are
+// fs.recursive-delete as rm is. Windows' runners of code at a URL install
+// it (pkg.install): mshta URL, msiexec /i URL (/package); a local .msi is
+// judged by its name only. yarn NAME, pnpm NAME and bun NAME (and yarn
 // run, bun run) that are not the tool's own subcommands run a package
 // script or the installed binary NAME, judged as that binary (yarn rimraf
 // dist). A shell or interpreter given /dev/stdin, /dev/fd/0 or
@@ -467,9 +521,16 @@
 // dbmate drop; golang-migrate's drop; flyway clean; liquibase drop-all;
 // diesel and sqlx database drop and reset; atlas schema clean; bq rm (not -j,
 // a job's record); gcloud
-// sql databases delete and sql instances delete; heroku pg:reset. Their
-// --help, and the other subcommands (db:migrate, migrate dev, ecto.create),
-// are allowed. SQL run from interpreter code on a database connection is
+// sql databases delete and sql instances delete; heroku pg:reset;
+// pg_dropcluster. Rolling every migration back drops the tables as
+// db:migrate:reset does: rails db:schema:load (its create_table force:
+// :cascade), php artisan migrate:reset and migrate:refresh, manage.py
+// migrate APP zero, alembic downgrade base, knex migrate:rollback --all,
+// sequelize db:migrate:undo:all, mix ecto.rollback --all, dotnet ef
+// database update 0, goose reset and down-to 0. Their
+// --help, and the other subcommands (db:migrate, migrate dev, ecto.create,
+// a rollback of one step, alembic downgrade -1), are allowed. SQL run
+// from interpreter code on a database connection is
 // judged as a SQL client's: a string literal given to a method named
 // execute, executescript, executemany, exec, query, statement, unprepared,
 // raw, run and the like (python3 -c "sqlite3.connect('a.db').execute('DROP
@@ -528,7 +589,12 @@
 // path's ([IO.File]::Delete("$PWD\.git\index") is fs.protected); a quoted path's blanks are its own
 // ('C:\Program Files\App' is one path); wsl -e from PowerShell or cmd runs
 // its command in Linux, as bash. cmd: runas's program line and schtasks
-// /tr's command line are cmd lines. sys.disk also takes gpart destroy and
+// /tr's command line are cmd lines; the command an if or a for runs is
+// read without its @ and out of a parenthesised block, the else block's
+// too (if exist x (rd /s /q x) else (...)); and a variable set earlier in
+// the line (set X=VALUE, set "X=VALUE") is put in the text where %X% or
+// !X! uses it, as cmd does, before the command is read (set X=rd /s /q &
+// call %X% build is fs.recursive-delete). sys.disk also takes gpart destroy and
 // delete, bcachefs format, lvreduce, nwipe, and scrub of a device.
 //
 // Copy and sync tools with a local destination write it, and those that
@@ -558,10 +624,15 @@
 // as cmd's) and wmic process call create "CMD". A script a download earlier
 // in the line wrote, run afterwards, is downloaded code (pkg.install): curl
 // -o i.sh URL && sh i.sh, curl -O URL then ./NAME, wget URL; bash NAME, iwr
-// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it; in cmd a bare
+// URL -OutFile i.ps1; .\i.ps1, and an interpreter given it (what a
+// download prints into a file by redirection counts: curl URL > i.sh; sh
+// i.sh); in cmd a bare
 // name runs it too (curl -o i.cmd URL && i.cmd, or i, or call i.cmd), as
 // do pwsh -File, cmd /c and Start-Process; the downloads of certutil
-// -urlcache, bitsadmin /transfer and Start-BitsTransfer count, and a path
+// -urlcache, bitsadmin /transfer, Start-BitsTransfer and .NET's
+// WebClient.DownloadFile(URL, FILE) count (Start-Process finds a bare name
+// in the current location: iwr URL -OutFile a.exe; Start-Process a.exe),
+// and a path
 // known only at run time names the same file when written the same way
 // (-OutFile "$env:TEMP\i.exe"; & "$env:TEMP\i.exe"); reading or
 // extracting the download is allowed. In PowerShell a name with .exe (or
@@ -574,12 +645,19 @@
 // (Rails), Model.objects.all().delete() (Django), deleteMany() or
 // deleteMany({}) (Prisma, MongoDB), knex's dropTable, Laravel's
 // Schema::drop and Model::truncate() — not when scoped (where(...),
-// filter(...)) nor inside a string.
+// filter(...)) nor inside a string. SQLAlchemy's metadata.drop_all and
+// Flask-SQLAlchemy's db.drop_all, and Sequelize's sequelize.drop() and
+// sync({force: true}), drop every table (sql.drop); a statement given to
+// execute as SQLAlchemy's text('...') is that literal.
 //
 // A pathspec that is the working tree's top or the current directory at
 // run time covers the whole tree for git.discard: "$(git rev-parse
 // --show-toplevel)", "$(pwd)", "$PWD" (git checkout -- "$PWD"); a file
-// under them is one path. Downloaded text that xargs hands to a shell or an
+// under them is one path. So does the list of the tree's files git prints,
+// handed by xargs to git checkout or git restore (git diff --name-only |
+// xargs git checkout --, git ls-files -m, git status --porcelain, through
+// grep, awk, cut, sed, sort, uniq or tr; -I too); a list from anywhere
+// else is unknown paths. Downloaded text that xargs hands to a shell or an
 // interpreter (curl URL | xargs sh -c) is running downloaded code
 // (pkg.install).
 //
@@ -642,7 +720,12 @@
 // fs.unlinkSync, unlink, File.delete) are judged for protected paths. A
 // shell call whose command is an expression fails closed
 // (shell.unresolved), and so does code piped in from another program
-// (cat x.py | python3); a downloaded script piped in is pkg.install. A
+// (cat x.py | python3); a downloaded script piped in is pkg.install, and
+// so is code that downloads code and evaluates it in the language itself
+// (exec(urlopen(URL).read()), eval of what https.get or fetch returned,
+// new Function(body), Ruby's eval(URI.open(...).read), Perl's eval
+// get(URL), PHP's eval(file_get_contents(URL))); evaluating a literal, or
+// printing or parsing what was fetched, is allowed. A
 // script file (python3 tool.py) is judged by its name only, and text that
 // mentions a call (print("os.system('rm -rf /')")) is allowed.
 //

@@ -128,6 +128,9 @@ type evaluator struct {
 	// downloaded are the files a download earlier in the command line wrote
 	// (curl -o f URL), cleaned: running one runs downloaded code.
 	downloaded map[string]bool
+	// cmdVars are the variables cmd's set assigned earlier in the line, by
+	// lowercase name, for %NAME% and !NAME! after it.
+	cmdVars map[string]string
 }
 
 func (e *evaluator) add(rule, match, format string, args ...any) {
@@ -158,6 +161,9 @@ func (e *evaluator) script(src, sh string, depth int) {
 	if err != nil {
 		e.add(RuleParse, src, "the command does not parse as %s (%v), so it cannot be judged", shellName(sh), err)
 		return
+	}
+	if (sh == PowerShell || sh == Cmd) && endlessStarts(src, sh) {
+		e.add(RuleForkBomb, src, "an endless loop that starts processes: a fork bomb")
 	}
 	savedDir := e.dir
 	defer func() { e.dir = savedDir }()
@@ -274,6 +280,23 @@ func (e *evaluator) argv(c *shell.Cmd, args []shell.Word, stdin shell.Input, sh 
 		// from the current directory too; & "$env:TEMP\i.exe" after
 		// -OutFile "$env:TEMP\i.exe".
 		return
+	}
+	if sh != PowerShell && sh != Cmd {
+		// rm $(echo -rf) x: the printed text is the arguments. A name so
+		// built ($(echo rm) -rf x) stays a run-time name (shell.unresolved).
+		if resolved, ok := printedArgs(args[1:]); ok {
+			args = append([]shell.Word{args[0]}, resolved...)
+		}
+	}
+	if sh == Cmd {
+		if strings.EqualFold(args[0].Text, "set") {
+			e.cmdSet(args[1:])
+		} else if text, ok := e.cmdExpand(c); ok {
+			// set X=rd /s /q & call %X% build: cmd puts the value in the
+			// line's text, then reads it.
+			e.script(text, Cmd, depth+1)
+			return
+		}
 	}
 	if args[0].Dynamic() {
 		e.dynamicName(c, args, stdin, sh, depth)
@@ -434,6 +457,9 @@ func canonical(sh, name string) string {
 	if i := strings.LastIndexByte(name, '@'); i > 0 && sh != PowerShell && sh != Cmd {
 		// A package runner's name@version (npx rimraf@5).
 		name = name[:i]
+	}
+	if len(name) > 4 && strings.HasPrefix(name, "pip") && strings.Trim(name[3:], "0123456789.") == "" {
+		return "pip" // pip3.11, the pip of one Python version
 	}
 	return aliasOf(sh, name)
 }

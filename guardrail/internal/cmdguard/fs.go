@@ -2,6 +2,7 @@ package cmdguard
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
@@ -10,6 +11,7 @@ import (
 func init() {
 	handle(rmCommand, "rm", "safe-rm")
 	handle(rmLike, "srm", "wipe")
+	handle(sdeleteCommand, "sdelete", "sdelete64")
 	handle(deleteOperands, "unlink", "shred", "rmdir")
 	handle(mvCommand, "mv")
 	handle(lastOperandWritten, "cp", "ln", "install")
@@ -232,6 +234,19 @@ func rmLike(e *evaluator, k *call) {
 	}
 }
 
+// sdeleteCommand judges Sysinternals' SDelete: it overwrites and deletes
+// its operands, and with -s the directories' contents too (-r only clears
+// read-only attributes).
+func sdeleteCommand(e *evaluator, k *call) {
+	opts, ops, _ := operands(k.args, "p", "")
+	if hasShort(opts, "s") {
+		e.add(RuleRecursiveDelete, k.match(), "%s -s deletes directories with their contents", k.name)
+	}
+	for _, w := range ops {
+		e.write(w, k.match(), "deletes")
+	}
+}
+
 func deleteOperands(e *evaluator, k *call) {
 	_, ops, _ := operands(k.args, "ns", "iterations size")
 	for _, w := range ops {
@@ -365,6 +380,12 @@ func awsCommand(e *evaluator, k *call) {
 	e.cloudSQL(k, "--query-string", "--sql")
 	opts, _, _ := operands(k.args, "", "")
 	e.s3Command(k, ops, opts)
+	if len(ops) > 1 && (ops[0].Text == "ssm" && ops[1].Text == "send-command" || ops[0].Text == "ecs" && ops[1].Text == "execute-command") {
+		// Commands run on instances or containers (--parameters
+		// commands='...', --command '...') fail closed as an unknown
+		// program's do.
+		e.unknownProgram(k)
+	}
 }
 
 // rimrafCommand judges the rimraf CLI: it deletes its operands recursively.
@@ -527,6 +548,9 @@ func findCommand(e *evaluator, k *call) {
 		if entry, ok := e.protected(s); ok && strings.Trim(s.Text, "./") != "" {
 			_ = entry
 			found = s
+		} else if _, ok := e.systemFile(s); ok && found.Text == "{}" {
+			// find /etc -exec rm {} +: what is found lies under /etc.
+			found = s
 		}
 	}
 	for j := i; j+1 < len(a); j++ {
@@ -588,8 +612,17 @@ func rsyncCommand(e *evaluator, k *call) {
 	}
 }
 
-// downloadOutput judges where curl, wget and Invoke-WebRequest write.
+// downloadOutput judges where curl, wget and Invoke-WebRequest write. What
+// a download of a URL prints and a redirection puts in a file (curl URL >
+// i.sh) is a download too.
 func downloadOutput(e *evaluator, k *call) {
+	if k.c != nil && len(k.c.Redirs) > 0 && slices.ContainsFunc(k.args, func(w shell.Word) bool { return isURL(w.Text) }) {
+		for _, r := range k.c.Redirs {
+			if (r.Op == ">" || r.Op == ">>" || r.Op == ">|") && (r.Fd == "" || r.Fd == "1") {
+				e.recordDownload(r.Target)
+			}
+		}
+	}
 	for i, w := range k.args {
 		t := w.Text
 		var out bool

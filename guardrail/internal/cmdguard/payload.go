@@ -362,6 +362,10 @@ const (
 func stdinText(in shell.Input, depth int) (shell.Word, inputState, *shell.Cmd) {
 	switch in.Kind {
 	case shell.Text:
+		if text, ok := printedText(in.Text); ok {
+			// <<< "$(echo ...)": what the substitution prints.
+			return shell.Lit(text), inputKnown, nil
+		}
 		return in.Text, inputKnown, nil
 	case shell.Pipe:
 	default:
@@ -385,10 +389,27 @@ func stdinText(in shell.Input, depth int) (shell.Word, inputState, *shell.Cmd) {
 	args := from.Args[1:]
 	switch name {
 	case "echo", "write-output", "write-host", "printf":
+		escapes := false // echo -e decodes \xHH, \0NNN and the like
 		for len(args) > 0 && name == "echo" && len(args[0].Text) > 1 && strings.Trim(args[0].Text, "-neE") == "" {
+			escapes = strings.Contains(args[0].Text, "e") || escapes && !strings.Contains(args[0].Text, "E")
 			args = args[1:]
 		}
 		w := joinPlain(args)
+		if escapes && !w.Dynamic() && strings.Contains(w.Text, `\`) {
+			var b strings.Builder
+			for t := w.Text; t != ""; {
+				if i := strings.IndexByte(t, '\\'); i != 0 {
+					if i < 0 {
+						i = len(t)
+					}
+					b.WriteString(t[:i])
+					t = t[i:]
+					continue
+				}
+				t = t[printfEscape(&b, t, true):]
+			}
+			return shell.Lit(b.String()), inputKnown, from
+		}
 		if name == "printf" {
 			if text, ok := printfText(args); ok {
 				return shell.Lit(text), inputKnown, from

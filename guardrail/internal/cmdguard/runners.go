@@ -68,11 +68,19 @@ func (e *evaluator) unwrapRunner(k *call) (inner, alt []shell.Word, ok bool) {
 		}
 		return nil, nil, false
 	case "vagrant":
-		// vagrant ssh [name] -c CMD
+		// vagrant ssh [name] -c CMD; vagrant ssh [name] -- SSH_ARGS, which
+		// vagrant hands to ssh after the host: their words after ssh's
+		// options are the remote command.
 		if len(a) > 0 && a[0].Text == "ssh" {
 			for j, w := range a {
 				if (w.Text == "-c" || w.Text == "--command") && j+1 < len(a) {
 					e.payload(k, a[j+1], Bash)
+				}
+				if w.Text == "--" {
+					if rest := sshRemoteWords(a[j+1:]); len(rest) > 0 {
+						e.payload(k, joinPlain(rest), Bash)
+					}
+					break
 				}
 			}
 			return nil, nil, true
@@ -329,4 +337,18 @@ func bwrapCommand(a []shell.Word) []shell.Word {
 		}
 	}
 	return nil
+}
+
+// sshRemoteWords returns the words of ssh arguments given after the host
+// (vagrant ssh -- ARGS) that form the remote command: what follows ssh's
+// options and their values.
+func sshRemoteWords(a []shell.Word) []shell.Word {
+	for len(a) > 0 && strings.HasPrefix(a[0].Text, "-") && len(a[0].Text) > 1 {
+		o := a[0].Text
+		a = a[1:]
+		if len(o) == 2 && strings.Contains("bcDEeFIiJLlmOopQRSWw", o[1:]) && len(a) > 0 {
+			a = a[1:] // the option's value
+		}
+	}
+	return a
 }

@@ -32,27 +32,31 @@ func empties(words string) dbTask {
 // artisan, console) to its destroying subcommands.
 var dbTasks = map[string][]dbTask{
 	"rails": {drops("db:drop"), drops("db:drop:all"), drops("db:reset"), drops("db:migrate:reset"), drops("db:purge"),
-		drops("db:purge:all"), empties("db:truncate_all")},
-	"artisan":      {drops("migrate:fresh"), drops("db:wipe")},
-	"console":      {drops("doctrine:database:drop", "--force", "-f"), drops("doctrine:schema:drop", "--force", "-f")},
-	"manage.py":    {drops("reset_db"), drops("drop_test_database"), empties("flush")},
-	"prisma":       {drops("migrate reset"), drops("db push", "--force-reset")},
-	"mix":          {drops("ecto.drop"), drops("ecto.reset")},
-	"dotnet":       {drops("ef database drop")},
-	"sequelize":    {drops("db:drop")},
-	"typeorm":      {drops("schema:drop")},
-	"supabase":     {drops("db reset")},
-	"dbmate":       {drops("drop")},
-	"flyway":       {drops("clean")},
-	"liquibase":    {drops("drop-all"), drops("dropAll")},
-	"diesel":       {drops("database reset"), drops("database drop")},
-	"sqlx":         {drops("database drop"), drops("database reset")},
-	"atlas":        {drops("schema clean")},
-	"bq":           {drops("rm")},
-	"gcloud":       {drops("sql databases delete"), drops("sql instances delete")},
-	"heroku":       {drops("pg:reset")},
-	"migrate":      {}, // golang-migrate: see dbTask
-	"django-admin": {drops("reset_db"), empties("flush")},
+		drops("db:purge:all"), empties("db:truncate_all"), drops("db:schema:load")},
+	"artisan":        {drops("migrate:fresh"), drops("db:wipe"), drops("migrate:reset"), drops("migrate:refresh")},
+	"console":        {drops("doctrine:database:drop", "--force", "-f"), drops("doctrine:schema:drop", "--force", "-f")},
+	"manage.py":      {drops("reset_db"), drops("drop_test_database"), empties("flush")},
+	"prisma":         {drops("migrate reset"), drops("db push", "--force-reset")},
+	"mix":            {drops("ecto.drop"), drops("ecto.reset"), drops("ecto.rollback", "--all")},
+	"dotnet":         {drops("ef database drop"), drops("ef database update 0")},
+	"sequelize":      {drops("db:drop"), drops("db:migrate:undo:all")},
+	"knex":           {drops("migrate:rollback", "--all")},
+	"alembic":        {drops("downgrade base")},
+	"goose":          {drops("reset"), drops("down-to 0")},
+	"pg_dropcluster": {drops("")},
+	"typeorm":        {drops("schema:drop")},
+	"supabase":       {drops("db reset")},
+	"dbmate":         {drops("drop")},
+	"flyway":         {drops("clean")},
+	"liquibase":      {drops("drop-all"), drops("dropAll")},
+	"diesel":         {drops("database reset"), drops("database drop")},
+	"sqlx":           {drops("database drop"), drops("database reset")},
+	"atlas":          {drops("schema clean")},
+	"bq":             {drops("rm")},
+	"gcloud":         {drops("sql databases delete"), drops("sql instances delete")},
+	"heroku":         {drops("pg:reset")},
+	"migrate":        {}, // golang-migrate: see dbTask
+	"django-admin":   {drops("reset_db"), empties("flush")},
 }
 
 // dbToolNames are the other names the tools of dbTasks go by.
@@ -91,6 +95,25 @@ func (e *evaluator) dbTask(k *call, tool string, a []shell.Word) bool {
 	}
 	if tool == "bq" && (hasAnyOption(opts, []string{"-j", "--job"})) {
 		return false // bq rm -j removes a job's record, not data
+	}
+	if (tool == "manage.py" || tool == "django-admin") && len(words) == 3 && words[0] == "migrate" && words[2] == "zero" {
+		// migrate APP zero unapplies every migration of APP: its tables go.
+		e.add(RuleSQLDrop, k.match(), "%s migrate %s zero unapplies every migration and drops the app's tables", tool, words[1])
+		return true
+	}
+	if tool == "goose" || tool == "alembic" {
+		// goose [-dir D] [DRIVER DBSTRING] COMMAND, alembic [-c FILE]
+		// COMMAND (options' values are among the words): goose reset and
+		// down-to 0, alembic downgrade base roll every migration back.
+		for i, w := range words {
+			next := i+1 < len(words) && (tool == "goose" && w == "down-to" && words[i+1] == "0" ||
+				tool == "alembic" && w == "downgrade" && words[i+1] == "base")
+			if tool == "goose" && w == "reset" || next {
+				e.add(RuleSQLDrop, k.match(), "%s %s rolls every migration back and drops their tables", tool, w)
+				return true
+			}
+		}
+		return false
 	}
 	if tool == "migrate" {
 		if len(words) > 0 && words[0] == "drop" {

@@ -33,6 +33,9 @@ var blockDevice = sync.OnceValue(func() *regexp.Regexp {
 // path completed at run time.
 func device(w shell.Word) bool {
 	t := w.Text
+	if windowsDevice(t) {
+		return true
+	}
 	if !strings.HasPrefix(t, "/dev/") {
 		return false
 	}
@@ -52,8 +55,53 @@ func device(w shell.Word) bool {
 		}
 		return stem == "/dev/"
 	}
-	return blockDevice().MatchString(strings.TrimSuffix(t, "/"))
+	t = strings.TrimSuffix(t, "/")
+	return blockDevice().MatchString(t) || volumePath(t)
 }
+
+// volumePath reports whether the /dev path t is DIR/NAME in a directory of
+// /dev that holds no character devices: LVM's /dev/VG/LV, Android's and
+// Linux's /dev/block/NAME. The directories of terminals, sound, input,
+// graphics, buses and the like are not volumes.
+func volumePath(t string) bool {
+	dir, name, ok := strings.Cut(strings.TrimPrefix(t, "/dev/"), "/")
+	if !ok || dir == "" || name == "" || strings.Contains(name, "/") {
+		return false
+	}
+	switch dir {
+	case "pts", "shm", "fd", "tcp", "udp", "input", "snd", "dri", "net", "bus", "char", "cpu", "hugepages",
+		"mqueue", "usb", "serial", "v4l", "vfio", "dma_heap", "xen", "infiniband", "gpiochip", "i2c", "tpm",
+		"log", "console", "stdin", "stdout", "stderr", "null", "zero", "random", "urandom", "full", "tty":
+		return false
+	}
+	for i := 0; i < len(dir); i++ {
+		if c := dir[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '+') {
+			return false
+		}
+	}
+	return true
+}
+
+// windowsDevice reports whether t is a Windows raw device path: a physical
+// drive, a volume or a partition (\\.\PhysicalDrive1, \\.\D:,
+// \\?\Volume{...}, \\.\Harddisk0Partition1), with either slash.
+func windowsDevice(t string) bool {
+	if len(t) < 5 || t[0] != '\\' && t[0] != '/' {
+		return false
+	}
+	t = strings.ToLower(strings.ReplaceAll(t, "/", `\`))
+	rest, ok := strings.CutPrefix(t, `\\.\`)
+	if !ok {
+		if rest, ok = strings.CutPrefix(t, `\\?\`); !ok {
+			return false
+		}
+	}
+	return windowsDeviceName().MatchString(rest) // with a trailing \ it is the root directory
+}
+
+var windowsDeviceName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:physicaldrive[0-9]+|[a-z]:|harddisk[0-9]+partition[0-9]+|harddiskvolume[0-9]+|volume\{[0-9a-f-]+\}|cdrom[0-9]+|tape[0-9]+)$`)
+})
 
 // harmlessDevice reports whether the start of a /dev path is one of the
 // devices scripts write to all the time.
@@ -230,9 +278,14 @@ func (e *evaluator) forkBomb(c *shell.Cmd) {
 	e.add(RuleForkBomb, c.Source, "the function %s calls itself in the background or a pipeline: a fork bomb", c.Func)
 }
 
-// selfScript reports whether c runs the script it is in: bash's $0, cmd's
-// %0 (or %~f0 and the like).
+// selfScript reports whether c runs the script it is in: bash's $0 (or a
+// shell given $0), cmd's %0 (or %~f0 and the like).
 func selfScript(c *shell.Cmd) bool {
+	if len(c.Args) > 1 && !c.Args[0].Dynamic() && isShell(canonical(Bash, c.Args[0].Text)) {
+		// bash $0: the script run by a shell named.
+		t := c.Args[1].Text
+		return t == "$0" || t == "${0}" || t == `"$0"`
+	}
 	if len(c.Args) == 0 || !c.Args[0].Dynamic() {
 		return false
 	}
@@ -386,3 +439,47 @@ func scrubCommand(e *evaluator, k *call) {
 		e.write(w, k.match(), "overwrites")
 	}
 }
+
+// endlessStarts reports whether a PowerShell or cmd script starts shells
+// in a loop that never ends, as for /l with a step of 0 does: PowerShell's
+// while ($true) { ... }, while (1) and for (;;) around Start-Process of a
+// shell, Start-Job or a shell run in the background (&); cmd's label that start %0 (or cmd,
+// powershell) runs under and goto jumps back to (:a, start %0, goto a).
+func endlessStarts(src, sh string) bool {
+	low := strings.ToLower(src)
+	if !strings.Contains(low, "start") && !strings.Contains(low, "powershell") && !strings.Contains(low, "pwsh") {
+		return false
+	}
+	if sh == PowerShell {
+		return psEndlessStart().MatchString(low)
+	}
+	if !strings.Contains(low, "goto") {
+		return false
+	}
+	for _, m := range cmdLabel().FindAllStringSubmatchIndex(low, 8) {
+		label := low[m[2]:m[3]]
+		body := low[m[1]:]
+		g := cmdGoto().FindAllStringSubmatchIndex(body, 8)
+		for _, gm := range g {
+			if body[gm[2]:gm[3]] == label && cmdStart().MatchString(body[:gm[0]]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	psEndlessStart = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)\b(?:while\s*\(\s*(?:\$true|1)\s*\)|for\s*\(\s*;\s*;\s*\))\s*\{[^}]{0,200}(?:\b(?:start-process|saps|start)\s+(?:-filepath\s+)?['"]?(?:powershell|pwsh|cmd)\b|\b(?:start-job|sajb)\b|\b(?:powershell|pwsh)\b[^};]*&)`)
+	})
+	cmdLabel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*:([a-z0-9_]+)\b`)
+	})
+	cmdGoto = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bgoto\s+:?([a-z0-9_]+)\b`)
+	})
+	cmdStart = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bstart\b[^\n&]*?(?:%0|%~f0|\bcmd\b|\bpowershell\b|\bpwsh\b)`)
+	})
+)

@@ -1,6 +1,7 @@
 package cmdguard
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
@@ -394,6 +395,11 @@ func tarCommand(e *evaluator, k *call) {
 		if f, ok := tarArchive(a); ok {
 			e.write(f, k.match(), "writes an archive over")
 		}
+		if slices.ContainsFunc(a, func(w shell.Word) bool { return w.Text == "--remove-files" }) {
+			// Deletes what it archived, directories with their contents,
+			// as rsync --remove-source-files does.
+			e.add(RuleRecursiveDelete, k.match(), "tar --remove-files deletes what it archives, directories with their contents")
+		}
 	}
 	if !extract {
 		return
@@ -411,6 +417,10 @@ func tarCommand(e *evaluator, k *call) {
 // unzipCommand judges unzip -d DIR and 7z x -oDIR: extracting into DIR.
 func unzipCommand(e *evaluator, k *call) {
 	a := k.args
+	if k.name != "unzip" && len(a) > 1 && (a[0].Text == "a" || a[0].Text == "u") &&
+		slices.ContainsFunc(a, func(w shell.Word) bool { return w.Text == "-sdel" }) {
+		e.add(RuleRecursiveDelete, k.match(), "7z -sdel deletes what it archives, directories with their contents")
+	}
 	if k.name != "unzip" && len(a) > 1 && (a[0].Text == "a" || a[0].Text == "u") {
 		// 7z a ARCHIVE FILES: the archive is written.
 		for _, w := range a[1:] {
@@ -793,10 +803,24 @@ func tarArchive(a []shell.Word) (shell.Word, bool) {
 }
 
 // zipCommand judges zip's archive, its first operand: it is written.
+//
+// zip -m (--move) deletes the files it archived: with -r (--recurse-paths)
+// directories with their contents (fs.recursive-delete), without it the
+// files named, judged as rm's operands.
 func zipCommand(e *evaluator, k *call) {
-	_, ops, _ := operands(k.args, "bnt", "")
+	opts, ops, _ := operands(k.args, "bnt", "")
 	if len(ops) > 0 {
 		e.write(ops[0], k.match(), "writes an archive over")
+	}
+	if !hasShort(opts, "m", "--move") || len(ops) < 2 {
+		return
+	}
+	if hasShort(opts, "r", "--recurse-paths") || hasShort(opts, "R", "--recurse-patterns") {
+		e.add(RuleRecursiveDelete, k.match(), "zip -rm deletes what it archives, directories with their contents")
+		return
+	}
+	for _, w := range ops[1:] {
+		e.write(w, k.match(), "deletes")
 	}
 }
 

@@ -43,11 +43,12 @@ func (e *evaluator) unknownProgram(k *call) {
 			}
 		case strings.ContainsAny(t, " \t;&|") && mayTrip(t):
 			// A string that starts with a command (pssh ... 'rm -rf /x'),
-			// not prose that mentions one.
-			if f := strings.Fields(t); len(f) == 0 || !runsCommand(strings.TrimLeft(f[0], "({")) {
+			// not prose that mentions one; or that is a command given as a
+			// value inside the argument (commands='rm -rf /x', a JSON list
+			// of command lines).
+			if line = valueCommand(t); line == "" {
 				continue
 			}
-			line = t
 		default:
 			continue
 		}
@@ -59,6 +60,54 @@ func (e *evaluator) unknownProgram(k *call) {
 			return
 		}
 	}
+}
+
+// valueCommand returns the command line the argument t is or holds: t
+// itself when it starts with a command (pssh ... 'rm -rf /x'); the value
+// of NAME=VALUE when VALUE does and NAME is no message's (aws ssm
+// send-command --parameters commands='rm -rf /x'); the first string of a
+// JSON object or list that does ('{"commands":["rm -rf /x"]}'). "" when
+// none does: prose that mentions a command.
+func valueCommand(t string) string {
+	starts := func(s string) bool {
+		f := strings.Fields(s)
+		return len(f) > 0 && runsCommand(strings.TrimLeft(f[0], "({"))
+	}
+	if starts(t) {
+		return t
+	}
+	if name, value, ok := strings.Cut(t, "="); ok && plainName(strings.ToLower(name)) && !messageOption("--"+name) && starts(value) {
+		return value
+	}
+	if s := strings.TrimSpace(t); s != "" && (s[0] == '{' || s[0] == '[') {
+		key := ""
+		for i, n := 0, 0; i < len(s) && n < 16; i++ {
+			if s[i] != '"' {
+				continue
+			}
+			n++
+			end := i + 1
+			for end < len(s) && s[end] != '"' {
+				if s[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(s) {
+				break
+			}
+			v := strings.ReplaceAll(s[i+1:end], `\"`, `"`)
+			i = end
+			if rest := strings.TrimLeft(s[end+1:], " \t\r\n"); strings.HasPrefix(rest, ":") {
+				key = v // an object's key; its value follows
+				continue
+			}
+			if !messageOption("--"+key) && starts(v) {
+				return v
+			}
+		}
+	}
+	return ""
 }
 
 // maxProbes bounds the commands tried among one unknown program's

@@ -152,6 +152,11 @@ func (e *evaluator) unwrap(k *call) (inner, alt []shell.Word, ok bool) {
 		if file == nil {
 			return nil, nil, true
 		}
+		if e.ranDownload(k.match(), *file) {
+			// Start-Process a.exe after iwr ... -OutFile a.exe: it finds a
+			// bare name in the current location too.
+			return nil, nil, true
+		}
 		inner := []shell.Word{*file}
 		for _, w := range ps.named["argumentlist"] {
 			inner = append(inner, splitList(w)...)

@@ -1,7 +1,9 @@
 package cmdguard
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/harnish/harnish/guardrail/internal/shell"
 )
@@ -205,7 +207,11 @@ func cmdFor(e *evaluator, k *call) {
 			parts := strings.FieldsFunc(strings.Trim(strings.Join(set, ","), "()"), func(r rune) bool { return r == ',' || r == ' ' })
 			endless = len(parts) == 3 && parts[1] == "0"
 		}
-		inner := k.args[i+1:]
+		bodies := cmdBodies(k.args[i+1:])
+		if len(bodies) == 0 {
+			return
+		}
+		inner := bodies[0]
 		if endless && len(inner) > 0 && !inner[0].Dynamic() {
 			switch canonical(Cmd, inner[0].Text) {
 			case "start", "cmd", "powershell", "pwsh":
@@ -244,7 +250,49 @@ func cmdIf(e *evaluator, k *call) {
 			a = a[min(3, len(a)):]
 		}
 	}
-	e.argv(k.c, a, k.stdin, k.sh, k.depth)
+	for _, body := range cmdBodies(a) {
+		e.argv(k.c, body, k.stdin, k.sh, k.depth)
+	}
+}
+
+// cmdBodies returns the commands an if or a for runs from the words after
+// its condition or do: without the @ that hides their echo, and from a
+// parenthesised block, "(rd /s /q x)", with the block after else too.
+// cmd's parser leaves the block's parentheses on its first and last words.
+func cmdBodies(a []shell.Word) [][]shell.Word {
+	var out [][]shell.Word
+	for len(a) > 0 && len(out) < 2 {
+		first := a[0]
+		if t := strings.TrimLeft(first.Text, "@"); t != first.Text {
+			first = withText(first, t)
+		}
+		if !strings.HasPrefix(first.Text, "(") {
+			return append(out, append([]shell.Word{first}, a[1:]...))
+		}
+		body := append([]shell.Word{withText(first, strings.TrimLeft(strings.TrimPrefix(first.Text, "("), "@"))}, a[1:]...)
+		rest := []shell.Word(nil)
+		for j, w := range body {
+			if strings.HasSuffix(w.Text, ")") {
+				body[j] = withText(w, strings.TrimSuffix(w.Text, ")"))
+				body, rest = body[:j+1], body[j+1:]
+				break
+			}
+		}
+		if len(body) > 0 && body[0].Text == "" {
+			body = body[1:]
+		}
+		if len(body) > 0 && body[len(body)-1].Text == "" {
+			body = body[:len(body)-1]
+		}
+		if len(body) > 0 {
+			out = append(out, body)
+		}
+		if len(rest) == 0 || !strings.EqualFold(rest[0].Text, "else") {
+			break
+		}
+		a = rest[1:]
+	}
+	return out
 }
 
 // expr judges a PowerShell expression statement: .NET calls that delete.
@@ -295,6 +343,15 @@ func (e *evaluator) scriptblockDownload(c *shell.Cmd, depth int) {
 
 func (e *evaluator) expr(c *shell.Cmd) {
 	t := strings.ToLower(strings.ReplaceAll(c.Source, " ", ""))
+	if strings.Contains(t, ".downloadfile(") {
+		// (New-Object Net.WebClient).DownloadFile(URL, FILE): FILE is a
+		// download, and running it later runs downloaded code.
+		for _, m := range psDownloadFile().FindAllStringSubmatch(c.Source, 4) {
+			dest := shell.Lit(m[1])
+			e.write(dest, c.Source, "downloads over")
+			e.recordDownload(dest)
+		}
+	}
 	if strings.Contains(t, "directory]::delete(") && (strings.Contains(t, "$true") || strings.Contains(t, ",1)")) {
 		e.add(RuleRecursiveDelete, c.Source, "[System.IO.Directory]::Delete with recursion deletes recursively")
 	} else if strings.Contains(t, ".delete($true)") || strings.Contains(t, ").delete(1)") {
@@ -349,3 +406,93 @@ func trimCommas(w shell.Word) shell.Word {
 	}
 	return w
 }
+
+func init() {
+	handle(windowsRemoteRun, "msiexec", "mshta")
+}
+
+// windowsRemoteRun judges Windows' runners of code fetched from a URL:
+// mshta URL runs a remote HTML application, msiexec /i URL (/package)
+// installs a remote package. Running downloaded code installs code nobody
+// reviewed (pkg.install); a local file is judged by its name only.
+func windowsRemoteRun(e *evaluator, k *call) {
+	for i, w := range k.args {
+		if !isURL(w.Text) {
+			continue
+		}
+		if k.name == "mshta" {
+			e.add(RuleInstall, k.match(), "mshta runs the application at %s, code nobody reviewed", w.Text)
+			return
+		}
+		if i > 0 {
+			switch strings.ToLower(k.args[i-1].Text) {
+			case "/i", "-i", "/package", "-package", "/a", "-a", "/j", "-j":
+				e.add(RuleInstall, k.match(), "msiexec installs the package at %s, which the plan does not allow", w.Text)
+				return
+			}
+		}
+	}
+}
+
+// cmdSet records set NAME=VALUE (or set "NAME=VALUE") for cmdExpand: the
+// value is the rest of the command, as cmd takes it. set /a and /p, and a
+// value holding a variable, are not recorded (and forget NAME).
+func (e *evaluator) cmdSet(a []shell.Word) {
+	if len(a) == 0 || strings.HasPrefix(a[0].Text, "/") {
+		return
+	}
+	name, value, ok := strings.Cut(a[0].Text, "=")
+	if !ok || name == "" || strings.ContainsAny(name, " %!") {
+		return
+	}
+	for _, w := range a[1:] {
+		value += " " + w.Text
+	}
+	name = strings.ToLower(name)
+	if strings.ContainsAny(value, "%!") || len(e.cmdVars) >= 16 {
+		delete(e.cmdVars, name)
+		return
+	}
+	if e.cmdVars == nil {
+		e.cmdVars = map[string]string{}
+	}
+	e.cmdVars[name] = strings.TrimSpace(value)
+}
+
+// cmdExpand returns the command c's text with the %NAME% and !NAME! of
+// variables set earlier in the line put in, when it uses one.
+func (e *evaluator) cmdExpand(c *shell.Cmd) (string, bool) {
+	if len(e.cmdVars) == 0 || !strings.ContainsAny(c.Source, "%!") {
+		return "", false
+	}
+	text, changed := c.Source, false
+	for name, value := range e.cmdVars {
+		for _, d := range []string{"%", "!"} {
+			ref := d + name + d
+			for i := 0; i+len(ref) <= len(text); {
+				j := indexFold(text[i:], ref)
+				if j < 0 {
+					break
+				}
+				text = text[:i+j] + value + text[i+j+len(ref):]
+				i += j + len(value)
+				changed = true
+			}
+		}
+	}
+	return text, changed
+}
+
+// indexFold is strings.Index ignoring ASCII case.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+var psDownloadFile = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\.DownloadFile(?:Async)?\(\s*(?:'[^']*'|"[^"]*"|\$[\w:]+)\s*,\s*['"]([^'"]+)['"]`)
+})

@@ -228,6 +228,11 @@ func (e *evaluator) unwrapXargs(k *call) ([]shell.Word, []shell.Word, bool) {
 				}
 				return out
 			}
+			if gitDiscardsListed(inner) && listsChangedFiles(k.stdin) {
+				// git diff --name-only | xargs git checkout --: every
+				// changed file, as git checkout -- . discards them.
+				return append(append([]shell.Word(nil), inner...), shell.Lit("."))
+			}
 			// The arguments xargs reads from its input are not known.
 			return append(append([]shell.Word(nil), inner...), dynamicWord("{xargs input}"))
 		}
@@ -238,6 +243,9 @@ func (e *evaluator) unwrapXargs(k *call) ([]shell.Word, []shell.Word, bool) {
 				e.argv(k.c, replaceText(inner, repl, f), shell.Input{}, k.sh, k.depth)
 			}
 			return replaceText(inner, repl, input[0])
+		}
+		if gitDiscardsListed(inner) && listsChangedFiles(k.stdin) {
+			return replaceText(inner, repl, ".") // each changed file in turn: all of them
 		}
 		out := make([]shell.Word, len(inner))
 		for j, w := range inner {
@@ -523,6 +531,13 @@ func (e *evaluator) unwrapCommandOption(k *call) ([]shell.Word, []shell.Word, bo
 		}
 	}
 	switch k.name {
+	case "script":
+		// BSD's (macOS's) script [-adkpqr] [-F pipe] [-t time] [file
+		// [command ...]]: after the file, the command it runs.
+		i, _, _ := (&optSpec{valued: "FTt", flags: "adekpqr"}).split(a)
+		if i+1 < len(a) {
+			return a[i+1:], nil, true
+		}
 	case "sg":
 		if len(a) > 1 {
 			rest := a[1:]
@@ -543,4 +558,60 @@ func (e *evaluator) unwrapCommandOption(k *call) ([]shell.Word, []shell.Word, bo
 		}
 	}
 	return nil, nil, true
+}
+
+// gitDiscardsListed reports whether argv is git checkout or git restore,
+// which discard the changes of the paths appended to it.
+func gitDiscardsListed(argv []shell.Word) bool {
+	if len(argv) < 2 || canonical(Bash, argv[0].Text) != "git" {
+		return false
+	}
+	for _, w := range argv[1:] {
+		switch w.Text {
+		case "checkout", "restore":
+			return true
+		}
+		if !strings.HasPrefix(w.Text, "-") {
+			return false
+		}
+	}
+	return false
+}
+
+// listsChangedFiles reports whether the input comes from git listing the
+// working tree's files (git diff --name-only, git ls-files, git status
+// --porcelain or --short), through filters that pass lines on (grep, awk,
+// cut, sed, sort, uniq, tr).
+func listsChangedFiles(in shell.Input) bool {
+	for hops := 0; in.Kind == shell.Pipe && in.From != nil && len(in.From.Args) > 0 && hops < 8; hops++ {
+		c := in.From
+		switch canonical(Bash, c.Args[0].Text) {
+		case "grep", "egrep", "rg", "awk", "gawk", "cut", "sed", "sort", "uniq", "tr":
+			in = c.Stdin
+			continue
+		case "git":
+		default:
+			return false
+		}
+		var sub string
+		var opts []string
+		for _, w := range c.Args[1:] {
+			switch {
+			case strings.HasPrefix(w.Text, "-"):
+				opts = append(opts, w.Text)
+			case sub == "":
+				sub = w.Text
+			}
+		}
+		switch sub {
+		case "ls-files":
+			return true
+		case "diff":
+			return contains(opts, "--name-only") || contains(opts, "--name-status")
+		case "status":
+			return contains(opts, "--porcelain") || contains(opts, "-s") || contains(opts, "--short")
+		}
+		return false
+	}
+	return false
 }

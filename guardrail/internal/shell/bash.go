@@ -454,6 +454,10 @@ func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect,
 				p.vars[strconv.Itoa(i)] = cmd.Args[i+1].Text
 			}
 		}
+	case len(cmd.Args) > 1 && cmd.Args[0].Text == "read":
+		p.read(cmd.Args[1:], in)
+	case len(cmd.Args) > 3 && cmd.Args[0].Text == "printf" && cmd.Args[1].Text == "-v":
+		p.printfVar(cmd.Args[2].Text, cmd.Args[3:])
 	case len(cmd.Args) > 1 && cmd.Args[0].Text == "alias":
 		for _, w := range cmd.Args[1:] {
 			if name, text, ok := strings.Cut(w.Text, "="); ok && !w.Dynamic() && name != "" {
@@ -466,6 +470,96 @@ func (p *bashParser) call(c *syntax.CallExpr, s *syntax.Stmt, redirs []Redirect,
 	case len(p.defs.aliases) > 0 || len(p.defs.funcs) > 0:
 		cmd.Defined = p.expand(c, cmd.Args, in)
 	}
+}
+
+// read assigns the variables read NAME... (or read -a NAME) takes from a
+// here-string or here-document the line states: its first line split at
+// blanks, the last name taking the rest (read -r c <<< 'rm -rf x'; $c).
+// Input from anywhere else leaves the names unknown.
+func (p *bashParser) read(args []Word, in Input) {
+	var names []string
+	array := ""
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case args[i].Dynamic():
+			return
+		case t == "-a" && i+1 < len(args):
+			i++
+			array = args[i].Text
+		case len(t) == 2 && t[0] == '-' && strings.IndexByte("dpntuiN", t[1]) >= 0:
+			i++ // the option's value
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+		default:
+			names = append(names, t)
+		}
+	}
+	known := in.Kind == Text && !in.Text.Dynamic()
+	line := ""
+	if known {
+		line, _, _ = strings.Cut(in.Text.Text, "\n")
+	}
+	fields := strings.Fields(line)
+	if array != "" {
+		delete(p.vars, array)
+		delete(p.vars, listKey+array)
+		if known {
+			words := make([]Word, len(fields))
+			for i, f := range fields {
+				words[i] = Lit(f)
+			}
+			p.setList(array, words)
+		}
+	}
+	for i, name := range names {
+		delete(p.vars, listKey+name)
+		if !known {
+			delete(p.vars, name)
+			continue
+		}
+		switch {
+		case i >= len(fields):
+			p.vars[name] = ""
+		case i == len(names)-1:
+			p.vars[name] = strings.Join(fields[i:], " ")
+		default:
+			p.vars[name] = fields[i]
+		}
+	}
+}
+
+// printfVar assigns the variable printf -v NAME FORMAT ARGS sets, for a
+// static format whose only conversions are %s (filled from the arguments
+// in turn, with no escapes); any other printf -v forgets NAME.
+func (p *bashParser) printfVar(name string, args []Word) {
+	delete(p.vars, name)
+	delete(p.vars, listKey+name)
+	for _, w := range args {
+		if w.Dynamic() {
+			return
+		}
+	}
+	format, rest := args[0].Text, args[1:]
+	if strings.Contains(format, `\`) || strings.Count(format, "%") != strings.Count(format, "%s") {
+		return
+	}
+	var b strings.Builder
+	for {
+		before, after, found := strings.Cut(format, "%s")
+		b.WriteString(before)
+		if !found {
+			break
+		}
+		if len(rest) > 0 {
+			b.WriteString(rest[0].Text)
+			rest = rest[1:]
+		}
+		format = after
+	}
+	if len(rest) > 0 {
+		return // printf reuses its format for the rest: not read here
+	}
+	p.vars[name] = b.String()
 }
 
 // commandVar appends to env the assignment a as a NAME=value word when its
@@ -775,6 +869,17 @@ func (p *bashParser) list(part syntax.WordPart) ([]string, bool) {
 // param returns the value of a plain $NAME or ${NAME} assigned earlier in the
 // script.
 func (p *bashParser) param(x *syntax.ParamExp) (string, bool) {
+	if x.Exp != nil && x.Param != nil && !x.Excl && !x.Length && !x.Width && x.Index == nil && x.Slice == nil &&
+		x.Repl == nil && x.Names == 0 && x.NestedParam == nil {
+		switch x.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			// ${X:-default} of a variable the script set to a value: the value.
+			if v, ok := p.vars[x.Param.Value]; ok && v != "" {
+				return v, true
+			}
+		}
+		return "", false
+	}
 	if x.Param == nil || x.Excl || x.Length || x.Width || x.Index != nil ||
 		x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil || x.NestedParam != nil {
 		return "", false

@@ -13,6 +13,7 @@ var bashSeeds = []string{
 	`GIT_SSH_COMMAND="ssh -i $K" EDITOR='rm -rf x' git fetch; export PAGER=$(x) VISUAL=a; declare -x A_CMD=b; LESSOPEN='|x %s'`,
 	`args=(-rf "$x" b); rm "${args[@]}"; set -- a -rf; rm "$@" $* ${args[*]}`,
 	"for d in /dev/sd? a b; do dd of=$d; done > log; exec 3>f; echo x >&3",
+	"read -r a b <<< 'x y z'; read -a c -d , -p q <<E\nu v\nE\n$a ${c[@]} ${a:-d} ${n:=e} ${m-f} ${a:+g}",
 	`rm -rf "$HOME/x" && echo $'\x72m' | sh`,
 	"cat <<'EOF' | bash\nrm -rf /\nEOF",
 	`X=-rf; rm $X {a,b}/c *.go ~/x`,
@@ -28,6 +29,7 @@ var psSeeds = []string{
 	"@'\nDROP TABLE x\n'@ | psql <# c #> # d",
 	"if (Test-Path x) { rm -r x } else { [IO.Directory]::Delete('x', $true) }",
 	"cmd /c --% rd /s /q x",
+	"$c = 'git'; $d = \"x\"; $e = 'it''s'; $c += 'x'; & $c $d \"$e\\y\"; $f = Get-X; & $f",
 	"$p = @{Path='x'; Recurse=$true; Force=1}; Remove-Item @p; . Remove-Item @q",
 }
 

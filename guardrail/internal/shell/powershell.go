@@ -16,7 +16,8 @@ const maxNesting = 100
 // separators (; newline && ||), pipelines, the call operator (&), script
 // blocks, subexpressions and redirections. Commands inside blocks and
 // parentheses are parsed as commands of their own. Variables and
-// subexpressions are dynamic. A pipeline element that starts with an
+// subexpressions are dynamic, but for a variable the line assigned a string
+// literal earlier ($c = 'git'; & $c ...), which is that string. A pipeline element that starts with an
 // expression (a string, a variable, a type) is a [Cmd] with Expr set.
 func ParsePowerShell(src string) (*Script, error) {
 	p := &psParser{src: src}
@@ -37,6 +38,58 @@ type psParser struct {
 	// splats are the hashtables assigned to variables ($p = @{...}), as
 	// the parameters they pass when splatted (Remove-Item @p).
 	splats map[string][]Word
+	// strs are the variables last assigned a string literal ($c = 'git'),
+	// by lowercase name without the $.
+	strs map[string]string
+}
+
+// assign records $name = rest: a string literal alone in its statement
+// ('...' or "..." without variables, subexpressions or escapes) is the
+// variable's value from here on; any other value forgets it.
+func (p *psParser) assign(name, rest string) {
+	name = strings.ToLower(name)
+	delete(p.strs, name)
+	v, ok := psLiteral(rest)
+	if !ok {
+		return
+	}
+	if p.strs == nil {
+		p.strs = map[string]string{}
+	}
+	p.strs[name] = v
+}
+
+// psLiteral returns the value of the string literal that starts rest and
+// ends its statement.
+func psLiteral(rest string) (string, bool) {
+	if rest == "" || rest[0] != '\'' && rest[0] != '"' {
+		return "", false
+	}
+	var b strings.Builder
+	i := 1
+	for ; i < len(rest); i++ {
+		c := rest[i]
+		if c == rest[0] {
+			if c == '\'' && i+1 < len(rest) && rest[i+1] == '\'' {
+				b.WriteByte(c) // '' is a quote inside single quotes
+				i++
+				continue
+			}
+			break
+		}
+		if rest[0] == '"' && (c == '$' || c == '`' || c == '"') {
+			return "", false
+		}
+		b.WriteByte(c)
+	}
+	if i >= len(rest) {
+		return "", false
+	}
+	after := strings.TrimLeft(rest[i+1:], " \t")
+	if after != "" && !strings.ContainsRune(";\r\n})", rune(after[0])) {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // splat records $name = @{Key=Value; ...} for @name: -Key Value per entry,
@@ -203,6 +256,9 @@ func (p *psParser) command(close byte) (*Cmd, error) {
 				len(rest) > 1 && strings.Contains("+-*/", rest[:1]) && rest[1] == '=' {
 				if rest[0] == '=' {
 					p.splat(name, strings.TrimLeft(rest[1:], " \t"))
+					p.assign(name, strings.TrimLeft(rest[1:], " \t"))
+				} else {
+					delete(p.strs, strings.ToLower(name)) // $c += ...
 				}
 				p.i += strings.Index(rest, "=") + 1
 				start = p.i
@@ -443,6 +499,12 @@ func (p *psParser) variable(b *wordBuilder) error {
 	case "$true", "$false", "$null":
 		b.lit(name)
 	default:
+		if v, ok := p.strs[strings.ToLower(name[1:])]; ok {
+			// $c = 'git'; & $c reset --hard: the value, as one argument.
+			b.w.Quoted = true
+			b.lit(v)
+			return nil
+		}
 		b.dyn(name)
 	}
 	return nil
