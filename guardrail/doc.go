@@ -1166,7 +1166,7 @@
 //     another's tag); and values saying they are wrong, as a test's rejected
 //     login gives them (password: "wrong", "incorrect", "invalid",
 //     "wrong-password", "badpassword").
-//     Also found (guardrail/secrets_forms12.go): a password under a name in
+//     Also found (guardrail/secrets_forms.go): a password under a name in
 //     another language, whose last word is passwort, kennwort, contrasena,
 //     senha, parol, wachtwoord or mot_de_passe (SMTP_PASSWORT, db_senha,
 //     MOT_DE_PASSE), or that ends in 密码, 密碼, パスワード, пароль or

@@ -232,7 +232,7 @@ type scanFile struct {
 	// header when prev is only its opening brace.
 	prev2 string
 	// locale says whether the file holds translated text, whose values
-	// under a credential's name are its words (secrets_forms12.go): 0
+	// under a credential's name are its words (secrets_forms.go): 0
 	// until a finding asks, then 1 for no, 2 for yes.
 	locale uint8
 }

@@ -663,7 +663,7 @@ func (f *scanFile) findConcat(text, next string, lineNo int) []found {
 	if f.inner || !plusJoins(text) && !strings.Contains(text, "join(") && !(endsWithQuote(text) && startsWithQuote(next)) {
 		return nil
 	}
-	// A credential's name before the literals (secrets_forms12.go).
+	// A credential's name before the literals (secrets_forms.go).
 	split := findSplitValues(text, next)
 	j, s, ok := concatenated(text, next)
 	if !ok {

@@ -22,9 +22,9 @@ import (
 // (··········). Like every detector each runs only on a line with its
 // keyword and checks bytes before anything else.
 
-func init() { detectors = append(detectors, formsDetectors12...) }
+func init() { detectors = append(detectors, formsDetectors...) }
 
-var formsDetectors12 = []detector{
+var formsDetectors = []detector{
 	{
 		rule: RuleSecretAssignment, what: "literal credential",
 		keywords: foreignScriptNames,

@@ -3,40 +3,38 @@ package guardrail
 import (
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
-func init() {
-	fileFinders["foreignnames"] = findForeignNames
-	fileFinders["elementpairs"] = findElementPairs
-	fileFinders["decodedkeys"] = findDecodedKeys
-	// The two-line finders read a fuzzed line up to its first newline as
-	// the line, and the rest as the next one.
-	fileFinders["splitvalues"] = func(t string) []found {
+// formFinders are secrets_forms.go's finders, by name; the two-line ones
+// read a line up to its first newline as the line, and the rest as the
+// next one, so the file finders' fuzz test runs them too.
+var formFinders = map[string]func(string) []found{
+	"foreignnames": findForeignNames,
+	"elementpairs": findElementPairs,
+	"decodedkeys":  findDecodedKeys,
+	"splitvalues": func(t string) []found {
 		line, next, _ := strings.Cut(t, "\n")
 		return findSplitValues(line, next)
-	}
-	fileFinders["spliturl"] = func(t string) []found {
+	},
+	"spliturl": func(t string) []found {
 		line, next, _ := strings.Cut(t, "\n")
 		return findSplitURLPasswords(line, next, false)
-	}
+	},
 }
 
-// TestForms12Finders checks the bytes each of secrets_forms12.go's
+func init() { addFinders("form-", formFinders) }
+
+// TestFormFinders checks the bytes each of secrets_forms.go's
 // finders takes, and that it takes nothing of the look-alikes beside
 // them. A case's text is one line, or a line and the next after a
 // newline for the two-line finders.
-func TestForms12Finders(t *testing.T) {
+func TestFormFinders(t *testing.T) {
 	const (
 		pw  = "Rk7#vQ2m-Lp9xW"
 		tok = "Vq3Lm8Tz1Rw6Pn4Xc9Kb2Hd7Jf5Gs0Ya"
 		b64 = "fsfN4ouU7osj5EgPfFruaJ1CzCSjHhgjLNUzqa1Omo4="
 	)
-	for _, c := range []struct {
-		finder, text string
-		want         []string
-	}{
+	checkFinders(t, formFinders, []finderCase{
 		// Names in other scripts.
 		{"foreignnames", "  密码: " + pw, []string{pw}},
 		{"foreignnames", `数据库密码 = "` + pw + `"`, []string{pw}},
@@ -98,22 +96,14 @@ func TestForms12Finders(t *testing.T) {
 		{"spliturl", `    "http://localhost:"` + "\n" + `    "8080"`, nil},
 		{"spliturl", `    "redis://cache.internal:"` + "\n" + `    "6379/0"`, nil},
 		{"spliturl", `    "postgresql://etl:"` + "\n" + `    "@db/app"`, nil},
-	} {
-		var got []string
-		for _, f := range fileFinders[c.finder](c.text) {
-			got = append(got, c.text[f.start:f.end])
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("%s(%q) (-want +got):\n%s", c.finder, c.text, diff)
-		}
-	}
+	})
 }
 
-// TestForms12Readings checks, through ScanSecrets, the readings of
-// secrets_forms12.go that change older detectors' answers: foreign
+// TestFormReadings checks, through ScanSecrets, the readings of
+// secrets_forms.go that change older detectors' answers: foreign
 // credential words, Perl's bare hash keys, locale files, labels,
 // prompts and masked echoes.
-func TestForms12Readings(t *testing.T) {
+func TestFormReadings(t *testing.T) {
 	const pw = "Rk7vQ2mLp9xW"
 	for _, c := range []struct {
 		path, text string
