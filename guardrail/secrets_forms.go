@@ -536,13 +536,18 @@ func escapeRun(v string) bool {
 // language (de.json, zh-CN.yml, messages_fr.properties, app_es.arb), or
 // a gettext catalogue.
 func localeFile(name string) bool {
-	for _, dir := range localeDirs {
-		if i := indexFold(name, dir); i >= 0 && (i == 0 || name[i-1] == '/') {
-			return true
-		}
-	}
 	base := name[strings.LastIndexByte(name, '/')+1:]
 	dot := strings.LastIndexByte(base, '.')
+	// Under a locales folder, code is still code (a linter's lang/
+	// package), but for the languages whose catalogues are code.
+	ext := strings.ToLower(base[max(dot, 0):])
+	if !sourceExts[ext] || ext == ".php" || ext == ".js" || ext == ".ts" {
+		for _, dir := range localeDirs {
+			if i := indexFold(name, dir); i >= 0 && (i == 0 || name[i-1] == '/') {
+				return true
+			}
+		}
+	}
 	if dot < 0 {
 		return false
 	}
