@@ -225,9 +225,18 @@ func eachFile(ctx context.Context, files []FileDiff, check func(i int)) error {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	// A panic in a worker would end the process; it is raised again in
+	// the caller's goroutine, where Evaluate turns it into a hard
+	// decision, as on the serial path.
+	var panicked atomic.Pointer[any]
 	for range workers {
 		wg.Go(func() {
-			for ctx.Err() == nil {
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, &r)
+				}
+			}()
+			for ctx.Err() == nil && panicked.Load() == nil {
 				i := int(next.Add(1)) - 1
 				if i >= len(files) {
 					return
@@ -237,6 +246,9 @@ func eachFile(ctx context.Context, files []FileDiff, check func(i int)) error {
 		})
 	}
 	wg.Wait()
+	if r := panicked.Load(); r != nil {
+		panic(*r)
+	}
 	if int(next.Load()) < len(files) { // a worker stopped before the end
 		return ctx.Err()
 	}
