@@ -1188,7 +1188,8 @@
 //     call's arguments ((println password "...")), a key's name with a
 //     value that is not generated ({:key "user-id"}). Allowed besides, as
 //     text rather than a credential: in a file of translated text (under
-//     locales/, i18n/, l10n/, lang/, translations/; named for a language,
+//     locales/, i18n/, l10n/, lang/, translations/, unless it is source
+//     code other than PHP, JS or TS; named for a language,
 //     de.json, zh-CN.yml, messages_fr.properties; .po, .arb, .strings) a
 //     value of letters and punctuation without digits ("password":
 //     "Passwort", "Contraseña"); anywhere, a value of letters of another
