@@ -2,6 +2,7 @@ package guardrail
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -231,11 +232,7 @@ func credentialWord(w []byte) bool {
 		"hmac", "bearer": // a key to sign with, a token to send
 		return true
 	}
-	switch string(w) {
-	case "passwort", "kennwort", "contrasena", "senha", "parol", "motdepasse", "wachtwoord": // foreignPasswordWords
-		return true
-	}
-	return false
+	return slices.Contains(foreignPasswordWords, string(w))
 }
 
 // credentialPair reports whether w is the last two words of such a name

@@ -1,6 +1,7 @@
 package guardrail
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -70,7 +71,7 @@ var credentialKeywords = append([]string{"pass", "pwd", "secret", "token", "key"
 // names are written with, as a name's last word: SMTP_PASSWORT,
 // Kennwort, contrasena (contraseña without its tilde), db_senha, parol
 // (пароль transliterated), MOT_DE_PASSE glued, wachtwoord. credentialWord
-// holds them too, in its switch.
+// takes them as a name's last word.
 var foreignPasswordWords = []string{"passwort", "kennwort", "contrasena", "senha", "parol", "motdepasse", "wachtwoord"}
 
 // findForeignNames finds a literal assigned to a name written in another
@@ -559,7 +560,7 @@ func localeFile(name string) bool {
 		return false
 	}
 	stem := base[:dot]
-	if len(stem) > 8 && hasPrefixFold(stem, "messages") {
+	if len(stem) > 8 && strings.EqualFold(stem[:8], "messages") {
 		stem = stem[9:] // messages_fr, messages.de
 	}
 	return len(stem) <= 7 && languageTag(strings.ToLower(stem))
@@ -579,24 +580,6 @@ func (f *scanFile) localeFile() bool {
 
 // localeDirs are the folders of translated text, ending in '/'.
 var localeDirs = []string{"locale/", "locales/", "i18n/", "l10n/", "lang/", "langs/", "translations/", "translation/", "intl/"}
-
-// hasPrefixFold reports whether s starts with sub, a lowercase ASCII
-// word, in any case.
-func hasPrefixFold(s, sub string) bool {
-	if len(s) < len(sub) {
-		return false
-	}
-	for i := 0; i < len(sub); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != sub[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // languageTag reports whether s is a language's tag: a language's
 // two-letter code, maybe followed by '-' or '_' and a region or script
@@ -642,7 +625,9 @@ func localeText(v string) bool {
 
 // foreignNameKeywords are the foreignPasswordWords the assignment
 // detector's keywords do not already hold (as passwort holds pass).
-var foreignNameKeywords = []string{"kennwort", "contrasena", "senha", "parol", "wachtwoord"}
+var foreignNameKeywords = slices.DeleteFunc(slices.Clone(foreignPasswordWords), func(w string) bool {
+	return strings.Contains(w, "pass")
+})
 
 // bareSubscript reports whether the name that ends at i, where text has
 // a '}', is a hash's key written bare in braces (Perl's $ENV{TOKEN},
