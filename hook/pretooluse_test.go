@@ -231,6 +231,10 @@ func FuzzParseToolCall(f *testing.F) {
 	f.Add(`{"tool_name":"MultiEdit","tool_input":{"file_path":1}}`)
 	f.Add(`{"tool_name":"Edit","tool_input":{"file_path":"x","old_string":2}}`)
 	f.Add(`[]`)
+	f.Add(`{"tool_name":"shell","tool_input":{"command":["bash","-lc","rm -r x"]}}`)
+	f.Add(`{"tool_name":"exec_command","tool_input":{"cmd":"ls","command":null}}`)
+	f.Add(`{"tool_name":"apply_patch","tool_input":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\n"}`)
+	f.Add(`{"tool_name":"apply_patch","tool_input":{"input":"*** Begin Patch\n*** Delete File: a\n*** End Patch\n"}}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := hook.ParseToolCall(strings.NewReader(in))
 		if err != nil {

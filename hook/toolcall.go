@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,9 +41,69 @@ func (e *InputError) Unwrap() error { return e.Err }
 
 // toolInput holds the tool_input fields of the tools harnish judges.
 type toolInput struct {
-	Command      string `json:"command"`
+	// Command is a shell call's command, or an apply_patch call's patch.
+	Command      string
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
+}
+
+// UnmarshalJSON reads a tool's input in the spellings the agents and their
+// versions use, so that none of them passes a call unjudged for a name: a
+// command as tool_input.command or .cmd (Codex's exec_command), a string
+// or an argv list (Codex's shell tool); a patch as .command, .input or
+// .patch; and a tool_input that is the command or patch itself, a bare
+// JSON string.
+func (ti *toolInput) UnmarshalJSON(data []byte) error {
+	var bare string
+	if json.Unmarshal(data, &bare) == nil {
+		*ti = toolInput{Command: bare}
+		return nil
+	}
+	var in struct {
+		Command      json.RawMessage `json:"command"`
+		Cmd          json.RawMessage `json:"cmd"`
+		Input        string          `json:"input"`
+		Patch        string          `json:"patch"`
+		FilePath     string          `json:"file_path"`
+		NotebookPath string          `json:"notebook_path"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	*ti = toolInput{FilePath: in.FilePath, NotebookPath: in.NotebookPath}
+	for _, raw := range []json.RawMessage{in.Command, in.Cmd} {
+		c, err := commandOf(raw)
+		if err != nil {
+			return err
+		}
+		if c != "" {
+			ti.Command = c
+			return nil
+		}
+	}
+	ti.Command = cmp.Or(in.Input, in.Patch)
+	return nil
+}
+
+// commandOf returns the command raw holds: a string, or an argv list
+// joined as the shell would read it back.
+func commandOf(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var argv []string
+	if err := json.Unmarshal(raw, &argv); err != nil {
+		return "", errors.New("command is neither a string nor a list of strings")
+	}
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = shellQuote(a)
+	}
+	return strings.Join(words, " "), nil
 }
 
 // editInput holds the tool_input fields of Claude Code's Write, Edit and

@@ -1,6 +1,7 @@
 package hook_test
 
 import (
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,18 @@ func TestActions(t *testing.T) {
 				edit("b.txt", "--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1,1 @@\n+b\n"),
 				edit("sub/keep", "--- a/sub/keep\n+++ b/sub/keep\n@@ -0,0 +1,1 @@\n+k\n"),
 			}},
+		// The spellings of other agents and versions: exec_command's cmd,
+		// the shell tool's argv list, a patch under input or patch.
+		{name: "command as cmd", tool: "exec_command", input: map[string]any{"cmd": "rm -r build"}, cwd: root,
+			want: []guardrail.Action{cmd("rm -r build")}},
+		{name: "command as an argv list", tool: "shell", input: map[string]any{"command": []string{"bash", "-lc", "rm -r it's"}}, cwd: root,
+			want: []guardrail.Action{cmd(`'bash' '-lc' 'rm -r it'\''s'`)}},
+		{name: "patch as input", tool: "apply_patch", cwd: root,
+			input: map[string]any{"input": "*** Begin Patch\n*** Add File: c.txt\n+c\n*** End Patch\n"},
+			want:  []guardrail.Action{edit("c.txt", "--- /dev/null\n+++ b/c.txt\n@@ -0,0 +1,1 @@\n+c\n")}},
+		{name: "patch as patch", tool: "apply_patch", cwd: root,
+			input: map[string]any{"patch": "*** Begin Patch\n*** Add File: d.txt\n+d\n*** End Patch\n"},
+			want:  []guardrail.Action{edit("d.txt", "--- /dev/null\n+++ b/d.txt\n@@ -0,0 +1,1 @@\n+d\n")}},
 		{name: "a chunk found by its context", tool: "apply_patch", cwd: root,
 			input: map[string]any{"command": "*** Begin Patch\n*** Update File: notes.txt\n@@ two\n-three\n+3\n*** End Patch\n"},
 			want:  []guardrail.Action{edit("notes.txt", "--- a/notes.txt\n+++ b/notes.txt\n@@ -3,1 +3,1 @@\n-three\n+3\n")}},
@@ -123,6 +136,8 @@ func TestParseToolCall(t *testing.T) {
 		{"edit without a file", `{"tool_name":"Edit","tool_input":{"old_string":"a"}}`, "Edit call without a file path"},
 		{"patch naming no file", `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** End Patch"}}`, "apply_patch call names no file in tool_input.command"},
 		{"tool input of another shape", `{"tool_name":"Bash","tool_input":[]}`, "decoding tool_input of Bash: "},
+		{"command of another shape", `{"tool_name":"shell","tool_input":{"command":{"argv":["ls"]}}}`, "decoding tool_input of shell: command is neither"},
+		{"argv list of another shape", `{"tool_name":"shell","tool_input":{"command":["ls",1]}}`, "decoding tool_input of shell: command is neither"},
 		{"a tool not judged", `{"tool_name":"WebFetch","tool_input":{"url":"x"}}`, ""},
 	}
 	for _, tt := range tests {
@@ -139,6 +154,36 @@ func TestParseToolCall(t *testing.T) {
 				t.Errorf("ParseToolCall = %+v, %v; want an InputError %q", c, err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestBareToolInput: a tool_input that is a JSON string is the command or
+// the patch itself.
+func TestBareToolInput(t *testing.T) {
+	root := testkit.WriteTree(t, map[string]string{"keep": ""})
+	for _, tt := range []struct {
+		tool, input string
+		want        []guardrail.Action
+	}{
+		{"Bash", "rm -r build", []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "rm -r build"}}},
+		{"apply_patch", "*** Begin Patch\n*** Add File: e.txt\n+e\n*** End Patch\n",
+			[]guardrail.Action{{Kind: guardrail.KindEdit, Path: "e.txt", Diff: "--- /dev/null\n+++ b/e.txt\n@@ -0,0 +1,1 @@\n+e\n"}}},
+	} {
+		in, err := json.Marshal(map[string]any{"tool_name": tt.tool, "tool_input": tt.input, "cwd": root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := hook.ParseToolCall(strings.NewReader(string(in)))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.tool, err)
+		}
+		got, err := c.Actions(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: Actions (-want +got):\n%s", tt.tool, diff)
+		}
 	}
 }
 

@@ -24,13 +24,15 @@ JSON from standard input and answers in the agent's own protocol.
 
   harnish hook pre-tool-use --agent claude|codex [--plan FILE]
       Judge the tool call the agent is about to make. Claude Code and Codex
-      send the same PreToolUse JSON: tool_name, tool_input and cwd. A Bash
-      call's tool_input.command is judged by the command rules (Codex's
-      apply_patch commands also by the edit rules, file by file); Write,
-      Edit and MultiEdit calls by the edit rules on their file and the
-      change they make to it, secrets included (NotebookEdit on its path
-      alone); Codex's apply_patch tool by the edit rules on each file its
-      patch changes, with that file's part of the patch. The size rule is
+      send the same PreToolUse JSON: tool_name, tool_input and cwd. A shell
+      call's command (tool_input.command or .cmd, a string or an argv list)
+      is judged by the command rules (Codex's apply_patch commands also by
+      the edit rules, file by file); Write, Edit, MultiEdit and NotebookEdit
+      calls by the edit rules on their file and the change they make to it,
+      secrets included (a deleted cell on its path alone); Codex's
+      apply_patch tool (the patch as tool_input.command, .input or .patch)
+      by the edit rules on each file its patch changes, with that file's
+      part of the patch. The size rule is
       left to the loop, on the attempt's whole diff. Other tools are
       allowed. For Codex, a command that starts a shell or REPL with no
       script (bash, python3, node...) is blocked (shell.interactive): what
