@@ -95,12 +95,13 @@ func (op LineOp) MarshalText() ([]byte, error) {
 // Added returns the lines f adds, in order.
 func (f *FileDiff) Added() []Line { return f.lines(OpAdd) }
 
-// added yields the lines f adds, in order, without collecting them.
-func (f *FileDiff) added() iter.Seq[Line] {
+// newSide yields the lines of f's new side, added and context, in order:
+// the added lines with what surrounds them.
+func (f *FileDiff) newSide() iter.Seq[Line] {
 	return func(yield func(Line) bool) {
 		for _, h := range f.Hunks {
 			for _, l := range h.Lines {
-				if l.Op == OpAdd && !yield(l) {
+				if l.Op != OpRemove && !yield(l) {
 					return
 				}
 			}

@@ -736,8 +736,12 @@
 // every decision as an [EditDecision] (path, line, and as Match the masked
 // secret or the protected path).
 // [ParseDiff] reads the unified diff, as git diff prints it. Only added lines
-// are scanned for secrets; a diff that does not parse fails closed. The
-// rules, by ID:
+// are scanned for secrets, but the context lines before them are read for
+// what they say of them: an edit that replaces a value alone is judged under
+// the key on the line before it (password:, then the new value on its own
+// line), and a data value of a Kubernetes Secret under the kind and data:
+// lines around it; a secret on a context line is not the change's. A diff
+// that does not parse fails closed. The rules, by ID:
 //
 //   - edit.protected (hard): the diff creates, modifies, renames or deletes a
 //     path under [Protected] (the state directory .harnish/, the

@@ -318,7 +318,7 @@ func secretDecisions(f *FileDiff) []EditDecision {
 		return nil
 	}
 	var out []EditDecision
-	for _, s := range scanSecrets(f.Path, f.added()) {
+	for _, s := range scanSecrets(f.Path, f.newSide()) {
 		out = append(out, EditDecision{
 			Decision: Decision{Level: Hard, Rule: s.Rule, Match: s.Masked,
 				Reason: fmt.Sprintf("%s added (%s); read credentials from the environment or a secret store instead", s.What, s.Masked)},

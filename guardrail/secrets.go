@@ -67,7 +67,9 @@ func ScanSecrets(path, text string) []Secret {
 	})
 }
 
-// scanSecrets scans lines (numbered by NewLine) of the file at name.
+// scanSecrets scans the added lines among lines (numbered by NewLine) of
+// the file at name; the context lines among them are read only for what
+// they say of the added lines after them.
 func scanSecrets(name string, lines iter.Seq[Line]) []Secret {
 	return scanSecretsBy(name, lines, (*scanFile).scanLine)
 }
@@ -92,14 +94,23 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	var kubeFound []Secret // and the other per-file readers'
 	tf := tfVariablesOf(name)
 	scan := func(l Line, after *Line) {
+		// A context line is not written by the change, but says what the
+		// added lines after it are: a key whose value an edit replaces
+		// alone, the Secret manifest a data value is in. It is read for
+		// that, and its own findings dropped.
+		context := l.Op != OpAdd
 		if tf != nil {
-			kubeFound = append(kubeFound, tf.line(l.Text, l.NewLine)...)
+			if s := tf.line(l.Text, l.NewLine); !context {
+				kubeFound = append(kubeFound, s...)
+			}
 		}
 		if kube != nil {
 			if l.NewLine != beforeNo+1 {
 				*kube = kubeSecrets{dataIndent: -1} // lines apart: another hunk
 			}
-			kubeFound = append(kubeFound, kube.line(l.Text, l.NewLine)...)
+			if s := kube.line(l.Text, l.NewLine); !context {
+				kubeFound = append(kubeFound, s...)
+			}
 		}
 		// What the lines before say of this one: a key whose value is on
 		// this line, a curl command this line continues.
@@ -110,7 +121,7 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 			f.prev, f.prev2, f.curl = "", "", false
 		}
 		beforeText, beforeNo = l.Text, l.NewLine
-		if len(l.Text) < 8 {
+		if context || len(l.Text) < 8 {
 			return
 		}
 		if pgpass {
@@ -138,7 +149,7 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 			}
 		}
 		var next string
-		if after != nil && after.NewLine == l.NewLine+1 {
+		if after != nil && after.Op == OpAdd && after.NewLine == l.NewLine+1 {
 			next = after.Text
 		}
 		out = append(out, scanLine(f, l.Text, next, l.NewLine)...)

@@ -109,13 +109,14 @@ func fragmentDiff(rel, text string) string {
 	return d.String()
 }
 
-// changeDiff is the diff of the file rel from old to new, without context:
-// only the lines that change, so a line two edits leave alone is not judged
-// as written.
+// changeDiff is the diff of the file rel from old to new, with git's three
+// lines of context: they are not judged as written, but say what the
+// changed lines are (the key whose value an edit replaces alone, on the
+// line before).
 func changeDiff(rel, old, new string) string {
 	var d diffWriter
 	d.header(rel, rel)
-	d.WriteString(linediff.Unified(old, new, 0))
+	d.WriteString(linediff.Unified(old, new, 3))
 	return d.String()
 }
 

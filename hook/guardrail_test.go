@@ -95,7 +95,7 @@ func TestCustomGuardrail(t *testing.T) {
 			wantSeen: []guardrail.Action{cmd("apply_patch <<'EOF'\n" + twoFiles + "EOF"), divGo, calcGo}},
 		{name: "a Claude write", agent: hook.Claude, tool: "Write",
 			input:    map[string]any{"file_path": filepath.Join(root, "calc", "calc.go"), "content": "package calc\n\nvar x = 1\n"},
-			wantSeen: []guardrail.Action{edit("calc/calc.go", "--- a/calc/calc.go\n+++ b/calc/calc.go\n@@ -1,0 +2,2 @@\n+\n+var x = 1\n")}},
+			wantSeen: []guardrail.Action{edit("calc/calc.go", "--- a/calc/calc.go\n+++ b/calc/calc.go\n@@ -1 +1,3 @@\n package calc\n+\n+var x = 1\n")}},
 		{name: "an install", agent: hook.Claude, tool: "Bash", input: map[string]any{"command": "npm i left-pad"},
 			decide: func(a guardrail.Action) (guardrail.Decision, error) {
 				if a.Kind == guardrail.KindInstall {

@@ -21,6 +21,10 @@ func TestHookPreToolUse(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(tree, "keys.env"), []byte("a\nGH=ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d\nb\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A value on the line after its key, which an edit replaces alone.
+	if err := os.WriteFile(filepath.Join(tree, "db.yaml"), []byte("db:\n  password:\n    changeme\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	broken := t.TempDir()
 	if err := os.WriteFile(filepath.Join(broken, "plan.yaml"), []byte("version: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -52,6 +56,9 @@ func TestHookPreToolUse(t *testing.T) {
 		{name: "edits around a secret already there are not charged with it", args: []string{"--agent", "claude"},
 			stdin: hookCall(t, "MultiEdit", map[string]any{"file_path": filepath.Join(tree, "keys.env"), "edits": []map[string]any{
 				{"old_string": "a\n", "new_string": "A\n"}, {"old_string": "\nb", "new_string": "\nB"}}}, tree)},
+		{name: "a value replaced alone is judged under its key on the line before", args: []string{"--agent", "claude"}, wantStatus: 2,
+			stdin:   hookCall(t, "Edit", map[string]any{"file_path": filepath.Join(tree, "db.yaml"), "old_string": "changeme", "new_string": "Q7v!mR2zK9wPx4"}, tree),
+			wantErr: "harnish guardrail edit.secret.assignment blocked this: db.yaml:3: literal credential, on the line after its name added"},
 		{name: "a secret patched in is blocked", args: []string{"--agent", "codex"}, wantStatus: 2,
 			stdin:   hookCall(t, "apply_patch", map[string]any{"command": "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Add File: b.txt\n+see glpat-Ab3dE5fG7hI9jK1lM3nO\n*** End Patch\n"}, tree),
 			wantErr: "harnish guardrail edit.secret.gitlab blocked this: b.txt:1: "},
