@@ -245,7 +245,12 @@
 //     here-string that cat, tee, dd of=, sponge or cp /dev/stdin passes on;
 //     echo's or printf's arguments redirected with > or >>, from a block or
 //     subshell too ({ echo ...; } > f), or through a descriptor exec opened
-//     (exec 3>f; echo ... >&3); sed -i's script; what interpreter code
+//     (exec 3>f; echo ... >&3); what sed -i's or perl -pi's s///
+//     puts in (its replacement, group references read as the text they
+//     stand for: s/^\(API_KEY=\).*/\1VALUE/ puts in API_KEY=VALUE) and
+//     sed's a, i and c text; yq -i's expression, and a jq or yq program
+//     assigning a value whose output is redirected into a file (jq
+//     '.apiKey = "..."' cfg.json > tmp); what interpreter code
 //     writes; configuration commands that store a value (git config, git
 //     remote add/set-url, npm config set, aws configure set); PowerShell's
 //     Set-Content, Add-Content, Out-File, a redirected string and

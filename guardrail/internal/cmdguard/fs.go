@@ -352,8 +352,171 @@ func sedCommand(e *evaluator, k *call) {
 	}
 	for _, w := range ops {
 		e.write(w, k.match(), "edits in place")
-		e.secret(w, script) // the text its script puts in
+		e.secret(w, substituted(script)) // the text its script puts in
 	}
+}
+
+// substituted returns the text a sed script (or perl's -pe code) puts into
+// the lines it edits, a line each: what its s commands replace with, each
+// group reference (\1 or perl's $1, and & for the whole match) read as the literal text
+// of what it refers to (s/^\(API_KEY=\).*/\1VALUE/ puts in API_KEY=VALUE),
+// and the text of its a, i and c commands.
+func substituted(script string) string {
+	var b strings.Builder
+	lines := scriptLines(script)
+	for i := 0; i < len(lines); i++ {
+		line := sedSkipAddress(lines[i])
+		if len(line) > 1 && strings.IndexByte("aic", line[0]) >= 0 && (line[1] == '\\' || line[1] == ' ' || line[1] == '\t') {
+			text := strings.TrimSpace(strings.TrimPrefix(line[1:], "\\"))
+			if text == "" && i+1 < len(lines) {
+				i++ // a\ with its text on the next line
+				text = strings.TrimSpace(lines[i])
+			}
+			b.WriteString(text)
+			b.WriteByte('\n')
+			continue
+		}
+		if len(line) < 4 || line[0] != 's' || isAlnum(line[1]) || line[1] == ' ' || line[1] == '_' {
+			continue
+		}
+		pattern, repl, ok := substitution(line[1:])
+		if !ok {
+			continue
+		}
+		groups := literalGroups(pattern)
+		for i := 0; i < len(repl); i++ {
+			switch c := repl[i]; {
+			case c == '&':
+				b.WriteString(groups[0])
+			case c == '$' && perlGroup(repl[i+1:]) > 0: // perl's $1, ${1}
+				n := perlGroup(repl[i+1:])
+				if int(repl[i+n]-'0') < len(groups) {
+					b.WriteString(groups[repl[i+n]-'0'])
+				}
+				i += n
+				if n == 2 {
+					i++ // the } of ${1}
+				}
+			case c == '\\' && i+1 < len(repl):
+				i++
+				switch d := repl[i]; {
+				case d >= '1' && d <= '9':
+					if n := int(d - '0'); n < len(groups) {
+						b.WriteString(groups[n])
+					}
+				case d == 'n':
+					b.WriteByte('\n')
+				default:
+					b.WriteByte(d)
+				}
+			default:
+				b.WriteByte(c)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// perlGroup returns, for the text after a $, the length of a group's
+// number there (1 for $1's "1"), or of "{N" for ${N}; 0 for no group.
+func perlGroup(s string) int {
+	switch {
+	case len(s) > 0 && s[0] >= '1' && s[0] <= '9':
+		return 1
+	case len(s) > 2 && s[0] == '{' && s[1] >= '1' && s[1] <= '9' && s[2] == '}':
+		return 2
+	}
+	return 0
+}
+
+// substitution splits an s command after its s, delimiter first
+// (/pattern/replacement/flags, or perl's {pattern}{replacement}), into its
+// pattern and replacement, escapes kept.
+func substitution(s string) (pattern, repl string, ok bool) {
+	open := s[0]
+	closing := map[byte]byte{'{': '}', '(': ')', '[': ']', '<': '>'}[open]
+	part := func(s string, end byte) (string, string, bool) {
+		for i := 0; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				i++
+			case end:
+				return s[:i], s[i+1:], true
+			}
+		}
+		return "", "", false
+	}
+	if closing == 0 {
+		pattern, rest, ok := part(s[1:], open)
+		if !ok {
+			return "", "", false
+		}
+		repl, _, ok = part(rest, open)
+		return pattern, repl, ok
+	}
+	pattern, rest, ok := part(s[1:], closing)
+	rest = strings.TrimLeft(rest, " \t")
+	if !ok || rest == "" {
+		return "", "", false
+	}
+	c := map[byte]byte{'{': '}', '(': ')', '[': ']', '<': '>'}[rest[0]]
+	if c == 0 {
+		c = rest[0]
+	}
+	repl, _, ok = part(rest[1:], c)
+	return pattern, repl, ok
+}
+
+// literalGroups returns the literal text of a pattern's whole match (first)
+// and of its groups, \(...\) or (...), in order: the pattern with its
+// operators and classes dropped, so a replacement that refers to them is
+// read with the text they stand for.
+func literalGroups(pattern string) []string {
+	groups := []string{""}
+	var open []int // the indexes in groups of the groups open
+	var whole strings.Builder
+	add := func(s string) {
+		whole.WriteString(s)
+		for _, g := range open {
+			groups[g] += s
+		}
+	}
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern):
+			i++
+			switch d := pattern[i]; d {
+			case '(':
+				open = append(open, len(groups))
+				groups = append(groups, "")
+			case ')':
+				if len(open) > 0 {
+					open = open[:len(open)-1]
+				}
+			case 'w', 'W', 's', 'S', 'd', 'D', 'b', 'B', '<', '>':
+			default:
+				add(string(d))
+			}
+		case c == '(':
+			open = append(open, len(groups))
+			groups = append(groups, "")
+		case c == ')':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case c == '[':
+			if j := strings.IndexByte(pattern[i+1:], ']'); j >= 0 {
+				i += j + 1
+			}
+		case strings.IndexByte("^$.*+?|{}", c) >= 0:
+		default:
+			add(string(c))
+		}
+	}
+	groups[0] = whole.String()
+	return groups
 }
 
 // configSecret judges a command that stores KEY VALUE (or KEY=VALUE) in the
@@ -413,13 +576,16 @@ func perlInPlace(e *evaluator, k *call) {
 	if !inPlace {
 		return
 	}
+	code := v.val("-e").Text + "\n" + v.val("-E").Text
 	_, e1 := v.get("-e")
 	_, e2 := v.get("-E")
 	if !e1 && !e2 && len(ops) > 0 {
+		code = ops[0].Text
 		ops = ops[1:] // the script
 	}
 	for _, w := range ops {
 		e.write(w, k.match(), "edits in place")
+		e.secret(w, substituted(code)) // the text its s/// puts in
 	}
 }
 
@@ -961,4 +1127,9 @@ func hasField(list, name string) bool {
 		list = list[end:]
 	}
 	return false
+}
+
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

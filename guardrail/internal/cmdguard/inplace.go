@@ -73,12 +73,46 @@ func inPlaceCommand(e *evaluator, k *call) {
 			return
 		}
 	}
-	if k.name == "yq" && len(ops) > 1 {
-		ops = ops[1:] // the expression first
+	expr := ""
+	if k.name == "yq" {
+		if len(ops) > 0 && yqCommands[ops[0].Text] {
+			ops = ops[1:] // yq e -i EXPR FILE
+		}
+		if len(ops) > 1 {
+			expr, ops = ops[0].Text, ops[1:] // the expression first
+		}
 	}
 	for _, w := range ops {
 		e.rewrite(w, k.match())
+		if expr != "" {
+			e.secret(w, expr) // .db.password = "..." puts the value in
+		}
 	}
+}
+
+// yqCommands are yq's subcommands, before its expression.
+var yqCommands = map[string]bool{"e": true, "eval": true, "ea": true, "eval-all": true}
+
+// filterText returns the program of a JSON or YAML processor (jq, yq,
+// gojq, jaq) whose output a redirection writes into a file: what it
+// assigns (.apiKey = "...") is what the file gets.
+func filterText(c *shell.Cmd, sh string) (string, bool) {
+	if len(c.Args) < 2 || c.Args[0].Dynamic() {
+		return "", false
+	}
+	switch canonical(sh, c.Args[0].Text) {
+	case "jq", "gojq", "jaq", "yq":
+	default:
+		return "", false
+	}
+	_, ops, _ := operands(c.Args[1:], "fLI", "arg argjson slurpfile rawfile indent from-file")
+	if len(ops) > 0 && yqCommands[ops[0].Text] {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 || !strings.Contains(ops[0].Text, "=") {
+		return "", false
+	}
+	return ops[0].Text, true
 }
 
 // rewrite judges a tool rewriting the file w, or the files of its language
