@@ -248,9 +248,11 @@
 //     (exec 3>f; echo ... >&3); what sed -i's or perl -pi's s///
 //     puts in (its replacement, group references read as the text they
 //     stand for: s/^\(API_KEY=\).*/\1VALUE/ puts in API_KEY=VALUE) and
-//     sed's a, i and c text; yq -i's expression, and a jq or yq program
-//     assigning a value whose output is redirected into a file (jq
-//     '.apiKey = "..."' cfg.json > tmp); what interpreter code
+//     sed's a, i and c text; the string literals of ruby -pi's and gawk -i
+//     inplace's code; sd's replacement; yq -i's expression, and a jq or yq
+//     program assigning a value whose output is redirected into a file (jq
+//     '.apiKey = "..."' cfg.json > tmp); install from /dev/stdin; what
+//     interpreter code (open(p, "w").write, Path(p).write_text, ...)
 //     writes; configuration commands that store a value (git config, git
 //     remote add/set-url, npm config set, aws configure set); PowerShell's
 //     Set-Content, Add-Content, Out-File, a redirected string and
@@ -744,8 +746,9 @@
 // are scanned for secrets, but the context lines before them are read for
 // what they say of them: an edit that replaces a value alone is judged under
 // the key on the line before it (password:, then the new value on its own
-// line), and a data value of a Kubernetes Secret under the kind and data:
-// lines around it; a secret on a context line is not the change's. A diff
+// line), a data value of a Kubernetes Secret under the kind and data:
+// lines around it, and a private key's body under a BEGIN line the file
+// already holds; a secret on a context line is not the change's. A diff
 // that does not parse fails closed. The rules, by ID:
 //
 //   - edit.protected (hard): the diff creates, modifies, renames or deletes a

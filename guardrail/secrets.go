@@ -93,6 +93,9 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 	}
 	var kubeFound []Secret // and the other per-file readers'
 	tf := tfVariablesOf(name)
+	// pem says the lines are inside a private key whose BEGIN line is a
+	// context line: an edit that replaces its body alone (keyBody).
+	var pem keyBody
 	scan := func(l Line, after *Line) {
 		// A context line is not written by the change, but says what the
 		// added lines after it are: a key whose value an edit replaces
@@ -120,7 +123,11 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 		} else {
 			f.prev, f.prev2, f.curl = "", "", false
 		}
+		adjacent := beforeNo == l.NewLine-1 && beforeNo > 0
 		beforeText, beforeNo = l.Text, l.NewLine
+		if s, ok := pem.line(l.Text, l.NewLine, context, adjacent); ok {
+			out = append(out, s)
+		}
 		if context || len(l.Text) < 8 {
 			return
 		}
@@ -169,6 +176,41 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 		out = mergeLines(out, kubeFound)
 	}
 	return out
+}
+
+// keyBody finds the body of a private key added under a BEGIN line that
+// is already in the file (a context line of the diff): an edit that
+// replaces a placeholder body, or the whole body, alone. The scan of an
+// added BEGIN line finds the others.
+type keyBody struct {
+	in, found bool // inside such a key; its body already reported
+}
+
+// line reads the next line of the new side (context says it is a context
+// line, adjacent that it follows the last one read) and returns the
+// secret it adds. Only a context line, or any line while in is set, is
+// read beyond a flag's test.
+func (k *keyBody) line(text string, lineNo int, context, adjacent bool) (Secret, bool) {
+	if !adjacent {
+		k.in = false
+	}
+	if !context && !k.in {
+		return Secret{}, false
+	}
+	if strings.Contains(text, "PRIVATE KEY") && strings.Contains(text, "-----") {
+		k.in = context && privateKey().MatchString(text)
+		k.found = false
+		return Secret{}, false
+	}
+	if context || k.found {
+		return Secret{}, false
+	}
+	m := keyMaterial().FindString(text)
+	if m == "" || isPlaceholder(m) || strings.Contains(text, "...") {
+		return Secret{}, false
+	}
+	k.found = true
+	return Secret{Rule: RuleSecretPrivateKey, What: "private key", Line: lineNo, Masked: mask(m)}, true
 }
 
 // mergeLines returns the secrets of out and more in line order, but for

@@ -21,6 +21,7 @@ func init() {
 	handle(awsCommand, "aws")
 	handle(spongeCommand, "sponge")
 	handle(sedCommand, "sed")
+	handle(sdCommand, "sd")
 	handle(patchCommand, "patch")
 	handle(sortCommand, "sort")
 	handle(findCommand, "find")
@@ -279,7 +280,7 @@ func lastOperandWritten(e *evaluator, k *call) {
 	}
 	if len(ops) > 1 {
 		e.writeInto(ops[len(ops)-1], k.match(), "overwrites")
-		if k.name == "cp" && (ops[0].Text == "/dev/stdin" || ops[0].Text == "-") {
+		if k.name == "cp" && ops[0].Text == "-" || (k.name == "cp" || k.name == "install") && ops[0].Text == "/dev/stdin" {
 			e.stdinSecret(k, ops[len(ops)-1])
 		}
 	}
@@ -563,10 +564,15 @@ func rimrafCommand(e *evaluator, k *call) {
 	}
 }
 
-// perlInPlace judges perl -i (-pi, -i.bak): it rewrites its file operands.
-// interpreterCommand calls it for perl.
-func perlInPlace(e *evaluator, k *call) {
-	opts, ops, v := operands(k.args, "eEMmIlx0", "")
+// scriptInPlace judges perl -i and ruby -i (-pi, -i.bak): they rewrite
+// their file operands, with what the code's s/// (perl) or its string
+// literals (ruby's sub(/x/, "...")) put in. interpreterCommand calls it.
+func scriptInPlace(e *evaluator, k *call, lang string) {
+	valued := "eEMmIlx0"
+	if lang == "ruby" {
+		valued = "eIrECFx"
+	}
+	opts, ops, v := operands(k.args, valued, "")
 	inPlace := false
 	for _, o := range opts {
 		if !strings.HasPrefix(o, "--") && strings.Contains(o[1:], "i") {
@@ -583,9 +589,51 @@ func perlInPlace(e *evaluator, k *call) {
 		code = ops[0].Text
 		ops = ops[1:] // the script
 	}
+	text := substituted(code)
+	if lang == "ruby" {
+		text = quotedTexts(code)
+	}
 	for _, w := range ops {
 		e.write(w, k.match(), "edits in place")
-		e.secret(w, substituted(code)) // the text its s/// puts in
+		e.secret(w, text)
+	}
+}
+
+// quotedTexts returns the texts of code's quoted strings ("..." and
+// '...'), a line each.
+func quotedTexts(code string) string {
+	var b strings.Builder
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		j := i + 1
+		for j < len(code) && code[j] != q {
+			if code[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(code) {
+			break
+		}
+		b.WriteString(code[i+1:j] + "\n")
+		i = j
+	}
+	return b.String()
+}
+
+// sdCommand judges sd FIND REPLACE FILE...: it rewrites its files in place
+// (but with -p, --preview), putting REPLACE in.
+func sdCommand(e *evaluator, k *call) {
+	opts, ops, _ := operands(k.args, "fn", "flags max-replacements")
+	if hasShort(opts, "p", "--preview") || len(ops) < 3 {
+		return // a preview, or standard input to standard output
+	}
+	for _, w := range ops[2:] {
+		e.write(w, k.match(), "edits in place")
+		e.secret(w, ops[1].Text)
 	}
 }
 

@@ -303,8 +303,8 @@ func interpreterCommand(e *evaluator, k *call) {
 	if l == nil {
 		return
 	}
-	if key == "perl" {
-		perlInPlace(e, k)
+	if key == "perl" || key == "ruby" {
+		scriptInPlace(e, k, key)
 	}
 	if key == "php" && (scriptSQL(e, k, k.args) || e.scriptDBTask(k, k.args)) {
 		return
@@ -713,7 +713,12 @@ func (e *evaluator) interpCall(k *call, l *lang, c foundCall) {
 			e.write(c.args[0].word(), match, "deletes")
 		case "unlink", "rmdir", "delete":
 			e.write(c.args[0].word(), match, "deletes")
-		case "write_text", "write_bytes", "touch", "rename", "replace", "symlink_to", "hardlink_to", "write", "binwrite":
+		case "write_text", "write_bytes", "write", "binwrite":
+			e.write(c.args[0].word(), match, "writes")
+			// Path(p).write_text(text), File.write(p, text): what is
+			// written is somewhere in the code, as for open(p, "w").
+			e.secret(c.args[0].word(), c.src)
+		case "touch", "rename", "replace", "symlink_to", "hardlink_to":
 			e.write(c.args[0].word(), match, "writes")
 		}
 	case rmTree:
@@ -1038,9 +1043,14 @@ func awkCommand(e *evaluator, k *call) {
 		e.write(shell.Lit(f), k.match(), "writes (awk's print >)")
 	}
 	if inplace {
+		var text strings.Builder // what its strings put in: gsub(/x/, "...")
+		for i, j := range awkStrings(a[prog].Text) {
+			text.WriteString(a[prog].Text[i+1:j] + "\n")
+		}
 		for _, w := range a[prog+1:] {
 			if !strings.Contains(w.Text, "=") {
 				e.write(w, k.match(), "edits in place")
+				e.secret(w, text.String())
 			}
 		}
 	}

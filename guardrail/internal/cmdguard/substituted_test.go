@@ -44,3 +44,16 @@ func FuzzSubstituted(f *testing.F) {
 		}
 	})
 }
+
+func TestQuotedTexts(t *testing.T) {
+	for _, tt := range []struct{ code, want string }{
+		{`sub(/x/, "abc")`, "abc\n"},
+		{`a = 'it''s'; b = "q\"r"`, "it\ns\nq\\\"r\n"},
+		{`"unterminated`, ""},
+		{`none`, ""},
+	} {
+		if got := quotedTexts(tt.code); got != tt.want {
+			t.Errorf("quotedTexts(%q) = %q; want %q", tt.code, got, tt.want)
+		}
+	}
+}
