@@ -123,11 +123,12 @@ func scanSecretsBy(name string, lines iter.Seq[Line], scanLine func(f *scanFile,
 		} else {
 			f.prev, f.prev2, f.curl = "", "", false
 		}
-		adjacent := beforeNo == l.NewLine-1 && beforeNo > 0
-		beforeText, beforeNo = l.Text, l.NewLine
-		if s, ok := pem.line(l.Text, l.NewLine, context, adjacent); ok {
-			out = append(out, s)
+		if context || pem.in {
+			if s, ok := pem.line(l.Text, l.NewLine, context, beforeNo == l.NewLine-1 && beforeNo > 0); ok {
+				out = append(out, s)
+			}
 		}
+		beforeText, beforeNo = l.Text, l.NewLine
 		if context || len(l.Text) < 8 {
 			return
 		}
@@ -188,8 +189,8 @@ type keyBody struct {
 
 // line reads the next line of the new side (context says it is a context
 // line, adjacent that it follows the last one read) and returns the
-// secret it adds. Only a context line, or any line while in is set, is
-// read beyond a flag's test.
+// secret it adds. Only context lines, and any line while in is set, need
+// to be read.
 func (k *keyBody) line(text string, lineNo int, context, adjacent bool) (Secret, bool) {
 	if !adjacent {
 		k.in = false
