@@ -238,7 +238,9 @@
 //     is allowed, and so are /tmp, /var/tmp and macOS's /var/folders.
 //     At the hook, an agent's file edit (Write, Edit, apply_patch) of a
 //     file outside the working tree is judged as the write it amounts to
-//     (cat > PATH), so a Write of /etc/hosts is refused as echo > /etc/hosts is.
+//     (cat > PATH with the text as a here-document), so a Write of
+//     /etc/hosts is refused as echo > /etc/hosts is, and a key written into
+//     ~/.aws/credentials as a command writing it there is.
 //   - edit.secret.* (see "Edit rules"): text a command writes into a file,
 //     when the command line says what it is, is judged by the secret rules
 //     of the edit guard, with the file's name: a here-document or

@@ -144,10 +144,10 @@ func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 		// Added, deleted, updated or moved, a file outside the tree is
 		// written: judged as that write (see outsideWrite).
 		if !in {
-			acts = append(acts, outsideWrite(resolve(dir, op.path))...)
+			acts = append(acts, outsideWrite(resolve(dir, op.path), op.added())...)
 		}
 		if op.moveTo != "" && !newIn {
-			acts = append(acts, outsideWrite(resolve(dir, op.moveTo))...)
+			acts = append(acts, outsideWrite(resolve(dir, op.moveTo), op.added())...)
 		}
 		switch op.verb {
 		case "Add File":
@@ -178,6 +178,20 @@ func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 		}
 	}
 	return acts
+}
+
+// added returns the lines the operation adds, a line each: an added
+// file's, an update's + lines.
+func (op *patchOp) added() string {
+	lines := op.lines
+	for _, c := range op.chunks {
+		for _, l := range c.lines {
+			if l.op == '+' {
+				lines = append(lines[:len(lines):len(lines)], l.text)
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // terminated returns lines each ending in "\n".

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/harnish/harnish/guardrail"
@@ -284,8 +286,9 @@ func (c *ToolCall) dir(root string) string {
 //     a rename diff on the new path).
 //
 // An edit's Path is relative to root and slash-separated; an edit of a
-// file outside root is judged only as the shell write it amounts to (cat >
-// PATH: the system's files and devices are refused). Other
+// file outside root is judged as the shell write it amounts to (cat >
+// PATH <<EOF with the text written: the system's files and devices are
+// refused, and a secret written is judged as a command's is). Other
 // tools ask for nothing. An input that does not decode is an
 // [*InputError].
 func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
@@ -312,13 +315,14 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 		if p == "" {
 			p = ti.NotebookPath
 		}
+		var ei editInput
+		decoded := json.Unmarshal(c.Input, &ei) == nil
 		rel, ok := relativeTo(root, resolve(dir, p))
 		if !ok {
-			return outsideWrite(resolve(dir, p)), nil
+			return outsideWrite(resolve(dir, p), ei.written()), nil
 		}
 		a := guardrail.Action{Kind: guardrail.KindEdit, Path: rel}
-		var ei editInput
-		if json.Unmarshal(c.Input, &ei) != nil {
+		if !decoded {
 			return []guardrail.Action{a}, nil
 		}
 		switch c.Tool {
@@ -344,14 +348,39 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 	return nil, nil
 }
 
-// outsideWrite returns what an edit of a file outside the working tree is
-// judged as: the shell write it amounts to (cat > PATH), so that the
-// command rules that ask where a write lands (sys.files for the system's
-// own files, sys.disk for a device) judge a Write of /etc/hosts as they
-// judge echo > /etc/hosts. What the file says is not judged there: a
-// file outside the tree never enters its history.
-func outsideWrite(abs string) []guardrail.Action {
-	return []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "cat > " + shellQuote(filepath.ToSlash(abs))}}
+// outsideWrite returns what an edit of a file outside the working tree,
+// writing text into it, is judged as: the shell write it amounts to (cat >
+// PATH, with text as its here-document), so that the command rules judge a
+// Write of /etc/hosts as they judge echo > /etc/hosts (sys.files for the
+// system's own files, sys.disk for a device), and a key written into
+// ~/.aws/credentials as they judge one a command writes there.
+func outsideWrite(abs, text string) []guardrail.Action {
+	cmd := "cat > " + shellQuote(filepath.ToSlash(abs))
+	if text != "" {
+		delim := "HARNISH_EOF"
+		for n := 1; strings.Contains("\n"+text+"\n", "\n"+delim+"\n"); n++ {
+			delim = "HARNISH_EOF" + strconv.Itoa(n)
+		}
+		cmd += " <<'" + delim + "'\n" + strings.TrimSuffix(text, "\n") + "\n" + delim
+	}
+	return []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: cmd}}
+}
+
+// written returns the text an edit tool's call puts into its file: Write's
+// content, Edit's and MultiEdit's new strings, NotebookEdit's new source.
+func (ei *editInput) written() string {
+	var parts []string
+	if ei.Content != nil {
+		parts = append(parts, *ei.Content)
+	}
+	if ei.NewSource != nil {
+		parts = append(parts, *ei.NewSource)
+	}
+	parts = append(parts, ei.NewString)
+	for _, e := range ei.Edits {
+		parts = append(parts, e.NewString)
+	}
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "\n")
 }
 
 // resolve returns p, made absolute from dir when it is relative.

@@ -74,6 +74,9 @@ func TestActions(t *testing.T) {
 		{name: "patch as patch", tool: "apply_patch", cwd: root,
 			input: map[string]any{"patch": "*** Begin Patch\n*** Add File: d.txt\n+d\n*** End Patch\n"},
 			want:  []guardrail.Action{edit("d.txt", "--- /dev/null\n+++ b/d.txt\n@@ -0,0 +1,1 @@\n+d\n")}},
+		{name: "patch of a file outside the tree", tool: "apply_patch", cwd: root,
+			input: map[string]any{"command": "*** Begin Patch\n*** Add File: /elsewhere/y\n+one\n+two\n*** End Patch\n"},
+			want:  []guardrail.Action{cmd("cat > '/elsewhere/y' <<'HARNISH_EOF'\none\ntwo\nHARNISH_EOF")}},
 		{name: "a chunk found by its context", tool: "apply_patch", cwd: root,
 			input: map[string]any{"command": "*** Begin Patch\n*** Update File: notes.txt\n@@ two\n-three\n+3\n*** End Patch\n"},
 			want:  []guardrail.Action{edit("notes.txt", "--- a/notes.txt\n+++ b/notes.txt\n@@ -3,1 +3,1 @@\n-three\n+3\n")}},
@@ -99,9 +102,11 @@ func TestActions(t *testing.T) {
 		{name: "edit with content that does not decode", tool: "Write", input: map[string]any{"file_path": "notes.txt", "content": 1}, cwd: root,
 			want: []guardrail.Action{edit("notes.txt", "")}},
 		{name: "write outside the tree", tool: "Write", input: map[string]any{"file_path": "/elsewhere/x", "content": "x"}, cwd: root,
-			want: []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "cat > '/elsewhere/x'"}}},
+			want: []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "cat > '/elsewhere/x' <<'HARNISH_EOF'\nx\nHARNISH_EOF"}}},
+		{name: "write outside the tree of text that holds the delimiter", tool: "Write", input: map[string]any{"file_path": "/elsewhere/x", "content": "a\nHARNISH_EOF\nb\n"}, cwd: root,
+			want: []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "cat > '/elsewhere/x' <<'HARNISH_EOF1'\na\nHARNISH_EOF\nb\nHARNISH_EOF1"}}},
 		{name: "edit outside the tree, relative", tool: "Edit", input: map[string]any{"file_path": "../it's.txt", "old_string": "a", "new_string": "b"}, cwd: root,
-			want: []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "cat > '" + filepath.ToSlash(filepath.Dir(root)) + "/it'\\''s.txt'"}}},
+			want: []guardrail.Action{{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: "cat > '" + filepath.ToSlash(filepath.Dir(root)) + "/it'\\''s.txt' <<'HARNISH_EOF'\nb\nHARNISH_EOF"}}},
 		{name: "other tools", tool: "Read", input: map[string]any{"file_path": "notes.txt"}, cwd: root},
 	}
 	for _, tt := range tests {
