@@ -83,7 +83,7 @@ func applyEdits(content string, exists bool, edits []textEdit) (string, bool) {
 			content, exists = e.NewString, true
 		case e.OldString == "" || !exists || !strings.Contains(content, e.OldString):
 			return "", false
-		case e.ReplaceAll:
+		case e.ReplaceAll || e.Expected > 1:
 			content = strings.ReplaceAll(content, e.OldString, e.NewString)
 		default:
 			content = strings.Replace(content, e.OldString, e.NewString, 1)

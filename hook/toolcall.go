@@ -20,7 +20,8 @@ type ToolCall struct {
 	Event string `json:"hook_event_name"`
 	// Tool is the tool's name: Bash (a shell command, Codex's included),
 	// Write, Edit, MultiEdit, NotebookEdit, apply_patch (Codex's patch
-	// tool), Read, ...
+	// tool), Read, ...; Gemini CLI's run_shell_command, write_file and
+	// replace are judged as Bash, Write and Edit.
 	Tool string `json:"tool_name"`
 	// Input is the tool's input as the agent sent it.
 	Input json.RawMessage `json:"tool_input"`
@@ -47,6 +48,9 @@ type toolInput struct {
 	Command      string
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
+	// Directory is where Gemini CLI's run_shell_command runs, from the
+	// call's directory.
+	Directory string
 }
 
 // UnmarshalJSON reads a tool's input in the spellings the agents and their
@@ -68,11 +72,12 @@ func (ti *toolInput) UnmarshalJSON(data []byte) error {
 		Patch        string          `json:"patch"`
 		FilePath     string          `json:"file_path"`
 		NotebookPath string          `json:"notebook_path"`
+		Directory    string          `json:"directory"`
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
 		return err
 	}
-	*ti = toolInput{FilePath: in.FilePath, NotebookPath: in.NotebookPath}
+	*ti = toolInput{FilePath: in.FilePath, NotebookPath: in.NotebookPath, Directory: in.Directory}
 	for _, raw := range []json.RawMessage{in.Command, in.Cmd} {
 		c, err := commandOf(raw)
 		if err != nil {
@@ -124,6 +129,9 @@ type textEdit struct {
 	OldString  string `json:"old_string"`
 	NewString  string `json:"new_string"`
 	ReplaceAll bool   `json:"replace_all"`
+	// Expected is Gemini CLI's expected_replacements: more than one
+	// replaces every occurrence, as replace_all does.
+	Expected int `json:"expected_replacements"`
 }
 
 // The kinds of tool harnish judges; the others are allowed unjudged.
@@ -136,14 +144,26 @@ const (
 
 func toolKind(name string) int {
 	switch name {
-	case "Bash", "exec_command", "shell", "local_shell":
+	case "Bash", "exec_command", "shell", "local_shell", "run_shell_command":
 		return toolShell
-	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+	case "Write", "Edit", "MultiEdit", "NotebookEdit", "write_file", "replace":
 		return toolEdit
 	case "apply_patch":
 		return toolPatch
 	}
 	return toolOther
+}
+
+// editTool returns the Claude Code tool that an edit tool of another agent
+// is: Gemini CLI's write_file is Write, its replace Edit.
+func editTool(name string) string {
+	switch name {
+	case "write_file":
+		return "Write"
+	case "replace":
+		return "Edit"
+	}
+	return name
 }
 
 // ParseToolCall reads and decodes a PreToolUse payload of at most
@@ -300,6 +320,9 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 	t := tree{root: root}
 	switch toolKind(c.Tool) {
 	case toolShell:
+		if ti.Directory != "" {
+			dir = resolve(dir, ti.Directory)
+		}
 		cmd := guardrail.Action{Kind: guardrail.KindCommand, Shell: guardrail.ShellBash, Command: ti.Command}
 		acts := guardrail.Installs(cmd)
 		if filepath.Clean(dir) != filepath.Clean(root) {
@@ -325,7 +348,7 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 		if !decoded {
 			return []guardrail.Action{a}, nil
 		}
-		switch c.Tool {
+		switch editTool(c.Tool) {
 		case "Write":
 			if ei.Content != nil {
 				a.Diff = t.writeDiff(rel, *ei.Content)

@@ -29,11 +29,12 @@ JSON from standard input and answers in the agent's own protocol.
       is judged by the command rules (Codex's apply_patch commands also by
       the edit rules, file by file); Write, Edit, MultiEdit and NotebookEdit
       calls by the edit rules on their file and the change they make to it,
-      secrets included (a deleted cell on its path alone); Codex's
-      apply_patch tool (the patch as tool_input.command, .input or .patch)
-      by the edit rules on each file its patch changes, with that file's
-      part of the patch. The size rule is
-      left to the loop, on the attempt's whole diff. Other tools are
+      secrets included (a deleted cell on its path alone; Gemini CLI's
+      run_shell_command, write_file and replace as Bash, Write and Edit,
+      should its hooks send them); Codex's apply_patch tool (the patch as
+      tool_input.command, .input or .patch) by the edit rules on each file
+      its patch changes, with that file's part of the patch. The size rule
+      is left to the loop, on the attempt's whole diff. Other tools are
       allowed. For Codex, a command that starts a shell or REPL with no
       script (bash, python3, node...) is blocked (shell.interactive): what
       Codex writes to it later (write_stdin) reaches no hook.
