@@ -216,7 +216,7 @@ func (t tree) updateDiff(oldRel, newRel string, chunks []patchChunk) string {
 	}
 	var d diffWriter
 	d.header(oldRel, newRel)
-	pos, delta := 0, 0
+	pos, delta, end := 0, 0, 0 // end: where the last chunk's lines end
 	for _, ch := range chunks {
 		var old []string
 		oldN, newN := 0, 0
@@ -234,18 +234,27 @@ func (t tree) updateDiff(oldRel, newRel string, chunks []patchChunk) string {
 				pos = i + 1
 			}
 		}
-		at := pos
+		at, found := pos, false
 		switch {
 		case ch.eof && len(file)-oldN >= pos:
-			at = len(file) - oldN
+			at, found = len(file)-oldN, exists
 		case oldN == 0 && exists:
-			at = len(file)
+			at, found = len(file), true
 		case oldN > 0:
 			if i := seek(file, old, pos); i >= 0 {
-				at = i
+				at, found = i, true
 			}
 		}
-		oldStart, newStart := at+1, at+1+delta
+		// Where the chunk is found, up to three of the file's lines before
+		// it (after the last chunk) are its context, as git's diffs have:
+		// they say what the lines it adds are (the key whose value it
+		// replaces alone).
+		var before []string
+		if found {
+			before = file[max(at-3, end, 0):at]
+		}
+		oldN, newN = oldN+len(before), newN+len(before)
+		oldStart, newStart := at+1-len(before), at+1+delta-len(before)
 		if oldN == 0 {
 			oldStart--
 		}
@@ -253,12 +262,19 @@ func (t tree) updateDiff(oldRel, newRel string, chunks []patchChunk) string {
 			newStart--
 		}
 		fmt.Fprintf(&d, "@@ -%d,%d +%d,%d @@\n", oldStart, oldN, newStart, newN)
+		for _, l := range before {
+			d.WriteString(" " + l + "\n")
+		}
+		oldN, newN = oldN-len(before), newN-len(before)
 		for _, l := range ch.lines {
 			d.WriteByte(l.op)
 			d.WriteString(l.text)
 			d.WriteByte('\n')
 		}
 		pos, delta = at+oldN, delta+newN-oldN
+		if found {
+			end = pos
+		}
 	}
 	return d.String()
 }

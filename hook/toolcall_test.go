@@ -87,7 +87,7 @@ func TestActions(t *testing.T) {
 			want:  []guardrail.Action{edit("notes.txt", "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n-one\n+onE\n two\n-three\n+thrEE\n")}},
 		{name: "a chunk found by its context", tool: "apply_patch", cwd: root,
 			input: map[string]any{"command": "*** Begin Patch\n*** Update File: notes.txt\n@@ two\n-three\n+3\n*** End Patch\n"},
-			want:  []guardrail.Action{edit("notes.txt", "--- a/notes.txt\n+++ b/notes.txt\n@@ -3,1 +3,1 @@\n-three\n+3\n")}},
+			want:  []guardrail.Action{edit("notes.txt", "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n one\n two\n-three\n+3\n")}},
 		{name: "write a new file", tool: "Write", input: map[string]any{"file_path": filepath.Join(root, "new.txt"), "content": "x\ny"}, cwd: root,
 			want: []guardrail.Action{edit("new.txt", "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n\\ No newline at end of file\n")}},
 		{name: "write over a file", tool: "Write", input: map[string]any{"file_path": "notes.txt", "content": "one\n2\nthree\n"}, cwd: root,
