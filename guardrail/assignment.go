@@ -195,7 +195,7 @@ func credentialName(name string) bool {
 	if n == 1 && upperName(name) && gluedUpper(last) {
 		return true
 	}
-	if credentialWord(last) {
+	if credentialWord(last) || gluedOpen(last) {
 		return true
 	}
 	if n >= 2 {
@@ -280,7 +280,7 @@ func credentialWordsOf(words []string) bool {
 		return false
 	}
 	last := words[n-1]
-	return credentialWord([]byte(last)) || n == 1 && gluedCredential(last) || n >= 2 && credentialPair([]byte(words[n-2]+last)) ||
+	return credentialWord([]byte(last)) || n == 1 && gluedCredential(last) || gluedOpen([]byte(last)) || n >= 2 && credentialPair([]byte(words[n-2]+last)) ||
 		n >= 3 && words[n-3]+words[n-2]+last == "secretkeybase"
 }
 

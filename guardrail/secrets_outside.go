@@ -1,0 +1,309 @@
+package guardrail
+
+import (
+	"regexp"
+	"strings"
+)
+
+// This file holds the readings the peer secret scanners' own examples
+// (Nosey Parker's, Kingfisher's, detect-secrets') showed harnish missing,
+// written as general readings: credential names glued in lower case,
+// provider tokens whose prefix says what they are, and credentials in the
+// syntax of the tools that take them (psexec, PowerShell, Vault's unseal,
+// TrueNAS' and ThingsBoard's APIs).
+
+func init() { detectors = append(detectors, outsideDetector) }
+
+// outsideDetector is one detector (one bit of the keyword pass) for this
+// file's readings; find asks each reading whose keyword the line holds.
+var outsideDetector = detector{
+	rule: RuleSecretAssignment, what: "literal credential",
+	keywords: outsideKeywords(),
+	find:     findOutside,
+}
+
+// outsideTokens are providers' tokens that their prefix identifies, from
+// the providers' documentation, which gitleaks' rules and prefixedTokens
+// do not read.
+var outsideTokens = []prefixedToken{
+	{"dependency-track-api-key", "Dependency-Track API key", "odt_", lazyRE(`\bodt_[A-Za-z0-9]{32,40}\b`), 0, ""},
+	{"adafruit-io-key", "Adafruit IO key", "aio_", lazyRE(`\baio_[A-Za-z0-9]{28}\b`), 0, ""},
+	{"twitch-stream-key", "Twitch stream key", "live_", lazyRE(`\blive_[0-9]{6,12}_[A-Za-z0-9]{30}\b`), 0, ""},
+	{"new-relic-admin-key", "New Relic admin API key", "nraa-", lazyRE(`\bNRAA-[0-9a-f]{27}\b`), 0, ""},
+	{"new-relic-query-key", "New Relic Insights query key", "nriq-", lazyRE(`\bNRIQ-[A-Za-z0-9_-]{32}\b`), 0, ""},
+	{"new-relic-license-key", "New Relic license key", "eu01xx", lazyRE(`\beu01xx[0-9a-f]{30}NRAL\b`), 0, ""},
+	{"jina-api-key", "Jina API key", "jina_", lazyRE(`\bjina_[A-Za-z0-9]{60}\b`), 0, ""},
+	{"mongodb-atlas-service-account-secret", "MongoDB Atlas service account secret", "mdb_sa_sk_", lazyRE(`\bmdb_sa_sk_[A-Za-z0-9_-]{40}\b`), 0, ""},
+	{"posthog-personal-api-key", "PostHog personal API key", "phx_", lazyRE(`\bphx_[A-Za-z0-9_]{40,50}\b`), 0, ""},
+	{"sourcegraph-access-token", "Sourcegraph or Segment token", "sgp_", lazyRE(`\bsgp_[A-Za-z0-9_]{40,80}\b`), 0, ""},
+	{"sourcegraph-cody-key", "Sourcegraph Cody key", "slk_", lazyRE(`\bslk_[0-9a-f]{64}\b`), 0, ""},
+	{"teamwork-api-token", "Teamwork API token", "tkn.v1_", lazyRE(`\btkn\.v1_[A-Za-z0-9+/]{60,}={0,2}`), 0, ""},
+	{"scrapfly-api-key", "Scrapfly API key", "scp-live-", lazyRE(`\bscp-live-[0-9a-f]{32}\b`), 0, ""},
+	{"azure-devops-pat", "Azure DevOps personal access token", "azdo", lazyRE(`\b[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}\b`), 0, ""},
+	{"salesforce-access-token", "Salesforce access token", "00d", lazyRE(`\b00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,}`), 0, "!"},
+	{"slack-config-refresh-token", "Slack configuration token", "xoxe", lazyRE(`\bxoxe(?:\.xox[abp])?-[0-9]-[A-Za-z0-9]{100,}`), 0, ""},
+}
+
+// outsideCommand is a program and the flag its password follows, matched
+// in any case (PsExec.exe, Connect-VIServer -Password): Windows' programs
+// and PowerShell's cmdlets and parameters are.
+type outsideCommand struct {
+	programs []string // lowercase, without .exe
+	flag     string   // lowercase
+}
+
+var outsideCommands = []outsideCommand{
+	{[]string{"psexec", "psexec64", "paexec"}, "-p"},
+	{[]string{"connect-viserver", "connect-ciserver", "invoke-sqlcmd"}, "-password"},
+}
+
+// The readings' patterns, compiled when a line first holds their keyword.
+var (
+	// Vault's unseal keys as vault operator init prints them and as
+	// vault operator unseal takes one: base64 of 33 bytes (or hex).
+	vaultUnsealKey = lazyRE(`(?i)\bunseal key [0-9]+:\s*([A-Za-z0-9+/]{44}|[0-9a-f]{66})(?:[^A-Za-z0-9+/=]|$)`)
+	vaultUnsealArg = lazyRE(`\bvault\s+(?:operator\s+)?unseal\s+(?:-[a-z-]+(?:=\S*)?\s+)*([A-Za-z0-9+/]{44}|[0-9a-f]{66})(?:[^A-Za-z0-9+/=]|$)`)
+	// The root token vault operator init prints (Initial Root Token:),
+	// the old s. form; hvs. is gitleaks'.
+	vaultRootToken = lazyRE(`(?i)\broot token:\s*(s\.[A-Za-z0-9]{24})\b`)
+	// A TrueNAS API key (its number, '-', 64 letters and digits) among a
+	// login_with_api_key call's parameters.
+	truenasKey = lazyRE(`"([0-9]{1,5}-[A-Za-z0-9]{64})"`)
+	// A ThingsBoard device's access token in its HTTP or CoAP API's path.
+	thingsboardToken = lazyRE(`/api/v1/([A-Za-z0-9_-]{16,40})/(?:telemetry|attributes)\b`)
+	// A YAML value tagged !!binary or !!str under a name.
+	yamlTagged = lazyRE(`^\s*(?:-\s+)?["']?([A-Za-z0-9_.-]+)["']?\s*:\s*!!(?:binary|str)\s+["']?([^\s"']+)`)
+)
+
+func outsideKeywords() []string {
+	ks := []string{"unseal", "root token", "login_with_api_key", "/telemetry", "/attributes", "!!binary", "!!str"}
+	for _, p := range outsideTokens {
+		ks = append(ks, p.keyword)
+	}
+	for _, c := range outsideCommands {
+		ks = append(ks, c.programs...)
+	}
+	return ks
+}
+
+// findOutside runs the readings whose keyword the line holds.
+func findOutside(text, _ string, _ bool) []found {
+	var out []found
+	for _, find := range [...]func(string) []found{findOutsideTokens, findOutsideCommands, findVaultKeys, findTrueNASKey, findThingsBoardToken, findYAMLTagged} {
+		out = append(out, find(text)...)
+	}
+	return out
+}
+
+// findOutsideTokens finds outsideTokens' tokens.
+func findOutsideTokens(text string) []found {
+	var out []found
+	for _, p := range outsideTokens {
+		if !containsFold(text, p.keyword) || p.needs != "" && !strings.Contains(text, p.needs) {
+			continue
+		}
+		for _, m := range p.re().FindAllStringIndex(text, -1) {
+			v := text[m[0]:m[1]]
+			if isPlaceholder(tokenBody(v)) || testToken(v) || !mixedToken(tokenBody(v)) {
+				continue
+			}
+			rule, what := providerRule(p.id)
+			if !strings.HasPrefix(rule, "edit.secret.slack") && !strings.HasPrefix(rule, "edit.secret.azure") {
+				what = p.what
+			}
+			out = append(out, found{Secret: Secret{Rule: rule, What: what, Masked: mask(v)}, start: m[0], end: m[1]})
+		}
+	}
+	return out
+}
+
+// findVaultKeys finds Vault's unseal keys and initial root token as vault
+// operator init prints them, and a key given to vault operator unseal.
+func findVaultKeys(text string) []found {
+	var out []found
+	if containsFold(text, "unseal") {
+		out = appendGroup(out, text, vaultUnsealKey(), 1)
+		out = appendGroup(out, text, vaultUnsealArg(), 1)
+	}
+	if containsFold(text, "root token") {
+		out = appendGroup(out, text, vaultRootToken(), 1)
+	}
+	return out
+}
+
+// findTrueNASKey finds a TrueNAS API key given to auth.login_with_api_key.
+func findTrueNASKey(text string) []found {
+	if !strings.Contains(text, "login_with_api_key") {
+		return nil
+	}
+	return appendGroup(nil, text, truenasKey(), 1)
+}
+
+// findThingsBoardToken finds a ThingsBoard device's access token in its
+// API's path.
+func findThingsBoardToken(text string) []found {
+	if !strings.Contains(text, "/api/v1/") {
+		return nil
+	}
+	return appendGroup(nil, text, thingsboardToken(), 1)
+}
+
+// findYAMLTagged finds a literal tagged !!binary or !!str under a
+// credential's name (api_secret: !!binary ...), which the assignment rule
+// reads as the tag.
+func findYAMLTagged(text string) []found {
+	if !strings.Contains(text, "!!") {
+		return nil
+	}
+	m := yamlTagged().FindStringSubmatchIndex(text)
+	if m == nil || !credentialName(text[m[2]:m[3]]) || !literal(text[m[4]:m[5]]) {
+		return nil
+	}
+	return []found{{Secret: Secret{Masked: mask(text[m[4]:m[5]])}, start: m[4], end: m[5]}}
+}
+
+// appendGroup appends the submatches group of re in text that look
+// generated and are not placeholders.
+func appendGroup(out []found, text string, re *regexp.Regexp, group int) []found {
+	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		s, e := m[2*group], m[2*group+1]
+		v := text[s:e]
+		if isPlaceholder(tokenBody(v)) || !mixedToken(v) {
+			continue
+		}
+		out = append(out, found{Secret: Secret{Masked: mask(v)}, start: s, end: e})
+	}
+	return out
+}
+
+// mixedToken reports whether v mixes letters and digits, as a generated
+// token does and a word or a name does not.
+func mixedToken(v string) bool {
+	var l, d bool
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		l = l || letter(c)
+		d = d || c >= '0' && c <= '9'
+	}
+	return l && d
+}
+
+// findOutsideCommands finds the password a command line gives the
+// programs of outsideCommands after their flag (psexec \\host -u U -p PW,
+// Connect-VIServer -Server H -User U -Password PW).
+func findOutsideCommands(text string) []found {
+	if !strings.Contains(text, " -") {
+		return nil
+	}
+	var out []found
+	words := shellWords(text)
+	for k, w := range words {
+		name := strings.ToLower(w.text[strings.LastIndexAny(w.text, "/\\")+1:])
+		name = strings.TrimSuffix(name, ".exe")
+		for _, c := range outsideCommands {
+			if !contains(c.programs, name) {
+				continue
+			}
+			for i := k + 1; i+1 < len(words); i++ {
+				a := strings.ToLower(words[i].text)
+				if a == "|" || a == ";" || a == "&&" || a == "||" || a == "&" {
+					break
+				}
+				if a != c.flag {
+					continue
+				}
+				// Not a variable, a subexpression or a splat ($pw, %PW%,
+				// (Get-Secret ...), @args).
+				v := words[i+1]
+				if v.text == "" || strings.IndexByte("$%(@[{", v.text[0]) >= 0 || strings.ContainsAny(v.text, " \t") || !literal(v.text) {
+					break
+				}
+				if q := text[v.start]; (q == '"' || q == '\'') && v.end-v.start == len(v.text)+2 {
+					v.start, v.end = v.start+1, v.end-1 // the value inside its quotes
+				}
+				out = append(out, found{Secret: Secret{Masked: mask(v.text)}, start: v.start, end: v.end})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// gluedOpen reports whether w, a name's last word in lower case, is a
+// credential word with a word glued before it, which gluedPrefixes does
+// not list: jwtsecret, webhooksecret, githubtoken, mapsapikey,
+// aws.secretkey; and secretkey or privatekey alone. The word before it
+// must be letters or digits, and not one that makes the name something
+// else (a page token, a parser's next token, a form's secret field).
+// Passwords glued so are gluedPass' (secrets_formats.go). credentialName
+// asks it of many names: the last byte and the length rule out most.
+func gluedOpen(w []byte) bool {
+	n := len(w)
+	if n < 7 {
+		return false
+	}
+	var end string
+	switch w[n-1] {
+	case 't':
+		end = "secret"
+	case 'n':
+		end = "token"
+	case 'y':
+		for _, k := range [...]string{"privatekey", "secretkey", "accesskey", "apikey"} {
+			if n >= len(k) && string(w[n-len(k):]) == k {
+				end = k
+				break
+			}
+		}
+	}
+	if end == "" || n < len(end) || string(w[n-len(end):]) != end {
+		return false
+	}
+	p := w[:n-len(end)]
+	if len(p) == 0 {
+		return end == "secretkey" || end == "privatekey" // the pair glued, alone
+	}
+	if len(p) < 2 || len(p) > 16 || !alnumBytes(p) || notCredentialWord(p) || notGluedWord(p) {
+		return false
+	}
+	return end != "token" || !notTokenWord(p)
+}
+
+func alnumBytes(p []byte) bool {
+	for _, c := range p {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// notGluedWord reports whether w, glued before a credential word, makes
+// the name a flag, a form's field, a hash or a derived value rather than
+// the credential: nopassword, haspassword, showpassword, newpassword,
+// confirmpassword, txtpassword, hashedpassword, topsecret.
+func notGluedWord(w []byte) bool {
+	switch string(w) {
+	case "no", "non", "not", "has", "is", "show", "hide", "use", "uses", "with", "without", "require", "requires", "allow",
+		"new", "old", "confirm", "repeat", "retype", "verify", "current", "enter", "ask", "prompt", "remember", "save",
+		"input", "txt", "text", "field", "label", "lbl", "placeholder", "type", "min", "max", "len", "valid",
+		"hashed", "hash", "encrypted", "enc", "masked", "sealed", "top", "get", "set", "gen", "generate", "random", "rand",
+		"one", "otp", "temp", "tmp", "empty", "default", "my", "your", "the", "some", "any", "sample", "example", "fake", "dummy", "test":
+		return true
+	}
+	return false
+}
+
+// notTokenWord reports whether w, glued before token, names a parser's,
+// a paginator's or a cancellation's token, or one a device publishes,
+// rather than a credential: lasttoken, eoftoken, cancellationtoken,
+// pushtoken.
+func notTokenWord(w []byte) bool {
+	switch string(w) {
+	case "last", "first", "start", "end", "eof", "cur", "current", "prev", "previous", "peek", "lexer", "parser", "lex",
+		"cancel", "cancellation", "stop", "push", "device", "fcm", "apns", "registration", "notification", "sort", "search",
+		"resume", "more", "offset", "marker", "start_", "continue", "max", "min", "num", "count", "total", "word", "char", "string":
+		return true
+	}
+	return false
+}
