@@ -613,5 +613,5 @@ func literal(v string) bool {
 	if wordy(v) && strings.ContainsAny(v, "-_.") && (credentialName(v) || keyName(v)) {
 		return false // the name of a key elsewhere: secretKey: api-key
 	}
-	return !publishable(lv) && !filePath(v) && !ciphertext(v) && !notSecretShape(v) && !notCredentialValue(v) && !schemeHash(lv) && decodedLiteral(v)
+	return !publishable(lv) && !filePath(v) && !ciphertext(v) && !notSecretShape(v) && !notCredentialValue(v) && !schemeHash(lv) && !codeValue(v) && decodedLiteral(v)
 }

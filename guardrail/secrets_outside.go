@@ -307,3 +307,56 @@ func notTokenWord(w []byte) bool {
 	}
 	return false
 }
+
+// codeValue reports whether v, read as a credential's value, is code
+// around a literal rather than one: a concatenation after a closing
+// quote ('.$p[...] in PHP), a variable escaped or between quotes
+// (\$_POST[...], '$PW' in a shell's quote juggling), a CSS selector
+// of the field's element (#add-password), or the next
+// key of a minified object after a label ("Password:",rememberMe:).
+func codeValue(v string) bool {
+	if len(v) < 2 {
+		return false
+	}
+	switch v[0] {
+	case '.', '\\', '\'', '"':
+		if v[1] == '$' {
+			return true
+		}
+	case ',':
+		return v[len(v)-1] == ':' && identifier(v[1:len(v)-1])
+	}
+	return v[0] == '#' && selectorWords(v[1:])
+}
+
+// identifier reports whether s is a name in code: letters, digits and _,
+// not starting with a digit.
+func identifier(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !wordByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// selectorWords reports whether s is lower-case words joined by hyphens,
+// two or more, as CSS names an element (add-password, reset-token-form).
+func selectorWords(s string) bool {
+	words := 0
+	for w := range strings.SplitSeq(s, "-") {
+		if w == "" {
+			return false
+		}
+		for i := 0; i < len(w); i++ {
+			if w[i] < 'a' || w[i] > 'z' {
+				return false
+			}
+		}
+		words++
+	}
+	return words >= 2
+}

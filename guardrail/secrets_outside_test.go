@@ -118,3 +118,14 @@ func TestGluedOpen(t *testing.T) {
 	}
 	checkPredicate(t, "gluedOpen", func(w string) bool { return gluedOpen([]byte(w)) }, cases)
 }
+
+// TestCodeValue checks the values that are code around a literal rather
+// than a credential, and passwords that look like them.
+func TestCodeValue(t *testing.T) {
+	checkPredicate(t, "codeValue", codeValue, map[string]bool{
+		".$cfg['db']['pass']": true, `\$_GET[\"token\"]`: true, "'$CI_TOKEN'": true, `"$PW"`: true,
+		"#reset-token-input": true, "#add-password": true, ",submitLabel:": true,
+		"#Kq7-zr19": false, "#gets0m3": false, "#password": false, ".Xk9$pw": false,
+		",submitLabel": false, ",9x:": false, "#Add-Password": false, "x": false,
+	})
+}
