@@ -1098,7 +1098,8 @@
 //     "..."), conn.connect(url, "app", "..."), new PDO(dsn, "u", "..."),
 //     DriverManager.getConnection(url, "u", "..."), new Sequelize(db, "u",
 //     "..."), ftplib's FTP(host, "u", "..."), OkHttp's Credentials.basic,
-//     basic_auth("u", Some("...")), Ruby's req.basic_auth 'u', '...', and
+//     basic_auth("u", Some("...")), Ruby's req.basic_auth 'u', '...', .NET's
+//     LDAP bind new DirectoryEntry(path, "u", "..."), and
 //     NetworkCredential("u@x.io", "...") with an @ in the password). A header's
 //     value given before its name (Swift's addValue("...", forHTTPHeaderField:
 //     "X-API-Key")). A generated literal (or a UUID, LaunchDarkly's sdk-UUID)
