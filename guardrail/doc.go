@@ -1222,7 +1222,10 @@
 //     (Initial Root Token: s....); a TrueNAS API key (N-<64>) in a
 //     auth.login_with_api_key call; a ThingsBoard device token in its URL
 //     (/api/v1/TOKEN/telemetry or /attributes); a value tagged !!binary
-//     or !!str under a credential's name (api_secret: !!binary ...). The
+//     or !!str under a credential's name (api_secret: !!binary ...);
+//     Gradle's Groovy buildConfigField and resValue without parentheses
+//     (buildConfigField 'String', 'API_KEY', '"..."'), not a ${...}
+//     template, a concatenation or a name that is no credential's. The
 //     tokens and keys must mix letters and digits. Allowed besides, as
 //     code around a literal rather than a value: PHP's concatenation after
 //     a closing quote (password = '.$p['db']), a variable escaped or

@@ -71,12 +71,15 @@ var (
 	truenasKey = lazyRE(`"([0-9]{1,5}-[A-Za-z0-9]{64})"`)
 	// A ThingsBoard device's access token in its HTTP or CoAP API's path.
 	thingsboardToken = lazyRE(`/api/v1/([A-Za-z0-9_-]{16,40})/(?:telemetry|attributes)\b`)
+	// Gradle's Groovy calls without parentheses: buildConfigField
+	// 'String', 'NAME', '"..."' (or "\"...\""), resValue 'string', ...
+	groovyNamedArgs = lazyRE(`(?i)\b(?:buildConfigField|resValue)[ \t]+['"]\w+['"][ \t]*,[ \t]*['"]([A-Za-z0-9_.-]+)['"][ \t]*,[ \t]*(?:'"([^"'\\$]*)"'|"\\"([^"'\\$]*)\\"")`)
 	// A YAML value tagged !!binary or !!str under a name.
 	yamlTagged = lazyRE(`^\s*(?:-\s+)?["']?([A-Za-z0-9_.-]+)["']?\s*:\s*!!(?:binary|str)\s+["']?([^\s"']+)`)
 )
 
 func outsideKeywords() []string {
-	ks := []string{"unseal", "root token", "login_with_api_key", "/telemetry", "/attributes", "!!binary", "!!str"}
+	ks := []string{"unseal", "root token", "login_with_api_key", "/telemetry", "/attributes", "!!binary", "!!str", "buildconfigfield ", "resvalue "}
 	for _, p := range outsideTokens {
 		ks = append(ks, p.keyword)
 	}
@@ -89,7 +92,7 @@ func outsideKeywords() []string {
 // findOutside runs the readings whose keyword the line holds.
 func findOutside(text, _ string, _ bool) []found {
 	var out []found
-	for _, find := range [...]func(string) []found{findOutsideTokens, findOutsideCommands, findVaultKeys, findTrueNASKey, findThingsBoardToken, findYAMLTagged} {
+	for _, find := range [...]func(string) []found{findOutsideTokens, findOutsideCommands, findVaultKeys, findTrueNASKey, findThingsBoardToken, findYAMLTagged, findGroovyNamedArgs} {
 		out = append(out, find(text)...)
 	}
 	return out
@@ -160,6 +163,30 @@ func findYAMLTagged(text string) []found {
 		return nil
 	}
 	return []found{{Secret: Secret{Masked: mask(text[m[4]:m[5]])}, start: m[4], end: m[5]}}
+}
+
+// findGroovyNamedArgs finds the literal Gradle's Groovy DSL gives
+// buildConfigField or resValue under a credential's name without
+// parentheses (buildConfigField 'String', 'API_KEY', '"..."'); the
+// parenthesized call is findNamedArgs'.
+func findGroovyNamedArgs(text string) []found {
+	if !containsFold(text, "buildconfigfield ") && !containsFold(text, "resvalue ") {
+		return nil
+	}
+	var out []found
+	for _, m := range groovyNamedArgs().FindAllStringSubmatchIndex(text, -1) {
+		if !credentialName(text[m[2]:m[3]]) {
+			continue
+		}
+		s, e := m[4], m[5]
+		if s < 0 {
+			s, e = m[6], m[7]
+		}
+		if secretLiteral(text[s:e]) {
+			out = append(out, foundAt(text, s, e))
+		}
+	}
+	return out
 }
 
 // appendGroup appends the submatches group of re in text that look

@@ -12,6 +12,7 @@ var outsideFinders = map[string]func(string) []found{
 	"truenas":     findTrueNASKey,
 	"thingsboard": findThingsBoardToken,
 	"yamltag":     findYAMLTagged,
+	"groovy":      findGroovyNamedArgs,
 }
 
 func init() { addFinders("outside-", outsideFinders) }
@@ -101,6 +102,14 @@ func TestOutsideFinders(t *testing.T) {
 		{"yamltag", `  db_password: !!str ` + pw, []string{pw}},
 		{"yamltag", `logo_png: !!binary ` + b64, nil},
 		{"yamltag", `api_secret: !!str ${API_SECRET}`, nil},
+		// Gradle's Groovy calls without parentheses.
+		{"groovy", `        buildConfigField 'String', 'MAPS_API_KEY', '"` + jina[5:30] + `"'`, []string{jina[5:30]}},
+		{"groovy", `buildConfigField "String" , "STRIPE_SECRET" , "\"` + pw + `\""`, []string{pw}},
+		{"groovy", `resValue 'string', 'google_api_key', '"` + jina[20:50] + `"'`, []string{jina[20:50]}},
+		{"groovy", `buildConfigField 'String', 'API_KEY', '"${apiKey}"'`, nil},
+		{"groovy", `buildConfigField "String", "API_KEY", "\"" + localProps['apiKey'] + "\""`, nil},
+		{"groovy", `buildConfigField 'String', 'BASE_URL', '"https://api.acme.io/v2"'`, nil},
+		{"groovy", `resValue 'string', 'app_name', '"Acme Shop"'`, nil},
 	})
 }
 
