@@ -1225,7 +1225,10 @@
 //     or !!str under a credential's name (api_secret: !!binary ...);
 //     Gradle's Groovy buildConfigField and resValue without parentheses
 //     (buildConfigField 'String', 'API_KEY', '"..."'), not a ${...}
-//     template, a concatenation or a name that is no credential's. The
+//     template, a concatenation or a name that is no credential's; and,
+//     as edit.secret.private-key, a PEM private key encoded whole in
+//     base64 (LS0tLS1CRUdJTi...) anywhere on a line (echo ... | base64 -d
+//     > id_rsa), not a public key's nor an elided one's. The
 //     tokens and keys must mix letters and digits. Allowed besides, as
 //     code around a literal rather than a value: PHP's concatenation after
 //     a closing quote (password = '.$p['db']), a variable escaped or

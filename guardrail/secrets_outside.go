@@ -1,6 +1,7 @@
 package guardrail
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
 )
@@ -79,7 +80,7 @@ var (
 )
 
 func outsideKeywords() []string {
-	ks := []string{"unseal", "root token", "login_with_api_key", "/telemetry", "/attributes", "!!binary", "!!str", "buildconfigfield ", "resvalue "}
+	ks := []string{"unseal", "root token", "login_with_api_key", "/telemetry", "/attributes", "!!binary", "!!str", "buildconfigfield ", "resvalue ", "ls0tls1crudjti"}
 	for _, p := range outsideTokens {
 		ks = append(ks, p.keyword)
 	}
@@ -92,7 +93,7 @@ func outsideKeywords() []string {
 // findOutside runs the readings whose keyword the line holds.
 func findOutside(text, _ string, _ bool) []found {
 	var out []found
-	for _, find := range [...]func(string) []found{findOutsideTokens, findOutsideCommands, findVaultKeys, findTrueNASKey, findThingsBoardToken, findYAMLTagged, findGroovyNamedArgs} {
+	for _, find := range [...]func(string) []found{findOutsideTokens, findOutsideCommands, findVaultKeys, findTrueNASKey, findThingsBoardToken, findYAMLTagged, findGroovyNamedArgs, findBase64PEM} {
 		out = append(out, find(text)...)
 	}
 	return out
@@ -187,6 +188,40 @@ func findGroovyNamedArgs(text string) []found {
 		}
 	}
 	return out
+}
+
+// pemBase64 is "-----BEGIN" in base64, as a PEM file encoded whole
+// starts.
+const pemBase64 = "LS0tLS1CRUdJTi"
+
+// findBase64PEM finds a PEM private key encoded whole in base64 wherever
+// it stands on the line, as CI scripts write one to decode into a file
+// (echo LS0tLS1CRUdJTi... | base64 -d > id_rsa); a value that ends a
+// line is findBase64's too.
+func findBase64PEM(text string) []found {
+	var out []found
+	for i := 0; ; {
+		j := strings.Index(text[i:], pemBase64)
+		if j < 0 {
+			return out
+		}
+		s := i + j
+		e := s
+		for e < len(text) && (wordByte(text[e]) && text[e] != '_' || text[e] == '+' || text[e] == '/' || text[e] == '=') {
+			e++
+		}
+		i = e
+		v := strings.TrimRight(text[s:e], "=")
+		d, err := base64.RawStdEncoding.DecodeString(v[:len(v)-len(v)%4])
+		if err != nil {
+			continue
+		}
+		k := strings.Index(string(d), "PRIVATE KEY")
+		if k < 0 || strings.Contains(string(d), "...") || !keyMaterial().MatchString(string(d[k:])) {
+			continue
+		}
+		out = append(out, found{Secret: Secret{Rule: RuleSecretPrivateKey, What: "private key (PEM in base64)", Masked: mask(text[s:e])}, start: s, end: e})
+	}
 }
 
 // appendGroup appends the submatches group of re in text that look

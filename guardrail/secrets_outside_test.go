@@ -1,6 +1,7 @@
 package guardrail
 
 import (
+	"encoding/base64"
 	"testing"
 )
 
@@ -13,6 +14,7 @@ var outsideFinders = map[string]func(string) []found{
 	"thingsboard": findThingsBoardToken,
 	"yamltag":     findYAMLTagged,
 	"groovy":      findGroovyNamedArgs,
+	"pem64":       findBase64PEM,
 }
 
 func init() { addFinders("outside-", outsideFinders) }
@@ -44,6 +46,12 @@ func TestOutsideFinders(t *testing.T) {
 		tb     = "bjytgtyoffuafdrx91s4"
 		pw     = "hc2y1dmw%T2o"
 		b64    = "Y1puSTJxOXRSNWlNc3MxV05kZjVSWE1M"
+	)
+	var (
+		body     = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDq7Xk2vT9mQpL4sN8wRzY1cF6hJ0aKdU3bVgHnE5iOtAAAAJjQ2x5k0Ntt\n"
+		pem64    = base64.StdEncoding.EncodeToString([]byte("-----BEGIN OPENSSH PRIVATE KEY-----\n" + body + "-----END OPENSSH PRIVATE KEY-----\n"))
+		pub64    = base64.StdEncoding.EncodeToString([]byte("-----BEGIN PUBLIC KEY-----\n" + body + "-----END PUBLIC KEY-----\n"))
+		elided64 = base64.StdEncoding.EncodeToString([]byte("-----BEGIN PRIVATE KEY-----\nMIIE...\n-----END PRIVATE KEY-----\n"))
 	)
 	checkFinders(t, outsideFinders, []finderCase{
 		// Providers' prefixes, wherever the token stands.
@@ -110,6 +118,12 @@ func TestOutsideFinders(t *testing.T) {
 		{"groovy", `buildConfigField "String", "API_KEY", "\"" + localProps['apiKey'] + "\""`, nil},
 		{"groovy", `buildConfigField 'String', 'BASE_URL', '"https://api.acme.io/v2"'`, nil},
 		{"groovy", `resValue 'string', 'app_name', '"Acme Shop"'`, nil},
+		// A PEM private key encoded whole in base64, anywhere on the line.
+		{"pem64", `echo "` + pem64 + `" | base64 -d > ~/.ssh/id_ed25519`, []string{pem64}},
+		{"pem64", `  - echo ` + pem64 + ` | base64 --decode > deploy.key && chmod 600 deploy.key`, []string{pem64}},
+		{"pem64", `echo ` + pub64 + ` | base64 -d > server.pub`, nil},
+		{"pem64", `echo ` + elided64 + ` | base64 -d`, nil},
+		{"pem64", `echo "$DEPLOY_KEY_B64" | base64 -d > deploy.key`, nil},
 	})
 }
 
