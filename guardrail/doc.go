@@ -1098,8 +1098,7 @@
 //     "..."), conn.connect(url, "app", "..."), new PDO(dsn, "u", "..."),
 //     DriverManager.getConnection(url, "u", "..."), new Sequelize(db, "u",
 //     "..."), ftplib's FTP(host, "u", "..."), OkHttp's Credentials.basic,
-//     basic_auth("u", Some("...")), Ruby's req.basic_auth 'u', '...', .NET's
-//     LDAP bind new DirectoryEntry(path, "u", "..."), and
+//     basic_auth("u", Some("...")), Ruby's req.basic_auth 'u', '...', and
 //     NetworkCredential("u@x.io", "...") with an @ in the password). A header's
 //     value given before its name (Swift's addValue("...", forHTTPHeaderField:
 //     "X-API-Key")). A generated literal (or a UUID, LaunchDarkly's sdk-UUID)
@@ -1217,7 +1216,9 @@
 //     configuration tokens); the password psexec, PsExec64 or PAExec
 //     takes after -p, and Connect-VIServer, Connect-CIServer or
 //     Invoke-Sqlcmd after -Password (in any case, not $var, %VAR%, a
-//     (subexpression) or a placeholder); Vault's unseal keys (Unseal Key
+//     (subexpression) or a placeholder); the password after a literal user
+//     in .NET's LDAP bind, new DirectoryEntry(path, "u", "..."); Vault's
+//     unseal keys (Unseal Key
 //     1: ..., vault operator unseal KEY) and its old s. root token
 //     (Initial Root Token: s....); a TrueNAS API key (N-<64>) in a
 //     auth.login_with_api_key call; a ThingsBoard device token in its URL

@@ -58,12 +58,22 @@ var outsideCommands = []outsideCommand{
 	{[]string{"connect-viserver", "connect-ciserver", "invoke-sqlcmd"}, "-password"},
 }
 
+// outsideCommandKeywords stand for outsideCommands' programs in the
+// keyword pass: what their names hold that code seldom does (not con...
+// or inv..., which start many words).
+var outsideCommandKeywords = []string{"psexec", "paexec", "-viserver", "-ciserver", "-sqlcmd"}
+
+// directoryEntry is .NET's LDAP bind, DirectoryEntry(path, user,
+// password), read as positionalCalls' logins are; its keyword is
+// "yentry(" (not "dir...", which starts many words).
+var directoryEntry = []positionalCall{{"directoryentry", argAfterUser, 0}}
+
 // The readings' patterns, compiled when a line first holds their keyword.
 var (
 	// Vault's unseal keys as vault operator init prints them and as
 	// vault operator unseal takes one: base64 of 33 bytes (or hex).
 	vaultUnsealKey = lazyRE(`(?i)\bunseal key [0-9]+:\s*([A-Za-z0-9+/]{44}|[0-9a-f]{66})(?:[^A-Za-z0-9+/=]|$)`)
-	vaultUnsealArg = lazyRE(`\bvault\s+(?:operator\s+)?unseal\s+(?:-[a-z-]+(?:=\S*)?\s+)*([A-Za-z0-9+/]{44}|[0-9a-f]{66})(?:[^A-Za-z0-9+/=]|$)`)
+	vaultUnsealArg = lazyRE(`\bvault (?:operator )?unseal\s+(?:-[a-z-]+(?:=\S*)?\s+)*([A-Za-z0-9+/]{44}|[0-9a-f]{66})(?:[^A-Za-z0-9+/=]|$)`)
 	// The root token vault operator init prints (Initial Root Token:),
 	// the old s. form; hvs. is gitleaks'.
 	vaultRootToken = lazyRE(`(?i)\broot token:\s*(s\.[A-Za-z0-9]{24})\b`)
@@ -80,20 +90,17 @@ var (
 )
 
 func outsideKeywords() []string {
-	ks := []string{"unseal", "root token", "login_with_api_key", "/telemetry", "/attributes", "!!binary", "!!str", "buildconfigfield ", "resvalue ", "ls0tls1crudjti"}
+	ks := []string{"seal key", "r unseal", "t unseal", "yentry(", "root token", "login_with_api_key", "/telemetry", "/attributes", "!!binary", "!!str", "buildconfigfield ", "resvalue ", "ls0tls1crudjti"}
 	for _, p := range outsideTokens {
 		ks = append(ks, p.keyword)
 	}
-	for _, c := range outsideCommands {
-		ks = append(ks, c.programs...)
-	}
-	return ks
+	return append(ks, outsideCommandKeywords...)
 }
 
 // findOutside runs the readings whose keyword the line holds.
 func findOutside(text, _ string, _ bool) []found {
 	var out []found
-	for _, find := range [...]func(string) []found{findOutsideTokens, findOutsideCommands, findVaultKeys, findTrueNASKey, findThingsBoardToken, findYAMLTagged, findGroovyNamedArgs, findBase64PEM} {
+	for _, find := range [...]func(string) []found{findOutsideTokens, findOutsideCommands, findVaultKeys, findTrueNASKey, findThingsBoardToken, findYAMLTagged, findGroovyNamedArgs, findBase64PEM, findDirectoryEntry} {
 		out = append(out, find(text)...)
 	}
 	return out
@@ -125,14 +132,24 @@ func findOutsideTokens(text string) []found {
 // operator init prints them, and a key given to vault operator unseal.
 func findVaultKeys(text string) []found {
 	var out []found
-	if containsFold(text, "unseal") {
+	if containsFold(text, "seal key") {
 		out = appendGroup(out, text, vaultUnsealKey(), 1)
+	}
+	if containsFold(text, "r unseal") || containsFold(text, "t unseal") {
 		out = appendGroup(out, text, vaultUnsealArg(), 1)
 	}
 	if containsFold(text, "root token") {
 		out = appendGroup(out, text, vaultRootToken(), 1)
 	}
 	return out
+}
+
+// findDirectoryEntry finds the password of .NET's LDAP bind.
+func findDirectoryEntry(text string) []found {
+	if !containsFold(text, "yentry(") {
+		return nil
+	}
+	return findCalls(text, directoryEntry)
 }
 
 // findTrueNASKey finds a TrueNAS API key given to auth.login_with_api_key.

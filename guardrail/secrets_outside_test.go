@@ -15,6 +15,7 @@ var outsideFinders = map[string]func(string) []found{
 	"yamltag":     findYAMLTagged,
 	"groovy":      findGroovyNamedArgs,
 	"pem64":       findBase64PEM,
+	"ldapbind":    findDirectoryEntry,
 }
 
 func init() { addFinders("outside-", outsideFinders) }
@@ -118,6 +119,11 @@ func TestOutsideFinders(t *testing.T) {
 		{"groovy", `buildConfigField "String", "API_KEY", "\"" + localProps['apiKey'] + "\""`, nil},
 		{"groovy", `buildConfigField 'String', 'BASE_URL', '"https://api.acme.io/v2"'`, nil},
 		{"groovy", `resValue 'string', 'app_name', '"Acme Shop"'`, nil},
+		// .NET's LDAP bind.
+		{"ldapbind", `using var de = new DirectoryEntry("LDAP://dc1.corp.lan/DC=corp,DC=lan", "CORP\\bind", "` + pw + `");`, []string{pw}},
+		{"ldapbind", `$de = New-Object DirectoryServices.DirectoryEntry("LDAP://10.0.0.5", "corp\ops", "` + pw + `")`, []string{pw}},
+		{"ldapbind", `using var de = new DirectoryEntry("LDAP://dc1.corp.lan", bindUser, bindPassword);`, nil},
+		{"ldapbind", `var de = new DirectoryEntry("LDAP://dc1.corp.lan", "svc", null, AuthenticationTypes.Secure);`, nil},
 		// A PEM private key encoded whole in base64, anywhere on the line.
 		{"pem64", `echo "` + pem64 + `" | base64 -d > ~/.ssh/id_ed25519`, []string{pem64}},
 		{"pem64", `  - echo ` + pem64 + ` | base64 --decode > deploy.key && chmod 600 deploy.key`, []string{pem64}},

@@ -101,7 +101,6 @@ var positionalCalls = []positionalCall{
 	{"*credential", argAfterUser, 0}, {"*credentials", argAfterUser, 0},
 	{"drivermanager.getconnection", argAfterUser, 0}, {"sequelize", argAfterUser, 0}, {"ftp", argAfterUser, 0},
 	{"ftp_tls", argAfterUser, 0}, {"credentials.basic", argAfterUser, 0}, {"basic_auth", argAfterUser, 0},
-	{"directoryentry", argAfterUser, 0}, // .NET's LDAP bind: DirectoryEntry(path, user, password)
 	// A header's value given before its name (Swift's addValue(_:forHTTPHeaderField:)).
 	{"addvalue", argHeaderFirst, 0}, {"setvalue", argHeaderFirst, 0},
 	// Key material decoded where it is assigned to a key.
