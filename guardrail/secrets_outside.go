@@ -74,9 +74,6 @@ var (
 	// vault operator unseal takes one: base64 of 33 bytes (or hex).
 	vaultUnsealKey = lazyRE(`(?i)\bunseal key [0-9]+:\s*([A-Za-z0-9+/]{44}|[0-9a-f]{66})(?:[^A-Za-z0-9+/=]|$)`)
 	vaultUnsealArg = lazyRE(`\bvault (?:operator )?unseal\s+(?:-[a-z-]+(?:=\S*)?\s+)*([A-Za-z0-9+/]{44}|[0-9a-f]{66})(?:[^A-Za-z0-9+/=]|$)`)
-	// The root token vault operator init prints (Initial Root Token:),
-	// the old s. form; hvs. is gitleaks'.
-	vaultRootToken = lazyRE(`(?i)\broot token:\s*(s\.[A-Za-z0-9]{24})\b`)
 	// A TrueNAS API key (its number, '-', 64 letters and digits) among a
 	// login_with_api_key call's parameters.
 	truenasKey = lazyRE(`"([0-9]{1,5}-[A-Za-z0-9]{64})"`)
@@ -90,7 +87,7 @@ var (
 )
 
 func outsideKeywords() []string {
-	ks := []string{"seal key", "r unseal", "t unseal", "yentry(", "root token", "login_with_api_key", "/telemetry", "/attributes", "!!binary", "!!str", "buildconfigfield ", "resvalue ", "ls0tls1crudjti"}
+	ks := []string{"seal key", "r unseal", "t unseal", "yentry(", "login_with_api_key", "/telemetry", "/attributes", "!!binary", "!!str", "buildconfigfield ", "resvalue ", "ls0tls1crudjti"}
 	for _, p := range outsideTokens {
 		ks = append(ks, p.keyword)
 	}
@@ -128,8 +125,9 @@ func findOutsideTokens(text string) []found {
 	return out
 }
 
-// findVaultKeys finds Vault's unseal keys and initial root token as vault
-// operator init prints them, and a key given to vault operator unseal.
+// findVaultKeys finds Vault's unseal keys as vault operator init prints
+// them, and a key given to vault operator unseal. (Its root token, s. or
+// hvs., is gitleaks' vault-service-token.)
 func findVaultKeys(text string) []found {
 	var out []found
 	if containsFold(text, "seal key") {
@@ -137,9 +135,6 @@ func findVaultKeys(text string) []found {
 	}
 	if containsFold(text, "r unseal") || containsFold(text, "t unseal") {
 		out = appendGroup(out, text, vaultUnsealArg(), 1)
-	}
-	if containsFold(text, "root token") {
-		out = appendGroup(out, text, vaultRootToken(), 1)
 	}
 	return out
 }

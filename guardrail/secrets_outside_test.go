@@ -42,7 +42,6 @@ func TestOutsideFinders(t *testing.T) {
 		sf     = "00DcMvXEHAnn0H7!m6pNyN5bPe6JODs3JSSJJEU8E03wapvatzOio6yIBwUIgBu6r8eM4NiCjvP9awTCrUE1CMk8YVUVSrlsfxjQ1xvWg0"
 		xoxe   = "xoxe-1-My0xLTYwMDc3NTk2MjgtNzQyNjQyMDkzMDQyMy0yNzEyNTA4OTE4NjY5LTQ4NGE3NmY5ZDBiOGQyYTZkOTY2OTY3Mzk1ZWZiMjJhNzRmNjNkMmFmMGRiNzU4NzlmZjkzMzliZTlkNGRjZjE"
 		unseal = "L+2TKUKEy6c06/sK3jdr2JudN1vk4N9A4WHFbcw6fc5O"
-		root   = "s.TaVpM0UiaNIeJQETx0BTOUvt"
 		nas    = "36-rMfP4VRFArthVgIAs4nUlzFop9dJUtM98o5NpYx8TVuBhWlaCFUlBsI2hGKbnCIT"
 		tb     = "bjytgtyoffuafdrx91s4"
 		pw     = "hc2y1dmw%T2o"
@@ -91,10 +90,9 @@ func TestOutsideFinders(t *testing.T) {
 		{"commands", `Connect-VIServer -Server $vc -User $user -Password $pass`, nil},
 		{"commands", `Connect-VIServer -Server vc01 -Credential (Get-Credential)`, nil},
 		{"commands", `psexec \\host -s cmd /c "ping -p 80"`, nil},
-		// Vault's unseal keys and root token.
+		// Vault's unseal keys.
 		{"vault", `Unseal Key 1: ` + unseal, []string{unseal}},
 		{"vault", `kubectl exec vault-0 -- vault operator unseal ` + unseal, []string{unseal}},
-		{"vault", `Initial Root Token: ` + root, []string{root}},
 		{"vault", `vault operator unseal $VAULT_UNSEAL_KEY_1`, nil},
 		{"vault", `Unseal Key 1: <unseal key 1>`, nil},
 		{"vault", `# Unseal Progress: 1/3`, nil},
