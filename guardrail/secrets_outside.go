@@ -10,8 +10,10 @@ import (
 // (Nosey Parker's, Kingfisher's, detect-secrets') showed harnish missing,
 // written as general readings: credential names glued in lower case,
 // provider tokens whose prefix says what they are, and credentials in the
-// syntax of the tools that take them (psexec, PowerShell, Vault's unseal,
-// TrueNAS' and ThingsBoard's APIs).
+// syntax of the tools and files that take them (psexec, PowerShell,
+// Vault's unseal, TrueNAS' and ThingsBoard's APIs, .NET's LDAP bind,
+// Gradle's Groovy DSL, YAML's tags, a PEM key in base64); and values that
+// are code around a literal rather than one (codeValue).
 
 func init() { detectors = append(detectors, outsideDetector) }
 
@@ -250,6 +252,17 @@ func appendGroup(out []found, text string, re *regexp.Regexp, group int) []found
 	return out
 }
 
+// containsAnyFold reports whether text holds one of words, lowercase, in
+// any case.
+func containsAnyFold(text string, words []string) bool {
+	for _, w := range words {
+		if containsFold(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // mixedToken reports whether v mixes letters and digits, as a generated
 // token does and a word or a name does not.
 func mixedToken(v string) bool {
@@ -266,7 +279,7 @@ func mixedToken(v string) bool {
 // programs of outsideCommands after their flag (psexec \\host -u U -p PW,
 // Connect-VIServer -Server H -User U -Password PW).
 func findOutsideCommands(text string) []found {
-	if !strings.Contains(text, " -") {
+	if !strings.Contains(text, " -") || !containsAnyFold(text, outsideCommandKeywords) {
 		return nil
 	}
 	var out []found
