@@ -195,7 +195,7 @@ func credentialName(name string) bool {
 	if n == 1 && upperName(name) && gluedUpper(last) {
 		return true
 	}
-	if credentialWord(last) {
+	if credentialWord(last) || gluedOpen(last) {
 		return true
 	}
 	if n >= 2 {
@@ -280,7 +280,7 @@ func credentialWordsOf(words []string) bool {
 		return false
 	}
 	last := words[n-1]
-	return credentialWord([]byte(last)) || n == 1 && gluedCredential(last) || n >= 2 && credentialPair([]byte(words[n-2]+last)) ||
+	return credentialWord([]byte(last)) || n == 1 && gluedCredential(last) || gluedOpen([]byte(last)) || n >= 2 && credentialPair([]byte(words[n-2]+last)) ||
 		n >= 3 && words[n-3]+words[n-2]+last == "secretkeybase"
 }
 
@@ -613,5 +613,5 @@ func literal(v string) bool {
 	if wordy(v) && strings.ContainsAny(v, "-_.") && (credentialName(v) || keyName(v)) {
 		return false // the name of a key elsewhere: secretKey: api-key
 	}
-	return !publishable(lv) && !filePath(v) && !ciphertext(v) && !notSecretShape(v) && !notCredentialValue(v) && !schemeHash(lv) && decodedLiteral(v)
+	return !publishable(lv) && !filePath(v) && !ciphertext(v) && !notSecretShape(v) && !notCredentialValue(v) && !schemeHash(lv) && !codeValue(v) && decodedLiteral(v)
 }

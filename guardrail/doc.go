@@ -1213,6 +1213,39 @@
 //     letters ending in ':' (set /p DB_PASSWORD=Password:), and a masked
 //     echo, one character repeated (••••••••) or one \uXXXX escape repeated
 //     ("Token: \u00b7\u00b7\u00b7\u00b7\n" in a notebook's output).
+//     Also found (guardrail/secrets_outside.go), kinds the peer secret scanners'
+//     own examples hold: a name in lower case that glues any word to secret,
+//     token, apikey, secretkey, accesskey or privatekey (jwtsecret,
+//     cookiesecret, slacktoken, googleapikey, storage.s3.secretkey; secretkey
+//     and privatekey alone), but not a word that makes it something else
+//     (nexttoken, lasttoken, cancellationtoken, pushtoken, csrftoken, topsecret,
+//     showsecret, hashedtoken); providers' tokens by their prefix, under
+//     edit.secret.<provider> (Dependency-Track odt_, Adafruit IO aio_, Twitch
+//     stream keys live_<digits>_..., New Relic NRAA- and NRIQ- keys and EU
+//     license keys eu01xx...NRAL, Jina jina_, MongoDB Atlas mdb_sa_sk_,
+//     PostHog's personal phx_, Sourcegraph sgp_ and slk_, Teamwork tkn.v1_,
+//     Scrapfly scp-live-, Azure DevOps' 84-character PAT with AZDO, Salesforce's
+//     00D...! session IDs, Slack's xoxe configuration tokens); the password
+//     psexec, PsExec64 or PAExec takes after -p, and Connect-VIServer,
+//     Connect-CIServer or Invoke-Sqlcmd after -Password (in any case, not $var,
+//     %VAR%, a (subexpression) or a placeholder); the password after a literal
+//     user in .NET's LDAP bind, new DirectoryEntry(path, "u", "..."); Vault's
+//     unseal keys (Unseal Key 1: ..., vault operator unseal KEY); a TrueNAS API
+//     key (N-<64>) in an auth.login_with_api_key call; a ThingsBoard device token
+//     in its URL (/api/v1/TOKEN/telemetry or /attributes); a value tagged
+//     !!binary or !!str under a credential's name (api_secret: !!binary ...);
+//     Gradle's Groovy buildConfigField and resValue without parentheses
+//     (buildConfigField 'String', 'API_KEY', '"..."'), not a ${...} template, a
+//     concatenation or a name that is no credential's; and, as
+//     edit.secret.private-key, a PEM private key encoded whole in base64
+//     (LS0tLS1CRUdJTi...) anywhere on a line (echo ... | base64 -d > id_rsa),
+//     not a public key's nor an elided one's. The tokens and keys must mix
+//     letters and digits. Allowed besides, as code around a literal rather than
+//     a value: PHP's concatenation after a closing quote (password =
+//     '.$p['db']), a variable escaped or between a shell's juggled quotes
+//     (\$_POST[...], "'$CI_TOKEN'"), a CSS id of the field's element
+//     (addPassword = "#add-password") and a minified object's next key after a
+//     label ("Password:",remember:).
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".
