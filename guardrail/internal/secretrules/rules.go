@@ -173,7 +173,21 @@ func newPath(expr string, lits *literals) *pathRegexp {
 }
 
 // pathBytes are the bytes of a path, as they are and in lower case.
-type pathBytes struct{ exact, lower byteSet }
+type pathBytes struct {
+	exact, lower byteSet
+	// lowered is the path in lower case, made when a pattern that
+	// ignores case first asks for it (lowerDone), once for all of them.
+	lowered   string
+	lowerDone bool
+}
+
+// lowerPath returns path in lower case, made once per pathBytes.
+func (b *pathBytes) lowerPath(path string) string {
+	if !b.lowerDone {
+		b.lowered, b.lowerDone = strings.ToLower(path), true
+	}
+	return b.lowered
+}
 
 func pathBytesOf(path string) pathBytes {
 	var b pathBytes
@@ -229,7 +243,7 @@ func (p *pathRegexp) matchIn(path string, b *pathBytes) bool {
 	if p.lits.s != nil {
 		in, have := path, &b.exact
 		if p.lits.fold {
-			in, have = strings.ToLower(path), &b.lower
+			in, have = b.lowerPath(path), &b.lower
 		}
 		found := false
 		for i, l := range p.lits.s {
