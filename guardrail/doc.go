@@ -105,7 +105,10 @@
 //     -o and wget -O, output redirections, Remove-Item, Move-Item,
 //     Rename-Item, Set-Content, Add-Content, Clear-Content, Out-File,
 //     Tee-Object, New-Item, the destination of Copy-Item, del, move, ren and
-//     the destination of copy; in-place writers (perl -i, patch, sort -o,
+//     the destination of copy; ln's target, since what is written through
+//     a link lands there (ln -s .git/config gitconfig; at the hook, an edit
+//     through a symbolic link already in the tree is judged on the path it
+//     leads to as well); in-place writers (perl -i, patch, sort -o, sd,
 //     wget -qO, curl -so); find -name F with -delete or -exec rm; and files
 //     interpreter code writes, moves or copies over (open(p, "w"),
 //     writeFileSync, File.write, file_put_contents, shutil.move, os.rename,

@@ -149,6 +149,12 @@ func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 		if op.moveTo != "" && !newIn {
 			acts = append(acts, outsideWrite(resolve(dir, op.moveTo), op.added())...)
 		}
+		// Through a symbolic link, the file written is the one it leads
+		// to: judged after the operation's own edit.
+		links := t.throughLinks(resolve(dir, op.path), op.added())
+		if op.moveTo != "" {
+			links = append(links, t.throughLinks(resolve(dir, op.moveTo), op.added())...)
+		}
 		switch op.verb {
 		case "Add File":
 			if in {
@@ -176,6 +182,7 @@ func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 				edit(rel, "")
 			}
 		}
+		acts = append(acts, links...)
 	}
 	return acts
 }

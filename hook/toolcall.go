@@ -340,13 +340,15 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 		}
 		var ei editInput
 		decoded := json.Unmarshal(c.Input, &ei) == nil
-		rel, ok := relativeTo(root, resolve(dir, p))
+		abs := resolve(dir, p)
+		links := t.throughLinks(abs, ei.written())
+		rel, ok := relativeTo(root, abs)
 		if !ok {
-			return outsideWrite(resolve(dir, p), ei.written()), nil
+			return append(outsideWrite(abs, ei.written()), links...), nil
 		}
 		a := guardrail.Action{Kind: guardrail.KindEdit, Path: rel}
 		if !decoded {
-			return []guardrail.Action{a}, nil
+			return append([]guardrail.Action{a}, links...), nil
 		}
 		switch editTool(c.Tool) {
 		case "Write":
@@ -364,7 +366,7 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 				a.Diff = fragmentDiff(rel, *ei.NewSource)
 			}
 		}
-		return []guardrail.Action{a}, nil
+		return append([]guardrail.Action{a}, links...), nil
 	case toolPatch:
 		return t.patchEdits(dir, ti.Command), nil
 	}
@@ -404,6 +406,51 @@ func (ei *editInput) written() string {
 		parts = append(parts, e.NewString)
 	}
 	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "\n")
+}
+
+// throughLinks returns what writing text into the file at abs (absolute,
+// as the call names it) also is when symbolic links on its way lead
+// elsewhere: an edit of the file they lead to in the tree, judged by its
+// path (a link to .git/config is .git/config's protection), or the write
+// outside the tree it amounts to. None when no link changes where it is.
+func (t tree) throughLinks(abs, text string) []guardrail.Action {
+	real, ok := realPath(abs)
+	if !ok {
+		return nil
+	}
+	root := t.root
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	realRel, in := relativeTo(root, real)
+	lexRel, lexIn := relativeTo(t.root, abs)
+	switch {
+	case in && lexIn && realRel == lexRel:
+		return nil
+	case in:
+		return []guardrail.Action{{Kind: guardrail.KindEdit, Path: realRel}}
+	case lexIn || real != filepath.Clean(abs):
+		return outsideWrite(real, text)
+	}
+	return nil
+}
+
+// realPath returns abs with the symbolic links of its longest existing
+// part resolved, and whether that could be done.
+func realPath(abs string) (string, bool) {
+	p, rest := filepath.Clean(abs), ""
+	for range 256 {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(real, rest), true
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return "", false
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+	return "", false
 }
 
 // resolve returns p, made absolute from dir when it is relative.

@@ -3,6 +3,7 @@ package hook_test
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -207,5 +208,47 @@ func TestApplyPatchPaths(t *testing.T) {
 	}
 	if got := hook.ApplyPatchPaths("echo '*** Delete File: x'"); got != nil {
 		t.Errorf("without apply_patch = %q, want nil", got)
+	}
+}
+
+// TestActionsThroughLinks: a file edited through a symbolic link is also
+// judged as the file the link leads to: in the tree by its path, outside it
+// as the write it amounts to.
+func TestActionsThroughLinks(t *testing.T) {
+	root := testkit.WriteTree(t, map[string]string{".harnish/state.json": "{}\n", "a.txt": "a\n"})
+	for _, l := range [][2]string{{".harnish/state.json", "s.json"}, {".harnish", "h"}, {"a.txt", "b.txt"}, {"/etc/hosts", "hosts"}} {
+		if err := os.Symlink(l[0], filepath.Join(root, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		name, tool string
+		input      map[string]any
+		want       []string // the paths or commands judged, in order
+	}{
+		{"a link to the state", "Write", map[string]any{"file_path": "s.json", "content": "{}"}, []string{"s.json", ".harnish/state.json"}},
+		{"a new file under a linked directory", "Write", map[string]any{"file_path": "h/new.json", "content": "{}"}, []string{"h/new.json", ".harnish/new.json"}},
+		{"a link within the tree", "Edit", map[string]any{"file_path": "b.txt", "old_string": "a", "new_string": "b"}, []string{"b.txt", "a.txt"}},
+		{"a link out of the tree", "Write", map[string]any{"file_path": "hosts", "content": "1.2.3.4 x\n"}, []string{"hosts", "cat > '/etc/hosts' <<'HARNISH_EOF'\n1.2.3.4 x\nHARNISH_EOF"}},
+		{"no link", "Write", map[string]any{"file_path": "a.txt", "content": "b\n"}, []string{"a.txt"}},
+		{"a patch through a link", "apply_patch", map[string]any{"command": "*** Begin Patch\n*** Update File: s.json\n@@\n-{}\n+{\"x\":1}\n*** End Patch\n"}, []string{"s.json", ".harnish/state.json"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := hook.ParseToolCall(strings.NewReader(hookCall(t, tt.tool, tt.input, root)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			acts, err := c.Actions(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range acts {
+				got = append(got, a.Path+a.Command)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("judged (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -278,6 +278,15 @@ func lastOperandWritten(e *evaluator, k *call) {
 			return
 		}
 	}
+	if k.name == "ln" {
+		// A link to a protected path is a way to write it: what is
+		// written through the link lands there.
+		for _, w := range ops[:max(len(ops)-1, min(len(ops), 1))] {
+			if entry, ok := e.protected(w); ok {
+				e.add(RuleProtected, k.match(), "the command links to %q, which is protected (%s): what is written through the link lands there", w.Text, entry)
+			}
+		}
+	}
 	if len(ops) > 1 {
 		e.writeInto(ops[len(ops)-1], k.match(), "overwrites")
 		if k.name == "cp" && ops[0].Text == "-" || (k.name == "cp" || k.name == "install") && ops[0].Text == "/dev/stdin" {
