@@ -14,8 +14,7 @@ import (
 // Account.from_key, HexToECDSA, accounts.add, a LocalWallet parsed from a
 // literal), a Solana secret key as 64 bytes or base58 beside a keypair's
 // name, a mnemonic given to fromPhrase and the like, and a node provider's
-// key in its RPC URL (Infura, Alchemy, QuickNode, Ankr, Chainstack,
-// NodeReal, Blast); Anvil's and Hardhat's published default keys are
+// key in its RPC URL (Infura, Alchemy, QuickNode, Ankr, Chainstack); Anvil's and Hardhat's published default keys are
 // allowed, as the test mnemonic they come from is. Devices and networks:
 // an SNMP community (rocommunity, com2sec, community = ..., snmpwalk -c),
 // a Tasmota Backlog's passwords, xfreerdp's /p:. Auth: a TOTP seed given
@@ -41,8 +40,11 @@ var domainDetectors = []detector{
 		find:     func(text, _ string, _ bool) []found { return findWalletKeys(text) },
 	},
 	{
+		// The providers' names, each from a byte where few words start
+		// (nfura, not infura, which starts as info does): "://" would
+		// wake the detector on every URL.
 		rule: RuleSecretURL, what: "API key in a node provider's URL",
-		keywords: []string{"://"},
+		keywords: []string{"nfura.io", "lchemy", "uiknode", "nkr.com", "p2pify"},
 		find:     func(text, _ string, _ bool) []found { return findRPCKeys(text) },
 	},
 	{
@@ -482,8 +484,6 @@ var rpcHosts = map[string]struct {
 	"quiknode.pro":  {"", "/", func(v string) bool { return len(v) >= 32 && hexOnly(v) }},
 	"ankr.com":      {"rpc.ankr.com", "/*/", func(v string) bool { return len(v) == 64 && hexOnly(v) }},
 	"p2pify.com":    {"", "/", func(v string) bool { return len(v) == 32 && hexOnly(v) }},
-	"nodereal.io":   {"", "/v1/", func(v string) bool { return len(v) == 32 && hexOnly(v) }},
-	"blastapi.io":   {"", "/", isUUID},
 }
 
 func urlSafeText(v string) bool {
@@ -922,6 +922,12 @@ func quoteLen(text string, w shellWord) int {
 	return 0
 }
 
+// codesFileName reports whether a file's name may be recoveryCodesFile's,
+// by its end alone: .txt, or codes with no extension.
+func codesFileName(name string) bool {
+	return strings.HasSuffix(name, ".txt") || strings.HasSuffix(name, "codes") || strings.HasSuffix(name, "Codes")
+}
+
 // recoveryCodesFile reports whether a file's name says it holds an
 // account's recovery or backup codes (github-recovery-codes.txt).
 func recoveryCodesFile(name string) bool {
@@ -982,12 +988,6 @@ func recoveryCode(v string) bool {
 // derived asks it when the line before ends with ( , [ { or :.
 func (f *scanFile) findOpened(text string, last byte) []found {
 	if last == '{' {
-		// A map assigned to a name: '=' or ':' before the '{', which
-		// few statements that open a block have.
-		t := strings.TrimRight(f.prev, " \t\r")
-		if b := lastByte(t[:len(t)-1]); b != ':' && b != '=' {
-			return nil
-		}
 		return openedMap(f.prev, text)
 	}
 	if last != ':' && strings.IndexAny(text, `"'`) < 0 {
@@ -1005,7 +1005,11 @@ func (f *scanFile) findOpened(text string, last byte) []found {
 	case '[':
 		return openedList(f.prev, text)
 	case ':':
-		if t := strings.TrimRight(f.prev, " \t\r:\"'"); len(t) >= 5 && strings.EqualFold(t[len(t)-5:], "codes") {
+		t := f.prev[:lastAt(f.prev)]
+		if len(t) > 0 && (t[len(t)-1] == '"' || t[len(t)-1] == '\'') {
+			t = t[:len(t)-1]
+		}
+		if len(t) >= 5 && strings.EqualFold(t[len(t)-5:], "codes") {
 			return openedCodes(f.prev, text)
 		}
 	}
@@ -1035,16 +1039,58 @@ func openingCall(line string) bool {
 	return false
 }
 
-// lastByte returns the last byte of s but blanks, or 0.
-func lastByte(s string) byte {
-	e := len(s)
-	for e > 0 && (s[e-1] == ' ' || s[e-1] == '\t' || s[e-1] == '\r') {
-		e--
+// openingEnds are the last bytes of a line opening might not return 0
+// for: a table, since derived asks it of every line.
+var openingEnds = func() (t [256]bool) {
+	for _, c := range "(,[:{ \t\r" {
+		t[c] = true
 	}
-	if e == 0 {
+	return t
+}()
+
+// opening returns the byte a line ends with when it may open what
+// findOpened reads on the next line, or 0: '(' ',' '[' or ':', and '{'
+// after '=' or ':' (a map assigned to a name, which few statements that
+// open a block are). A test of its last bytes, made for every line.
+func opening(prev string) byte {
+	n := len(prev)
+	if n < 2 {
 		return 0
 	}
-	return s[e-1]
+	switch c := prev[n-1]; c {
+	case '(', ',', '[', ':':
+		return c
+	case '{':
+		b := prev[n-2]
+		if b == ' ' && n >= 3 {
+			b = prev[n-3]
+		}
+		if b == ':' || b == '=' {
+			return c
+		}
+	case ' ', '\t', '\r':
+		if c = lastByte(prev); c != '{' && c != 0 {
+			return opening(prev[:lastAt(prev)+1])
+		}
+	}
+	return 0
+}
+
+// lastByte returns the last byte of s but blanks, or 0.
+func lastByte(s string) byte {
+	if e := lastAt(s); e >= 0 {
+		return s[e]
+	}
+	return 0
+}
+
+// lastAt returns the index of the last byte of s but blanks, or -1.
+func lastAt(s string) int {
+	e := len(s) - 1
+	for e >= 0 && (s[e] == ' ' || s[e] == '\t' || s[e] == '\r') {
+		e--
+	}
+	return e
 }
 
 // lone reports whether a line is one literal and a comma: a call's
@@ -1180,7 +1226,8 @@ func openedCodes(before, text string) []found {
 	return nil
 }
 
-// findRecoveryCode finds a line of a recovery-codes file that is a code.
+// findRecoveryCode finds a recovery-codes file's first line when it is a
+// code (derived asks it of line 1 only: the file as it is written).
 func findRecoveryCode(text string) []found {
 	v := strings.TrimSpace(text)
 	if s := strings.Index(text, v); s >= 0 && recoveryCode(v) {

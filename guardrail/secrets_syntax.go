@@ -603,15 +603,20 @@ func (f *scanFile) derived(text, next string, lineNo int) []found {
 	if len(text) >= 129 && text[len(text)-1] == ']' {
 		out = append(out, findKeypair(text)...)
 	}
-	if !f.code && len(text) <= 40 && codeShaped(text) && recoveryCodesFile(f.path) {
+	if lineNo == 1 && !f.code && codesFileName(f.path) && codeShaped(text) && recoveryCodesFile(f.path) {
 		out = append(out, findRecoveryCode(text)...) // secrets_domains.go
 	}
 	if len(text) > 0 && text[0] == '[' {
 		out = append(out, findRelay(text)...)
 	}
 	if f.prev != "" {
-		if last := lastByte(f.prev); last == '(' || last == ',' || last == '[' || last == '{' || last == ':' {
-			out = append(out, f.findOpened(text, last)...) // secrets_domains.go
+		// A value the line before opens (secrets_domains.go).
+		if openingEnds[f.prev[len(f.prev)-1]] {
+			if last := opening(f.prev); last != 0 {
+				if fs := f.findOpened(text, last); fs != nil {
+					out = append(out, fs...)
+				}
+			}
 		}
 		out = append(out, f.findNextLineValue(text, lineNo)...)
 		if afterNameShape(f.prev, text) {
