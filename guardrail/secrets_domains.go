@@ -278,6 +278,8 @@ func notKeyName(words []string) bool {
 			"block", "address", "addr", "id", "role", "node", "selector", "storage", "cache", "idempotency",
 			"lookup", "checksum", "sum", "signature", "sig", "nonce", "leaf", "proof", "code", "commitment",
 			"event", "partition", "sort", "primary", "foreign", "index", "verifying", "verification", "map",
+			"object", "blob", "content", "file", "commit", "sha", "sha256", "md5", "fingerprint", "etag",
+			"integrity", "dedup", "routing", "row",
 			"test", "mock", "fake", "dummy", "example", "sample", "fixture", "expected":
 			return true
 		}
@@ -1156,8 +1158,8 @@ func openedMap(before, text string) []found {
 	t = strings.TrimRight(strings.TrimRight(t, "=:"), " \t")
 	t = strings.Trim(t, `"'`)
 	name := t[strings.LastIndexFunc(t, func(r rune) bool { return r > 0x7f || !wordByte(byte(r)) && r != '-' })+1:]
-	if name == "" || !credentialName(name) && !keyName(name) {
-		return nil
+	if name == "" || !credentialName(name) {
+		return nil // a key of a cache or a map: cacheKey: {
 	}
 	i := skipSpace(text, 0)
 	j := i
@@ -1181,7 +1183,7 @@ func openedMap(before, text string) []found {
 	if !ok || vs == 0 || text[vs-1] != '"' && text[vs-1] != '\'' {
 		return nil
 	}
-	if v := text[vs:ve]; secretLiteral(v) && generatedSecret(v) {
+	if v := text[vs:ve]; secretLiteral(v) && generatedSecret(v) && !isUUID(v) {
 		return []found{{Secret: Secret{Rule: RuleSecretAssignment, What: "literal credential", Masked: mask(v)}, start: vs, end: ve}}
 	}
 	return nil

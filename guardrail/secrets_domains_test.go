@@ -77,6 +77,8 @@ func TestDomainFinders(t *testing.T) {
 		{"wallet", `export const ANVIL_KEY_0 = "` + anvil + `";`, nil},
 		{"wallet", `const testPrivateKey = "0x` + hex1 + `";`, nil},
 		{"wallet", `KEY_ID=` + hex1, nil},
+		{"wallet", `const objectKey = "` + hex1 + `";`, nil},
+		{"wallet", `ENCRYPTION_KEY=` + hex1, []string{hex1}},
 		{"wallet", `WALLET_KEY=0x` + strings.Repeat("0", 62) + "03", nil},
 		{"wallet", `SIGNER_KEY=0x` + hex1 + `ab`, nil}, // 66 digits: not a key's length
 		// Solana keys beside a keypair's name.
@@ -151,6 +153,8 @@ func TestDomainFinders(t *testing.T) {
 		{"opened", "var store = securecookie.New(\n\t[]byte(os.Getenv(\"HASH_KEY\")),", nil},
 		{"opened", "    apiKey: {\n      mainnet: process.env.ETHERSCAN_KEY,", nil},
 		{"opened", "    networks: {\n      mainnet: \"" + tok + "\",", nil},
+		{"opened", "    cacheKey: {\n      hash: \"" + hex1 + "\",", nil},
+		{"opened", "    apiKey: {\n      id: \"0b9f3c2e-5d1a-4f7b-9e8c-2a6d4b1c7e90\",", nil},
 		{"opened", "  backup_codes:\n    - enabled", nil},
 		{"opened", "const topics = [\n  \"0x" + hex1 + "\",", nil},
 	})
@@ -174,6 +178,7 @@ func TestDomainScans(t *testing.T) {
 		{"bridge.py", "client.username_pw_set(\"bridge\", \"Vq3#Lm8Tz1Rw\")\n", true},
 		{"door.ino", "  WiFi.begin(\"Lager-Nord\", \"Vq3#Lm8Tz1Rw\");\n", true},
 		{"door.ino", "  WiFi.begin(ssid, password);\n", false},
+		{"test/fixtures.ts", "  { key: \"0x8f2a1c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8\", value: \"0x01\" },\n", false},
 		{".env", "SEED_PHRASE=bright cabin amused across blame bundle asthma agent border bubble arctic album\n", true},
 	})
 }

@@ -164,7 +164,7 @@ func strongKey(v string) bool {
 	if base64Key(v) {
 		return true
 	}
-	if !tokenLike(v) || strings.ContainsAny(v, "/:. ") || hexOnly(v) || isUUID(v) {
+	if !tokenLike(v) || strings.ContainsAny(v, "/:. ") || hexOnly(strings.TrimPrefix(strings.TrimPrefix(v, "0x"), "0X")) || isUUID(v) {
 		return false
 	}
 	return len(v) >= 20
