@@ -1228,8 +1228,10 @@
 //     literals of a list under a name ending in keys or secrets (Koa's
 //     app.keys = ['...', '...']); CryptoKit's SymmetricKey(data:
 //     Data("...".utf8)); the first line of a recovery-codes file
-//     (github-recovery-codes.txt, backup_codes.txt) and the first item of
-//     a list under recovery_codes or backup_codes; ipmitool -P PW and
+//     (github-recovery-codes.txt, backup_codes.txt), and a mnemonic as the
+//     first line of a file named for a secret or a seed (truffle's
+//     .secret, mnemonic.txt); the first item of a list under
+//     recovery_codes or backup_codes; ipmitool -P PW and
 //     x11vnc -passwd PW; the password after the user that paho's
 //     username_pw_set and Arduino's WiFi.begin(ssid, "...") take, and
 //     PayPal's LiveEnvironment(id, secret); a value the line before opens

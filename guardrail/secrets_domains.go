@@ -1228,8 +1228,30 @@ func openedCodes(before, text string) []found {
 	return nil
 }
 
+// findFirstLine finds what a file that holds one secret holds, at its
+// first line (derived asks it of line 1 only: the file as it is written):
+// a recovery code in a recovery-codes file, a mnemonic in a file named
+// for a secret or a seed (truffle's .secret, mnemonic.txt, seed.txt).
+func (f *scanFile) findFirstLine(text string) []found {
+	if codesFileName(f.path) && codeShaped(text) && recoveryCodesFile(f.path) {
+		return findRecoveryCode(text)
+	}
+	if len(text) < 47 || strings.Count(text, " ") < 11 {
+		return nil // 12 words of 3 letters or more
+	}
+	base := strings.ToLower(path.Base(f.path))
+	if !strings.Contains(base, "secret") && !strings.Contains(base, "mnemonic") && !strings.Contains(base, "seed") && !strings.Contains(base, "phrase") {
+		return nil
+	}
+	v := strings.TrimSpace(text)
+	if s := strings.Index(text, v); s >= 0 && mnemonicWords(v) {
+		return []found{{Secret: Secret{Rule: RuleSecretAssignment, What: "wallet mnemonic", Masked: mask(v)}, start: s, end: s + len(v)}}
+	}
+	return nil
+}
+
 // findRecoveryCode finds a recovery-codes file's first line when it is a
-// code (derived asks it of line 1 only: the file as it is written).
+// code.
 func findRecoveryCode(text string) []found {
 	v := strings.TrimSpace(text)
 	if s := strings.Index(text, v); s >= 0 && recoveryCode(v) {

@@ -179,6 +179,10 @@ func TestDomainScans(t *testing.T) {
 		{"door.ino", "  WiFi.begin(\"Lager-Nord\", \"Vq3#Lm8Tz1Rw\");\n", true},
 		{"door.ino", "  WiFi.begin(ssid, password);\n", false},
 		{"test/fixtures.ts", "  { key: \"0x8f2a1c3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8\", value: \"0x01\" },\n", false},
+		{".secret", "bright cabin amused across blame bundle asthma agent border bubble arctic album\n", true},
+		{"wallet/mnemonic.txt", "bright cabin amused across blame bundle asthma agent border bubble arctic album\n", true},
+		{"notes.txt", "bright cabin amused across blame bundle asthma agent border bubble arctic album\n", false},
+		{".secret", "test test test test test test test test test test test junk\n", false},
 		{".env", "SEED_PHRASE=bright cabin amused across blame bundle asthma agent border bubble arctic album\n", true},
 	})
 }

@@ -603,8 +603,8 @@ func (f *scanFile) derived(text, next string, lineNo int) []found {
 	if len(text) >= 129 && text[len(text)-1] == ']' {
 		out = append(out, findKeypair(text)...)
 	}
-	if lineNo == 1 && !f.code && codesFileName(f.path) && codeShaped(text) && recoveryCodesFile(f.path) {
-		out = append(out, findRecoveryCode(text)...) // secrets_domains.go
+	if lineNo == 1 && !f.code {
+		out = append(out, f.findFirstLine(text)...) // secrets_domains.go
 	}
 	if len(text) > 0 && text[0] == '[' {
 		out = append(out, findRelay(text)...)
