@@ -189,8 +189,8 @@ func credentialName(name string) bool {
 			return true // Rails; French's mot_de_passe
 		}
 	}
-	if n == 1 && (gluedBytes(last) || acronymGlued(name)) {
-		return true // identitytoken, refreshtoken: words glued in lower case
+	if n == 1 && gluedBytes(last) || len(last) >= 7 && acronymGlued(name) {
+		return true // identitytoken, refreshtoken: words glued in lower case; ShopAPISecret
 	}
 	if n == 1 && upperName(name) && gluedUpper(last) {
 		return true

@@ -1249,6 +1249,61 @@
 //     (\$_POST[...], "'$CI_TOKEN'"), a CSS id of the field's element
 //     (addPassword = "#add-password") and a minified object's next key after a
 //     label ("Password:",remember:).
+//     Also found (guardrail/secrets_domains.go), in the files of web3,
+//     mobile, device and payment code: a wallet's private key, 64 hex
+//     digits with 0x or not, under a name whose last word is key with a
+//     word before it or that names a signer or wallet (DEPLOYER_KEY=...,
+//     signerPrivateKey: "0x...", Solidity's uint256 deployerKey = 0x...;,
+//     --private-key), or given to the call that makes a wallet of it (new
+//     Wallet("0x..."), Account.from_key, HexToECDSA, accounts.add,
+//     privateKeyToAccount, a LocalWallet parsed from it), or first in a
+//     signer's list (accounts: ["..."], privateKeys: [...]), on its line
+//     or the next; a Solana secret key as 64 numbers in brackets or 86 to
+//     88 base58 digits on a line naming a keypair or a secret key
+//     (Keypair.fromSecretKey(Uint8Array.from([...])),
+//     from_base58_string); a mnemonic given to a call named for one
+//     (Wallet.fromPhrase, mnemonicToSeed, Mnemonic.to_seed); a node
+//     provider's key in its RPC URL (infura.io/v3/<32 hex>, alchemy.com
+//     /v2/<key>, <name>.quiknode.pro/<token>, rpc.ankr.com/<chain>/<64
+//     hex>, Chainstack's p2pify.com/<32 hex>); an SNMP community
+//     (rocommunity PW, com2sec NAME SOURCE PW, community = "...",
+//     SNMP_COMMUNITY=..., snmpwalk -c PW); a TOTP or HOTP seed (base32)
+//     given to a TOTP or HOTP call (pyotp.TOTP("..."),
+//     totp.GenerateCode("...", t)) or under a name ending in seed
+//     (otp_seed, seed: in an otp block); a Tasmota Backlog's Password1,
+//     MqttPassword and WebPassword; MaxMind's LicenseKey line;
+//     Authorize.Net's transaction key (16 letters and digits under a name
+//     ending in transaction key); base64 of user:password given to
+//     basic_authorization (fastlane match); FreeRDP's /p:PW; the generated
+//     literals of a list under a name ending in keys or secrets (Koa's
+//     app.keys = ['...', '...']); CryptoKit's SymmetricKey(data:
+//     Data("...".utf8)); the first line of a recovery-codes file
+//     (github-recovery-codes.txt, backup_codes.txt), and a mnemonic as the
+//     first line of a file named for a secret or a seed (truffle's
+//     .secret, mnemonic.txt); the first item of a list under
+//     recovery_codes or backup_codes; ipmitool -P PW and
+//     x11vnc -passwd PW; the password after the user that paho's
+//     username_pw_set and Arduino's WiFi.begin(ssid, "...") take, and
+//     PayPal's LiveEnvironment(id, secret); a value the line before opens
+//     (securecookie.New(⏎[]byte("..."), LiveEnvironment(⏎"id",⏎"secret",
+//     Wallet.fromPhrase(⏎"...", apiKey: {⏎mainnet: "..."); a plist key
+//     and any name whose acronym is glued to a credential word after other
+//     words (ShopAPISecret). Allowed besides: transaction and block hashes,
+//     storage slots, event topics, keccak digests, Merkle roots, salts,
+//     addresses and public keys of 64 hex digits, whatever line they are
+//     on (txHash, IMPLEMENTATION_SLOT, storageKeys, "key": "0x..." alone,
+//     a name saying test, mock or fixture); a pattern of few digits (0x00
+//     ... 03); the keys Anvil and Hardhat fund by default, derived from
+//     the well-known test mnemonic and printed at every start
+//     (0xac0974be...ff80 and the others); a Solana transaction's
+//     signature, as long as a key, on a line naming no key; public RPC
+//     URLs and keys by reference (https://mainnet.infura.io/v3/${KEY});
+//     net-snmp's default communities public and private; RFC 4226 and
+//     6238's test seeds (base32 of ASCII digits) and the authenticator
+//     documentation's JBSWY3DPEHPK3PXP; a random generator's seed (a
+//     number); a Gradle directive's lookup (keyPassword
+//     keystoreProperties['keyPassword']); and the Android SDK's debug
+//     keystore password, android, a default as the JDK's changeit is.
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

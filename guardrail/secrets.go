@@ -991,8 +991,9 @@ var placeholderValues = map[string]bool{
 	"pass1234": true, "password1": true, "password123": true, "hunter2": true, "letmein": true,
 	"qwerty": true, "123456": true, "12345678": true, "secret123": true, "admin123": true,
 	// Defaults a vendor documents for every install: the JDK's cacerts
-	// password, Harbor's first admin password.
-	"changeit": true, "harbor12345": true,
+	// password, Harbor's first admin password, the Android SDK's debug
+	// keystore's store and key password.
+	"changeit": true, "harbor12345": true, "android": true,
 	// Values saying they are wrong: a test's rejected login.
 	"wrong": true, "incorrect": true, "invalid": true, "wrongpassword": true, "wrong-password": true,
 	"wrong_password": true, "badpassword": true, "bad-password": true, "invalid-password": true,

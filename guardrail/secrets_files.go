@@ -63,6 +63,9 @@ func gluedBytes(w []byte) bool {
 // capitalized credential word, which splitWords reads as one word:
 // SSLPassword, DBPassword, JWTSecret, APIToken.
 func acronymGlued(name string) bool {
+	if name == "" || name[len(name)-1] != 'd' && name[len(name)-1] != 't' && name[len(name)-1] != 'n' {
+		return false // the common case: no word of the list ends the name
+	}
 	for _, w := range []string{"Password", "Passwd", "Secret", "Token"} {
 		n := len(name) - len(w)
 		if n >= 2 && name[n:] == w && name[n-1] >= 'A' && name[n-1] <= 'Z' && name[n-2] >= 'A' && name[n-2] <= 'Z' {
@@ -437,6 +440,8 @@ var commandFlags = []commandFlag{
 	{programs: []string{"keytool"}, flags: []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass"}},
 	{programs: []string{"wget"}, flags: []string{"--password", "--http-password", "--ftp-password"}},
 	{programs: []string{"az"}, flags: []string{"-p", "--password"}, keyword: "az login"},
+	{programs: []string{"ipmitool"}, flags: []string{"-P"}},
+	{programs: []string{"x11vnc"}, flags: []string{"-passwd", "-viewpasswd", "-storepasswd"}},
 	{programs: []string{"htpasswd"}, flags: []string{"-b", "-bc", "-cb", "-bB", "-Bb", "-bcB", "-Bbc", "-bn", "-nb", "-nbB", "-bBn"}, nth: 3},
 }
 
@@ -930,7 +935,7 @@ func findMnemonic(text string) []found {
 // case, or -1.
 func indexFold(s, sub string) int {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+		if s[i]|0x20 == sub[0]|0x20 && strings.EqualFold(s[i:i+len(sub)], sub) {
 			return i
 		}
 	}

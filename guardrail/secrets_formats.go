@@ -59,7 +59,11 @@ func (f *scanFile) findDirectives(text, _ string, _ int) []found {
 		return out
 	}
 	name, v := text[m[2]:m[3]], text[m[4]:m[5]]
-	if !directiveName(name) || !secretLiteral(v) {
+	if len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'' {
+		m[4], m[5] = m[4]+1, m[5]-1 // Groovy's storePassword 'PW'
+		v = v[1 : len(v)-1]
+	}
+	if !directiveName(name) || !secretLiteral(v) || subscriptRef(v) {
 		return out
 	}
 	return append(out, foundAt(text, m[4], m[5]))

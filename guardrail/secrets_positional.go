@@ -101,6 +101,13 @@ var positionalCalls = []positionalCall{
 	{"*credential", argAfterUser, 0}, {"*credentials", argAfterUser, 0},
 	{"drivermanager.getconnection", argAfterUser, 0}, {"sequelize", argAfterUser, 0}, {"ftp", argAfterUser, 0},
 	{"ftp_tls", argAfterUser, 0}, {"credentials.basic", argAfterUser, 0}, {"basic_auth", argAfterUser, 0},
+	// MQTT's user and password (paho), a Wi-Fi network's SSID and
+	// passphrase (Arduino's WiFi.begin).
+	// (A callee's keyword is its name's end and '(': pw_set( wakes the
+	// detector where username_pw_set( would at every "use".)
+	{"*pw_set", argAfterUser, 0}, {"wifi.begin", argAfterUser, 0},
+	// PayPal's live client ID and secret.
+	{"liveenvironment", argAt, 2},
 	// A header's value given before its name (Swift's addValue(_:forHTTPHeaderField:)).
 	{"addvalue", argHeaderFirst, 0}, {"setvalue", argHeaderFirst, 0},
 	// Key material decoded where it is assigned to a key.

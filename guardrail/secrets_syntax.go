@@ -164,7 +164,7 @@ func strongKey(v string) bool {
 	if base64Key(v) {
 		return true
 	}
-	if !tokenLike(v) || strings.ContainsAny(v, "/:. ") || hexOnly(v) || isUUID(v) {
+	if !tokenLike(v) || strings.ContainsAny(v, "/:. ") || hexOnly(strings.TrimPrefix(strings.TrimPrefix(v, "0x"), "0X")) || isUUID(v) {
 		return false
 	}
 	return len(v) >= 20
@@ -603,10 +603,21 @@ func (f *scanFile) derived(text, next string, lineNo int) []found {
 	if len(text) >= 129 && text[len(text)-1] == ']' {
 		out = append(out, findKeypair(text)...)
 	}
+	if lineNo == 1 && !f.code {
+		out = append(out, f.findFirstLine(text)...) // secrets_domains.go
+	}
 	if len(text) > 0 && text[0] == '[' {
 		out = append(out, findRelay(text)...)
 	}
 	if f.prev != "" {
+		// A value the line before opens (secrets_domains.go).
+		if openingEnds[f.prev[len(f.prev)-1]] {
+			if last := opening(f.prev); last != 0 {
+				if fs := f.findOpened(text, last); fs != nil {
+					out = append(out, fs...)
+				}
+			}
+		}
 		out = append(out, f.findNextLineValue(text, lineNo)...)
 		if afterNameShape(f.prev, text) {
 			out = append(out, f.findAfterName(text, lineNo)...)
