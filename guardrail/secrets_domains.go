@@ -176,14 +176,17 @@ func hexPrefixed(text string, s int) bool {
 
 // walletHex judges the 64 hex digits at text[s:e]: a key when the name
 // or the call that owns them is a signer's or a key's, and they are
-// neither a published test key nor a pattern (a storage key 0x00...03).
+// neither a published test key nor a pattern (a storage key 0x00...03,
+// digits alone).
 func walletHex(text string, s, e int) (found, bool) {
 	p := s
 	if hexPrefixed(text, s) {
 		p = s - 2
 	}
 	v := strings.ToLower(text[s:e])
-	if publishedTestKey(v) || distinctBytes(v) < 10 || isPlaceholder(v) {
+	// 64 random hex digits hold a letter but once in 10^13: digits alone
+	// are a number or a counted pattern (0102...3132).
+	if publishedTestKey(v) || distinctBytes(v) < 10 || isPlaceholder(v) || !strings.ContainsAny(v, "abcdef") {
 		return found{}, false
 	}
 	if !walletOwner(ownerBefore(text, p)) {

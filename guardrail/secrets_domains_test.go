@@ -71,6 +71,7 @@ func TestDomainFinders(t *testing.T) {
 		{"wallet", `const txHash = "0x` + hex1 + `";`, nil},
 		{"wallet", `bytes32 constant ADMIN_SLOT = 0x` + hex1 + `;`, nil},
 		{"wallet", `  "storageKeys": ["0x` + hex1 + `"]`, nil},
+		{"wallet", `{"SecretKey":"0102030405060708091011121314151617181920212223242526272829303132"}`, nil}, // digits alone: a counted pattern
 		{"wallet", `  "key": "0x` + hex1 + `",`, nil},
 		{"wallet", `cacheKey = "` + hex1 + `"`, nil},
 		{"wallet", `PUBLIC_KEY=0x04` + hex1 + hex2, nil},
