@@ -259,7 +259,9 @@
 //     '.apiKey = "..."' cfg.json > tmp); install from /dev/stdin; what
 //     interpreter code (open(p, "w").write, Path(p).write_text, ...)
 //     writes; configuration commands that store a value (git config, git
-//     remote add/set-url, npm config set, aws configure set); PowerShell's
+//     remote add/set-url, npm config set, aws configure set, pip config set,
+//     poetry config, cargo login, uv auth login, bundle config, composer
+//     config); PowerShell's
 //     Set-Content, Add-Content, Out-File, a redirected string and
 //     [IO.File]::WriteAllText. echo "GH_TOKEN=ghp_..." >> .env blocks before
 //     the key reaches the disk. A key only mentioned (a curl header, export

@@ -375,6 +375,7 @@ func (e *evaluator) rules(k *call) {
 	if in, ok := installers[k.name]; ok {
 		e.packageInstall(k, in)
 	}
+	e.credentialConfig(k)
 	if h := handlers[k.name]; h != nil {
 		h(e, k)
 	} else if isMkfs(k.name) {
