@@ -24,7 +24,7 @@ func init() { detectors = append(detectors, saasDetector) }
 var saasDetector = detector{
 	rule: RuleSecretAssignment, what: "literal credential of a SaaS integration",
 	keywords: []string{"kaggle", `"key"`, "hooks.zapier.com/", "make.com/", "integromat.com/", "/token:", `"x")`, `'x')`, "bearer 1/", "bearer 2/"},
-	scan: func(f *scanFile, text, _ string, _ int) []found { return f.findSaaS(text) },
+	scan:     func(f *scanFile, text, _ string, _ int) []found { return f.findSaaS(text) },
 }
 
 var (
