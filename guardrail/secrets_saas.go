@@ -39,7 +39,7 @@ var (
 	// Zendesk's API token login: the agent's email, /token, and the token.
 	zendeskLogin = lazyRE(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+/token:([A-Za-z0-9]{20,})\b`)
 	// Freshdesk's login: the API key as the user and X as the password.
-	freshdeskAuth = lazyRE(`\(\s*["']([A-Za-z0-9]{16,})["']\s*,\s*["'][Xx]["']\)`)
+	freshdeskAuth = lazyRE(`\(\s*["']([A-Za-z0-9]{16,})["']\s*,\s*(?:"[Xx]"|'[Xx]')\)`)
 	// An Asana personal access token: 1/ or 2/, the user's (and the
 	// app's) number, a colon and 32 hex.
 	asanaPAT = lazyRE(`(?i)\bbearer ([12]/[0-9]{6,20}(?:/[0-9]{6,20})?:[0-9a-f]{32})\b`)
@@ -48,7 +48,7 @@ var (
 // findSaaS runs the readings whose keyword the line holds.
 func (f *scanFile) findSaaS(text string) []found {
 	var out []found
-	if strings.Contains(text, "key") && (path.Base(f.path) == "kaggle.json" || containsFold(text, "kaggle")) {
+	if containsFold(text, "kaggle") || path.Base(f.path) == "kaggle.json" && strings.Contains(text, `"key"`) {
 		out = appendSaaS(out, text, kaggleKey().FindAllStringSubmatchIndex(text, -1), 1)
 	}
 	if strings.Contains(text, "hooks.zapier.com/") {

@@ -1,6 +1,9 @@
 package guardrail
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // saasFinders are secrets_saas.go's readings, by name: in a source file,
 // and in a file named kaggle.json.
@@ -43,6 +46,9 @@ func TestSaaSFinders(t *testing.T) {
 		// placeholders, documentation's examples, references.
 		{"lines", `  "key": "` + kaggle + `"`, nil},
 		{"kaggle", `  "username": "ana"`, nil},
+		{"kaggle", `  \"key\": \"` + kaggle + `\"`, nil}, // escaped, and no word kaggle: not the file's own line
+		{"lines", `auth=("` + fresh + `', "X")`, []string{fresh}},
+		{"lines", `auth=("` + fresh + `", 'X")`, nil},
 		{"kaggle", `{"username":"YOUR_KAGGLE_USERNAME","key":"YOUR_KAGGLE_KEY"}`, nil},
 		{"kaggle", `  "key": "00000000000000000000000000000000"`, nil},
 		{"lines", `see https://hooks.zapier.com/hooks/catch/123456/abcdef/ in the docs`, nil},
@@ -81,5 +87,28 @@ func TestSaaSReadings(t *testing.T) {
 		if got := ScanSecrets(c.path, c.text); (len(got) > 0) != c.secret {
 			t.Errorf("ScanSecrets(%q, %q) = %+v, want a secret: %v", c.path, c.text, got, c.secret)
 		}
+	}
+}
+
+// TestSaaSKeywords checks that the readings find nothing on a line of the
+// corpora that holds none of the detector's keywords, in either file, as
+// the keyword pass assumes.
+func TestSaaSKeywords(t *testing.T) {
+	n := 0
+	for _, c := range secretTexts(t) {
+		for l := range strings.SplitSeq(c[1], "\n") {
+			if containsAnyFold(l, saasDetector.keywords) {
+				continue
+			}
+			for name, find := range saasFinders {
+				n++
+				if got := find(l); len(got) > 0 {
+					t.Errorf("%s found %+v on a line without its keywords: %q", name, got, l)
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d lines: the test compares too little", n)
 	}
 }
