@@ -1254,16 +1254,16 @@
 //     hooks.zapier.com/hooks/catch/<account>/<hook>/ and Make's (Integromat's)
 //     hook.<zone>.make.com/<32 letters and digits>; the token of Zendesk's
 //     API login EMAIL/token:TOKEN; the API key Freshdesk's login gives as the
-//     user with X as the password (auth=("KEY", "X")); an Asana personal
-//     access token (1/ or 2/, its numbers, a colon, 32 hex) after Bearer; and
-//     the Algolia key Python's SearchClient.create takes second, as
-//     algoliasearch's. Allowed: documentation's counting examples
-//     (catch/123456/abcdef/), ${VAR} and {var} parts, runs of one character;
-//     and Algolia's search-only key, which browsers are given: a client
-//     assigned to searchClient or search_client (InstantSearch's
-//     const searchClient = algoliasearch('APP', '<32 hex>')), and a value
-//     found by the provider's name under a name with the word search
-//     (NEXT_PUBLIC_ALGOLIA_SEARCH_ONLY_KEY=<32 hex>).
+//     user with X as the password (auth=("KEY", "X"), curl -u KEY:X); an
+//     Asana personal access token (1/ or 2/, its numbers, a colon, 32 hex)
+//     after Bearer; and the Algolia key Python's SearchClient.create takes
+//     second, as algoliasearch's. Allowed: documentation's counting examples
+//     (catch/123456/abcdef/, abcdefghij1234567890:X), ${VAR} and {var} parts,
+//     runs of one character; and Algolia's search-only key, which browsers
+//     are given: a client assigned to searchClient or search_client
+//     (InstantSearch's const searchClient = algoliasearch('APP', '<32
+//     hex>')), and a value found by the provider's name under a name with the
+//     word search (NEXT_PUBLIC_ALGOLIA_SEARCH_ONLY_KEY=<32 hex>).
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

@@ -13,9 +13,10 @@ import (
 // hex, which a name ending in key alone does not make a credential), the
 // webhook URLs of Zapier and Make whose path is the secret, the
 // EMAIL/token:TOKEN login Zendesk's API takes, the API key Freshdesk's
-// takes as the user with X as the password, an Asana personal access
-// token after Bearer; and Algolia's search-only key (public) under a name
-// that says search. Each runs only on a line holding its keyword.
+// takes as the user with X as the password (in a call or to curl -u), an
+// Asana personal access token after Bearer; and Algolia's search-only key
+// (public) under a name that says search. Each runs only on a line
+// holding its keyword.
 
 func init() { detectors = append(detectors, saasDetector) }
 
@@ -23,7 +24,7 @@ func init() { detectors = append(detectors, saasDetector) }
 // file's readings.
 var saasDetector = detector{
 	rule: RuleSecretAssignment, what: "literal credential of a SaaS integration",
-	keywords: []string{"kaggle", `"key"`, "hooks.zapier.com/", "make.com/", "integromat.com/", "/token:", `"x")`, `'x')`, "bearer 1/", "bearer 2/"},
+	keywords: []string{"kaggle", `"key"`, "hooks.zapier.com/", "make.com/", "integromat.com/", "/token:", `"x")`, `'x')`, "curl", "bearer 1/", "bearer 2/"},
 	scan:     func(f *scanFile, text, _ string, _ int) []found { return f.findSaaS(text) },
 }
 
@@ -39,6 +40,8 @@ var (
 	// Zendesk's API token login: the agent's email, /token, and the token.
 	zendeskLogin = lazyRE(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+/token:([A-Za-z0-9]{20,})\b`)
 	// Freshdesk's login: the API key as the user and X as the password.
+	// The same login on curl's command line: -u KEY:X.
+	freshdeskCurl = lazyRE(`(?:\s-u|\s--user)[ =]['"]?([A-Za-z0-9]{16,}):[Xx](?:['"]|\s|$)`)
 	freshdeskAuth = lazyRE(`\(\s*["']([A-Za-z0-9]{16,})["']\s*,\s*(?:"[Xx]"|'[Xx]')\)`)
 	// An Asana personal access token: 1/ or 2/, the user's (and the
 	// app's) number, a colon and 32 hex.
@@ -66,7 +69,14 @@ func (f *scanFile) findSaaS(text string) []found {
 	}
 	if strings.Contains(text, `x")`) || strings.Contains(text, `x')`) || strings.Contains(text, `X")`) || strings.Contains(text, `X')`) {
 		for _, m := range freshdeskAuth().FindAllStringSubmatchIndex(text, -1) {
-			if v := text[m[2]:m[3]]; mixedToken(v) {
+			if v := text[m[2]:m[3]]; mixedToken(v) && !sequence(v) {
+				out = appendSaaS(out, text, [][]int{m}, 1)
+			}
+		}
+	}
+	if containsFold(text, "curl") && (strings.Contains(text, ":X") || strings.Contains(text, ":x")) {
+		for _, m := range freshdeskCurl().FindAllStringSubmatchIndex(text, -1) {
+			if v := text[m[2]:m[3]]; mixedToken(v) && !sequence(v) {
 				out = appendSaaS(out, text, [][]int{m}, 1)
 			}
 		}
@@ -101,17 +111,24 @@ func literalRun(v string) bool {
 }
 
 // sequence reports whether v counts up a byte at a time (123456,
-// abcdef), as documentation's examples do.
+// abcdef), or is runs of four or more that do (abcdefghij1234567890, 9
+// going on to 0), as documentation's examples do.
 func sequence(v string) bool {
 	if len(v) < 3 {
 		return false
 	}
+	run := 1
 	for i := 1; i < len(v); i++ {
-		if v[i] != v[i-1]+1 {
+		if v[i] == v[i-1]+1 || v[i-1] == '9' && v[i] == '0' {
+			run++
+			continue
+		}
+		if run < 4 {
 			return false
 		}
+		run = 1
 	}
-	return true
+	return run == len(v) || run >= 4
 }
 
 // algoliaSearchName reports whether gitleaks' algolia-api-key rule found

@@ -39,6 +39,8 @@ func TestSaaSFinders(t *testing.T) {
 		{"lines", `auth = b64encode(b"agent@acme.io/token:` + zendesk + `")`, []string{zendesk}},
 		{"lines", `r = requests.get(url, auth=("` + fresh + `", "X"))`, []string{fresh}},
 		{"lines", `  auth: ('` + fresh + `', 'x'),`, []string{fresh}},
+		{"lines", `curl -v -u ` + fresh + `:X -H "Content-Type: application/json" https://acme.freshdesk.com/api/v2/tickets`, []string{fresh}},
+		{"lines", `  curl --user '` + fresh + `:x' https://acme.freshdesk.com/api/v2/contacts`, []string{fresh}},
 		// An Asana PAT after Bearer.
 		{"lines", `headers = {"Authorization": "Bearer ` + asana + `"}`, []string{asana}},
 		{"lines", `Authorization: bearer 1/120395812:4e9a1c2b7d3f80a65c1e9b2d4f7a0c38`, []string{"1/120395812:4e9a1c2b7d3f80a65c1e9b2d4f7a0c38"}},
@@ -59,6 +61,9 @@ func TestSaaSFinders(t *testing.T) {
 		{"lines", `requests.get(url, auth=(api_key, "X"))`, nil},
 		{"lines", `requests.get(url, auth=("YOUR_API_KEY", "X"))`, nil},
 		{"lines", `plot(("abcdefghijklmnopq", "x"))`, nil},
+		{"lines", `curl -v -u abcdefghij1234567890:X https://domain.freshdesk.com/api/v2/tickets`, nil},
+		{"lines", `curl -u $FRESHDESK_KEY:X https://domain.freshdesk.com/api/v2/tickets`, nil},
+		{"lines", `curl -u admin:x https://localhost`, nil},
 		{"lines", `Authorization: Bearer 2/<user_id>/<app_id>:<token>`, nil},
 		{"lines", `Authorization: Bearer 2/1203958120394857/1207728391029384:` + "00000000000000000000000000000000", nil},
 	})
