@@ -1126,7 +1126,7 @@
 //     (bot.run("..."), client.login("...")), but not a Twilio account SID;
 //     Twilio's auth token (32 hex) as the argument after the SID; Algolia's
 //     admin key, algoliasearch's second argument of 32 hex, unless the line
-//     says search-only. Key material decoded where it is assigned to a name
+//     says search-only (or assigns the client to searchClient). Key material decoded where it is assigned to a name
 //     ending in key or a credential's (key = Buffer.from('<hex>', 'hex'), key,
 //     _ := hex.DecodeString("..."), aes.Key = Convert.FromBase64String("..."),
 //     jwtKey = []byte("...")) when it is generated. An environment lookup's
@@ -1306,6 +1306,24 @@
 //     number); a Gradle directive's lookup (keyPassword
 //     keystoreProperties['keyPassword']); and the Android SDK's debug
 //     keystore password, android, a default as the JDK's changeit is.
+//     Also found (guardrail/secrets_saas.go), kinds of data, ML and SaaS
+//     integrations: a kaggle.json's "key" of 32 hex, in a file so named or on
+//     a line that names kaggle (the file echoed from a notebook's cell), which
+//     a name whose last word is key alone does not make a credential; the
+//     webhook URLs whose path is the secret, Zapier's
+//     hooks.zapier.com/hooks/catch/<account>/<hook>/ and Make's (Integromat's)
+//     hook.<zone>.make.com/<32 letters and digits>; the token of Zendesk's
+//     API login EMAIL/token:TOKEN; the API key Freshdesk's login gives as the
+//     user with X as the password (auth=("KEY", "X"), curl -u KEY:X); an
+//     Asana personal access token (1/ or 2/, its numbers, a colon, 32 hex)
+//     after Bearer; and the Algolia key Python's SearchClient.create takes
+//     second, as algoliasearch's. Allowed: documentation's counting examples
+//     (catch/123456/abcdef/, abcdefghij1234567890:X), ${VAR} and {var} parts,
+//     runs of one character; and Algolia's search-only key, which browsers
+//     are given: a client assigned to searchClient or search_client
+//     (InstantSearch's const searchClient = algoliasearch('APP', '<32
+//     hex>')), and a value found by the provider's name under a name with the
+//     word search (NEXT_PUBLIC_ALGOLIA_SEARCH_ONLY_KEY=<32 hex>).
 //
 // A secret is reported masked: at most its first four characters (never
 // more than half of it) and "***".

@@ -117,7 +117,7 @@ var positionalCalls = []positionalCall{
 	{"[]byte", argDecoded, 0},
 	// Algolia's admin key, after the application's ID (not the
 	// search-only key, which browsers are given).
-	{"algoliasearch", argAlgolia, 0},
+	{"algoliasearch", argAlgolia, 0}, {"searchclient.create", argAlgolia, 0},
 }
 
 // positionalKeywords are the calls' names with their '(' (a '*' entry's
@@ -324,7 +324,8 @@ func positionalArg(text, before string, args [][2]int, pc positionalCall) (found
 func searchOnly(text string) bool {
 	lt := strings.ToLower(text)
 	return strings.Contains(lt, "search-only") || strings.Contains(lt, "search_only") || strings.Contains(lt, "searchonly") ||
-		strings.Contains(lt, "searchkey") || strings.Contains(lt, "search_key") || strings.Contains(lt, "search-key")
+		strings.Contains(lt, "searchkey") || strings.Contains(lt, "search_key") || strings.Contains(lt, "search-key") ||
+		searchClientAssigned(lt)
 }
 
 // digitRuns counts the runs of digits in v: a generated token scatters

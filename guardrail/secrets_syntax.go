@@ -751,7 +751,7 @@ func namedNotSecret(m secretrules.Match, text string) bool {
 		j--
 	}
 	words := splitWords(text[j:i])
-	return len(words) > 0 && idWords[words[len(words)-1]]
+	return len(words) > 0 && idWords[words[len(words)-1]] || algoliaSearchName(m, words)
 }
 
 // keyName reports whether a name's last word is only "key" (key,
