@@ -256,7 +256,8 @@
 //     sed's a, i and c text; the string literals of ruby -pi's and gawk -i
 //     inplace's code; sd's replacement; yq -i's expression, and a jq or yq
 //     program assigning a value whose output is redirected into a file (jq
-//     '.apiKey = "..."' cfg.json > tmp); install from /dev/stdin; what
+//     '.apiKey = "..."' cfg.json > tmp), and the literals of a Secret
+//     manifest kubectl create secret ... --dry-run -o yaml prints into one; install from /dev/stdin; what
 //     interpreter code (open(p, "w").write, Path(p).write_text, ...)
 //     writes; configuration commands that store a value (git config, git
 //     remote add/set-url, npm config set, aws configure set, pip config set,

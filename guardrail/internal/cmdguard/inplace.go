@@ -93,15 +93,19 @@ func inPlaceCommand(e *evaluator, k *call) {
 // yqCommands are yq's subcommands, before its expression.
 var yqCommands = map[string]bool{"e": true, "eval": true, "ea": true, "eval-all": true}
 
-// filterText returns the program of a JSON or YAML processor (jq, yq,
-// gojq, jaq) whose output a redirection writes into a file: what it
-// assigns (.apiKey = "...") is what the file gets.
+// filterText returns what a command whose output a redirection writes into
+// a file puts there, as far as its arguments say: the program of a JSON or
+// YAML processor (jq, yq, gojq, jaq), what it assigns (.apiKey = "...")
+// being what the file gets; the literals of a Secret manifest kubectl
+// prints (kubectl create secret ... --from-literal=K=V --dry-run -o yaml).
 func filterText(c *shell.Cmd, sh string) (string, bool) {
 	if len(c.Args) < 2 || c.Args[0].Dynamic() {
 		return "", false
 	}
 	switch canonical(sh, c.Args[0].Text) {
 	case "jq", "gojq", "jaq", "yq":
+	case "kubectl", "oc":
+		return secretManifest(c.Args[1:])
 	default:
 		return "", false
 	}
@@ -177,4 +181,31 @@ func (e *evaluator) writeOption(k *call, short, long string) {
 			e.write(withText(w, w.Text[len(long)+1:]), k.match(), "overwrites")
 		}
 	}
+}
+
+// secretManifest returns the literals kubectl create secret puts into the
+// manifest it prints with -o (--output): --from-literal's KEY=VALUE and
+// docker-registry's --docker-password, a line each, as KEY: VALUE.
+func secretManifest(args []shell.Word) (string, bool) {
+	_, ops, v := operands(args, "on", "output namespace from-literal from-file from-env-file docker-password docker-username docker-server docker-email type cert key context kubeconfig")
+	if len(ops) < 2 || ops[0].Text != "create" || ops[1].Text != "secret" {
+		return "", false
+	}
+	if _, ok := v.get("-o"); !ok {
+		if _, ok := v.get("--output"); !ok {
+			return "", false // no manifest printed
+		}
+	}
+	var b strings.Builder
+	for _, o := range v {
+		switch o.key {
+		case "--from-literal":
+			if k, val, ok := strings.Cut(o.w.Text, "="); ok {
+				b.WriteString(k + ": " + val + "\n")
+			}
+		case "--docker-password":
+			b.WriteString("password: " + o.w.Text + "\n")
+		}
+	}
+	return b.String(), b.Len() > 0
 }
