@@ -420,7 +420,7 @@ func findProse(text string) []found {
 			s, e = s+1, e-1
 		}
 		v := text[s:e]
-		if len(v) >= 8 && hasDigitAndLetter(v) && !hyphenedWords(v) && secretLiteral(v) {
+		if len(v) >= 8 && mixedAlnum(v) && !hyphenedWords(v) && secretLiteral(v) {
 			out = append(out, foundAt(text, s, e))
 		}
 	}
@@ -442,19 +442,10 @@ func findTableRows(text string) []found {
 	for e < len(text) && text[e] != '|' && !reBlank(text[e]) {
 		e++
 	}
-	if v := text[s:e]; len(v) >= 8 && hasDigitAndLetter(v) && secretLiteral(v) {
+	if v := text[s:e]; len(v) >= 8 && mixedAlnum(v) && secretLiteral(v) {
 		return []found{foundAt(text, s, e)}
 	}
 	return nil
-}
-
-func hasDigitAndLetter(v string) bool {
-	var d, l bool
-	for i := 0; i < len(v); i++ {
-		d = d || v[i] >= '0' && v[i] <= '9'
-		l = l || letter(v[i])
-	}
-	return d && l
 }
 
 // namesNoSecret reports whether a Kubernetes Secret's data key says it

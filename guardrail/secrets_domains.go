@@ -484,20 +484,11 @@ var rpcHosts = map[string]struct {
 	key          func(string) bool
 }{
 	"infura.io":     {"", "/v3/", func(v string) bool { return len(v) == 32 && hexOnly(v) }},
-	"alchemy.com":   {"", "/v2/", func(v string) bool { return len(v) >= 20 && urlSafeText(v) }},
-	"alchemyapi.io": {"", "/v2/", func(v string) bool { return len(v) >= 20 && urlSafeText(v) }},
+	"alchemy.com":   {"", "/v2/", func(v string) bool { return len(v) >= 20 && allBytes(v, urlSafeByte) }},
+	"alchemyapi.io": {"", "/v2/", func(v string) bool { return len(v) >= 20 && allBytes(v, urlSafeByte) }},
 	"quiknode.pro":  {"", "/", func(v string) bool { return len(v) >= 32 && hexOnly(v) }},
 	"ankr.com":      {"rpc.ankr.com", "/*/", func(v string) bool { return len(v) == 64 && hexOnly(v) }},
 	"p2pify.com":    {"", "/", func(v string) bool { return len(v) == 32 && hexOnly(v) }},
-}
-
-func urlSafeText(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if !urlSafeByte(v[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // findRPCKeys finds the key in a node provider's RPC URL:
@@ -661,23 +652,12 @@ func findCommunities(text string) []found {
 			continue
 		}
 		v := text[vs:ve]
-		snmp := containsFold(text[s:e], "snmp") || tokenLike(v) || mixedValue(v)
+		snmp := containsFold(text[s:e], "snmp") || tokenLike(v) || mixedAlnum(v)
 		if snmp && communityValue(v) {
 			out = append(out, foundAt(text, vs, ve))
 		}
 	}
 	return out
-}
-
-// mixedValue reports whether v mixes letters with digits: generated, or
-// a password someone made up, rather than a word.
-func mixedValue(v string) bool {
-	var l, d bool
-	for i := 0; i < len(v); i++ {
-		l = l || letter(v[i])
-		d = d || v[i] >= '0' && v[i] <= '9'
-	}
-	return l && d
 }
 
 // communityValue reports whether v is a community string rather than a
@@ -834,7 +814,7 @@ func findLicenseKeyLine(text string) []found {
 	if len(ws) != 2 || !strings.EqualFold(ws[0].text, "licensekey") {
 		return nil
 	}
-	if v := ws[1].text; len(v) >= 12 && mixedValue(v) && literal(v) {
+	if v := ws[1].text; len(v) >= 12 && mixedAlnum(v) && literal(v) {
 		return []found{foundAt(text, ws[1].start, ws[1].end)}
 	}
 	return nil
@@ -861,22 +841,13 @@ func findTransactionKeys(text string) []found {
 				continue
 			}
 			if vs, ve, ok := valueAt(text, skipSpace(text, i+1)); ok {
-				if v := text[vs:ve]; len(v) >= 12 && mixedValue(v) && alnumText(v) && literal(v) {
+				if v := text[vs:ve]; len(v) >= 12 && mixedAlnum(v) && allBytes(v, alnumByte) && literal(v) {
 					out = append(out, foundAt(text, vs, ve))
 				}
 			}
 		}
 	}
 	return out
-}
-
-func alnumText(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if !alnumByte(v[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // findBasicAuthorization finds base64 of user:password given to a
@@ -981,7 +952,7 @@ func recoveryCode(v string) bool {
 			return false
 		}
 	}
-	return mixedValue(v) && !isPlaceholder(v)
+	return mixedAlnum(v) && !isPlaceholder(v)
 }
 
 // findOpened finds, on a line after one that opens a call, a list or a

@@ -270,14 +270,7 @@ func wordLike(w string) bool {
 	return runs <= 1
 }
 
-func lettersOnly(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !letter(s[i]) {
-			return false
-		}
-	}
-	return true
-}
+func lettersOnly(s string) bool { return allBytes(s, letter) }
 
 // wordsEnd returns how many of the name's last words, joined, are w; 0
 // if none are. wordsStart is the same of its first words.

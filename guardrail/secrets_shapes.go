@@ -196,6 +196,16 @@ func upperAlnumByte(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '0' && c 
 func uuidByte(c byte) bool       { return hexByte(c) || c == '-' }
 func quoteByte(c byte) bool      { return c == '"' || c == '\'' }
 
+// allBytes reports whether every byte of s is one ok takes.
+func allBytes(s string, ok func(byte) bool) bool {
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // mixedAlnum reports whether s holds a letter and a digit: a generated
 // body rather than a word.
 func mixedAlnum(s string) bool {

@@ -205,8 +205,8 @@ func (e *evaluator) cmd(c *shell.Cmd, sh string, depth int) {
 		if text, ok := writtenText(c, sh); ok {
 			e.wrote(target, text, r.Op == ">>" || r.Op == "&>>")
 			e.secret(target, text)
-		} else if filter, ok := filterText(c, sh); ok {
-			e.secret(target, filter)
+		} else if text, ok := outputText(c, sh); ok {
+			e.secret(target, text)
 		}
 	}
 	if sh == PowerShell {

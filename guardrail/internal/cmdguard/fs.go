@@ -389,7 +389,7 @@ func substituted(script string) string {
 		if len(line) < 4 || line[0] != 's' || isAlnum(line[1]) || line[1] == ' ' || line[1] == '_' {
 			continue
 		}
-		pattern, repl, ok := substitution(line[1:])
+		pattern, repl, _, ok := substitution(line[1:])
 		if !ok {
 			continue
 		}
@@ -442,10 +442,9 @@ func perlGroup(s string) int {
 
 // substitution splits an s command after its s, delimiter first
 // (/pattern/replacement/flags, or perl's {pattern}{replacement}), into its
-// pattern and replacement, escapes kept.
-func substitution(s string) (pattern, repl string, ok bool) {
-	open := s[0]
-	closing := map[byte]byte{'{': '}', '(': ')', '[': ']', '<': '>'}[open]
+// pattern, its replacement (escapes kept) and what follows them: the flags
+// and, after w, a file.
+func substitution(s string) (pattern, repl, flags string, ok bool) {
 	part := func(s string, end byte) (string, string, bool) {
 		for i := 0; i < len(s); i++ {
 			switch s[i] {
@@ -457,25 +456,38 @@ func substitution(s string) (pattern, repl string, ok bool) {
 		}
 		return "", "", false
 	}
-	if closing == 0 {
-		pattern, rest, ok := part(s[1:], open)
-		if !ok {
-			return "", "", false
+	pattern, rest, ok := part(s[1:], closing(s[0]))
+	if ok && closing(s[0]) != s[0] {
+		// s{a}{b}: the replacement has brackets of its own, maybe after
+		// blanks.
+		rest = strings.TrimLeft(rest, " \t")
+		if rest == "" {
+			return "", "", "", false
 		}
-		repl, _, ok = part(rest, open)
-		return pattern, repl, ok
+		repl, flags, ok = part(rest[1:], closing(rest[0]))
+		return pattern, repl, flags, ok
 	}
-	pattern, rest, ok := part(s[1:], closing)
-	rest = strings.TrimLeft(rest, " \t")
-	if !ok || rest == "" {
-		return "", "", false
+	if !ok {
+		return "", "", "", false
 	}
-	c := map[byte]byte{'{': '}', '(': ')', '[': ']', '<': '>'}[rest[0]]
-	if c == 0 {
-		c = rest[0]
+	repl, flags, ok = part(rest, s[0])
+	return pattern, repl, flags, ok
+}
+
+// closing returns the byte that closes a delimiter: the bracket's pair, or
+// the byte itself.
+func closing(open byte) byte {
+	switch open {
+	case '{':
+		return '}'
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '<':
+		return '>'
 	}
-	repl, _, ok = part(rest[1:], c)
-	return pattern, repl, ok
+	return open
 }
 
 // literalGroups returns the literal text of a pattern's whole match (first)
@@ -600,37 +612,12 @@ func scriptInPlace(e *evaluator, k *call, lang string) {
 	}
 	text := substituted(code)
 	if lang == "ruby" {
-		text = quotedTexts(code)
+		text = strings.Join(stringLiterals(code, maxCalls), "\n")
 	}
 	for _, w := range ops {
 		e.write(w, k.match(), "edits in place")
 		e.secret(w, text)
 	}
-}
-
-// quotedTexts returns the texts of code's quoted strings ("..." and
-// '...'), a line each.
-func quotedTexts(code string) string {
-	var b strings.Builder
-	for i := 0; i < len(code); i++ {
-		q := code[i]
-		if q != '"' && q != '\'' {
-			continue
-		}
-		j := i + 1
-		for j < len(code) && code[j] != q {
-			if code[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j >= len(code) {
-			break
-		}
-		b.WriteString(code[i+1:j] + "\n")
-		i = j
-	}
-	return b.String()
 }
 
 // sdCommand judges sd FIND REPLACE FILE...: it rewrites its files in place
@@ -1065,10 +1052,8 @@ func sedExec(script string) []string {
 		case strings.HasPrefix(line, "e ") || strings.HasPrefix(line, "e\t"):
 			out = append(out, strings.TrimSpace(line[2:]))
 		case len(line) > 3 && line[0] == 's':
-			d := line[1]
-			parts := strings.SplitN(line[2:], string(d), 3)
-			if len(parts) == 3 && strings.Contains(parts[2], "e") && !strings.ContainsAny(parts[2], "w") {
-				out = append(out, parts[1])
+			if _, repl, flags, ok := substitution(line[1:]); ok && strings.Contains(flags, "e") && !strings.Contains(flags, "w") {
+				out = append(out, repl)
 			}
 		}
 		if len(out) >= maxCalls {
@@ -1114,12 +1099,10 @@ func sedWrites(script string) []string {
 		case len(line) > 2 && (line[0] == 'w' || line[0] == 'W') && (line[1] == ' ' || line[1] == '\t'):
 			out = append(out, strings.TrimSpace(line[2:]))
 		case len(line) > 3 && line[0] == 's':
-			d := line[1]
-			parts := strings.SplitN(line[2:], string(d), 3)
-			if len(parts) < 3 {
+			_, _, flags, ok := substitution(line[1:])
+			if !ok {
 				break
 			}
-			flags := parts[2]
 			i := 0
 			for i < len(flags) && (flags[i] >= '0' && flags[i] <= '9' || strings.IndexByte("gpiImMe", flags[i]) >= 0) {
 				i++

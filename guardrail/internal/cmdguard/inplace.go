@@ -93,12 +93,12 @@ func inPlaceCommand(e *evaluator, k *call) {
 // yqCommands are yq's subcommands, before its expression.
 var yqCommands = map[string]bool{"e": true, "eval": true, "ea": true, "eval-all": true}
 
-// filterText returns what a command whose output a redirection writes into
+// outputText returns what a command whose output a redirection writes into
 // a file puts there, as far as its arguments say: the program of a JSON or
 // YAML processor (jq, yq, gojq, jaq), what it assigns (.apiKey = "...")
 // being what the file gets; the literals of a Secret manifest kubectl
 // prints (kubectl create secret ... --from-literal=K=V --dry-run -o yaml).
-func filterText(c *shell.Cmd, sh string) (string, bool) {
+func outputText(c *shell.Cmd, sh string) (string, bool) {
 	if len(c.Args) < 2 || c.Args[0].Dynamic() {
 		return "", false
 	}

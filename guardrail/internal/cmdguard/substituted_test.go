@@ -45,15 +45,16 @@ func FuzzSubstituted(f *testing.F) {
 	})
 }
 
-func TestQuotedTexts(t *testing.T) {
-	for _, tt := range []struct{ code, want string }{
-		{`sub(/x/, "abc")`, "abc\n"},
-		{`a = 'it''s'; b = "q\"r"`, "it\ns\nq\\\"r\n"},
-		{`"unterminated`, ""},
-		{`none`, ""},
-	} {
-		if got := quotedTexts(tt.code); got != tt.want {
-			t.Errorf("quotedTexts(%q) = %q; want %q", tt.code, got, tt.want)
-		}
+// TestSedFlags: sed's e and w flags are read after a replacement that
+// holds its delimiter escaped, through the one reading of s commands.
+func TestSedFlags(t *testing.T) {
+	if got := sedWrites(`s/a\/b/c\/d/gw out.txt`); len(got) != 1 || got[0] != "out.txt" {
+		t.Errorf("sedWrites = %q, want [out.txt]", got)
+	}
+	if got := sedExec(`s/x/rm -r \/srv\/data/e`); len(got) != 1 || got[0] != `rm -r \/srv\/data` {
+		t.Errorf("sedExec = %q, want the replacement", got)
+	}
+	if got := sedExec(`s/x/y/w e.txt`); got != nil {
+		t.Errorf("sedExec of a w flag = %q, want none", got)
 	}
 }
