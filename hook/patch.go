@@ -135,6 +135,7 @@ func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 	edit := func(rel, diff string) {
 		acts = append(acts, guardrail.Action{Kind: guardrail.KindEdit, Path: rel, Diff: diff})
 	}
+	realRoot := t.realRoot() // for the symbolic links of every operation
 	for _, op := range parsePatch(patch) {
 		rel, in := relativeTo(t.root, resolve(dir, op.path))
 		newRel, newIn := rel, in
@@ -151,9 +152,9 @@ func (t tree) patchEdits(dir, patch string) []guardrail.Action {
 		}
 		// Through a symbolic link, the file written is the one it leads
 		// to: judged after the operation's own edit.
-		links := t.throughLinks(resolve(dir, op.path), op.added())
+		links := t.throughLinks(realRoot, resolve(dir, op.path), op.added())
 		if op.moveTo != "" {
-			links = append(links, t.throughLinks(resolve(dir, op.moveTo), op.added())...)
+			links = append(links, t.throughLinks(realRoot, resolve(dir, op.moveTo), op.added())...)
 		}
 		switch op.verb {
 		case "Add File":

@@ -143,10 +143,10 @@ const (
 )
 
 func toolKind(name string) int {
-	switch name {
-	case "Bash", "exec_command", "shell", "local_shell", "run_shell_command":
+	switch canonicalTool(name) {
+	case "Bash", "exec_command", "shell", "local_shell":
 		return toolShell
-	case "Write", "Edit", "MultiEdit", "NotebookEdit", "write_file", "replace":
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		return toolEdit
 	case "apply_patch":
 		return toolPatch
@@ -154,10 +154,13 @@ func toolKind(name string) int {
 	return toolOther
 }
 
-// editTool returns the Claude Code tool that an edit tool of another agent
-// is: Gemini CLI's write_file is Write, its replace Edit.
-func editTool(name string) string {
+// canonicalTool returns the tool of Claude Code's or Codex's that another
+// agent's tool of the same input is: Gemini CLI's run_shell_command is
+// Bash, write_file Write, replace Edit.
+func canonicalTool(name string) string {
 	switch name {
+	case "run_shell_command":
+		return "Bash"
 	case "write_file":
 		return "Write"
 	case "replace":
@@ -341,7 +344,7 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 		var ei editInput
 		decoded := json.Unmarshal(c.Input, &ei) == nil
 		abs := resolve(dir, p)
-		links := t.throughLinks(abs, ei.written())
+		links := t.throughLinks(t.realRoot(), abs, ei.written())
 		rel, ok := relativeTo(root, abs)
 		if !ok {
 			return append(outsideWrite(abs, ei.written()), links...), nil
@@ -350,7 +353,7 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 		if !decoded {
 			return append([]guardrail.Action{a}, links...), nil
 		}
-		switch editTool(c.Tool) {
+		switch canonicalTool(c.Tool) {
 		case "Write":
 			if ei.Content != nil {
 				a.Diff = t.writeDiff(rel, *ei.Content)
@@ -382,8 +385,8 @@ func (c *ToolCall) Actions(root string) ([]guardrail.Action, error) {
 func outsideWrite(abs, text string) []guardrail.Action {
 	cmd := "cat > " + shellQuote(filepath.ToSlash(abs))
 	if text != "" {
-		delim := "HARNISH_EOF"
-		for n := 1; strings.Contains("\n"+text+"\n", "\n"+delim+"\n"); n++ {
+		lines, delim := "\n"+text+"\n", "HARNISH_EOF"
+		for n := 1; strings.Contains(lines, "\n"+delim+"\n"); n++ {
 			delim = "HARNISH_EOF" + strconv.Itoa(n)
 		}
 		cmd += " <<'" + delim + "'\n" + strings.TrimSuffix(text, "\n") + "\n" + delim
@@ -413,16 +416,13 @@ func (ei *editInput) written() string {
 // elsewhere: an edit of the file they lead to in the tree, judged by its
 // path (a link to .git/config is .git/config's protection), or the write
 // outside the tree it amounts to. None when no link changes where it is.
-func (t tree) throughLinks(abs, text string) []guardrail.Action {
+// realRoot is [tree.realRoot], worked out once for a call's files.
+func (t tree) throughLinks(realRoot, abs, text string) []guardrail.Action {
 	real, ok := realPath(abs)
 	if !ok {
 		return nil
 	}
-	root := t.root
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	realRel, in := relativeTo(root, real)
+	realRel, in := relativeTo(realRoot, real)
 	lexRel, lexIn := relativeTo(t.root, abs)
 	switch {
 	case in && lexIn && realRel == lexRel:
@@ -433,6 +433,15 @@ func (t tree) throughLinks(abs, text string) []guardrail.Action {
 		return outsideWrite(real, text)
 	}
 	return nil
+}
+
+// realRoot returns the tree's root with its symbolic links resolved (the
+// root as given when they cannot be).
+func (t tree) realRoot() string {
+	if r, err := filepath.EvalSymlinks(t.root); err == nil {
+		return r
+	}
+	return t.root
 }
 
 // realPath returns abs with the symbolic links of its longest existing
